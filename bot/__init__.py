@@ -1,0 +1,1 @@
+"""Teahouse: a Discord bot that hosts traditional card and tile games."""

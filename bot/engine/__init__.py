@@ -1,0 +1,37 @@
+"""The game contract every Teahouse game implements.
+
+A game is a deterministic state machine over string notation (see DESIGN.md):
+
+- ``new_game(seed, players, options, deck=None) -> State``
+- ``state.to_act`` — the seats with a pending decision *now* (several at once for
+  simultaneous decisions, claim windows and out-of-turn plays);
+- ``state.legal_actions(seat)`` — action codes; ``state.apply(seat, code)`` validates and
+  raises :class:`IllegalAction` with a readable reason, changing nothing on error;
+- ``state.default_action(seat)`` — what a timeout does;
+- ``state.view(seat | None)`` — exactly what that seat (None: a spectator) may see;
+- ``state.is_over``, ``state.scores``, ``state.result()``;
+- ``replay(seed, players, options, log)`` rebuilds a state from its action log.
+
+This package is pure: it imports neither ``discord`` nor ``PIL``.
+"""
+
+from bot.engine.core import (
+    Event,
+    GameModule,
+    IllegalAction,
+    Result,
+    State,
+    replay_from,
+)
+from bot.engine.rng import make_rng, shuffled
+
+__all__ = [
+    "Event",
+    "GameModule",
+    "IllegalAction",
+    "Result",
+    "State",
+    "make_rng",
+    "replay_from",
+    "shuffled",
+]

@@ -1,0 +1,266 @@
+"""The state-machine contract shared by all five games.
+
+Subclasses implement the game-specific hooks (``to_act``, ``legal_actions``, ``_apply``,
+``_view``, ``scores``, ``is_over``, ``result``); the base class keeps the action log and the
+version, validates every action before any change, and merges the fields every view carries.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol, TypeVar
+
+
+class IllegalAction(Exception):
+    """An action that the rules do not allow now. ``reason`` is written for a player."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, for the table's "what just happened" line and the log.
+
+    ``kind`` is a short machine word (``play``, ``capture``, ``yaku``, ``round_end``...),
+    ``text`` a sentence for players. ``data`` may hold codes; it never holds hidden cards
+    of a seat other than ``private_to``.
+    """
+
+    kind: str
+    text: str
+    seat: int | None = None
+    data: Mapping[str, Any] = field(default_factory=dict)
+    private_to: int | None = None  # only this seat may see the event (e.g. a drawn card)
+
+
+@dataclass(frozen=True)
+class Result:
+    """The final outcome of a match.
+
+    ``scores`` per seat, ``placements`` per seat (1 = best; equal scores share a place),
+    ``teams`` as lists of seats (one seat per team in a free-for-all).
+    """
+
+    scores: tuple[int, ...]
+    placements: tuple[int, ...]
+    teams: tuple[tuple[int, ...], ...]
+
+    @classmethod
+    def from_team_scores(
+        cls, scores: Sequence[int], teams: Sequence[Sequence[int]], team_scores: Sequence[int]
+    ) -> Result:
+        """Placements by team score (higher is better; ties share a place)."""
+        team_place = [1 + sum(1 for other in team_scores if other > mine) for mine in team_scores]
+        placements = [0] * len(scores)
+        for t, team in enumerate(teams):
+            for seat in team:
+                placements[seat] = team_place[t]
+        return cls(
+            scores=tuple(scores),
+            placements=tuple(placements),
+            teams=tuple(tuple(t) for t in teams),
+        )
+
+    @classmethod
+    def free_for_all(cls, scores: Sequence[int]) -> Result:
+        return cls.from_team_scores(scores, [[s] for s in range(len(scores))], scores)
+
+
+O = TypeVar("O")
+
+
+def parse_options(cls: type[O], options: Mapping[str, Any] | None) -> O:
+    """Build a game's options dataclass from a plain dict (as stored in the database).
+
+    Unknown names or values of the wrong type raise ``ValueError`` with a readable message;
+    a dataclass may validate further in ``__post_init__``.
+    """
+    options = dict(options or {})
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    unknown = sorted(set(options) - set(fields))
+    if unknown:
+        raise ValueError(f"Unknown option(s): {', '.join(unknown)}.")
+    kwargs = {}
+    for name, value in options.items():
+        default = getattr(cls, name, None)
+        if isinstance(default, bool) and not isinstance(value, bool):
+            raise ValueError(f"Option {name} must be true or false.")
+        if isinstance(default, int) and not isinstance(default, bool):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"Option {name} must be a whole number.")
+        kwargs[name] = value
+    return cls(**kwargs)
+
+
+class State:
+    """Base class of every game's match state. A match (several deals) is one State."""
+
+    game: ClassVar[str] = ""
+    #: Seats per team, for team games (Panda: ((0, 2), (1, 3))). None: everyone alone.
+    teams: ClassVar[tuple[tuple[int, ...], ...] | None] = None
+
+    def __init__(self, seed: int | str, players: Sequence[str], options: Mapping[str, Any]):
+        self.seed = seed
+        self.players: tuple[str, ...] = tuple(players)
+        self.options: dict[str, Any] = dict(options)
+        self.log: list[tuple[int, str]] = []
+        self.events: list[Event] = []
+
+    # ----- to be implemented by each game ---------------------------------------------
+    @property
+    def to_act(self) -> list[int]:
+        """Seats that have a pending decision now (sorted)."""
+        raise NotImplementedError
+
+    def legal_actions(self, seat: int) -> list[str]:
+        """Every legal action code for ``seat`` now ([] if it has nothing to decide)."""
+        raise NotImplementedError
+
+    def _apply(self, seat: int, code: str) -> list[Event]:
+        """Carry out an action already known to be legal."""
+        raise NotImplementedError
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """The game-specific part of what ``seat`` may see."""
+        raise NotImplementedError
+
+    @property
+    def is_over(self) -> bool:
+        raise NotImplementedError
+
+    @property
+    def scores(self) -> list[int]:
+        """Running match totals per seat."""
+        raise NotImplementedError
+
+    def result(self) -> Result:
+        raise NotImplementedError
+
+    # ----- overridable defaults ------------------------------------------------------
+    def normalize(self, seat: int, code: str) -> str:
+        """Canonical spelling of an action code (games with unordered card lists sort them)."""
+        return " ".join(code.split())
+
+    def check(self, seat: int, code: str) -> None:
+        """Raise IllegalAction with a player-readable reason if ``code`` is not legal now."""
+        if code not in self.legal_actions(seat):
+            raise IllegalAction(self.explain_illegal(seat, code))
+
+    def explain_illegal(self, seat: int, code: str) -> str:
+        return f"`{code}` is not a legal move now."
+
+    def default_action(self, seat: int) -> str:
+        """What a timeout does: pass if passing is legal, else the first legal action."""
+        legal = self.legal_actions(seat)
+        if not legal:
+            raise IllegalAction("There is nothing to decide for this seat now.")
+        return "pass" if "pass" in legal else legal[0]
+
+    def describe(self, code: str) -> str:
+        """A short label for an action code, for buttons."""
+        return code
+
+    # ----- the contract ----------------------------------------------------------------
+    @property
+    def num_seats(self) -> int:
+        return len(self.players)
+
+    @property
+    def version(self) -> int:
+        """Number of actions applied so far; stamped on every component."""
+        return len(self.log)
+
+    def apply(self, seat: int, code: str) -> list[Event]:
+        """Validate and carry out ``code`` for ``seat``; raises IllegalAction, changing nothing."""
+        if self.is_over:
+            raise IllegalAction("The match is over.")
+        if not isinstance(seat, int) or not 0 <= seat < self.num_seats:
+            raise IllegalAction("You are not seated at this table.")
+        if seat not in self.to_act:
+            raise IllegalAction("It is not your turn.")
+        code = self.normalize(seat, code)
+        self.check(seat, code)
+        events = self._apply(seat, code)
+        self.log.append((seat, code))
+        self.events.extend(events)
+        return events
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """Exactly what ``seat`` (None: a spectator) may see."""
+        v = self._view(seat)
+        v.update(
+            game=self.game,
+            seat=seat,
+            players=list(self.players),
+            version=self.version,
+            to_act=list(self.to_act),
+            scores=list(self.scores),
+            is_over=self.is_over,
+        )
+        return v
+
+    def visible_events(self, seat: int | None, since: int = 0) -> list[Event]:
+        return [e for e in self.events[since:] if e.private_to is None or e.private_to == seat]
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything that defines the state (for replay equality checks)."""
+        out = {}
+        for k, v in vars(self).items():
+            if k == "events":
+                continue
+            out[k] = v.getstate() if isinstance(v, random.Random) else copy.deepcopy(v)
+        return out
+
+    def clone(self) -> State:
+        return copy.deepcopy(self)
+
+
+class NewGame(Protocol):
+    def __call__(
+        self,
+        seed: int | str,
+        players: Sequence[str],
+        options: Mapping[str, Any] | None = None,
+        deck: Sequence[str] | None = None,
+    ) -> State: ...
+
+
+class GameModule(Protocol):
+    """What ``bot.games.<game>`` exports."""
+
+    NAME: str
+    TITLE: str
+    SEATS: int
+
+    new_game: NewGame
+
+    def replay(
+        self,
+        seed: int | str,
+        players: Sequence[str],
+        options: Mapping[str, Any] | None,
+        log: Sequence[tuple[int, str]],
+    ) -> State: ...
+
+    def choose(self, view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str: ...
+
+
+def replay_from(
+    new_game: Callable[..., State],
+    seed: int | str,
+    players: Sequence[str],
+    options: Mapping[str, Any] | None,
+    log: Sequence[tuple[int, str]],
+    deck: Sequence[str] | None = None,
+) -> State:
+    """Rebuild a state by applying ``log`` to a fresh game. Raises IllegalAction if it can't."""
+    state = new_game(seed, players, options, deck=deck)
+    for seat, code in log:
+        state.apply(seat, code)
+    return state

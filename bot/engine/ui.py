@@ -1,0 +1,112 @@
+"""A pure description of the controls a seat gets for its pending decision.
+
+Each game may export ``controls(view, legal) -> Controls`` to lay out its buttons and
+selects (Panda's multi-select of cards, Koi-Koi's card buttons); the host turns the
+description into Discord components. Without one, :func:`default_controls` is used.
+
+Discord's limits shape this: at most 5 rows, 5 buttons a row or one select a row,
+25 options a select, labels of 80 characters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+MAX_ROWS = 5
+MAX_BUTTONS_PER_ROW = 5
+MAX_SELECT_OPTIONS = 25
+MAX_LABEL = 80
+
+
+@dataclass(frozen=True)
+class Button:
+    """A button that applies ``code`` when clicked."""
+
+    label: str
+    code: str
+    style: str = "secondary"  # primary | secondary | success | danger
+    emoji: str | None = None
+
+
+@dataclass(frozen=True)
+class Option:
+    label: str
+    value: str
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class Select:
+    """A select whose chosen values make the code ``verb v1 v2 ...``.
+
+    With ``max_values`` > 1 the player picks several (e.g. cards to pass or play); the
+    values keep the order of ``options``.
+    """
+
+    verb: str
+    placeholder: str
+    options: tuple[Option, ...]
+    min_values: int = 1
+    max_values: int = 1
+
+    def code_for(self, values: Sequence[str]) -> str:
+        order = {o.value: i for i, o in enumerate(self.options)}
+        chosen = sorted(values, key=lambda v: order.get(v, len(order)))
+        return " ".join([self.verb, *chosen]) if self.verb else " ".join(chosen)
+
+
+@dataclass(frozen=True)
+class Controls:
+    """The prompt and the rows of components for one seat. Each row is buttons or one select."""
+
+    prompt: str
+    rows: tuple[tuple[Button, ...] | Select, ...] = field(default_factory=tuple)
+
+    def codes(self) -> list[str]:
+        out: list[str] = []
+        for row in self.rows:
+            if isinstance(row, Select):
+                continue
+            out.extend(b.code for b in row)
+        return out
+
+
+def button_rows(buttons: Sequence[Button]) -> list[tuple[Button, ...]]:
+    return [
+        tuple(buttons[i : i + MAX_BUTTONS_PER_ROW])
+        for i in range(0, len(buttons), MAX_BUTTONS_PER_ROW)
+    ]
+
+
+def default_controls(
+    prompt: str, legal: Sequence[str], describe: Callable[[str], str] = str
+) -> Controls:
+    """Buttons for up to 25 actions; beyond that, selects of up to 25 actions each."""
+    if not legal:
+        return Controls(prompt=prompt)
+    if len(legal) <= MAX_ROWS * MAX_BUTTONS_PER_ROW:
+        buttons = [
+            Button(label=describe(c)[:MAX_LABEL], code=c, style=_style(c)) for c in legal
+        ]
+        return Controls(prompt=prompt, rows=tuple(button_rows(buttons)))
+    rows: list[Select] = []
+    for i in range(0, len(legal), MAX_SELECT_OPTIONS):
+        chunk = legal[i : i + MAX_SELECT_OPTIONS]
+        rows.append(
+            Select(
+                verb="",
+                placeholder=f"Choose an action ({i + 1}–{i + len(chunk)})",
+                options=tuple(Option(describe(c)[:100], c) for c in chunk),
+            )
+        )
+    return Controls(prompt=prompt, rows=tuple(rows[:MAX_ROWS]))
+
+
+def _style(code: str) -> str:
+    verb = code.split()[0]
+    if verb in {"pass", "stop", "cancel"}:
+        return "secondary"
+    if verb in {"koikoi", "declare"}:
+        return "success"
+    return "primary"
