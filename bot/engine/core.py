@@ -118,8 +118,15 @@ class State:
         """Seats that have a pending decision now (sorted)."""
         raise NotImplementedError
 
+    @property
+    def may_act(self) -> list[int]:
+        """Seats not in ``to_act`` that may still act now, out of turn and optionally
+        (Panda's Ambush or Panda call). Nobody waits for them and no deadline applies."""
+        return []
+
     def legal_actions(self, seat: int) -> list[str]:
-        """Every legal action code for ``seat`` now ([] if it has nothing to decide)."""
+        """Every legal action code for ``seat`` now ([] if it has nothing to decide),
+        including optional out-of-turn actions."""
         raise NotImplementedError
 
     def _apply(self, seat: int, code: str) -> list[Event]:
@@ -182,7 +189,7 @@ class State:
             raise IllegalAction("The match is over.")
         if not isinstance(seat, int) or not 0 <= seat < self.num_seats:
             raise IllegalAction("You are not seated at this table.")
-        if seat not in self.to_act:
+        if seat not in self.to_act and seat not in self.may_act:
             raise IllegalAction("It is not your turn.")
         code = self.normalize(seat, code)
         self.check(seat, code)
@@ -200,6 +207,7 @@ class State:
             players=list(self.players),
             version=self.version,
             to_act=list(self.to_act),
+            may_act=list(self.may_act),
             scores=list(self.scores),
             is_over=self.is_over,
         )

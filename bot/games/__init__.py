@@ -24,3 +24,10 @@ def render_module(name: str) -> ModuleType:
     if name not in GAME_NAMES:
         raise KeyError(f"unknown game {name!r}")
     return importlib.import_module(f"bot.games.{name}.render")
+
+
+def rules_summary(name: str) -> str:
+    """The short rules text shown by ``/rules`` (``bot/games/<name>/summary.md``)."""
+    from importlib import resources
+
+    return resources.files(f"bot.games.{name}").joinpath("summary.md").read_text(encoding="utf-8")

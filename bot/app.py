@@ -1,0 +1,88 @@
+"""The bot: ``setup_hook`` opens the store, loads the cogs and restores every unfinished table."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.host import TableHost
+from bot.host.components import ALL_DYNAMIC_ITEMS
+from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+COGS = (
+    "cogs.koikoi",
+    "cogs.leaderboard",
+    "cogs.rules",
+    "cogs.admin",
+)
+
+
+class Teahouse(commands.Bot):
+    def __init__(self, settings: Settings, *, cogs: tuple[str, ...] = COGS) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # channels and threads; slash commands need nothing privileged
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        self.settings = settings
+        self.cog_names = cogs
+        self.store: Store | None = None
+        self.host: TableHost | None = None
+
+    async def setup_hook(self) -> None:
+        self.store = await Store.open(self.settings.database)
+        self.host = TableHost(self, self.store, self.settings)
+        self.add_dynamic_items(*ALL_DYNAMIC_ITEMS)
+        for name in self.cog_names:
+            await self.load_extension(name)
+        self.tree.on_error = self.on_app_command_error
+        await self._sync_commands()
+        await self.host.restore()
+
+    async def _sync_commands(self) -> None:
+        if self.settings.sync_guild:
+            guild = discord.Object(id=self.settings.sync_guild)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+        else:
+            synced = await self.tree.sync()
+        log.info("synced %d application command(s)", len(synced))
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s (%s) in %d guild(s)", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        """One place for command errors: a clear ephemeral answer, details in the log."""
+        if isinstance(error, app_commands.CheckFailure):
+            text = "You can't use this command here."
+        elif isinstance(error, app_commands.TransformerError):
+            text = f"That value is not valid: {error.value!r}."
+        else:
+            log.error("command %s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
+            text = "Something went wrong on my side; the error has been logged."
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            pass
+
+    async def close(self) -> None:
+        if self.host is not None:
+            await self.host.close()
+        await super().close()
+        if self.store is not None:
+            await self.store.close()
+            self.store = None

@@ -1,0 +1,78 @@
+"""Koi-Koi: the two-player hanafuda matching game (rules: ``shared/rules/koikoi.md``).
+
+Action grammar (card codes as in :mod:`bot.games.hanafuda.cards`):
+
+- ``play <card>`` — play a hand card that matches 0, 1 or 3 board cards (no match: it
+  stays on the board; one: it takes that card; three: it takes all four, compulsory).
+- ``play <card> <target>`` — play a hand card that matches exactly two board cards and say
+  which one it takes (``play <card>`` alone is then illegal).
+- ``take <target>`` — after a play, the top card of the stack is flipped automatically; if
+  it matches exactly two board cards, the same player chooses what it takes.
+- ``koikoi`` / ``stop`` — when the player's yaku total went up this turn: play on, or end
+  the round and score that total. On a player's last card there is no choice: they stop.
+
+Everything else happens inside ``apply``: void deals (four of a month or four pairs on the
+board, or both hands with an instant win) are redealt by the Second; teshi/kuttsuki win
+6 points at once; the Second's last card without a new yaku makes a draw; the next round is
+dealt at once. The first dealer is drawn from the seed; later deals shuffle with
+``make_rng(seed, "deal", n)`` (``n`` = number of deals so far, void ones included).
+
+A stacked ``deck`` (48 codes, top first; a list or a string such as ``"1b 1r 1p1 ..."``)
+makes **seat 0 the first dealer** and is dealt as: cards 0-7 to the dealer's hand (seat 0),
+8-15 to the Second's hand (seat 1), 16-23 face up to the board (in that order), 24-47 the
+stack, top first (card 24 is the first card flipped). ``deck`` may also be a list of such
+decks, used one per deal in order (void deals included); when they run out, deals come
+from the seed again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.engine.core import replay_from
+from bot.games.koikoi.ai import choose
+from bot.games.koikoi.rules import (
+    YAKU,
+    KoiKoiOptions,
+    KoiKoiState,
+    describe,
+    new_game,
+    score_yaku,
+)
+from bot.games.koikoi.ui import controls
+
+NAME = "koikoi"
+TITLE = "Koi-Koi"
+SEATS = 2
+OPTIONS = KoiKoiOptions
+
+
+def replay(
+    seed: int | str,
+    players: Sequence[str],
+    options: Mapping[str, Any] | KoiKoiOptions | None,
+    log: Sequence[tuple[int, str]],
+    deck: Any = None,
+) -> KoiKoiState:
+    """Rebuild a match from its action log (raises IllegalAction if the log does not fit)."""
+    state = replay_from(new_game, seed, players, options, log, deck=deck)
+    assert isinstance(state, KoiKoiState)
+    return state
+
+
+__all__ = [
+    "NAME",
+    "OPTIONS",
+    "SEATS",
+    "TITLE",
+    "YAKU",
+    "KoiKoiOptions",
+    "KoiKoiState",
+    "choose",
+    "controls",
+    "describe",
+    "new_game",
+    "replay",
+    "score_yaku",
+]

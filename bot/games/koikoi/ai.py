@@ -1,0 +1,278 @@
+"""The Koi-Koi AI: a one-ply heuristic that reads only the seat's view.
+
+A capture pile is judged by a *potential*: its yaku points plus partial credit for yaku
+still within reach (cards the opponent holds in their captures are dead). A play is
+worth what it adds to our potential, plus what it denies the opponent, plus the expected
+gain of this turn's flip, minus what the board we leave offers the opponent next turn.
+Koi-Koi has no doubling here, so the AI stops as soon as it scores unless the match
+situation forces it to chase points or a big upgrade is close and the opponent is far.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from bot.games.hanafuda.cards import (
+    ALL_CARDS,
+    ANIMAL,
+    BLUE_RIBBONS,
+    BRIGHT,
+    PLAIN,
+    RED_POETRY_RIBBONS,
+    RIBBON,
+)
+from bot.games.koikoi.rules import CLASS, INO_SHIKA_CHO, MONTH, RAIN_MAN, SAKE_CUP
+
+# Weights (tuned against random and greedy opponents).
+DENY = 0.6  # a card we take is a card the opponent cannot
+RISK = 0.7  # what the board we leave offers the opponent's next turn
+FLIP = 0.8  # this turn's flip, in expectation
+THREAT = 1.6  # the opponent already has a yaku: any upgrade of theirs ends the round
+
+_NON_RAIN_BRIGHTS = frozenset({"1b", "3b", "8b", "12b"})
+# Set yaku: (cards, points, credit for having 1, 2 of the 3 cards).
+_SETS = (
+    (INO_SHIKA_CHO, 5.0),
+    (RED_POETRY_RIBBONS, 6.0),
+    (BLUE_RIBBONS, 6.0),
+)
+_SET_CREDIT = (0.0, 0.15, 0.45)
+# Counting yaku: class, how many make the yaku, how many exist.
+_COUNTS = ((PLAIN, 10, 25), (RIBBON, 5, 10), (ANIMAL, 5, 9))
+_BY_MONTH: dict[int, tuple[str, ...]] = {
+    m: tuple(c for c in ALL_CARDS if MONTH[c] == m) for m in range(1, 13)
+}
+
+
+def _class_counts(cards: Iterable[str]) -> dict[str, int]:
+    counts = {BRIGHT: 0, ANIMAL: 0, RIBBON: 0, PLAIN: 0}
+    for c in cards:
+        counts[CLASS[c]] += 1
+    if SAKE_CUP in cards:
+        counts[PLAIN] += 1  # the cup is an animal and a plain at once
+    return counts
+
+
+def potential(caps: frozenset[str] | set[str], dead: frozenset[str] | set[str]) -> float:
+    """Yaku points of ``caps`` plus partial credit for yaku ``dead`` cards do not rule out."""
+    counts = _class_counts(caps)
+    value = 0.0
+    # Brights: only the best bright yaku counts.
+    brights = len(_NON_RAIN_BRIGHTS & caps)
+    rain = RAIN_MAN in caps
+    if brights == 4:
+        value += 15.0 if rain else 10.0
+    elif brights == 3:
+        value += 8.0 if rain else 6.0
+    else:
+        live = 4 - len(_NON_RAIN_BRIGHTS & dead)
+        if live >= 3:
+            value += 6.0 * _SET_CREDIT[brights] * (1.0 if live == 4 else 0.6)
+    for cards, points in _SETS:
+        have = len(cards & caps)
+        if have == 3:
+            value += points
+        elif not cards & dead:
+            value += points * _SET_CREDIT[have]
+    dead_counts = _class_counts(dead)
+    for cls, need, exist in _COUNTS:
+        n = counts[cls]
+        if n >= need:
+            value += n - need + 1
+        elif exist - dead_counts[cls] >= need:
+            value += 1.5 * (n / need) ** 2
+    return value
+
+
+class _Position:
+    """What the view tells: our pile, theirs, the board and the unseen cards."""
+
+    def __init__(self, view: Mapping[str, Any]) -> None:
+        self.me: int = view["seat"]
+        self.opp = 1 - self.me
+        self.hand: list[str] = list(view["hand"] or [])
+        self.board: list[str] = list(view["board"])
+        self.mine = frozenset(view["captures"][self.me])
+        self.theirs = frozenset(view["captures"][self.opp])
+        seen = set(self.hand) | set(self.board) | self.mine | self.theirs
+        pending = view.get("pending") or {}
+        if pending.get("card"):
+            seen.add(pending["card"])
+        self.unseen = [c for c in ALL_CARDS if c not in seen]
+        self.opp_hand = view["hand_counts"][self.opp]
+        self.threat = THREAT if view["yaku_points"][self.opp] > 0 else 1.0
+        self.urgency = 1.3 if view["yaku_points"][self.me] > 0 else 1.0
+        self._base_me = potential(self.mine, self.theirs)
+        self._base_opp = potential(self.theirs, self.mine)
+        self._cache: dict[tuple[bool, frozenset[str]], float] = {}
+        self.unseen_by_month = {m: 0 for m in range(1, 13)}
+        for c in self.unseen:
+            self.unseen_by_month[MONTH[c]] += 1
+
+    def gain(self, cards: frozenset[str]) -> float:
+        """What taking ``cards`` is worth to us (our progress plus what it denies them)."""
+        key = (True, cards)
+        if key not in self._cache:
+            mine = potential(self.mine | cards, self.theirs) - self._base_me
+            denied = potential(self.theirs | cards, self.mine) - self._base_opp
+            self._cache[key] = self.urgency * mine + DENY * self.threat * denied
+        return self._cache[key]
+
+    def their_gain(self, cards: frozenset[str]) -> float:
+        key = (False, cards)
+        if key not in self._cache:
+            self._cache[key] = self.threat * (
+                potential(self.theirs | cards, self.mine) - self._base_opp
+            )
+        return self._cache[key]
+
+    def p_opp_holds(self, month: int) -> float:
+        """Chance the opponent's hand holds a card of ``month`` (unseen cards are alike)."""
+        n = self.unseen_by_month[month]
+        total = len(self.unseen)
+        if n == 0 or self.opp_hand == 0:
+            return 0.0
+        miss = 1.0
+        for i in range(self.opp_hand):
+            miss *= max(0, total - n - i) / (total - i)
+        return 1.0 - miss
+
+    def month_risk(self, month_cards: Sequence[str]) -> float:
+        """What the opponent may take of one month's board cards on their next turn."""
+        if not month_cards:
+            return 0.0
+        month = MONTH[month_cards[0]]
+        if len(month_cards) >= 3:
+            return 0.0  # three of a month wait for whoever holds the fourth: us if it's seen
+        best = max(self.their_gain(frozenset((c,))) for c in month_cards)
+        return self.p_opp_holds(month) * (best + 0.3)
+
+    def month_flip(self, month_cards: Sequence[str]) -> float:
+        """Expected gain from this turn's flip landing on one month's board cards."""
+        if not month_cards or not self.unseen:
+            return 0.0
+        month = MONTH[month_cards[0]]
+        total = 0.0
+        for u in _BY_MONTH[month]:
+            if u not in self.unseen:
+                continue
+            if len(month_cards) == 2:
+                total += max(self.gain(frozenset((u, c))) for c in month_cards)
+            else:
+                total += self.gain(frozenset((u, *month_cards)))
+        return total / len(self.unseen)
+
+    def board_by_month(self, board: Iterable[str]) -> dict[int, list[str]]:
+        out: dict[int, list[str]] = {}
+        for c in board:
+            out.setdefault(MONTH[c], []).append(c)
+        return out
+
+
+def _score_play(pos: _Position, by_month: dict[int, list[str]], code: str) -> float:
+    words = code.split()
+    played = words[1]
+    month = MONTH[played]
+    on_board = by_month.get(month, [])
+    if not on_board:
+        taken: frozenset[str] = frozenset()
+        left = [*on_board, played]
+    elif len(on_board) == 2:
+        taken = frozenset((played, words[2]))
+        left = [c for c in on_board if c != words[2]]
+    else:
+        taken = frozenset((played, *on_board))
+        left = []
+    value = pos.gain(taken) if taken else 0.0
+    # Only this month's part of the board changes; compare it before and after.
+    value -= RISK * (pos.month_risk(left) - pos.month_risk(on_board))
+    value += FLIP * (pos.month_flip(left) - pos.month_flip(on_board))
+    if not taken:
+        # A card thrown away: better a cheap one, and one whose month we still hold.
+        value -= 0.05 * _card_worth(played)
+        if any(MONTH[c] == month and c != played for c in pos.hand):
+            value += 0.2
+    else:
+        # Keep a card that can still take something later; playing it now spends it.
+        value += 0.0
+    return value
+
+
+def _card_worth(code: str) -> float:
+    return {BRIGHT: 6.0, ANIMAL: 3.0, RIBBON: 2.0, PLAIN: 1.0}[CLASS[code]]
+
+
+def _choose_play(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    pos = _Position(view)
+    by_month = pos.board_by_month(pos.board)
+    scored = [(_score_play(pos, by_month, code), i) for i, code in enumerate(legal)]
+    best = max(s for s, _ in scored)
+    ties = [legal[i] for s, i in scored if s >= best - 1e-9]
+    return ties[0] if len(ties) == 1 else rng.choice(ties)
+
+
+def _choose_flip(view: Mapping[str, Any], legal: Sequence[str]) -> str:
+    pos = _Position(view)
+    flipped = view["pending"]["card"]
+    options = [code.split()[1] for code in legal]
+
+    def worth(target: str) -> float:
+        left = [c for c in options if c != target]
+        return pos.gain(frozenset((flipped, target))) - RISK * pos.month_risk(left)
+
+    return max(legal, key=lambda code: worth(code.split()[1]))
+
+
+def _distance(caps: frozenset[str], dead: frozenset[str]) -> int:
+    """How many more cards ``caps`` needs for its next yaku (or upgrade); 99 if none."""
+    best = 99
+    counts = _class_counts(caps)
+    dead_counts = _class_counts(dead)
+    for cls, need, exist in _COUNTS:
+        if exist - dead_counts[cls] >= max(need, counts[cls] + 1):
+            best = min(best, max(1, need - counts[cls]))
+    for cards, _ in _SETS:
+        if not cards & dead and not cards <= caps:
+            best = min(best, len(cards - caps))
+    brights = len(_NON_RAIN_BRIGHTS & caps)
+    live = 4 - len(_NON_RAIN_BRIGHTS & dead)
+    if brights < 3 and live >= 3:
+        best = min(best, 3 - brights)
+    return best
+
+
+def _decide(view: Mapping[str, Any]) -> str:
+    me = view["seat"]
+    opp = 1 - me
+    points = view["pending"]["points"]
+    scores = view["scores"]
+    hand_left = len(view["hand"] or [])
+    last_round = view["round"] >= view["rounds"]
+    if last_round and scores[me] + points < scores[opp] and hand_left >= 1:
+        return "koikoi"  # stopping now loses the match anyway: chase
+    if last_round:
+        return "stop"
+    mine = frozenset(view["captures"][me])
+    theirs = frozenset(view["captures"][opp])
+    opp_far = view["yaku_points"][opp] == 0 and _distance(theirs, mine) >= 3
+    near_big = (
+        any(len(cards - mine) == 1 and not cards & theirs for cards, _ in _SETS)
+        or len(_NON_RAIN_BRIGHTS & mine) == 2
+    )
+    if points <= 2 and hand_left >= 5 and opp_far and near_big:
+        return "koikoi"
+    return "stop"
+
+
+def choose(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """The AI's action for the seat whose ``view`` this is (one of ``legal``)."""
+    if len(legal) == 1:
+        return legal[0]
+    phase = view.get("phase")
+    if phase == "decide":
+        return _decide(view) if {"koikoi", "stop"} <= set(legal) else legal[0]
+    if phase == "choose_flip":
+        return _choose_flip(view, legal)
+    return _choose_play(view, legal, rng)

@@ -1,0 +1,758 @@
+"""Koi-Koi rules: yaku scoring and the match state machine (pure; see rules/koikoi.md).
+
+A match is one :class:`KoiKoiState`: deals follow each other automatically inside
+``apply`` (void deals, instant wins by teshi/kuttsuki, stops and draws), so the only
+decisions left to players are the ones the action grammar names (see the package
+docstring).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, ClassVar
+
+from bot.engine.core import Event, IllegalAction, Result, State, parse_options
+from bot.engine.rng import make_rng, shuffled
+from bot.games.hanafuda.cards import (
+    ALL_CARDS,
+    ANIMAL,
+    BLUE_RIBBONS,
+    BRIGHT,
+    MONTH_PLANTS,
+    PLAIN,
+    RED_POETRY_RIBBONS,
+    RIBBON,
+    card,
+    parse_cards,
+    sort_cards,
+)
+
+log = logging.getLogger(__name__)
+
+HAND_SIZE = 8
+BOARD_SIZE = 8
+INSTANT_WIN_POINTS = 6
+RAIN_MAN = "11b"
+SAKE_CUP = "9a"
+INO_SHIKA_CHO = frozenset({"7a", "10a", "6a"})
+
+MONTH: dict[str, int] = {c: card(c).month for c in ALL_CARDS}
+CLASS: dict[str, str] = {c: card(c).cls for c in ALL_CARDS}
+_DECK_ORDER = {c: i for i, c in enumerate(ALL_CARDS)}
+MONTH_ABBR = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+@dataclass(frozen=True)
+class KoiKoiOptions:
+    """Table options. ``rounds``: how many rounds make a match (6, or 12 for a long game)."""
+
+    rounds: int = 6
+
+    def __post_init__(self) -> None:
+        if self.rounds not in (6, 12):
+            raise ValueError(f"A Koi-Koi match is 6 or 12 rounds long, not {self.rounds}.")
+
+
+# ----- card names --------------------------------------------------------------------------
+
+
+def card_label(code: str) -> str:
+    """A player-readable card name: ``Crane (Jan)``, ``Pine plain``, ``Sake cup (Sep)``."""
+    c = card(code)
+    if c.plant in c.name:
+        return c.name
+    return f"{c.name} ({MONTH_ABBR[c.month - 1]})"
+
+
+def card_text(code: str) -> str:
+    """A card for event texts: its name and its code, ``Curtain (3b)``."""
+    return f"{card(code).name} ({code})"
+
+
+def _cards_text(codes: Sequence[str]) -> str:
+    parts = [card_text(c) for c in codes]
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+# ----- yaku ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pile:
+    """What the yaku rules look at in a capture pile."""
+
+    codes: frozenset[str]
+    brights: int  # all brights, the Rain Man included
+    animals: int
+    ribbons: int
+    plains: int  # the Sake cup counts here too (it is an animal and a plain at once)
+
+    @classmethod
+    def of(cls, codes: Iterable[str]) -> Pile:
+        codes = frozenset(codes)
+        counts = Counter(CLASS[c] for c in codes)
+        return cls(
+            codes=codes,
+            brights=counts[BRIGHT],
+            animals=counts[ANIMAL],
+            ribbons=counts[RIBBON],
+            plains=counts[PLAIN] + (SAKE_CUP in codes),
+        )
+
+    @property
+    def rain_man(self) -> bool:
+        return RAIN_MAN in self.codes
+
+
+class Yaku:
+    """One scoring combination: its ``name`` and ``points(pile)`` (0 when not made).
+
+    Yaku of the same ``group`` do not stack: only the highest of the group counts.
+    """
+
+    name: ClassVar[str]
+    group: ClassVar[str | None] = None
+
+    def points(self, pile: Pile) -> int:
+        raise NotImplementedError
+
+
+class Kasu(Yaku):
+    """10 plains: 1 point, +1 per extra plain."""
+
+    name = "Kasu"
+
+    def points(self, pile: Pile) -> int:
+        return max(0, pile.plains - 9)
+
+
+class Tanzaku(Yaku):
+    """5 ribbons: 1 point, +1 per extra ribbon."""
+
+    name = "Tanzaku"
+
+    def points(self, pile: Pile) -> int:
+        return max(0, pile.ribbons - 4)
+
+
+class Tane(Yaku):
+    """5 animals: 1 point, +1 per extra animal."""
+
+    name = "Tane"
+
+    def points(self, pile: Pile) -> int:
+        return max(0, pile.animals - 4)
+
+
+class InoShikaCho(Yaku):
+    """Boar, Deer and Butterflies: 5 points."""
+
+    name = "Ino-Shika-Chō"
+
+    def points(self, pile: Pile) -> int:
+        return 5 if INO_SHIKA_CHO <= pile.codes else 0
+
+
+class Akatan(Yaku):
+    """The three red poetry ribbons: 6 points."""
+
+    name = "Akatan"
+
+    def points(self, pile: Pile) -> int:
+        return 6 if RED_POETRY_RIBBONS <= pile.codes else 0
+
+
+class Aotan(Yaku):
+    """The three blue ribbons: 6 points."""
+
+    name = "Aotan"
+
+    def points(self, pile: Pile) -> int:
+        return 6 if BLUE_RIBBONS <= pile.codes else 0
+
+
+class Sanko(Yaku):
+    """Three brights, not counting the Rain Man: 6 points."""
+
+    name = "Sankō"
+    group = "brights"
+
+    def points(self, pile: Pile) -> int:
+        return 6 if pile.brights - pile.rain_man >= 3 else 0
+
+
+class AmeShiko(Yaku):
+    """Four brights including the Rain Man: 8 points."""
+
+    name = "Ame-Shikō"
+    group = "brights"
+
+    def points(self, pile: Pile) -> int:
+        return 8 if pile.rain_man and pile.brights >= 4 else 0
+
+
+class Shiko(Yaku):
+    """Four brights without the Rain Man: 10 points."""
+
+    name = "Shikō"
+    group = "brights"
+
+    def points(self, pile: Pile) -> int:
+        return 10 if pile.brights - pile.rain_man >= 4 else 0
+
+
+class Goko(Yaku):
+    """All five brights: 15 points."""
+
+    name = "Gokō"
+    group = "brights"
+
+    def points(self, pile: Pile) -> int:
+        return 15 if pile.brights == 5 else 0
+
+
+#: Every yaku, in the order of the spec's table (and of score listings).
+YAKU: tuple[Yaku, ...] = (
+    Kasu(),
+    Tanzaku(),
+    Tane(),
+    InoShikaCho(),
+    Akatan(),
+    Aotan(),
+    Sanko(),
+    AmeShiko(),
+    Shiko(),
+    Goko(),
+)
+
+
+def score_yaku(captures: Iterable[str]) -> list[tuple[str, int]]:
+    """The yaku a capture pile makes, as ``[(name, points), ...]`` in table order."""
+    pile = Pile.of(captures)
+    made: list[tuple[str, int]] = []
+    best_of_group: dict[str, int] = {}  # group -> index into made
+    for yaku in YAKU:
+        pts = yaku.points(pile)
+        if not pts:
+            continue
+        if yaku.group is None:
+            made.append((yaku.name, pts))
+        elif yaku.group not in best_of_group:
+            best_of_group[yaku.group] = len(made)
+            made.append((yaku.name, pts))
+        elif pts > made[best_of_group[yaku.group]][1]:
+            made[best_of_group[yaku.group]] = (yaku.name, pts)
+    return made
+
+
+def yaku_total(captures: Iterable[str]) -> int:
+    return sum(p for _, p in score_yaku(captures))
+
+
+def yaku_text(yaku: Sequence[tuple[str, int]]) -> str:
+    """``Tane 1 + Akatan 6 = 7 points``."""
+    total = sum(p for _, p in yaku)
+    parts = " + ".join(f"{name} {pts}" for name, pts in yaku)
+    return f"{parts} = {total} point{'' if total == 1 else 's'}"
+
+
+# ----- deal checks ---------------------------------------------------------------------------
+
+
+def four_of_a_month(cards: Sequence[str]) -> int | None:
+    """The month of which ``cards`` hold all four, if any."""
+    for month, n in Counter(MONTH[c] for c in cards).items():
+        if n == 4:
+            return month
+    return None
+
+
+def four_pairs(cards: Sequence[str]) -> bool:
+    """Eight cards that are exactly four pairs of months."""
+    counts = Counter(MONTH[c] for c in cards)
+    return len(cards) == 8 and len(counts) == 4 and all(n == 2 for n in counts.values())
+
+
+def instant_win(hand: Sequence[str]) -> tuple[str, str] | None:
+    """``("teshi", "four Pine cards")`` / ``("kuttsuki", "four pairs")`` or None."""
+    month = four_of_a_month(hand)
+    if month is not None:
+        return "teshi", f"four {MONTH_PLANTS[month]} cards"
+    if four_pairs(hand):
+        return "kuttsuki", "four pairs"
+    return None
+
+
+def parse_decks(deck: Any) -> list[tuple[str, ...]]:
+    """Accept one deck (codes, or a string of codes) or a list of decks; validate each."""
+    if deck is None:
+        return []
+    if isinstance(deck, str):
+        decks: list[Any] = [deck]
+    else:
+        deck = list(deck)
+        if deck and all(isinstance(c, str) and c in MONTH for c in deck):
+            decks = [deck]
+        else:
+            decks = deck
+    out = []
+    for d in decks:
+        codes = parse_cards(d) if isinstance(d, str) else list(d)
+        counts = Counter(codes)
+        missing = [c for c in ALL_CARDS if c not in counts]
+        repeated = sorted(c for c, n in counts.items() if n > 1)
+        unknown = [c for c in counts if c not in MONTH]
+        if missing or repeated or unknown:
+            raise ValueError(
+                "A Koi-Koi deck must hold each of the 48 cards exactly once"
+                f" (missing: {missing or 'none'}, repeated: {repeated or 'none'},"
+                f" unknown: {unknown or 'none'})."
+            )
+        out.append(tuple(codes))
+    return out
+
+
+# ----- the state -----------------------------------------------------------------------------
+
+PLAY, CHOOSE_FLIP, DECIDE, OVER = "play", "choose_flip", "decide", "over"
+KOIKOI_ALIASES = {"koi-koi": "koikoi", "koi koi": "koikoi"}
+
+
+class KoiKoiState(State):
+    """A Koi-Koi match between seats 0 and 1."""
+
+    game = "koikoi"
+
+    def __init__(
+        self,
+        seed: int | str,
+        players: Sequence[str],
+        options: KoiKoiOptions,
+        decks: Sequence[tuple[str, ...]] = (),
+    ) -> None:
+        if len(players) != 2:
+            raise ValueError("Koi-Koi is a game for exactly 2 players.")
+        super().__init__(seed, players, asdict(options))
+        self.rounds = options.rounds
+        self._decks = list(decks)
+        self.deal_count = 0
+        self.void_deals = 0
+        # A stacked deck makes seat 0 the first dealer, so tests know who holds what.
+        self._next_dealer = 0 if decks else make_rng(seed, "first_dealer").randrange(2)
+        self.dealer = self._next_dealer
+        self.current = self.dealer
+        self.phase = PLAY
+        self.hands: list[list[str]] = [[], []]
+        self.board: list[str] = []
+        self.stack: list[str] = []  # top of the stack last (pop() flips it)
+        self.captures: list[list[str]] = [[], []]
+        self.yaku_points = [0, 0]
+        self.koikoi = [False, False]
+        self.match_scores = [0, 0]
+        self.history: list[dict[str, Any]] = []
+        self.turn_start_points = 0
+        self.flipped: str | None = None  # the flipped card waiting for its target
+        self.flip_options: list[str] = []
+        self.last_play: dict[str, Any] | None = None
+        self.last_flip: dict[str, Any] | None = None
+        self.events.extend(self._start_round())
+
+    # ----- dealing -------------------------------------------------------------------------
+    def _next_deck(self) -> tuple[str, ...]:
+        if self._decks:
+            return self._decks.pop(0)
+        return tuple(shuffled(ALL_CARDS, make_rng(self.seed, "deal", self.deal_count)))
+
+    def _start_round(self) -> list[Event]:
+        """Deal until a deal stands (void deals and instant wins are settled here)."""
+        events: list[Event] = []
+        while not self.is_over:
+            self.deal_count += 1
+            deck = self._next_deck()
+            self.dealer = self._next_dealer
+            second = 1 - self.dealer
+            self.hands = [[], []]
+            self.hands[self.dealer] = list(deck[:HAND_SIZE])
+            self.hands[second] = list(deck[HAND_SIZE : 2 * HAND_SIZE])
+            self.board = list(deck[2 * HAND_SIZE : 2 * HAND_SIZE + BOARD_SIZE])
+            self.stack = list(reversed(deck[2 * HAND_SIZE + BOARD_SIZE :]))
+            self.captures = [[], []]
+            self.yaku_points = [0, 0]
+            self.koikoi = [False, False]
+            self.flipped, self.flip_options = None, []
+            self.last_play = self.last_flip = None
+            self.current = self.dealer
+            self.turn_start_points = 0
+            self.phase = PLAY
+            round_no = len(self.history) + 1
+            dealer_name = self.players[self.dealer]
+            events.append(
+                Event(
+                    "deal",
+                    f"Round {round_no}: {dealer_name} deals.",
+                    seat=self.dealer,
+                    data={"round": round_no, "deal": self.deal_count, "board": list(self.board)},
+                )
+            )
+            void = self._void_reason()
+            if void:
+                self.void_deals += 1
+                self._next_dealer = second
+                events.append(
+                    Event(
+                        "void",
+                        f"Deal void: {void}; redeal ({self.players[second]} deals).",
+                        data={"deal": self.deal_count},
+                    )
+                )
+                continue
+            wins = [instant_win(self.hands[s]) for s in (0, 1)]
+            winner = next((s for s in (0, 1) if wins[s]), None)
+            if winner is not None:
+                kind, what = wins[winner]  # type: ignore[misc]
+                name = self.players[winner]
+                events.append(
+                    Event(
+                        kind,
+                        f"{name} holds {kind} ({what}) and wins {INSTANT_WIN_POINTS} points.",
+                        seat=winner,
+                    )
+                )
+                title = "Teshi" if kind == "teshi" else "Kuttsuki"
+                events.extend(
+                    self._end_round(winner, INSTANT_WIN_POINTS, kind, [(title, INSTANT_WIN_POINTS)])
+                )
+                continue
+            return events
+        return events
+
+    def _void_reason(self) -> str | None:
+        month = four_of_a_month(self.board)
+        if month is not None:
+            return f"four {MONTH_PLANTS[month]} cards on the board"
+        if four_pairs(self.board):
+            return "four pairs on the board"
+        if instant_win(self.hands[0]) and instant_win(self.hands[1]):
+            return "both players hold an instant win (teshi or kuttsuki)"
+        return None
+
+    # ----- round end -------------------------------------------------------------------------
+    def _end_round(
+        self, winner: int | None, points: int, reason: str, yaku: Sequence[tuple[str, int]]
+    ) -> list[Event]:
+        round_no = len(self.history) + 1
+        self.history.append(
+            {
+                "round": round_no,
+                "dealer": self.dealer,
+                "winner": winner,
+                "points": points,
+                "reason": reason,
+                "yaku": [{"name": n, "points": p} for n, p in yaku],
+            }
+        )
+        if winner is None:
+            self._next_dealer = 1 - self.dealer
+            text = f"Round {round_no} is a draw; {self.players[self._next_dealer]} deals next."
+        else:
+            self.match_scores[winner] += points
+            self._next_dealer = winner
+            text = (
+                f"Round {round_no}: {self.players[winner]} scores {points} points"
+                f" ({self.players[0]} {self.match_scores[0]}, {self.players[1]} {self.match_scores[1]})."
+            )
+        events = [Event("deal_end", text, seat=winner, data=dict(self.history[-1]))]
+        if len(self.history) >= self.rounds:
+            self.phase = OVER
+            events.append(Event("match_end", self._match_end_text()))
+        return events
+
+    def _match_end_text(self) -> str:
+        a, b = self.match_scores
+        if a == b:
+            return f"The match ends in a tie, {a}–{b}."
+        w = 0 if a > b else 1
+        return (
+            f"The match is over: {self.players[w]} wins"
+            f" {self.match_scores[w]}–{self.match_scores[1 - w]}."
+        )
+
+    # ----- the contract ----------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return len(self.history) >= self.rounds
+
+    @property
+    def scores(self) -> list[int]:
+        return list(self.match_scores)
+
+    def result(self) -> Result:
+        return Result.free_for_all(self.match_scores)
+
+    @property
+    def to_act(self) -> list[int]:
+        return [] if self.is_over else [self.current]
+
+    def _matches(self, code: str) -> list[str]:
+        month = MONTH[code]
+        return [b for b in self.board if MONTH[b] == month]
+
+    def legal_actions(self, seat: int) -> list[str]:
+        if self.is_over or seat != self.current:
+            return []
+        if self.phase == PLAY:
+            out = []
+            for c in sort_cards(self.hands[seat]):
+                targets = self._matches(c)
+                if len(targets) == 2:
+                    out.extend(f"play {c} {t}" for t in sort_cards(targets))
+                else:
+                    out.append(f"play {c}")
+            return out
+        if self.phase == CHOOSE_FLIP:
+            return [f"take {t}" for t in self.flip_options]
+        return ["koikoi", "stop"]
+
+    def normalize(self, seat: int, code: str) -> str:
+        code = " ".join(str(code).lower().split())
+        return KOIKOI_ALIASES.get(code, code)
+
+    def _apply(self, seat: int, code: str) -> list[Event]:
+        verb, *args = code.split()
+        if verb == "play":
+            return self._play(seat, args[0], args[1] if len(args) > 1 else None)
+        if verb == "take":
+            return self._take_flip(seat, args[0])
+        if verb == "koikoi":
+            self.koikoi[seat] = True
+            events = [Event("koikoi", f"{self.players[seat]} calls Koi-Koi!", seat=seat)]
+            self._next_turn()
+            return events
+        return self._stop(seat, last_card=False)
+
+    # ----- a turn ----------------------------------------------------------------------------
+    def _capture(self, seat: int, code: str, target: str | None) -> list[str]:
+        """Match ``code`` against the board; return what it took ([] = it stays on the board)."""
+        targets = self._matches(code)
+        if not targets:
+            self.board.append(code)
+            return []
+        took = [target] if len(targets) == 2 else targets  # 1: the pair; 3: collect all four
+        for t in took:
+            self.board.remove(t)
+        self.captures[seat].extend([code, *took])
+        return took
+
+    def _play(self, seat: int, code: str, target: str | None) -> list[Event]:
+        name = self.players[seat]
+        self.hands[seat].remove(code)
+        took = self._capture(seat, code, target)
+        self.last_play = {"seat": seat, "card": code, "took": list(took)}
+        self.last_flip = None
+        text = f"{name} plays {card_text(code)}"
+        text += f" and takes {_cards_text(took)}" if took else " — no match"
+        events = [Event("play", text, seat=seat, data={"card": code, "took": list(took)})]
+        flip = self.stack.pop()
+        targets = self._matches(flip)
+        if len(targets) == 2:
+            self.phase = CHOOSE_FLIP
+            self.flipped, self.flip_options = flip, sort_cards(targets)
+            self.last_flip = {"seat": seat, "card": flip, "took": []}
+            events.append(
+                Event(
+                    "flip",
+                    f"{name} flips {card_text(flip)}: it matches {_cards_text(self.flip_options)}"
+                    " — which one does it take?",
+                    seat=seat,
+                    data={"card": flip, "options": list(self.flip_options)},
+                )
+            )
+            return events
+        events.append(self._flip_event(seat, flip, self._capture(seat, flip, None)))
+        return events + self._finish_turn(seat)
+
+    def _flip_event(self, seat: int, flip: str, took: list[str]) -> Event:
+        self.last_flip = {"seat": seat, "card": flip, "took": list(took)}
+        text = f"{self.players[seat]} flips {card_text(flip)}"
+        text += f" and takes {_cards_text(took)}" if took else " — no match"
+        return Event("flip", text, seat=seat, data={"card": flip, "took": list(took)})
+
+    def _take_flip(self, seat: int, target: str) -> list[Event]:
+        flip = self.flipped
+        assert flip is not None
+        self.flipped, self.flip_options = None, []
+        events = [self._flip_event(seat, flip, self._capture(seat, flip, target))]
+        return events + self._finish_turn(seat)
+
+    def _finish_turn(self, seat: int) -> list[Event]:
+        yaku = score_yaku(self.captures[seat])
+        points = sum(p for _, p in yaku)
+        self.yaku_points[seat] = points
+        events: list[Event] = []
+        if points > self.turn_start_points:
+            events.append(
+                Event(
+                    "yaku",
+                    f"{self.players[seat]} has {yaku_text(yaku)}.",
+                    seat=seat,
+                    data={"yaku": [{"name": n, "points": p} for n, p in yaku]},
+                )
+            )
+            if not self.hands[seat]:
+                return events + self._stop(seat, last_card=True)  # no koi-koi on the last card
+            self.phase = DECIDE
+            return events
+        if not self.hands[0] and not self.hands[1]:
+            # The Second played the last card without a new yaku: a draw, roles swap.
+            events.extend(self._end_round(None, 0, "draw", []))
+            if not self.is_over:
+                events.extend(self._start_round())
+            return events
+        self._next_turn()
+        return events
+
+    def _next_turn(self) -> None:
+        self.current = 1 - self.current
+        self.turn_start_points = self.yaku_points[self.current]
+        self.phase = PLAY
+
+    def _stop(self, seat: int, last_card: bool) -> list[Event]:
+        yaku = score_yaku(self.captures[seat])
+        points = sum(p for _, p in yaku)
+        how = "stops on the last card" if last_card else "stops"
+        events = [
+            Event(
+                "stop",
+                f"{self.players[seat]} {how} with {yaku_text(yaku)}.",
+                seat=seat,
+                data={"points": points},
+            )
+        ]
+        events.extend(self._end_round(seat, points, "stop", yaku))
+        if not self.is_over:
+            events.extend(self._start_round())
+        return events
+
+    # ----- timeouts, labels, explanations -----------------------------------------------------
+    def default_action(self, seat: int) -> str:
+        legal = self.legal_actions(seat)
+        if not legal:
+            raise IllegalAction("There is nothing to decide for this seat now.")
+        if self.phase == PLAY:
+            # The lowest-value card; its first target when it has two.
+            return min(legal, key=lambda code: (card_value(code.split()[1]), legal.index(code)))
+        if self.phase == DECIDE:
+            return "stop"
+        return legal[0]
+
+    def describe(self, code: str) -> str:
+        return describe(code)
+
+    def explain_illegal(self, seat: int, code: str) -> str:
+        verb, *args = code.split() or [""]
+        if self.phase == CHOOSE_FLIP:
+            assert self.flipped is not None
+            choices = " or ".join(f"`take {t}`" for t in self.flip_options)
+            if verb == "take" and args:
+                return (
+                    f"Your flipped {card_text(self.flipped)} can only take"
+                    f" {_cards_text(self.flip_options)}: {choices}."
+                )
+            return f"You flipped {card_text(self.flipped)}: first choose what it takes, {choices}."
+        if self.phase == DECIDE:
+            return "You made a yaku: choose `koikoi` (play on) or `stop` (score now)."
+        if verb != "play":
+            return "Play a card from your hand first, e.g. `play 1b`."
+        if not args:
+            return "Say which card to play, e.g. `play 1b`."
+        c = args[0]
+        if c not in MONTH:
+            return f"`{c}` is not a hanafuda card."
+        if c not in self.hands[seat]:
+            return f"{card_text(c)} is not in your hand."
+        targets = sort_cards(self._matches(c))
+        if len(targets) == 2:
+            if len(args) == 1:
+                return (
+                    f"{card_text(c)} matches two cards on the board, {_cards_text(targets)}:"
+                    f" choose which one it takes, e.g. `play {c} {targets[0]}`."
+                )
+            return f"{card_text(c)} can only take {_cards_text(targets)}."
+        if len(args) > 1:
+            if not targets:
+                return f"{card_text(c)} matches nothing on the board: play it as `play {c}`."
+            return f"{card_text(c)} takes {_cards_text(targets)} by itself: play it as `play {c}`."
+        return f"`{code}` is not a legal move now."
+
+    # ----- the view ---------------------------------------------------------------------------
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        pending: dict[str, Any] | None = None
+        if self.phase == CHOOSE_FLIP and not self.is_over:
+            pending = {"card": self.flipped, "options": list(self.flip_options)}
+        elif self.phase == DECIDE and not self.is_over:
+            pending = {"points": self.yaku_points[self.current]}
+        yaku = [score_yaku(self.captures[s]) for s in (0, 1)]
+        return {
+            "round": min(len(self.history) + 1, self.rounds),
+            "rounds": self.rounds,
+            "deal": self.deal_count,
+            "dealer": self.dealer,
+            "board": list(self.board),
+            "stack_count": len(self.stack),
+            "hand": sort_cards(self.hands[seat]) if seat in (0, 1) else None,
+            "hand_counts": [len(h) for h in self.hands],
+            "captures": [sort_cards(c) for c in self.captures],
+            "yaku": [[{"name": n, "points": p} for n, p in y] for y in yaku],
+            "yaku_points": [sum(p for _, p in y) for y in yaku],
+            "koikoi": list(self.koikoi),
+            "phase": OVER if self.is_over else self.phase,
+            "pending": pending,
+            "last_play": dict(self.last_play) if self.last_play else None,
+            "last_flip": dict(self.last_flip) if self.last_flip else None,
+            "history": [dict(h, yaku=[dict(y) for y in h["yaku"]]) for h in self.history],
+            "void_deals": self.void_deals,
+        }
+
+
+# ----- module-level helpers (exported by the package) --------------------------------------
+
+_CLASS_VALUE = {BRIGHT: 20, ANIMAL: 10, RIBBON: 5, PLAIN: 1}
+
+
+def card_value(code: str) -> int:
+    """A rough worth of a card (for timeouts): bright > animal > ribbon > plain."""
+    return _CLASS_VALUE[CLASS[code]]
+
+
+def describe(code: str) -> str:
+    """A short button label for an action code."""
+    verb, *args = code.split() or [""]
+    try:
+        if verb == "play" and len(args) == 1:
+            return card_label(args[0])
+        if verb == "play" and len(args) == 2:
+            return f"{card_label(args[0])} → takes {card_label(args[1])}"
+        if verb == "take" and len(args) == 1:
+            return f"Take {card_label(args[0])}"
+    except ValueError:
+        return code
+    if verb == "koikoi":
+        return "Koi-Koi!"
+    if verb == "stop":
+        return "Stop and score"
+    return code
+
+
+def new_game(
+    seed: int | str,
+    players: Sequence[str],
+    options: Mapping[str, Any] | KoiKoiOptions | None = None,
+    deck: Any = None,
+) -> KoiKoiState:
+    opts = options if isinstance(options, KoiKoiOptions) else parse_options(KoiKoiOptions, options)
+    return KoiKoiState(seed, players, opts, parse_decks(deck))

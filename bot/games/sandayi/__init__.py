@@ -1,0 +1,99 @@
+"""San Da Yi (三打一, "three beat one"): a 4-player, 54-card point-trick game.
+
+Each hand one player wins the bidding and becomes the declarer, who plays alone against
+the three defenders; the match is a set number of hands with individual running totals.
+Rules: ``shared/rules/sandayi.md``.
+
+Cards (DESIGN.md): rank ``2 … 10 J Q K A`` + suit ``S H D C`` (``10H``, ``QS``); jokers
+``BJ`` (big) and ``SJ`` (small).
+
+Action grammar (verb first, space-separated):
+
+- ``bid 60`` | ``bid 65`` | ``bid 70`` | ``bid 75`` | ``bid 80`` — bid (once per hand);
+- ``pass`` — pass in the bidding;
+- ``bury c1 c2 c3 c4 c5 c6`` — the declarer buries 6 of its 18 cards (any order; the code
+  is normalised to the canonical deck order);
+- ``trump S`` | ``trump H`` | ``trump D`` | ``trump C`` — the declarer names trump;
+- ``play QS`` — play one card to the trick.
+
+Dealing: a deck (top first) deals its first 48 cards one at a time to seats 0, 1, 2, 3,
+0, … (card ``i`` goes to seat ``i % 4``); the last 6 are the kitty. ``deck`` stacks the
+first deal; a list of decks stacks the first deals in turn (redeals included). Later deals
+are shuffled by ``make_rng(seed, "deal", n)`` where ``n`` counts deals from 0, redeals
+included.
+
+Options: ``hands`` (1..40, default 8) and ``fixed_minimums`` (default false: rule 5's
+"if they pass" reading of the bidding minimums).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.engine.core import parse_options, replay_from
+from bot.engine.ui import Controls
+from bot.games.sandayi.ai import choose as _ai_choose
+from bot.games.sandayi.rules import Options, SanDaYiState, describe
+from bot.games.sandayi.ui import controls as _controls
+
+NAME = "sandayi"
+TITLE = "San Da Yi"
+SEATS = 4
+OPTIONS = Options
+
+__all__ = [
+    "NAME",
+    "OPTIONS",
+    "SEATS",
+    "TITLE",
+    "Options",
+    "SanDaYiState",
+    "choose",
+    "controls",
+    "describe",
+    "new_game",
+    "replay",
+]
+
+
+def _decks(deck: Sequence[str] | Sequence[Sequence[str]] | None) -> list[list[str]]:
+    if not deck:
+        return []
+    if isinstance(deck[0], str):
+        return [list(deck)]  # type: ignore[arg-type]
+    return [list(d) for d in deck]
+
+
+def new_game(
+    seed: int | str,
+    players: Sequence[str],
+    options: Mapping[str, Any] | Options | None = None,
+    deck: Sequence[str] | Sequence[Sequence[str]] | None = None,
+) -> SanDaYiState:
+    """A new match. ``deck`` (top first) stacks the first deal, or a list of decks the
+    first deals in turn."""
+    opts = options if isinstance(options, Options) else parse_options(Options, options)
+    return SanDaYiState(seed, players, opts, _decks(deck))
+
+
+def replay(
+    seed: int | str,
+    players: Sequence[str],
+    options: Mapping[str, Any] | Options | None,
+    log: Sequence[tuple[int, str]],
+    deck: Sequence[str] | Sequence[Sequence[str]] | None = None,
+) -> SanDaYiState:
+    """Rebuild a match from its action log."""
+    return replay_from(new_game, seed, players, options, log, deck=deck)  # type: ignore[return-value]
+
+
+def choose(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """The AI's action for the seat whose view this is."""
+    return _ai_choose(view, legal, rng)
+
+
+def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
+    """The Discord controls for the seat's pending decision."""
+    return _controls(view, legal)

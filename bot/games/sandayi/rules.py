@@ -1,0 +1,481 @@
+"""The San Da Yi match state machine (pure: no discord, no PIL).
+
+See the package docstring for the action grammar and how a stacked deck is dealt.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+from typing import Any
+
+from bot.engine.core import Event, IllegalAction, Result, State
+from bot.engine.rng import make_rng, shuffled
+from bot.games.sandayi.cards import (
+    DECK,
+    SUIT_NAME,
+    SUIT_SYMBOL,
+    SUITS,
+    TRUMP_GROUP,
+    cards_points,
+    diamond_bidding_order,
+    group,
+    is_card,
+    label,
+    sort_canonical,
+    sort_for_display,
+    trick_winner_index,
+)
+from bot.games.sandayi.scoring import BIDS, MAX_BID, settle, stake, target
+
+log = logging.getLogger(__name__)
+
+SEATS = 4
+HAND_SIZE = 12
+KITTY_SIZE = 6
+TRICKS = 12
+PUBLIC_KITTY_BIDS = frozenset({60, 65})  # rule 7: the kitty is shown for these bids
+
+BIDDING, BURY, TRUMP, PLAY, OVER = "bidding", "bury", "trump", "play", "over"
+
+
+@dataclass(frozen=True)
+class Options:
+    """Table options. ``hands``: hands in the match (rule 18, default 8).
+    ``fixed_minimums``: rule 5's alternative reading (3rd bidder ≥ 65 and 4th ≥ 70 always,
+    not only when everyone before passed)."""
+
+    hands: int = 8
+    fixed_minimums: bool = False
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.hands <= 40:
+            raise ValueError("hands must be between 1 and 40.")
+
+
+@lru_cache(maxsize=8)
+def _bury_codes(hand: tuple[str, ...]) -> tuple[str, ...]:
+    """Every `bury` code for an 18-card hand (18564 of them), in canonical card order."""
+    return tuple("bury " + " ".join(combo) for combo in combinations(hand, KITTY_SIZE))
+
+
+def _check_deck(deck: Sequence[str]) -> list[str]:
+    deck = list(deck)
+    if sorted(deck) != sorted(DECK):
+        raise ValueError("A stacked deck must hold each of the 54 cards exactly once.")
+    return deck
+
+
+class SanDaYiState(State):
+    game = "sandayi"
+    teams = None  # everyone for themselves in the match; 1 v 3 only inside a hand
+
+    def __init__(
+        self,
+        seed: int | str,
+        players: Sequence[str],
+        options: Options,
+        decks: Sequence[Sequence[str]] = (),
+    ) -> None:
+        if len(players) != SEATS:
+            raise ValueError("San Da Yi needs exactly 4 players.")
+        super().__init__(seed, players, dataclasses.asdict(options))
+        self.hands_total = options.hands
+        self.fixed_minimums = options.fixed_minimums
+        self.stacked = [_check_deck(d) for d in decks]
+        self.hand_no = 1
+        self.deals_done = 0  # shuffles so far, redeals included (salt of the deal RNG)
+        self.redeals = 0  # redeals within the current hand
+        self.totals = [0] * SEATS
+        self.history: list[dict[str, Any]] = []
+        self.first_bidder = -1
+        self._deal()
+
+    # ----- dealing ---------------------------------------------------------------------
+    def _deal(self) -> None:
+        n = self.deals_done
+        deck = self.stacked[n] if n < len(self.stacked) else shuffled(DECK, make_rng(self.seed, "deal", n))
+        self.deals_done += 1
+        self.hands: list[list[str]] = [deck[s : SEATS * HAND_SIZE : SEATS] for s in range(SEATS)]
+        self.kitty: list[str] = deck[SEATS * HAND_SIZE :]
+        if self.first_bidder < 0:  # rule 3: the 3♦ holder (R: else the lowest diamond's)
+            for card in diamond_bidding_order():
+                holder = next((s for s in range(SEATS) if card in self.hands[s]), None)
+                if holder is not None:
+                    self.first_bidder = holder
+                    break
+        self.phase = BIDDING
+        self.bids: list[tuple[int, int | None]] = []  # (seat, bid or None for a pass)
+        self.declarer: int | None = None
+        self.bid: int | None = None
+        self.kitty_public = False
+        self.buried: list[str] = []
+        self.trump: str | None = None
+        self.leader: int | None = None
+        self.trick: list[tuple[int, str]] = []
+        self.tricks: list[dict[str, Any]] = []
+        self.defender_points = 0
+
+    # ----- helpers ---------------------------------------------------------------------
+    @property
+    def high_bid(self) -> int:
+        return max((b for _, b in self.bids if b is not None), default=0)
+
+    def _bidder(self) -> int:
+        return (self.first_bidder + len(self.bids)) % SEATS
+
+    def bid_minimum(self) -> int:
+        """The lowest bid the current bidder may make (rule 5)."""
+        position = len(self.bids)  # 0-based place in the bidding order
+        by_position = (60, 60, 65, 70)[position]
+        if self.fixed_minimums or self.high_bid == 0:
+            floor = by_position
+        else:
+            floor = BIDS[0]
+        return max(floor, self.high_bid + 5)
+
+    def _next_player(self) -> int:
+        assert self.leader is not None
+        return (self.leader + len(self.trick)) % SEATS
+
+    def _led_group(self) -> str | None:
+        return group(self.trick[0][1], self.trump) if self.trick else None
+
+    def _playable(self, seat: int) -> list[str]:
+        hand = self.hands[seat]
+        led = self._led_group()
+        if led is None:
+            return list(hand)
+        following = [c for c in hand if group(c, self.trump) == led]
+        return following or list(hand)
+
+    def _name(self, seat: int) -> str:
+        return self.players[seat]
+
+    # ----- contract --------------------------------------------------------------------
+    @property
+    def to_act(self) -> list[int]:
+        if self.phase == BIDDING:
+            return [self._bidder()]
+        if self.phase in (BURY, TRUMP):
+            assert self.declarer is not None
+            return [self.declarer]
+        if self.phase == PLAY:
+            return [self._next_player()]
+        return []
+
+    def legal_actions(self, seat: int) -> list[str]:
+        if seat not in self.to_act:
+            return []
+        if self.phase == BIDDING:
+            return ["pass"] + [f"bid {b}" for b in BIDS if b >= self.bid_minimum()]
+        if self.phase == BURY:
+            return list(_bury_codes(tuple(sort_canonical(self.hands[seat]))))
+        if self.phase == TRUMP:
+            return [f"trump {s}" for s in SUITS]
+        if self.phase == PLAY:
+            return [f"play {c}" for c in sort_canonical(self._playable(seat))]
+        return []
+
+    def normalize(self, seat: int, code: str) -> str:
+        words = code.split()
+        if words and words[0] == "bury":
+            return " ".join(["bury", *sort_canonical(words[1:])])
+        return " ".join(words)
+
+    def check(self, seat: int, code: str) -> None:
+        if self.phase == BURY and code.split()[:1] == ["bury"]:
+            cards = code.split()[1:]
+            if len(cards) != KITTY_SIZE or len(set(cards)) != KITTY_SIZE:
+                raise IllegalAction("Bury exactly 6 different cards.")
+            missing = [c for c in cards if c not in self.hands[seat]]
+            if missing:
+                raise IllegalAction(f"You don't hold {', '.join(missing)}.")
+            return
+        super().check(seat, code)
+
+    def explain_illegal(self, seat: int, code: str) -> str:
+        words = code.split()
+        verb = words[0] if words else ""
+        if self.phase == BIDDING:
+            if verb == "bid" and len(words) == 2:
+                if not words[1].isdigit() or int(words[1]) not in BIDS:
+                    return "Bids are 60, 65, 70, 75 or 80."
+                return f"You may bid {self.bid_minimum()} or more, or pass."
+            return "It is time to bid (`bid 60` … `bid 80`) or `pass`."
+        if self.phase == BURY:
+            return "Bury 6 cards from your hand: `bury c1 c2 c3 c4 c5 c6`."
+        if self.phase == TRUMP:
+            return "Name the trump suit: `trump S`, `trump H`, `trump D` or `trump C`."
+        if self.phase == PLAY:
+            if verb != "play" or len(words) != 2:
+                return "Play one card: `play QS`."
+            card = words[1]
+            if not is_card(card) or card not in self.hands[seat]:
+                return f"You don't hold {card}."
+            led = self._led_group()
+            what = "trumps" if led == TRUMP_GROUP else SUIT_NAME.get(led or "", "the led suit")
+            return f"You must follow suit: play one of your {what}."
+        return f"`{code}` is not a legal move now."
+
+    def default_action(self, seat: int) -> str:
+        """Timeout: pass in the bidding; otherwise the AI's choice (a sensible bury,
+        trump or card)."""
+        if seat not in self.to_act:
+            raise IllegalAction("There is nothing to decide for this seat now.")
+        if self.phase == BIDDING:
+            return "pass"
+        from bot.games.sandayi import ai  # pure; imported late to keep the modules apart
+
+        legal = [] if self.phase == BURY else self.legal_actions(seat)  # the AI builds its bury
+        return ai.choose(self.view(seat), legal, make_rng(self.seed, "timeout", self.version))
+
+    def describe(self, code: str) -> str:
+        return describe(code)
+
+    # ----- actions ---------------------------------------------------------------------
+    def _apply(self, seat: int, code: str) -> list[Event]:
+        verb, *args = code.split()
+        if verb in ("bid", "pass"):
+            return self._apply_bid(seat, int(args[0]) if verb == "bid" else None)
+        if verb == "bury":
+            return self._apply_bury(seat, args)
+        if verb == "trump":
+            return self._apply_trump(seat, args[0])
+        return self._apply_play(seat, args[0])
+
+    def _apply_bid(self, seat: int, bid: int | None) -> list[Event]:
+        self.bids.append((seat, bid))
+        name = self._name(seat)
+        text = f"{name} passes." if bid is None else f"{name} bids {bid}."
+        events = [Event("bid", text, seat, {"bid": bid})]
+        if bid != MAX_BID and len(self.bids) < SEATS:
+            return events
+        if self.high_bid == 0:  # rule 6: everyone passed
+            self.redeals += 1
+            self._deal()
+            events.append(
+                Event(
+                    "redeal",
+                    f"Everyone passed: the cards are dealt again; "
+                    f"{self._name(self.first_bidder)} bids first again.",
+                )
+            )
+            return events
+        declarer, high = next((s, b) for s, b in reversed(self.bids) if b is not None)
+        self.declarer, self.bid = declarer, high
+        self.kitty_public = high in PUBLIC_KITTY_BIDS
+        self.hands[declarer].extend(self.kitty)
+        self.phase = BURY
+        name = self._name(declarer)
+        head = f"{name} declares at {high}: the defenders need {target(high)} points."
+        if self.kitty_public:
+            shown = " ".join(label(c) for c in sort_for_display(self.kitty))
+            events.append(
+                Event("declare", f"{head} The kitty is shown: {shown}.", declarer, {"kitty": list(self.kitty)})
+            )
+        else:
+            events.append(Event("declare", f"{head} {name} takes the kitty unseen.", declarer))
+            shown = " ".join(label(c) for c in sort_for_display(self.kitty))
+            events.append(
+                Event("kitty", f"You take the kitty: {shown}.", declarer, {"kitty": list(self.kitty)}, private_to=declarer)
+            )
+        return events
+
+    def _apply_bury(self, seat: int, cards: list[str]) -> list[Event]:
+        for c in cards:
+            self.hands[seat].remove(c)
+        self.buried = list(cards)
+        self.phase = TRUMP
+        mine = " ".join(label(c) for c in sort_for_display(cards))
+        return [
+            Event("bury", f"{self._name(seat)} buries 6 cards.", seat),
+            Event("buried", f"You bury {mine}.", seat, {"cards": list(cards)}, private_to=seat),
+        ]
+
+    def _apply_trump(self, seat: int, suit_letter: str) -> list[Event]:
+        self.trump = suit_letter
+        self.phase = PLAY
+        self.leader = seat  # rule 11: the declarer leads the first trick
+        return [
+            Event(
+                "trump",
+                f"{self._name(seat)} names {SUIT_SYMBOL[suit_letter]} {SUIT_NAME[suit_letter]} as trump.",
+                seat,
+                {"trump": suit_letter},
+            )
+        ]
+
+    def _apply_play(self, seat: int, card: str) -> list[Event]:
+        self.hands[seat].remove(card)
+        self.trick.append((seat, card))
+        events = [Event("play", f"{self._name(seat)} plays {label(card)}.", seat, {"card": card})]
+        if len(self.trick) < SEATS:
+            return events
+        assert self.trump is not None and self.leader is not None
+        cards = [c for _, c in self.trick]
+        winner = self.trick[trick_winner_index(cards, self.trump)][0]
+        pts = cards_points(cards)
+        by_defenders = winner != self.declarer
+        if by_defenders:
+            self.defender_points += pts
+        self.tricks.append(
+            {
+                "leader": self.leader,
+                "cards": [{"seat": s, "card": c} for s, c in self.trick],
+                "winner": winner,
+                "points": pts,
+            }
+        )
+        self.trick = []
+        self.leader = winner
+        side = "defenders" if by_defenders else "declarer"
+        events.append(
+            Event(
+                "trick",
+                f"{self._name(winner)} wins trick {len(self.tricks)} ({pts} points to the {side}).",
+                winner,
+                {"winner": winner, "points": pts},
+            )
+        )
+        if len(self.tricks) == TRICKS:
+            events.extend(self._end_hand())
+        return events
+
+    def _end_hand(self) -> list[Event]:
+        assert self.declarer is not None and self.bid is not None and self.trump is not None
+        declarer, bid = self.declarer, self.bid
+        kou_di = self.tricks[-1]["winner"] != declarer  # rule 16
+        result = settle(bid, self.defender_points, kou_di)
+        deltas = result.per_seat(declarer)
+        for s in range(SEATS):
+            self.totals[s] += deltas[s]
+        entry = {
+            "hand": self.hand_no,
+            "first_bidder": self.first_bidder,
+            "bids": [{"seat": s, "bid": b} for s, b in self.bids],
+            "declarer": declarer,
+            "bid": bid,
+            "stake": result.stake,
+            "trump": self.trump,
+            "target": result.target,
+            "defender_points": self.defender_points,
+            "kou_di": kou_di,
+            "last_trick_winner": self.tricks[-1]["winner"],
+            "case": result.case.code,
+            "case_name": result.case.name,
+            "declarer_multiple": result.case.declarer,
+            "defender_multiple": result.case.defender,
+            "settlement": deltas,
+            "totals": list(self.totals),
+            "redeals": self.redeals,
+        }
+        self.history.append(entry)
+        pay = ", ".join(f"{self._name(s)} {deltas[s]:+d}" for s in range(SEATS))
+        kou = "抠底 by the defenders" if kou_di else "no 抠底"
+        text = (
+            f"Hand {self.hand_no}: {self._name(declarer)} bid {bid} "
+            f"(trump {SUIT_SYMBOL[self.trump]}); the defenders took {self.defender_points}/"
+            f"{result.target} points, {kou} — case {result.case.code} "
+            f"({result.case.name}, stake {result.stake}): {pay}."
+        )
+        events = [Event("deal_end", text, None, entry)]
+        log.debug("sandayi hand end: %s", text)
+        if self.hand_no >= self.hands_total:
+            self.phase = OVER
+            best = max(self.totals)
+            winners = " and ".join(self._name(s) for s in range(SEATS) if self.totals[s] == best)
+            events.append(Event("match_end", f"The match is over: {winners} wins with {best}."))
+            return events
+        self.hand_no += 1
+        self.redeals = 0
+        self.first_bidder = declarer  # rule 3: the previous declarer bids first
+        self._deal()
+        events.append(
+            Event("deal", f"Hand {self.hand_no}: {self._name(self.first_bidder)} bids first.")
+        )
+        return events
+
+    # ----- views and results -----------------------------------------------------------
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        is_declarer = seat is not None and seat == self.declarer
+        kitty_known = self.declarer is not None and (self.kitty_public or is_declarer)
+        last = self.tricks[-1] if self.tricks else None
+        v: dict[str, Any] = {
+            "deal": self.hand_no,
+            "deals": self.hands_total,
+            "redeals": self.redeals,
+            "phase": self.phase,
+            "first_bidder": self.first_bidder,
+            "bids": [{"seat": s, "bid": b} for s, b in self.bids],
+            "high_bid": self.high_bid or None,
+            "bid_minimum": self.bid_minimum() if self.phase == BIDDING else None,
+            "fixed_minimums": self.fixed_minimums,
+            "declarer": self.declarer,
+            "bid": self.bid,
+            "stake": stake(self.bid) if self.bid else None,
+            "target": target(self.bid) if self.bid else None,
+            "trump": self.trump,
+            "kitty_public": self.kitty_public,
+            "kitty": sort_for_display(self.kitty, self.trump) if kitty_known else None,
+            "buried": sort_for_display(self.buried, self.trump) if is_declarer and self.buried else None,
+            "hand": sort_for_display(self.hands[seat], self.trump) if seat is not None else None,
+            "hand_counts": [len(h) for h in self.hands],
+            "leader": self.leader,
+            "trick": [{"seat": s, "card": c} for s, c in self.trick],
+            "tricks_played": len(self.tricks),
+            "tricks": [dict(t, cards=[dict(c) for c in t["cards"]]) for t in self.tricks],
+            "tricks_won": [sum(1 for t in self.tricks if t["winner"] == s) for s in range(SEATS)],
+            "last_trick": dict(last, cards=[dict(c) for c in last["cards"]]) if last else None,
+            "defender_points": self.defender_points,
+            "history": [
+                dict(h, bids=[dict(b) for b in h["bids"]], settlement=list(h["settlement"]), totals=list(h["totals"]))
+                for h in self.history
+            ],
+        }
+        return v
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def scores(self) -> list[int]:
+        return list(self.totals)
+
+    def result(self) -> Result:
+        return Result.free_for_all(self.totals)
+
+    def cards_in_play(self) -> list[str]:
+        """Every card somewhere (hands, kitty or buried, current trick, finished tricks);
+        always the 54 cards, for the conservation tests."""
+        out = [c for h in self.hands for c in h]
+        if self.declarer is None:
+            out += self.kitty
+        out += self.buried
+        out += [c for _, c in self.trick]
+        out += [c["card"] for t in self.tricks for c in t["cards"]]
+        return out
+
+
+def describe(code: str) -> str:
+    """A short label for an action code, for buttons and logs."""
+    words = code.split()
+    if not words:
+        return code
+    verb, args = words[0], words[1:]
+    if verb == "pass":
+        return "Pass"
+    if verb == "bid" and args:
+        return f"Bid {args[0]}"
+    if verb == "trump" and args and args[0] in SUIT_NAME:
+        return f"Trump {SUIT_SYMBOL[args[0]]} {SUIT_NAME[args[0]]}"
+    if verb == "play" and args and is_card(args[0]):
+        return f"Play {label(args[0])}"
+    if verb == "bury":
+        return "Bury " + " ".join(label(c) if is_card(c) else c for c in args)
+    return code

@@ -1,0 +1,225 @@
+"""Persistent components: every custom id carries what the click needs (table, seat, version).
+
+The classes are ``DynamicItem`` s registered once at start, so buttons keep working after a
+restart without keeping any view in memory. Their callbacks hand the click to the
+:class:`~bot.host.manager.TableHost` on the bot.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.engine.ui import Button, Controls, Select
+
+if TYPE_CHECKING:
+    from bot.host.manager import TableHost
+
+log = logging.getLogger(__name__)
+
+_STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+LOBBY_ACTIONS = ("join", "leave", "ai", "start", "cancel")
+
+
+def _host(interaction: discord.Interaction) -> TableHost:
+    return interaction.client.host  # type: ignore[attr-defined]
+
+
+class ActionButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"th:a:(?P<table>\d+):(?P<seat>\d+):(?P<version>\d+):(?P<code>.+)",
+):
+    """A button that applies one action code for one seat at one state version."""
+
+    def __init__(
+        self, table: int, seat: int, version: int, code: str, label: str = "", style: str = ""
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or code,
+                style=_STYLES.get(style, discord.ButtonStyle.secondary),
+                custom_id=f"th:a:{table}:{seat}:{version}:{code}",
+            )
+        )
+        self.table, self.seat, self.version, self.code = table, seat, version, code
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> ActionButton:
+        return cls(
+            int(match["table"]), int(match["seat"]), int(match["version"]), match["code"]
+        )
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _host(interaction).on_action(
+            interaction, self.table, self.seat, self.version, self.code
+        )
+
+
+class ActionSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"th:s:(?P<table>\d+):(?P<seat>\d+):(?P<version>\d+):(?P<verb>[^:]*)",
+):
+    """A select whose chosen values, after the verb, make the action code."""
+
+    def __init__(
+        self, table: int, seat: int, version: int, spec: Select | None = None, verb: str = ""
+    ) -> None:
+        verb = spec.verb if spec is not None else verb
+        select: discord.ui.Select = discord.ui.Select(
+            custom_id=f"th:s:{table}:{seat}:{version}:{verb}",
+            placeholder=spec.placeholder[:150] if spec else None,
+            min_values=spec.min_values if spec else 1,
+            max_values=spec.max_values if spec else 1,
+            options=[
+                discord.SelectOption(
+                    label=o.label[:100], value=o.value, description=(o.description or None)
+                )
+                for o in spec.options
+            ]
+            if spec
+            else [discord.SelectOption(label="-", value="-")],
+        )
+        super().__init__(select)
+        self.table, self.seat, self.version, self.verb, self.spec = table, seat, version, verb, spec
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+    ) -> ActionSelect:
+        return cls(int(match["table"]), int(match["seat"]), int(match["version"]), verb=match["verb"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = list(self.item.values)
+        # The message's own option order is the canonical order of the values.
+        order = _option_order(interaction)
+        values.sort(key=lambda v: order.get(v, len(order)))
+        code = " ".join([self.verb, *values]) if self.verb else " ".join(values)
+        await _host(interaction).on_action(interaction, self.table, self.seat, self.version, code)
+
+
+def _option_order(interaction: discord.Interaction) -> dict[str, int]:
+    custom_id = (interaction.data or {}).get("custom_id")
+    message = interaction.message
+    if message is None:
+        return {}
+    for row in message.components:
+        for child in getattr(row, "children", []):
+            if getattr(child, "custom_id", None) == custom_id:
+                return {o.value: i for i, o in enumerate(getattr(child, "options", []))}
+    return {}
+
+
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"th:l:(?P<table>\d+):(?P<action>join|leave|ai|start|cancel)",
+):
+    LABELS = {"join": "Join", "leave": "Leave", "ai": "Add AI", "start": "Start", "cancel": "Cancel"}
+    STYLES = {
+        "join": discord.ButtonStyle.success,
+        "leave": discord.ButtonStyle.secondary,
+        "ai": discord.ButtonStyle.primary,
+        "start": discord.ButtonStyle.success,
+        "cancel": discord.ButtonStyle.danger,
+    }
+
+    def __init__(self, table: int, action: str, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=self.LABELS[action],
+                style=self.STYLES[action],
+                custom_id=f"th:l:{table}:{action}",
+                disabled=disabled,
+            )
+        )
+        self.table, self.action = table, action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> LobbyButton:
+        return cls(int(match["table"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _host(interaction).on_lobby(interaction, self.table, self.action)
+
+
+class ShowHandButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"th:h:(?P<table>\d+)"
+):
+    """On the table message: answers a seated player ephemerally with their hand and controls."""
+
+    def __init__(self, table: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Show my hand",
+                emoji="🂠",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"th:h:{table}",
+            )
+        )
+        self.table = table
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> ShowHandButton:
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _host(interaction).on_show_hand(interaction, self.table)
+
+
+ALL_DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    ActionButton,
+    ActionSelect,
+    LobbyButton,
+    ShowHandButton,
+)
+
+
+def controls_view(table: int, seat: int, version: int, controls: Controls) -> discord.ui.View:
+    """The Discord view for a seat's controls, stamped with the prompt version."""
+    view = discord.ui.View(timeout=None)
+    for row_index, row in enumerate(controls.rows[:5]):
+        if isinstance(row, Select):
+            item: discord.ui.Item[Any] = ActionSelect(table, seat, version, row)
+            item.row = row_index
+            view.add_item(item)
+            continue
+        for button in row[:5]:
+            view.add_item(_action_button(table, seat, version, button, row_index))
+    return view
+
+
+def _action_button(
+    table: int, seat: int, version: int, button: Button, row: int
+) -> ActionButton:
+    item = ActionButton(table, seat, version, button.code, button.label[:80], button.style)
+    if button.emoji:
+        item.item.emoji = button.emoji
+    item.row = row
+    return item
+
+
+def lobby_view(table: int, *, closed: bool = False) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for action in LOBBY_ACTIONS:
+        view.add_item(LobbyButton(table, action, disabled=closed))
+    return view
+
+
+def table_view(table: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ShowHandButton(table))
+    return view

@@ -1,0 +1,796 @@
+"""Game-agnostic hosting: lobbies, tables, turns, timers, AI seats, DMs and resume.
+
+One :class:`TableHost` lives on the bot. Cogs only parse commands and call it; every
+component click arrives here through the dynamic items of :mod:`bot.host.components`.
+
+Order of work on an action: validate in memory (fast, so the interaction is acknowledged at
+once), apply to the state, append to the store's action log, and only then show anything.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import secrets
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.engine import IllegalAction, make_rng
+from bot.games import GAME_NAMES, game_module, render_module
+from bot.host.components import controls_view, lobby_view, table_view
+from bot.host.table import Seat, Table
+from bot.store import ResultInput, SeatRow, Store
+
+if TYPE_CHECKING:
+    from bot.config import Settings
+
+log = logging.getLogger(__name__)
+
+#: Table options the host keeps for itself; the rest go to the game.
+HOST_OPTIONS = ("turn_seconds",)
+DM_CLOSED = 50007
+
+
+class TableHost:
+    def __init__(self, bot: discord.Client, store: Store, settings: Settings) -> None:
+        self.bot = bot
+        self.store = store
+        self.settings = settings
+        self.tables: dict[int, Table] = {}
+        self._lobby_locks: dict[int, asyncio.Lock] = {}
+
+    # ------------------------------------------------------------------ lobbies
+    async def open_lobby(
+        self, interaction: discord.Interaction, game: str, options: dict[str, Any]
+    ) -> None:
+        """``/<game> new``: validate options, create the table row and post the lobby."""
+        module = game_module(game)
+        game_options = {k: v for k, v in options.items() if k not in HOST_OPTIONS}
+        try:
+            module.OPTIONS and _parse_options(module, game_options)
+        except ValueError as e:
+            await interaction.response.send_message(f"⚠️ {e}", ephemeral=True)
+            return
+        if interaction.guild_id is None:
+            await interaction.response.send_message(
+                "Tables are opened in a server channel, not in DMs.", ephemeral=True
+            )
+            return
+        table_id = await self.store.create_table(
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            game=game,
+            options=options,
+            seed=str(secrets.randbits(63)),
+            host_id=interaction.user.id,
+        )
+        user = interaction.user
+        await self.store.set_seats(
+            table_id, [SeatRow(seat=0, user_id=user.id, name=user.display_name, is_ai=False)]
+        )
+        embed = await self._lobby_embed(table_id)
+        callback = await interaction.response.send_message(
+            embed=embed, view=lobby_view(table_id)
+        )
+        message_id = getattr(callback, "message_id", None)
+        if message_id is None:
+            message_id = (await interaction.original_response()).id
+        await self.store.update_table(table_id, lobby_message_id=message_id)
+        log.info("table %s: lobby for %s opened by %s", table_id, game, user.id)
+
+    async def _lobby_embed(self, table_id: int, note: str = "") -> discord.Embed:
+        row = await self.store.get_table(table_id)
+        assert row is not None
+        module = game_module(row.game)
+        seats = {s.seat: s for s in await self.store.get_seats(table_id)}
+        lines = []
+        for i in range(module.SEATS):
+            s = seats.get(i)
+            if s is None:
+                lines.append(f"`{i + 1}` — *empty*")
+            elif s.is_ai:
+                lines.append(f"`{i + 1}` — 🤖 {s.name}")
+            else:
+                lines.append(f"`{i + 1}` — <@{s.user_id}>")
+        status = {
+            "lobby": "Waiting for players",
+            "active": "In play",
+            "finished": "Finished",
+            "aborted": "Cancelled",
+        }[row.status]
+        embed = discord.Embed(
+            title=f"{module.TITLE} — table #{table_id}",
+            description="\n".join(lines),
+            colour=discord.Colour.from_rgb(176, 48, 48),
+        )
+        shown = {k: v for k, v in row.options.items()}
+        if shown:
+            embed.add_field(
+                name="Options", value=", ".join(f"{k}: {v}" for k, v in shown.items())
+            )
+        embed.add_field(name="Status", value=status)
+        embed.set_footer(
+            text=note
+            or "Join to take a seat. The host may add AI players and start when all seats are filled."
+        )
+        return embed
+
+    async def on_lobby(self, interaction: discord.Interaction, table_id: int, action: str) -> None:
+        lock = self._lobby_locks.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            await self._on_lobby(interaction, table_id, action)
+
+    async def _on_lobby(self, interaction: discord.Interaction, table_id: int, action: str) -> None:
+        row = await self.store.get_table(table_id)
+        if row is None or row.status != "lobby":
+            await _ephemeral(interaction, "This lobby is closed.")
+            return
+        module = game_module(row.game)
+        seats = await self.store.get_seats(table_id)
+        user = interaction.user
+        is_host = user.id == row.host_id
+        mine = next((s for s in seats if s.user_id == user.id and not s.is_ai), None)
+        if action == "join":
+            if mine is not None:
+                await _ephemeral(interaction, "You already have a seat at this table.")
+                return
+            free = _free_seat(seats, module.SEATS)
+            if free is None:
+                await _ephemeral(interaction, "This table is full.")
+                return
+            seats.append(SeatRow(seat=free, user_id=user.id, name=user.display_name, is_ai=False))
+        elif action == "leave":
+            if mine is None:
+                await _ephemeral(interaction, "You are not seated at this table.")
+                return
+            if is_host:
+                await _ephemeral(
+                    interaction, "You are the host: use Cancel to close the table instead."
+                )
+                return
+            seats.remove(mine)
+        elif action == "ai":
+            if not is_host:
+                await _ephemeral(interaction, "Only the host can add AI players.")
+                return
+            free = _free_seat(seats, module.SEATS)
+            if free is None:
+                await _ephemeral(interaction, "This table is full.")
+                return
+            number = 1 + sum(1 for s in seats if s.is_ai)
+            seats.append(SeatRow(seat=free, user_id=None, name=f"AI {number}", is_ai=True))
+        elif action == "cancel":
+            if not (is_host or _can_manage(interaction)):
+                await _ephemeral(interaction, "Only the host or a server manager can cancel.")
+                return
+            await self.store.update_table(table_id, status="aborted")
+            embed = await self._lobby_embed(table_id, note=f"Cancelled by {user.display_name}.")
+            await interaction.response.edit_message(embed=embed, view=lobby_view(table_id, closed=True))
+            return
+        elif action == "start":
+            if not is_host:
+                await _ephemeral(interaction, "Only the host can start the game.")
+                return
+            if len(seats) < module.SEATS:
+                missing = module.SEATS - len(seats)
+                await _ephemeral(
+                    interaction,
+                    f"{missing} seat(s) still empty: wait for players to join or Add AI.",
+                )
+                return
+            await interaction.response.defer()
+            await self._start(interaction, row, seats)
+            return
+        seats.sort(key=lambda s: s.seat)
+        await self.store.set_seats(table_id, seats)
+        embed = await self._lobby_embed(table_id)
+        await interaction.response.edit_message(embed=embed, view=lobby_view(table_id))
+
+    # ------------------------------------------------------------------ start / restore
+    async def _start(self, interaction: discord.Interaction, row: Any, seats: list[SeatRow]) -> None:
+        module = game_module(row.game)
+        table = self._build_table(row, seats, log=[])
+        await self.store.update_table(row.id, status="active")
+        embed = await self._lobby_embed(row.id, note="The game is on — see the thread.")
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.edit_original_response(embed=embed, view=lobby_view(row.id, closed=True))
+        thread_id = await self._open_thread(table, module.TITLE)
+        table.thread_id = thread_id
+        await self.store.update_table(row.id, thread_id=thread_id)
+        self.tables[table.id] = table
+        await self._show_table(table, new=True)
+        await self._after_change(table, [])
+        self._launch(table)
+        log.info("table %s: %s started with %s", table.id, row.game, [s.name for s in table.seats])
+
+    async def _open_thread(self, table: Table, title: str) -> int | None:
+        channel = self.bot.get_channel(table.channel_id)
+        if channel is None or table.lobby_message_id is None:
+            return None
+        try:
+            message = channel.get_partial_message(table.lobby_message_id)  # type: ignore[union-attr]
+            thread = await message.create_thread(
+                name=f"{title} #{table.id}", auto_archive_duration=1440
+            )
+            return thread.id
+        except (discord.HTTPException, AttributeError) as e:
+            log.warning("table %s: no thread (%s); playing in the channel", table.id, e)
+            return None
+
+    def _build_table(self, row: Any, seats: Sequence[SeatRow], log: list[tuple[int, str]]) -> Table:
+        module = game_module(row.game)
+        game_options = {k: v for k, v in row.options.items() if k not in HOST_OPTIONS}
+        names = [s.name for s in sorted(seats, key=lambda s: s.seat)]
+        state = module.replay(row.seed, names, game_options, log)
+        return Table(
+            id=row.id,
+            game=row.game,
+            module=module,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            host_id=row.host_id,
+            seed=row.seed,
+            options=dict(row.options),
+            seats=[
+                Seat(
+                    seat=s.seat,
+                    name=s.name,
+                    user_id=s.user_id,
+                    is_ai=s.is_ai,
+                    ai_takeover=s.ai_takeover,
+                    dm_channel_id=s.dm_channel_id,
+                    dm_message_id=s.dm_message_id,
+                    dms_closed=s.dms_closed,
+                    timeouts=s.timeouts,
+                )
+                for s in sorted(seats, key=lambda s: s.seat)
+            ],
+            state=state,
+            thread_id=row.thread_id,
+            table_message_id=row.table_message_id,
+            lobby_message_id=row.lobby_message_id,
+            events_shown=len(state.events),
+        )
+
+    async def restore(self) -> int:
+        """Rebuild every active table from its action log and carry on. Returns how many."""
+        restored = 0
+        for row in await self.store.tables_with_status("active"):
+            try:
+                seats = await self.store.get_seats(row.id)
+                actions = await self.store.actions(row.id)
+                table = self._build_table(row, seats, actions)
+            except (IllegalAction, KeyError, ValueError) as e:
+                log.error("table %s cannot be restored (%s); marking it aborted", row.id, e)
+                await self.store.update_table(row.id, status="aborted")
+                continue
+            self.tables[table.id] = table
+            restored += 1
+            if table.state.is_over:
+                await self._finish(table)
+                continue
+            self._launch(table)
+            asyncio.get_running_loop().create_task(self._resume_messages(table))
+        log.info("restored %d active table(s)", restored)
+        return restored
+
+    async def _resume_messages(self, table: Table) -> None:
+        await self.bot.wait_until_ready()
+        async with table.lock:
+            await self._post(table, "♻️ Teahouse restarted — this game carries on from where it was.")
+            await self._after_change(table, [], resumed=True)
+
+    def _launch(self, table: Table) -> None:
+        loop = asyncio.get_running_loop()
+        table.tasks = [
+            loop.create_task(self._drive(table), name=f"table-{table.id}-driver"),
+            loop.create_task(self._table_updater(table), name=f"table-{table.id}-updater"),
+        ]
+
+    async def close(self) -> None:
+        for table in self.tables.values():
+            for task in table.tasks:
+                task.cancel()
+        for table in self.tables.values():
+            for task in table.tasks:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+
+    # ------------------------------------------------------------------ actions
+    async def on_action(
+        self, interaction: discord.Interaction, table_id: int, seat: int, version: int, code: str
+    ) -> None:
+        table = self.tables.get(table_id)
+        problem = self._precheck(table, interaction.user.id, seat, version)
+        if problem:
+            await _ephemeral(interaction, problem)
+            return
+        assert table is not None
+        await interaction.response.defer()
+        async with table.lock:
+            problem = self._precheck(table, interaction.user.id, seat, version)
+            if problem is None:
+                try:
+                    events = await self._apply(table, seat, code, "player")
+                except IllegalAction as e:
+                    problem = f"⚠️ {e.reason}"
+            if problem:
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.followup.send(problem, ephemeral=True)
+                return
+            table.seats[seat].timeouts = 0
+            ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
+            await self._after_change(table, events, skip_dm=seat if ephemeral else None)
+            if ephemeral:
+                await self._edit_ephemeral_hand(interaction, table, seat)
+
+    def _precheck(self, table: Table | None, user_id: int, seat: int, version: int) -> str | None:
+        """Why a click cannot be taken (None if it can). In-memory only: it must be fast."""
+        if table is None:
+            return "This table is no longer running."
+        if table.finished or table.state.is_over:
+            return "This game is over."
+        if not 0 <= seat < len(table.seats):
+            return "That seat does not exist."
+        owner = table.seats[seat]
+        if owner.user_id != user_id:
+            return (
+                "You are not playing at this table."
+                if table.seat_of(user_id) is None
+                else "Those controls belong to another player."
+            )
+        if owner.ai_takeover:
+            return "An AI is playing your seat after repeated timeouts."
+        prompt = table.prompts.get(seat)
+        if prompt is None or prompt.version != version:
+            return "These controls are out of date — use your latest hand message."
+        if seat not in table.state.to_act and seat not in table.state.may_act:
+            return "It is not your turn."
+        return None
+
+    async def _apply(self, table: Table, seat: int, code: str, source: str) -> list[Any]:
+        """Apply one action and append it to the log before anything is shown."""
+        index = table.state.version
+        events = table.state.apply(seat, code)
+        try:
+            await self.store.append_action(table.id, index, seat, table.state.log[-1][1], source)
+        except Exception:
+            log.exception("table %s: could not store action %d; rebuilding from the log", table.id, index)
+            actions = await self.store.actions(table.id)
+            table.state = table.module.replay(
+                table.seed, [s.name for s in table.seats], self._game_options(table), actions
+            )
+            raise
+        table.wake_driver()
+        return events
+
+    def _game_options(self, table: Table) -> dict[str, Any]:
+        return {k: v for k, v in table.options.items() if k not in HOST_OPTIONS}
+
+    def _turn_seconds(self, table: Table) -> float:
+        if table.state.view(None).get("phase") == "claim":
+            return self.settings.claim_seconds
+        return float(table.options.get("turn_seconds") or self.settings.turn_seconds)
+
+    async def _after_change(
+        self,
+        table: Table,
+        events: Sequence[Any],
+        *,
+        skip_dm: int | None = None,
+        resumed: bool = False,
+    ) -> None:
+        """Refresh DMs whose decision or hand changed, the deadlines and the table message."""
+        new_events = table.state.visible_events(None, table.events_shown)
+        table.events_shown = len(table.state.events)
+        for event in new_events:
+            table.recent.append(event.text)
+            if event.kind == "deal_end":
+                await self._post_deal_summary(table, event.text)
+        table.recent = table.recent[-4:]
+        changed = table.changed_prompts()
+        if resumed:
+            changed = [s.seat for s in table.seats]
+        table.set_deadlines(self._turn_seconds(table), time.monotonic())
+        for seat in changed:
+            s = table.seats[seat]
+            if s.played_by_ai or s.user_id is None or seat == skip_dm:
+                continue
+            await self._refresh_dm(table, s, fresh=resumed)
+        table.table_dirty.set()
+        if table.state.is_over and not table.finished:
+            await self._finish(table)
+
+    # ------------------------------------------------------------------ AI and timers
+    async def _drive(self, table: Table) -> None:
+        """Plays AI seats and applies default actions when deadlines pass."""
+        try:
+            while not table.finished:
+                ai_seat = next(
+                    (s for s in table.waiting_on() if table.seats[s].played_by_ai), None
+                )
+                if ai_seat is not None:
+                    await asyncio.sleep(self.settings.ai_delay)
+                    await self._ai_move(table, ai_seat)
+                    continue
+                timeout = None
+                if table.deadlines:
+                    timeout = max(0.0, min(table.deadlines.values()) - time.monotonic())
+                try:
+                    await asyncio.wait_for(table.wake.wait(), timeout)
+                    table.wake.clear()
+                except TimeoutError:
+                    await self._timeouts(table)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: driver crashed", table.id)
+
+    async def _ai_move(self, table: Table, seat: int) -> None:
+        async with table.lock:
+            if table.finished or seat not in table.waiting_on():
+                return
+            state = table.state
+            view = state.view(seat)
+            legal = state.legal_actions(seat)
+            rng = make_rng(table.seed, "ai", state.version, seat)
+            code = await asyncio.to_thread(table.module.choose, view, legal, rng)
+            try:
+                events = await self._apply(table, seat, code, "ai")
+            except IllegalAction as e:
+                log.error("table %s: AI chose illegal %r (%s); using default", table.id, code, e)
+                events = await self._apply(table, seat, state.default_action(seat), "ai")
+            await self._after_change(table, events)
+
+    async def _timeouts(self, table: Table) -> None:
+        async with table.lock:
+            now = time.monotonic()
+            expired = [s for s, t in table.deadlines.items() if t <= now]
+            for seat in expired:
+                if table.finished or seat not in table.waiting_on():
+                    continue
+                s = table.seats[seat]
+                code = table.state.default_action(seat)
+                events = await self._apply(table, seat, code, "timeout")
+                s.timeouts += 1
+                notes = [f"⏰ {s.name} ran out of time: {table.module.describe(code)}."]
+                if s.timeouts >= self.settings.timeouts_before_ai and not s.played_by_ai:
+                    s.ai_takeover = True
+                    notes.append(f"🤖 An AI now plays for {s.name} after {s.timeouts} timeouts.")
+                await self.store.update_seat(
+                    table.id, seat, timeouts=s.timeouts, ai_takeover=s.ai_takeover
+                )
+                await self._post(table, " ".join(notes))
+                await self._after_change(table, events)
+                if s.ai_takeover:
+                    await self._refresh_dm(table, s)
+
+    # ------------------------------------------------------------------ showing things
+    async def _render(self, table: Table, what: str, seat: int | None) -> discord.File | None:
+        render = render_module(table.game)
+        view = table.state.view(seat)
+
+        def work() -> bytes | None:
+            from bot.render.encode import to_png
+
+            fn = getattr(render, what, None)
+            if fn is None:
+                return None
+            image = fn(view)
+            return None if image is None else to_png(image)
+
+        try:
+            data = await asyncio.to_thread(work)
+        except Exception:
+            log.exception("table %s: rendering %s failed", table.id, what)
+            return None
+        if data is None:
+            return None
+        return discord.File(io.BytesIO(data), filename=f"{table.game}-{what}.png")
+
+    def _status_text(self, table: Table) -> str:
+        state = table.state
+        view = state.view(None)
+        head = f"**{table.title}** · table #{table.id}"
+        deal, deals = view.get("deal") or view.get("round"), view.get("deals") or view.get("rounds")
+        if deal:
+            head += f" · {'round' if table.game == 'koikoi' else 'deal'} {deal}" + (
+                f"/{deals}" if deals else ""
+            )
+        lines = [head]
+        lines += [f"• {text}" for text in table.recent]
+        if state.is_over:
+            lines.append("🏁 The match is over.")
+        else:
+            waiting = table.waiting_on()
+            who = []
+            for seat in waiting:
+                s = table.seats[seat]
+                tag = f"<@{s.user_id}>" if s.user_id and not s.played_by_ai else f"🤖 {s.name}"
+                who.append(tag)
+            deadline = min((table.deadlines[s] for s in waiting if s in table.deadlines), default=None)
+            line = f"⏳ {' '.join(who)} to act"
+            if deadline is not None and any(not table.seats[s].played_by_ai for s in waiting):
+                epoch = int(time.time() + max(0.0, deadline - time.monotonic()))
+                line += f" — time runs out <t:{epoch}:R>"
+            lines.append(line)
+        return "\n".join(lines)[:1900]
+
+    async def _show_table(self, table: Table, new: bool = False) -> None:
+        channel = self._channel(table.channel_for_table)
+        if channel is None:
+            return
+        file = await self._render(table, "render_table", None)
+        content = self._status_text(table)
+        view = None if table.state.is_over else table_view(table.id)
+        try:
+            if new or table.table_message_id is None:
+                message = await channel.send(content, file=file, view=view)  # type: ignore[arg-type]
+                table.table_message_id = message.id
+                await self.store.update_table(table.id, table_message_id=message.id)
+            else:
+                message = channel.get_partial_message(table.table_message_id)  # type: ignore[union-attr]
+                await message.edit(
+                    content=content, attachments=[file] if file else [], view=view
+                )
+        except discord.HTTPException as e:
+            log.warning("table %s: table message update failed: %s", table.id, e)
+
+    async def _table_updater(self, table: Table) -> None:
+        """Edits the table message at most once per ``edit_interval``: updates are batched."""
+        try:
+            while True:
+                await table.table_dirty.wait()
+                await asyncio.sleep(self.settings.edit_interval)
+                table.table_dirty.clear()
+                await self._show_table(table)
+                if table.finished:
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: table updater crashed", table.id)
+
+    def _hand_content(self, table: Table, seat: Seat) -> str:
+        where = f"<#{table.channel_for_table}>"
+        if table.state.is_over:
+            return f"**{table.title}** #{table.id} in {where} — the match is over."
+        if seat.ai_takeover:
+            return f"**{table.title}** #{table.id} in {where} — an AI plays your seat now."
+        legal = table.state.legal_actions(seat.seat)
+        if legal:
+            prompt = table.controls_for(seat.seat).prompt
+            return f"**{table.title}** #{table.id} in {where}\n{prompt}"
+        waiting = ", ".join(table.seats[s].name for s in table.waiting_on())
+        return f"**{table.title}** #{table.id} in {where} — waiting for {waiting}."
+
+    def _hand_view(self, table: Table, seat: Seat) -> discord.ui.View | None:
+        if table.state.is_over or seat.ai_takeover:
+            return None
+        if not table.state.legal_actions(seat.seat):
+            return None
+        prompt = table.prompts.get(seat.seat)
+        version = prompt.version if prompt else table.state.version
+        return controls_view(table.id, seat.seat, version, table.controls_for(seat.seat))
+
+    async def _refresh_dm(self, table: Table, seat: Seat, fresh: bool = False) -> None:
+        """Show the seat its hand and controls by DM: a new message when a decision starts."""
+        if seat.dms_closed or seat.user_id is None:
+            return
+        file = await self._render(table, "render_hand", seat.seat)
+        content = self._hand_content(table, seat)
+        view = self._hand_view(table, seat)
+        try:
+            channel = await self._dm_channel(seat)
+            if seat.dm_message_id is not None and not (fresh or view is not None):
+                await channel.get_partial_message(seat.dm_message_id).edit(
+                    content=content, attachments=[file] if file else [], view=None
+                )
+                return
+            if seat.dm_message_id is not None and view is not None and not fresh:
+                # Same decision continuing (e.g. koi-koi after a capture): edit in place.
+                prompt = table.prompts.get(seat.seat)
+                if prompt and prompt.version != table.state.version:
+                    await channel.get_partial_message(seat.dm_message_id).edit(
+                        content=content, attachments=[file] if file else [], view=view
+                    )
+                    return
+                # A new decision: retire the old message's controls, notify with a new one.
+                with contextlib.suppress(discord.HTTPException):
+                    await channel.get_partial_message(seat.dm_message_id).edit(view=None)
+            elif seat.dm_message_id is not None and fresh:
+                with contextlib.suppress(discord.HTTPException):
+                    await channel.get_partial_message(seat.dm_message_id).edit(view=None)
+            message = await channel.send(content, file=file, view=view)  # type: ignore[arg-type]
+            seat.dm_message_id = message.id
+            await self.store.update_seat(
+                table.id, seat.seat, dm_channel_id=channel.id, dm_message_id=message.id
+            )
+        except discord.Forbidden as e:
+            if e.code == DM_CLOSED:
+                await self._dms_closed(table, seat)
+            else:
+                log.warning("table %s: DM to seat %s refused: %s", table.id, seat.seat, e)
+        except discord.HTTPException as e:
+            log.warning("table %s: DM to seat %s failed: %s", table.id, seat.seat, e)
+
+    async def _dm_channel(self, seat: Seat) -> discord.DMChannel:
+        if seat.dm_channel_id is not None:
+            channel = self.bot.get_channel(seat.dm_channel_id)
+            if isinstance(channel, discord.DMChannel):
+                return channel
+        assert seat.user_id is not None
+        user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
+        channel = user.dm_channel or await user.create_dm()
+        seat.dm_channel_id = channel.id
+        return channel
+
+    async def _dms_closed(self, table: Table, seat: Seat) -> None:
+        """Never retry a 50007: fall back to the ephemeral 'Show my hand' button, say so once."""
+        seat.dms_closed = True
+        await self.store.update_seat(table.id, seat.seat, dms_closed=True)
+        await self._post(
+            table,
+            f"<@{seat.user_id}>, I can't send you direct messages. Press **Show my hand** on the "
+            "table message to see your hand and play (or allow DMs from server members).",
+        )
+
+    async def on_show_hand(self, interaction: discord.Interaction, table_id: int) -> None:
+        table = self.tables.get(table_id)
+        if table is None:
+            await _ephemeral(interaction, "This table is no longer running.")
+            return
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            await _ephemeral(interaction, "You are not playing at this table.")
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with table.lock:
+            if seat.seat not in table.prompts:
+                table.changed_prompts()
+            file = await self._render(table, "render_hand", seat.seat)
+            kwargs: dict[str, Any] = {"content": self._hand_content(table, seat)}
+            view = self._hand_view(table, seat)
+            if view is not None:
+                kwargs["view"] = view
+            if file is not None:
+                kwargs["file"] = file
+            await interaction.followup.send(ephemeral=True, **kwargs)
+
+    async def _edit_ephemeral_hand(
+        self, interaction: discord.Interaction, table: Table, seat: int
+    ) -> None:
+        s = table.seats[seat]
+        file = await self._render(table, "render_hand", seat)
+        view = self._hand_view(table, s)
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.edit_original_response(
+                content=self._hand_content(table, s),
+                attachments=[file] if file else [],
+                view=view,
+            )
+
+    async def _post(self, table: Table, text: str, file: discord.File | None = None) -> None:
+        channel = self._channel(table.channel_for_table)
+        if channel is None:
+            return
+        try:
+            if file is not None:
+                await channel.send(text[:2000], file=file)  # type: ignore[union-attr]
+            else:
+                await channel.send(text[:2000])  # type: ignore[union-attr]
+        except discord.HTTPException as e:
+            log.warning("table %s: posting failed: %s", table.id, e)
+
+    async def _post_deal_summary(self, table: Table, text: str) -> None:
+        totals = " · ".join(
+            f"{s.name} {score}" for s, score in zip(table.seats, table.state.scores, strict=True)
+        )
+        file = await self._render(table, "render_deal_summary", None)
+        await self._post(table, f"📜 {text}\nTotals: {totals}", file)
+
+    def _channel(self, channel_id: int | None) -> Any:
+        if channel_id is None:
+            return None
+        return self.bot.get_channel(channel_id) or self.bot.get_partial_messageable(channel_id)
+
+    # ------------------------------------------------------------------ the end
+    async def _finish(self, table: Table) -> None:
+        """Write the results once (idempotent), then announce them."""
+        if table.finished:
+            return
+        table.finished = True
+        result = table.state.result()
+        team_of = {seat: t for t, team in enumerate(result.teams) for seat in team}
+        rows = [
+            ResultInput(
+                seat=s.seat,
+                user_id=None if s.is_ai else s.user_id,
+                name=s.name,
+                score=result.scores[s.seat],
+                place=result.placements[s.seat],
+                team=team_of.get(s.seat, s.seat),
+            )
+            for s in table.seats
+        ]
+        await self.store.record_result(table.id, guild_id=table.guild_id, game=table.game, rows=rows)
+        table.table_dirty.set()
+        ranking = sorted(table.seats, key=lambda s: (result.placements[s.seat], s.seat))
+        lines = [f"🏁 **{table.title}** #{table.id} is over."]
+        medals = {1: "🥇", 2: "🥈", 3: "🥉"}
+        for s in ranking:
+            place = result.placements[s.seat]
+            who = f"<@{s.user_id}>" if s.user_id and not s.is_ai else f"🤖 {s.name}"
+            lines.append(f"{medals.get(place, f'{place}.')} {who} — {result.scores[s.seat]}")
+        lines.append("See `/leaderboard` for the server's standings.")
+        await self._post(table, "\n".join(lines))
+        for s in table.seats:
+            if not s.is_ai and s.user_id is not None and not s.dms_closed:
+                await self._refresh_dm(table, s)
+        if table.lobby_message_id is not None:
+            with contextlib.suppress(discord.HTTPException):
+                channel = self._channel(table.channel_id)
+                embed = await self._lobby_embed(table.id, note="Finished — results in the thread.")
+                await channel.get_partial_message(table.lobby_message_id).edit(
+                    embed=embed, view=lobby_view(table.id, closed=True)
+                )
+        await self._show_table(table)
+        log.info("table %s finished: %s", table.id, result.scores)
+
+    async def abort(self, interaction: discord.Interaction, table_id: int) -> None:
+        row = await self.store.get_table(table_id)
+        if row is None or row.status not in ("lobby", "active"):
+            await _ephemeral(interaction, f"There is no open table #{table_id}.")
+            return
+        if not (interaction.user.id == row.host_id or _can_manage(interaction)):
+            await _ephemeral(interaction, "Only the table's host or a server manager can abort it.")
+            return
+        table = self.tables.pop(table_id, None)
+        await self.store.update_table(table_id, status="aborted")
+        if table is not None:
+            table.finished = True
+            for task in table.tasks:
+                task.cancel()
+        await interaction.response.send_message(
+            f"🛑 Table #{table_id} was aborted by {interaction.user.display_name}."
+        )
+
+    def table_in_channel(self, channel_id: int | None) -> int | None:
+        for table in self.tables.values():
+            if channel_id in (table.thread_id, table.channel_id) and not table.finished:
+                return table.id
+        return None
+
+
+def _parse_options(module: Any, options: dict[str, Any]) -> Any:
+    from bot.engine.core import parse_options
+
+    return parse_options(module.OPTIONS, options)
+
+
+def _free_seat(seats: Sequence[SeatRow], total: int) -> int | None:
+    taken = {s.seat for s in seats}
+    return next((i for i in range(total) if i not in taken), None)
+
+
+def _can_manage(interaction: discord.Interaction) -> bool:
+    perms = getattr(interaction.user, "guild_permissions", None)
+    return bool(perms and perms.manage_guild)
+
+
+async def _ephemeral(interaction: discord.Interaction, text: str) -> None:
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException as e:
+        log.warning("could not answer interaction: %s", e)
+
+
+__all__ = ["GAME_NAMES", "TableHost"]

@@ -1,0 +1,137 @@
+"""A running table: the game state plus what the host tracks around it.
+
+This module knows nothing of Discord; :mod:`bot.host.manager` does the talking.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from bot.engine import State
+from bot.engine.ui import Controls, default_controls
+
+
+@dataclass
+class Seat:
+    seat: int
+    name: str
+    user_id: int | None  # None for an AI seat
+    is_ai: bool = False
+    ai_takeover: bool = False
+    dm_channel_id: int | None = None
+    dm_message_id: int | None = None
+    dms_closed: bool = False
+    timeouts: int = 0
+
+    @property
+    def played_by_ai(self) -> bool:
+        return self.is_ai or self.ai_takeover
+
+
+@dataclass
+class Prompt:
+    """What a seat was last shown: its legal actions, at which state version."""
+
+    version: int
+    legal: tuple[str, ...]
+    hand_key: str
+
+
+@dataclass
+class Table:
+    id: int
+    game: str
+    module: ModuleType
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    seed: str
+    options: dict[str, Any]
+    seats: list[Seat]
+    state: State
+    thread_id: int | None = None
+    table_message_id: int | None = None
+    lobby_message_id: int | None = None
+    prompts: dict[int, Prompt] = field(default_factory=dict)
+    deadlines: dict[int, float] = field(default_factory=dict)  # seat -> loop time
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    table_dirty: asyncio.Event = field(default_factory=asyncio.Event)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)  # the driver re-plans
+    events_shown: int = 0
+    recent: list[str] = field(default_factory=list)  # last public event lines
+    finished: bool = False
+    tasks: list[asyncio.Task[Any]] = field(default_factory=list)
+
+    def wake_driver(self) -> None:
+        self.wake.set()
+
+    @property
+    def title(self) -> str:
+        return getattr(self.module, "TITLE", self.game)
+
+    @property
+    def channel_for_table(self) -> int:
+        return self.thread_id or self.channel_id
+
+    def seat_of(self, user_id: int) -> Seat | None:
+        for s in self.seats:
+            if s.user_id == user_id:
+                return s
+        return None
+
+    def humans(self) -> list[Seat]:
+        return [s for s in self.seats if not s.is_ai and s.user_id is not None]
+
+    def controls_for(self, seat: int) -> Controls:
+        view = self.state.view(seat)
+        legal = self.state.legal_actions(seat)
+        make = getattr(self.module, "controls", None)
+        if make is not None:
+            return make(view, legal)
+        describe = getattr(self.module, "describe", str)
+        return default_controls("Your move:", legal, describe)
+
+    def hand_key(self, seat: int) -> str:
+        """A fingerprint of the seat's private hand: its DM is refreshed when it changes."""
+        view = self.state.view(seat)
+        return repr(view.get("hand"))
+
+    def changed_prompts(self) -> list[int]:
+        """Seats whose legal actions or hand differ from what their DM shows.
+
+        Updates ``prompts`` so the components sent next carry the current version.
+        """
+        changed = []
+        version = self.state.version
+        for s in self.seats:
+            legal = tuple(self.state.legal_actions(s.seat)) if not self.state.is_over else ()
+            key = self.hand_key(s.seat)
+            old = self.prompts.get(s.seat)
+            if old is None or old.legal != legal:
+                self.prompts[s.seat] = Prompt(version, legal, key)
+                changed.append(s.seat)
+            elif old.hand_key != key:
+                # Same decision, new hand picture: keep the version so open buttons stay valid.
+                self.prompts[s.seat] = Prompt(old.version, legal, key)
+                changed.append(s.seat)
+        return changed
+
+    def waiting_on(self) -> list[int]:
+        return [] if self.state.is_over else list(self.state.to_act)
+
+    def set_deadlines(self, seconds: float, now: float | None = None) -> None:
+        """Give every seat that must act now a deadline; keep running ones."""
+        now = time.monotonic() if now is None else now
+        waiting = set(self.waiting_on())
+        for seat in list(self.deadlines):
+            if seat not in waiting:
+                del self.deadlines[seat]
+        for seat in waiting:
+            prompt = self.prompts.get(seat)
+            # A new decision (new prompt version) gets a fresh deadline.
+            if seat not in self.deadlines or (prompt and prompt.version == self.state.version):
+                self.deadlines[seat] = now + seconds

@@ -1,0 +1,1 @@
+"""Shared Pillow rendering helpers (fonts, PNG encoding, drawing primitives)."""

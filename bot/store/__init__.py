@@ -1,0 +1,28 @@
+"""Teahouse's SQLite storage: tables, seats, the append-only action log, results, ratings."""
+
+from bot.store.rows import (
+    AI_NAME,
+    AI_USER_ID,
+    ActionRow,
+    LeaderRow,
+    ResultInput,
+    SeatRow,
+    StatsRow,
+    StoreError,
+    TableRow,
+)
+from bot.store.store import DEFAULT_PATH, Store
+
+__all__ = [
+    "AI_NAME",
+    "AI_USER_ID",
+    "DEFAULT_PATH",
+    "ActionRow",
+    "LeaderRow",
+    "ResultInput",
+    "SeatRow",
+    "StatsRow",
+    "Store",
+    "StoreError",
+    "TableRow",
+]

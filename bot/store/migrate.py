@@ -1,0 +1,92 @@
+"""Versioned SQL migrations: ``migrations/NNNN_name.sql``, applied in order, each in its own
+transaction, recorded in the ``schema_version`` table."""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import aiosqlite
+
+from bot.store.rows import StoreError
+
+log = logging.getLogger(__name__)
+
+MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+_FILE_NAME = re.compile(r"^(\d{4})_(\w+)\.sql$")
+
+_CREATE_VERSION_TABLE = """
+CREATE TABLE IF NOT EXISTS schema_version (
+    version    INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL,
+    applied_at REAL NOT NULL
+)
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    name: str
+    path: Path
+
+
+def discover(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
+    """The migrations in ``directory``, ordered; versions must run 1, 2, 3... without gaps."""
+    found = []
+    for path in directory.glob("*.sql"):
+        match = _FILE_NAME.match(path.name)
+        if not match:
+            raise StoreError(f"migration file {path.name!r} is not named NNNN_name.sql")
+        found.append(Migration(int(match[1]), match[2], path))
+    found.sort(key=lambda m: m.version)
+    for expected, migration in enumerate(found, start=1):
+        if migration.version != expected:
+            raise StoreError(
+                f"migration {migration.path.name} breaks the sequence (expected {expected:04d})"
+            )
+    return found
+
+
+async def current_version(db: aiosqlite.Connection) -> int:
+    await db.execute(_CREATE_VERSION_TABLE)
+    async with db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version") as cur:
+        row = await cur.fetchone()
+    return int(row[0])
+
+
+async def migrate(db: aiosqlite.Connection, directory: Path = MIGRATIONS_DIR) -> list[int]:
+    """Apply every migration newer than the database; returns the versions applied.
+
+    ``db`` must be in autocommit mode (``isolation_level=None``): each migration runs as one
+    ``BEGIN IMMEDIATE ... COMMIT`` script and is rolled back whole if any statement fails.
+    """
+    migrations = discover(directory)
+    version = await current_version(db)
+    if version > len(migrations):
+        raise StoreError(
+            f"database schema version {version} is newer than this code ({len(migrations)})"
+        )
+    applied = []
+    for migration in migrations[version:]:
+        sql = migration.path.read_text(encoding="utf-8")
+        script = (
+            "BEGIN IMMEDIATE;\n"
+            f"{sql}\n;\n"
+            "INSERT INTO schema_version (version, name, applied_at) "
+            f"VALUES ({migration.version}, '{migration.name}', {time.time()!r});\n"
+            "COMMIT;\n"
+        )
+        try:
+            await db.executescript(script)
+        except Exception:
+            if db.in_transaction:
+                await db.execute("ROLLBACK")
+            log.exception("migration %s failed; rolled back", migration.path.name)
+            raise
+        log.info("applied migration %s", migration.path.name)
+        applied.append(migration.version)
+    return applied

@@ -1,0 +1,101 @@
+"""Plain row types returned by (and given to) :class:`bot.store.Store`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+TableStatus = Literal["lobby", "active", "finished", "aborted"]
+ActionSource = Literal["player", "ai", "timeout"]
+
+TABLE_STATUSES: tuple[str, ...] = ("lobby", "active", "finished", "aborted")
+ACTION_SOURCES: tuple[str, ...] = ("player", "ai", "timeout")
+
+AI_USER_ID = 0
+"""The pseudo-player all AI seats of a (guild, game) are rated as."""
+AI_NAME = "AI"
+
+
+class StoreError(Exception):
+    """A request the store refuses (unknown column, out-of-order action, missing table...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    game: str
+    options: dict[str, Any]
+    seed: str
+    host_id: int
+    status: str
+    lobby_message_id: int | None
+    table_message_id: int | None
+    created_at: float
+    started_at: float | None
+    finished_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """One seat of a table. ``user_id`` is None exactly when ``is_ai``."""
+
+    seat: int
+    user_id: int | None
+    name: str
+    is_ai: bool = False
+    ai_takeover: bool = False
+    dm_channel_id: int | None = None
+    dm_message_id: int | None = None
+    dms_closed: bool = False
+    timeouts: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    idx: int
+    seat: int
+    code: str
+    source: str
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ResultInput:
+    """One seat's final outcome. ``place`` 1 is best; ``team`` groups seats that are rated
+    together (one team per seat in a free-for-all). ``user_id`` is None for an AI seat."""
+
+    seat: int
+    user_id: int | None
+    name: str
+    score: int
+    place: int
+    team: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderRow:
+    user_id: int
+    name: str
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+    wins: int
+
+
+@dataclass(frozen=True, slots=True)
+class StatsRow:
+    """A user's record in one game of one guild. Rating fields are None if never rated."""
+
+    game: str
+    games: int
+    wins: int
+    best_score: int
+    average_place: float
+    mu: float | None = None
+    sigma: float | None = None
+    ordinal: float | None = None
+    rank_in_guild: int | None = None

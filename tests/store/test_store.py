@@ -1,0 +1,407 @@
+import asyncio
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.store import AI_USER_ID, ResultInput, SeatRow, Store, StoreError
+from bot.store.migrate import MIGRATIONS_DIR
+from bot.store.ratings import DEFAULT_MU, DEFAULT_SIGMA
+
+GUILD = 100
+
+
+@pytest.fixture
+async def store():
+    s = await Store.open(":memory:")
+    yield s
+    await s.close()
+
+
+async def new_table(store: Store, game: str = "koikoi", guild: int = GUILD) -> int:
+    return await store.create_table(
+        guild_id=guild, channel_id=200, game=game, options={"rounds": 6}, seed="s33d", host_id=1
+    )
+
+
+async def scalar(store: Store, sql: str, params=()):
+    async with store.connection.execute(sql, params) as cur:
+        row = await cur.fetchone()
+    return row[0]
+
+
+async def rating(store: Store, user_id: int, game: str = "koikoi") -> tuple[float, float, int, int]:
+    async with store.connection.execute(
+        "SELECT mu, sigma, games, wins FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",
+        (GUILD, game, user_id),
+    ) as cur:
+        row = await cur.fetchone()
+    return tuple(row) if row else None
+
+
+def ffa(*players: tuple[int | None, int, int]) -> list[ResultInput]:
+    """Free-for-all rows from (user_id, score, place); one team per seat."""
+    return [
+        ResultInput(seat, uid, f"p{uid}", score, place, team=seat)
+        for seat, (uid, score, place) in enumerate(players)
+    ]
+
+
+# -- migrations and connection ---------------------------------------------------------------
+
+
+async def test_migrations_apply_once_and_reopen_is_noop(tmp_path: Path):
+    path = tmp_path / "t.db"
+    s = await Store.open(path)
+    first = await s.connection.execute_fetchall("SELECT version, applied_at FROM schema_version")
+    await s.close()
+
+    s = await Store.open(path)
+    again = await s.connection.execute_fetchall("SELECT version, applied_at FROM schema_version")
+    await s.close()
+    assert [tuple(r) for r in first] == [tuple(r) for r in again]
+    assert [r[0] for r in again] == [1]
+
+
+async def test_reopen_applies_only_new_migrations_and_failed_one_rolls_back(tmp_path: Path):
+    migrations = tmp_path / "migrations"
+    shutil.copytree(MIGRATIONS_DIR, migrations)
+    path = tmp_path / "t.db"
+    await (await Store.open(path, migrations_dir=migrations)).close()
+
+    (migrations / "0002_notes.sql").write_text("CREATE TABLE notes (id INTEGER PRIMARY KEY);")
+    s = await Store.open(path, migrations_dir=migrations)
+    assert await scalar(s, "SELECT MAX(version) FROM schema_version") == 2
+    await s.close()
+
+    # a broken migration leaves nothing behind, not even its first statement
+    (migrations / "0003_broken.sql").write_text("CREATE TABLE half (id INTEGER);\nNOT SQL;")
+    with pytest.raises(sqlite3.OperationalError):
+        await Store.open(path, migrations_dir=migrations)
+    (migrations / "0003_broken.sql").unlink()
+    s = await Store.open(path, migrations_dir=migrations)
+    assert await scalar(s, "SELECT MAX(version) FROM schema_version") == 2
+    assert await scalar(s, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'half'") == 0
+    await s.close()
+
+
+async def test_database_newer_than_code_is_refused(tmp_path: Path):
+    migrations = tmp_path / "migrations"
+    shutil.copytree(MIGRATIONS_DIR, migrations)
+    (migrations / "0002_extra.sql").write_text("CREATE TABLE extra (id INTEGER);")
+    path = tmp_path / "t.db"
+    await (await Store.open(path, migrations_dir=migrations)).close()
+    with pytest.raises(StoreError, match="newer"):
+        await Store.open(path)
+
+
+async def test_file_database_uses_wal_and_pragmas(tmp_path: Path):
+    s = await Store.open(tmp_path / "t.db")
+    assert await scalar(s, "PRAGMA journal_mode") == "wal"
+    assert await scalar(s, "PRAGMA foreign_keys") == 1
+    assert await scalar(s, "PRAGMA synchronous") == 1  # NORMAL
+    assert await scalar(s, "PRAGMA busy_timeout") > 0
+    await s.close()
+
+
+async def test_default_path_creates_data_directory(tmp_path: Path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    s = await Store.open()
+    await s.close()
+    assert (tmp_path / "data" / "teahouse.db").is_file()
+
+
+# -- tables and seats ------------------------------------------------------------------------
+
+
+async def test_table_crud(store: Store):
+    tid = await new_table(store)
+    table = await store.get_table(tid)
+    assert table.status == "lobby"
+    assert table.options == {"rounds": 6}
+    assert (table.guild_id, table.channel_id, table.game, table.seed, table.host_id) == (
+        GUILD,
+        200,
+        "koikoi",
+        "s33d",
+        1,
+    )
+    assert table.started_at is None and table.created_at > 0
+
+    await store.update_table(tid, thread_id=300, table_message_id=400, options={"rounds": 12})
+    await store.update_table(tid, status="active")
+    table = await store.get_table(tid)
+    assert (table.thread_id, table.table_message_id, table.options) == (300, 400, {"rounds": 12})
+    assert table.status == "active" and table.started_at is not None
+
+    assert await store.get_table(9999) is None
+    with pytest.raises(StoreError, match="guild_id"):
+        await store.update_table(tid, guild_id=5)
+    with pytest.raises(StoreError, match="status"):
+        await store.update_table(tid, status="paused")
+    with pytest.raises(StoreError, match="no table"):
+        await store.update_table(9999, thread_id=1)
+
+
+async def test_tables_by_status(store: Store):
+    lobby, active, finished, aborted = [await new_table(store) for _ in range(4)]
+    await store.update_table(active, status="active")
+    await store.update_table(finished, status="finished")
+    await store.update_table(aborted, status="aborted")
+    assert (await store.get_table(aborted)).finished_at is not None
+    assert [t.id for t in await store.unfinished_tables()] == [lobby, active]
+    assert [t.id for t in await store.tables_with_status("finished", "aborted")] == [
+        finished,
+        aborted,
+    ]
+    with pytest.raises(StoreError):
+        await store.tables_with_status("bogus")
+
+
+async def test_seat_crud(store: Store):
+    tid = await new_table(store)
+    await store.set_seats(tid, [SeatRow(1, None, "AI 1", is_ai=True), SeatRow(0, 11, "alice")])
+    seats = await store.get_seats(tid)
+    assert [s.seat for s in seats] == [0, 1]
+    assert seats[0] == SeatRow(0, 11, "alice")
+    assert seats[1].is_ai is True and seats[1].user_id is None
+
+    # replacing drops the old seats
+    await store.set_seats(tid, [SeatRow(0, 11, "alice"), SeatRow(1, 22, "bob")])
+    assert [s.name for s in await store.get_seats(tid)] == ["alice", "bob"]
+
+    await store.update_seat(tid, 1, dm_channel_id=5, dm_message_id=6, timeouts=2)
+    await store.update_seat(tid, 1, ai_takeover=True, dms_closed=True)
+    bob = (await store.get_seats(tid))[1]
+    assert (bob.dm_channel_id, bob.dm_message_id, bob.timeouts) == (5, 6, 2)
+    assert bob.ai_takeover is True and bob.dms_closed is True and bob.user_id == 22
+
+    with pytest.raises(StoreError, match="no seat 7"):
+        await store.update_seat(tid, 7, timeouts=1)
+    with pytest.raises(StoreError, match="cannot change"):
+        await store.update_seat(tid, 0, table_id=3)
+    with pytest.raises(StoreError):  # a human seat needs a user, an AI seat has none
+        await store.set_seats(tid, [SeatRow(0, None, "nobody", is_ai=False)])
+    assert len(await store.get_seats(tid)) == 2  # the failed replace changed nothing
+    with pytest.raises(StoreError):  # no such table
+        await store.set_seats(9999, [SeatRow(0, 1, "x")])
+
+
+# -- action log ------------------------------------------------------------------------------
+
+
+async def test_actions_are_ordered_and_keep_their_source(store: Store):
+    tid = await new_table(store)
+    await store.append_action(tid, 0, 0, "play 1b 1p1", "player")
+    await store.append_action(tid, 1, 1, "play 3a", "ai")
+    await store.append_action(tid, 2, 0, "stop", "timeout")
+    assert await store.actions(tid) == [(0, "play 1b 1p1"), (1, "play 3a"), (0, "stop")]
+    rows = await store.action_rows(tid)
+    assert [(r.idx, r.source) for r in rows] == [(0, "player"), (1, "ai"), (2, "timeout")]
+    assert await store.actions(await new_table(store)) == []
+
+
+async def test_action_index_gap_or_repeat_is_rejected(store: Store):
+    tid = await new_table(store)
+    with pytest.raises(StoreError, match="next is 0"):
+        await store.append_action(tid, 1, 0, "pass", "player")
+    await store.append_action(tid, 0, 0, "pass", "player")
+    with pytest.raises(StoreError, match="next is 1"):
+        await store.append_action(tid, 0, 1, "pass", "player")
+    with pytest.raises(StoreError, match="next is 1"):
+        await store.append_action(tid, 2, 1, "pass", "player")
+    with pytest.raises(StoreError, match="source"):
+        await store.append_action(tid, 1, 1, "pass", "robot")
+    with pytest.raises(StoreError):
+        await store.append_action(9999, 0, 0, "pass", "player")
+    assert await store.actions(tid) == [(0, "pass")]
+
+
+async def test_actions_are_append_only(store: Store):
+    tid = await new_table(store)
+    await store.append_action(tid, 0, 0, "pass", "player")
+    db = store.connection
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        await db.execute("UPDATE actions SET code = 'cheat' WHERE table_id = ?", (tid,))
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        await db.execute("DELETE FROM actions WHERE table_id = ?", (tid,))
+    assert await store.actions(tid) == [(0, "pass")]
+
+
+async def test_concurrent_appends_are_serialised(store: Store):
+    a, b = await new_table(store), await new_table(store)
+    await asyncio.gather(
+        *(store.append_action(t, i, i % 2, f"a{i}", "player") for i in range(20) for t in (a, b))
+    )
+    assert await store.actions(a) == [(i % 2, f"a{i}") for i in range(20)]
+    assert await store.actions(b) == await store.actions(a)
+
+
+async def test_close_and_reopen_keeps_everything(tmp_path: Path):
+    path = tmp_path / "t.db"
+    s = await Store.open(path)
+    tid = await new_table(s)
+    await s.set_seats(tid, [SeatRow(0, 11, "alice"), SeatRow(1, None, "AI", is_ai=True)])
+    await s.update_table(tid, status="active")
+    for i, code in enumerate(["play 1b", "play 2a", "koikoi"]):
+        await s.append_action(tid, i, i % 2, code, "player")
+    await s.close()
+
+    s = await Store.open(path)
+    assert [t.id for t in await s.unfinished_tables()] == [tid]
+    assert await s.actions(tid) == [(0, "play 1b"), (1, "play 2a"), (0, "koikoi")]
+    assert [seat.name for seat in await s.get_seats(tid)] == ["alice", "AI"]
+    await s.append_action(tid, 3, 1, "pass", "ai")  # the log continues where it stopped
+    await s.close()
+
+
+# -- results and ratings ---------------------------------------------------------------------
+
+
+async def test_record_result_is_idempotent(store: Store):
+    tid = await new_table(store)
+    rows = ffa((11, 30, 1), (22, 10, 2))
+    assert await store.record_result(tid, guild_id=GUILD, game="koikoi", rows=rows) is True
+    table = await store.get_table(tid)
+    assert table.status == "finished" and table.finished_at is not None
+    before = (await rating(store, 11), await rating(store, 22))
+
+    swapped = ffa((11, 0, 2), (22, 50, 1))
+    assert await store.record_result(tid, guild_id=GUILD, game="koikoi", rows=swapped) is False
+    assert (await rating(store, 11), await rating(store, 22)) == before
+    assert await scalar(store, "SELECT COUNT(*) FROM results WHERE table_id = ?", (tid,)) == 2
+    assert await scalar(store, "SELECT score FROM results WHERE user_id = 11") == 30
+
+
+async def test_two_player_ratings_move_towards_the_winner(store: Store):
+    await store.record_result(
+        await new_table(store), guild_id=GUILD, game="koikoi", rows=ffa((11, 30, 1), (22, 10, 2))
+    )
+    mu_w, sigma_w, games_w, wins_w = await rating(store, 11)
+    mu_l, sigma_l, games_l, wins_l = await rating(store, 22)
+    assert mu_w > DEFAULT_MU > mu_l
+    assert sigma_w < DEFAULT_SIGMA and sigma_l < DEFAULT_SIGMA
+    assert (games_w, wins_w, games_l, wins_l) == (1, 1, 1, 0)
+
+    # a second game the other way round pulls them back together
+    await store.record_result(
+        await new_table(store), guild_id=GUILD, game="koikoi", rows=ffa((11, 0, 2), (22, 40, 1))
+    )
+    mu_w2, *_ = await rating(store, 11)
+    mu_l2, *_, wins = await rating(store, 22)
+    assert mu_w2 < mu_w and mu_l2 > mu_l and wins == 1
+
+
+async def test_team_ratings_2v2(store: Store):
+    tid = await new_table(store, "panda")
+    rows = [
+        ResultInput(0, 11, "a", 1000, 1, team=0),
+        ResultInput(1, 22, "b", 400, 2, team=1),
+        ResultInput(2, 33, "c", 1000, 1, team=0),
+        ResultInput(3, 44, "d", 400, 2, team=1),
+    ]
+    assert await store.record_result(tid, guild_id=GUILD, game="panda", rows=rows)
+    winners = [await rating(store, u, "panda") for u in (11, 33)]
+    losers = [await rating(store, u, "panda") for u in (22, 44)]
+    assert all(r[0] > DEFAULT_MU and r[2:] == (1, 1) for r in winners)
+    assert all(r[0] < DEFAULT_MU and r[2:] == (1, 0) for r in losers)
+    assert winners[0] == pytest.approx(winners[1]) and losers[0] == pytest.approx(losers[1])
+
+
+@pytest.mark.parametrize("declarer_wins", [True, False])
+async def test_team_ratings_1v3(store: Store, declarer_wins: bool):
+    tid = await new_table(store, "sandayi")
+    declarer_place, defender_place = (1, 2) if declarer_wins else (2, 1)
+    rows = [ResultInput(0, 11, "declarer", 5, declarer_place, team=0)] + [
+        ResultInput(seat, uid, f"d{seat}", -5, defender_place, team=1)
+        for seat, uid in ((1, 22), (2, 33), (3, 44))
+    ]
+    await store.record_result(tid, guild_id=GUILD, game="sandayi", rows=rows)
+    declarer_mu = (await rating(store, 11, "sandayi"))[0]
+    defender_mus = [(await rating(store, u, "sandayi"))[0] for u in (22, 33, 44)]
+    if declarer_wins:
+        assert declarer_mu > DEFAULT_MU and all(mu < DEFAULT_MU for mu in defender_mus)
+    else:
+        assert declarer_mu < DEFAULT_MU and all(mu > DEFAULT_MU for mu in defender_mus)
+
+
+async def test_ai_seats_share_one_rated_pseudo_player(store: Store):
+    tid = await new_table(store, "mahjong")
+    rows = ffa((None, 10, 1), (11, 5, 2), (None, 0, 3), (None, -5, 4))
+    await store.record_result(tid, guild_id=GUILD, game="mahjong", rows=rows)
+    mu, sigma, games, wins = await rating(store, AI_USER_ID, "mahjong")
+    assert (games, wins) == (1, 1)  # one game for the AI, however many seats it held
+    assert await scalar(store, "SELECT name FROM ratings WHERE user_id = 0") == "AI"
+    assert await scalar(store, "SELECT COUNT(*) FROM results WHERE user_id IS NULL") == 3
+    assert [row.user_id for row in await store.leaderboard(GUILD, "mahjong")] == [11]
+
+    # an all-AI game is recorded but rates nobody
+    tid = await new_table(store, "mahjong")
+    assert await store.record_result(
+        tid, guild_id=GUILD, game="mahjong", rows=ffa(*[(None, 0, s + 1) for s in range(4)])
+    )
+    assert (await rating(store, AI_USER_ID, "mahjong"))[2] == 1
+
+    with pytest.raises(StoreError, match="reserved"):
+        await store.record_result(
+            await new_table(store), guild_id=GUILD, game="mahjong", rows=ffa((0, 1, 1), (11, 0, 2))
+        )
+
+
+async def test_leaderboard_order_and_scope(store: Store):
+    # 11 beats everyone twice, 22 beats 33 twice; 44 plays in another guild only
+    for winner, loser in [(11, 22), (11, 33), (22, 33), (11, 22), (22, 33), (11, 33)]:
+        await store.record_result(
+            await new_table(store),
+            guild_id=GUILD,
+            game="koikoi",
+            rows=ffa((winner, 10, 1), (loser, 0, 2)),
+        )
+    await store.record_result(
+        await new_table(store, guild=999),
+        guild_id=999,
+        game="koikoi",
+        rows=ffa((44, 10, 1), (None, 0, 2)),
+    )
+    board = await store.leaderboard(GUILD, "koikoi")
+    assert [row.user_id for row in board] == [11, 22, 33]
+    assert [row.ordinal for row in board] == sorted((r.ordinal for r in board), reverse=True)
+    top = board[0]
+    assert top.ordinal == pytest.approx(top.mu - 3 * top.sigma)
+    assert (top.name, top.games, top.wins) == ("p11", 4, 4)
+    assert [row.user_id for row in await store.leaderboard(GUILD, "koikoi", limit=2)] == [11, 22]
+    assert await store.leaderboard(GUILD, "panda") == []
+    assert [row.user_id for row in await store.leaderboard(999, "koikoi")] == [44]
+
+
+async def test_stats_figures(store: Store):
+    async def play(game: str, *players):
+        await store.record_result(
+            await new_table(store, game), guild_id=GUILD, game=game, rows=ffa(*players)
+        )
+
+    await play("koikoi", (11, 30, 1), (22, 10, 2))
+    await play("koikoi", (11, 5, 2), (22, 12, 1))
+    await play("koikoi", (11, 44, 1), (22, 0, 2))
+    await play("mahjong", (22, 50, 1), (11, -10, 3), (33, 20, 2), (None, -60, 4))
+
+    stats = await store.stats(GUILD, 11)
+    assert [s.game for s in stats] == ["koikoi", "mahjong"]
+    koikoi, mahjong = stats
+    assert (koikoi.games, koikoi.wins, koikoi.best_score) == (3, 2, 44)
+    assert koikoi.average_place == pytest.approx(4 / 3)
+    assert koikoi.rank_in_guild == 1
+    assert koikoi.ordinal == pytest.approx(koikoi.mu - 3 * koikoi.sigma)
+    assert (mahjong.games, mahjong.wins, mahjong.best_score, mahjong.average_place) == (
+        1,
+        0,
+        -10,
+        3.0,
+    )
+    assert mahjong.rank_in_guild == 3  # behind 22 and 33; the AI is not counted
+
+    (k22,) = [s for s in await store.stats(GUILD, 22) if s.game == "koikoi"]
+    assert (k22.games, k22.wins, k22.rank_in_guild) == (3, 1, 2)
+    assert await store.stats(GUILD, 555) == []
+    assert await store.stats(999, 11) == []
