@@ -24,7 +24,9 @@ COGS = (
 
 
 class Teahouse(commands.Bot):
-    def __init__(self, settings: Settings, *, cogs: tuple[str, ...] = COGS) -> None:
+    def __init__(
+        self, settings: Settings, *, cogs: tuple[str, ...] = COGS, **client_options: object
+    ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; slash commands need nothing privileged
         super().__init__(
@@ -32,6 +34,7 @@ class Teahouse(commands.Bot):
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **client_options,
         )
         self.settings = settings
         self.cog_names = cogs

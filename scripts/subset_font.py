@@ -128,7 +128,9 @@ def subset_one(src: Path, dst: Path, style: str) -> None:
     rename(font, style)
     dst.parent.mkdir(parents=True, exist_ok=True)
     font.save(str(dst))
-    print(f"{dst.relative_to(REPO)}: {dst.stat().st_size / 1024:.0f} KiB, {len(font.getGlyphOrder())} glyphs")
+    print(
+        f"{dst.relative_to(REPO)}: {dst.stat().st_size / 1024:.0f} KiB, {len(font.getGlyphOrder())} glyphs"
+    )
 
 
 OFL_HEADER = """Teahouse Sans (TeahouseSans-Regular.otf, TeahouseSans-Bold.otf) is a SUBSET of
@@ -158,7 +160,9 @@ def write_licence() -> None:
             break
         line = line[1:]
         lines.append("" if line == "." else line)
-    (OUT_DIR / "OFL.txt").write_text(OFL_HEADER + "\n".join(lines).rstrip() + "\n", encoding="utf-8")
+    (OUT_DIR / "OFL.txt").write_text(
+        OFL_HEADER + "\n".join(lines).rstrip() + "\n", encoding="utf-8"
+    )
     print(f"{(OUT_DIR / 'OFL.txt').relative_to(REPO)} written")
 
 

@@ -33,25 +33,23 @@ SHADOW_BLUR = 3
 
 @lru_cache(maxsize=16)
 def felt(size: tuple[int, int], base: Colour = FELT_GREEN, seed: int = 7) -> Image.Image:
-    """A procedural felt cloth: soft mottling plus a vignette. Cached; callers must copy."""
+    """A procedural felt cloth: soft mottling plus a vignette. Cached; callers must copy.
+
+    No fine grain: it would vanish in the palette PNG anyway and only cost bytes.
+    """
     w, h = size
     rng = random.Random(seed)
     # Low-frequency mottling: tiny random image blown up smoothly.
     small = Image.new("L", (max(2, w // 48), max(2, h // 48)))
     small.putdata([rng.randint(0, 255) for _ in range(small.width * small.height)])
     mottle = small.resize((w, h), Image.Resampling.BICUBIC).filter(ImageFilter.GaussianBlur(6))
-    # Fine grain, kept faint: strong noise would make every PNG large.
-    grain_small = Image.effect_noise((max(2, w // 3), max(2, h // 3)), 22)
-    grain = grain_small.resize((w, h), Image.Resampling.NEAREST).filter(ImageFilter.BoxBlur(1))
     vignette = _vignette((w, h))
     r, g, b = base[:3]
     layers = []
     for c in (r, g, b):
-        # channel = base * (0.86 .. 1.06 from mottle) * vignette, with a touch of grain
+        # channel = base * (0.88 .. 1.04 from the mottle) * vignette
         lut_m = [int(c * (0.88 + 0.16 * i / 255)) for i in range(256)]
-        ch = mottle.point(lut_m)
-        ch = ImageChops.add(ch, grain.point(lambda v: max(0, (v - 128) // 20)), 1.0, 0)
-        ch = ImageChops.multiply(ch, vignette)
+        ch = ImageChops.multiply(mottle.point(lut_m), vignette)
         layers.append(ch)
     return Image.merge("RGB", layers)
 
@@ -76,7 +74,9 @@ def round_mask(size: tuple[int, int], radius: int, scale: int = 4) -> Image.Imag
 
 
 @lru_cache(maxsize=64)
-def shadow(size: tuple[int, int], radius: int, blur: int = SHADOW_BLUR, opacity: int = 120) -> Image.Image:
+def shadow(
+    size: tuple[int, int], radius: int, blur: int = SHADOW_BLUR, opacity: int = 120
+) -> Image.Image:
     """A soft drop-shadow RGBA tile for a rounded rect of `size`, padded by 2*blur each side."""
     w, h = size
     pad = blur * 2
@@ -127,16 +127,20 @@ def card_frame(
     return img
 
 
-def outline_box(draw: ImageDraw.ImageDraw, box: Box, colour: Colour, width: int = 3, radius: int = 6) -> None:
+def outline_box(
+    draw: ImageDraw.ImageDraw, box: Box, colour: Colour, width: int = 3, radius: int = 6
+) -> None:
     """A rounded outline (highlight ring) around `box`, drawn outside it."""
     x0, y0, x1, y1 = box
     g = width
-    draw.rounded_rectangle((x0 - g, y0 - g, x1 + g, y1 + g), radius=radius + g, outline=colour, width=width)
+    draw.rounded_rectangle(
+        (x0 - g, y0 - g, x1 + g, y1 + g), radius=radius + g, outline=colour, width=width
+    )
 
 
 def text_size(text: str, fnt: ImageFont.FreeTypeFont, stroke: int = 0) -> tuple[int, int]:
-    l, t, r, b = fnt.getbbox(text, stroke_width=stroke)
-    return r - l, b - t
+    left, top, right, bottom = fnt.getbbox(text, stroke_width=stroke)
+    return right - left, bottom - top
 
 
 def draw_text(
@@ -163,7 +167,9 @@ def draw_text(
     )
 
 
-def fit_text(text: str, max_width: int, size: int, bold: bool = False, min_size: int = 9) -> tuple[str, int]:
+def fit_text(
+    text: str, max_width: int, size: int, bold: bool = False, min_size: int = 9
+) -> tuple[str, int]:
     """Shrink the font (down to `min_size`) then ellipsize so `text` fits in `max_width`."""
     while size > min_size and font(size, bold).getlength(text) > max_width:
         size -= 1
@@ -191,7 +197,6 @@ def badge(
     fnt = font(size, bold)
     p = pad if pad is not None else max(3, size // 3)
     tw = int(fnt.getlength(text))
-    asc, desc = fnt.getmetrics()
     h = size + p
     w = tw + 2 * p
     x, y = xy
@@ -222,7 +227,9 @@ def panel(
     x0, y0, x1, y1 = box
     layer = Image.new("RGBA", (x1 - x0, y1 - y0), (0, 0, 0, 0))
     d = ImageDraw.Draw(layer)
-    d.rounded_rectangle((0, 0, x1 - x0 - 1, y1 - y0 - 1), radius=radius, fill=fill, outline=border, width=1)
+    d.rounded_rectangle(
+        (0, 0, x1 - x0 - 1, y1 - y0 - 1), radius=radius, fill=fill, outline=border, width=1
+    )
     if canvas.mode == "RGBA":
         canvas.alpha_composite(layer, (x0, y0))
     else:
@@ -234,17 +241,23 @@ def panel(
     return (x0 + 8, y0 + 6, x1 - 8, y1 - 6)
 
 
-def glow(size: tuple[int, int], colour: Colour = HIGHLIGHT, spread: int = 6, radius: int | None = None) -> Image.Image:
+def glow(
+    size: tuple[int, int], colour: Colour = HIGHLIGHT, spread: int = 6, radius: int | None = None
+) -> Image.Image:
     """A coloured halo tile (RGBA) to paste behind a highlighted card; padded by `spread`."""
     return _glow(size, colour[:3], spread, radius if radius is not None else max(2, size[0] // 12))
 
 
 @lru_cache(maxsize=64)
-def _glow(size: tuple[int, int], colour: tuple[int, int, int], spread: int, radius: int) -> Image.Image:
+def _glow(
+    size: tuple[int, int], colour: tuple[int, int, int], spread: int, radius: int
+) -> Image.Image:
     w, h = size
     mask = Image.new("L", (w + 2 * spread, h + 2 * spread), 0)
     ImageDraw.Draw(mask).rounded_rectangle(
-        (spread // 2, spread // 2, w + spread * 3 // 2, h + spread * 3 // 2), radius=radius + spread // 2, fill=255
+        (spread // 2, spread // 2, w + spread * 3 // 2, h + spread * 3 // 2),
+        radius=radius + spread // 2,
+        fill=255,
     )
     mask = mask.filter(ImageFilter.GaussianBlur(max(1, spread // 3)))
     tile = Image.new("RGBA", mask.size, colour + (0,))

@@ -20,7 +20,9 @@ def to_png(img: Image.Image, *, palette: bool = True, colors: int = 256) -> byte
     if img.mode not in ("RGB", "RGBA", "P", "L"):
         img = img.convert("RGBA" if "A" in img.getbands() else "RGB")
     if palette and img.mode in ("RGB", "RGBA"):
-        img = img.quantize(colors=colors, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        img = img.quantize(
+            colors=colors, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+        )
     buf = io.BytesIO()
     img.save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return buf.getvalue()

@@ -2,8 +2,8 @@
 
 A capture pile is judged by a *potential*: its yaku points plus partial credit for yaku
 still within reach (cards the opponent holds in their captures are dead). A play is
-worth what it adds to our potential, plus what it denies the opponent, plus the expected
-gain of this turn's flip, minus what the board we leave offers the opponent next turn.
+worth what it adds to our potential, plus what it denies the opponent, minus what the
+board we leave offers the opponent next turn.
 Koi-Koi has no doubling here, so the AI stops as soon as it scores unless the match
 situation forces it to chase points or a big upgrade is close and the opponent is far.
 """
@@ -27,8 +27,7 @@ from bot.games.koikoi.rules import CLASS, INO_SHIKA_CHO, MONTH, RAIN_MAN, SAKE_C
 
 # Weights (tuned against random and greedy opponents).
 DENY = 0.6  # a card we take is a card the opponent cannot
-RISK = 0.7  # what the board we leave offers the opponent's next turn
-FLIP = 0.8  # this turn's flip, in expectation
+RISK = 1.0  # what the board we leave offers the opponent's next turn
 THREAT = 1.6  # the opponent already has a yaku: any upgrade of theirs ends the round
 
 _NON_RAIN_BRIGHTS = frozenset({"1b", "3b", "8b", "12b"})
@@ -41,9 +40,6 @@ _SETS = (
 _SET_CREDIT = (0.0, 0.15, 0.45)
 # Counting yaku: class, how many make the yaku, how many exist.
 _COUNTS = ((PLAIN, 10, 25), (RIBBON, 5, 10), (ANIMAL, 5, 9))
-_BY_MONTH: dict[int, tuple[str, ...]] = {
-    m: tuple(c for c in ALL_CARDS if MONTH[c] == m) for m in range(1, 13)
-}
 
 
 def _class_counts(cards: Iterable[str]) -> dict[str, int]:
@@ -149,21 +145,6 @@ class _Position:
         best = max(self.their_gain(frozenset((c,))) for c in month_cards)
         return self.p_opp_holds(month) * (best + 0.3)
 
-    def month_flip(self, month_cards: Sequence[str]) -> float:
-        """Expected gain from this turn's flip landing on one month's board cards."""
-        if not month_cards or not self.unseen:
-            return 0.0
-        month = MONTH[month_cards[0]]
-        total = 0.0
-        for u in _BY_MONTH[month]:
-            if u not in self.unseen:
-                continue
-            if len(month_cards) == 2:
-                total += max(self.gain(frozenset((u, c))) for c in month_cards)
-            else:
-                total += self.gain(frozenset((u, *month_cards)))
-        return total / len(self.unseen)
-
     def board_by_month(self, board: Iterable[str]) -> dict[int, list[str]]:
         out: dict[int, list[str]] = {}
         for c in board:
@@ -188,15 +169,11 @@ def _score_play(pos: _Position, by_month: dict[int, list[str]], code: str) -> fl
     value = pos.gain(taken) if taken else 0.0
     # Only this month's part of the board changes; compare it before and after.
     value -= RISK * (pos.month_risk(left) - pos.month_risk(on_board))
-    value += FLIP * (pos.month_flip(left) - pos.month_flip(on_board))
     if not taken:
         # A card thrown away: better a cheap one, and one whose month we still hold.
         value -= 0.05 * _card_worth(played)
         if any(MONTH[c] == month and c != played for c in pos.hand):
             value += 0.2
-    else:
-        # Keep a card that can still take something later; playing it now spends it.
-        value += 0.0
     return value
 
 

@@ -526,7 +526,7 @@ class MushiState(State):
     def _cancel(self, seat: int) -> list[Event]:
         months = hand_four_months(self.hands[seat])
         what = " and ".join(MONTH_PLANTS[m] for m in months)
-        hand = sort_mushi(self.hands[seat])
+        shown = sort_mushi(c for c in self.hands[seat] if MONTH[c] in months)
         self.redeals += 1
         events = [
             Event(
@@ -534,7 +534,7 @@ class MushiState(State):
                 f"{self.players[seat]} shows four {what} cards and cancels the deal."
                 f" {self.players[self.elder]} deals again.",
                 seat=seat,
-                data={"months": months, "hand": hand},
+                data={"months": months, "cards": shown},
             )
         ]
         return events + self._start_hand()
@@ -547,7 +547,6 @@ class MushiState(State):
 
     # ----- a turn ---------------------------------------------------------------------------
     def _play(self, seat: int, code: str, target: str | None) -> list[Event]:
-        name = self.players[seat]
         choices = capture_choices(code, self.table)
         took = list(choices[0]) if len(choices) == 1 else [target]  # type: ignore[list-item]
         self.hands[seat].remove(code)
@@ -555,7 +554,7 @@ class MushiState(State):
         events.extend(self._lay(seat, code, took))
         self.last_play = {"seat": seat, "card": code, "took": list(took)}
         self.last_flip = None
-        return events + self._flip(seat, name)
+        return events + self._flip(seat)
 
     def _play_event(self, seat: int, code: str, took: Sequence[str]) -> Event:
         text = f"{self.players[seat]} plays {card_text(code)}"
@@ -567,7 +566,7 @@ class MushiState(State):
             text += " — no match, it stays on the table"
         return Event("play", text, seat=seat, data={"card": code, "took": list(took)})
 
-    def _flip(self, seat: int, name: str) -> list[Event]:
+    def _flip(self, seat: int) -> list[Event]:
         flip = self.stock.pop()
         last = not self.stock
         if flip == WILD and last:
@@ -839,15 +838,10 @@ class MushiState(State):
             pending = {"kind": "declare", "seat": decider}
             if seat == decider:  # the four stays secret unless it is shown to cancel
                 pending["months"] = hand_four_months(self.hands[decider])
+        # Between hands the next deal is already out, so these are the running hand's figures
+        # (the finished hand's are in history); once the match is over, the last hand's.
         score = score_hand(self.captures)
-        if over:
-            last = self.history[-1]
-            card_pts, combos = last["card_points"], last["combos"]
-            captures = [dict(last["captures"][s]) for s in (0, 1)]
-        else:
-            card_pts = list(score.card_points)
-            combos = [[{"name": c.name, "value": c.value} for c in score.combos[s]] for s in (0, 1)]
-            captures = [group_by_class(self.captures[s]) for s in (0, 1)]
+        combos = [[{"name": c.name, "value": c.value} for c in score.combos[s]] for s in (0, 1)]
         return {
             "deal": self.hand_no,
             "deals": self.total_hands,
@@ -856,14 +850,14 @@ class MushiState(State):
             "elder": self.elder,
             "younger": self.younger,
             "turn": None if over else self.to_act[0],
-            "table": [] if over else list(self.table),
+            "table": list(self.table),
             "stock_count": len(self.stock),
             "hand": sort_mushi(self.hands[seat]) if seat in (0, 1) else None,
             "hand_counts": [len(h) for h in self.hands],
-            "captures": captures,
-            "card_points": card_pts,
+            "captures": [group_by_class(self.captures[s]) for s in (0, 1)],
+            "card_points": list(score.card_points),
             "combos": combos,
-            "wild_duty": WILD in self.table and not over,
+            "wild_duty": WILD in self.table,
             "wild_holder": self.wild_holder,
             "set_aside": list(self.set_aside),
             "phase": OVER if over else self.phase,

@@ -98,7 +98,11 @@ class SanDaYiState(State):
     # ----- dealing ---------------------------------------------------------------------
     def _deal(self) -> None:
         n = self.deals_done
-        deck = self.stacked[n] if n < len(self.stacked) else shuffled(DECK, make_rng(self.seed, "deal", n))
+        deck = (
+            self.stacked[n]
+            if n < len(self.stacked)
+            else shuffled(DECK, make_rng(self.seed, "deal", n))
+        )
         self.deals_done += 1
         self.hands: list[list[str]] = [deck[s : SEATS * HAND_SIZE : SEATS] for s in range(SEATS)]
         self.kitty: list[str] = deck[SEATS * HAND_SIZE :]
@@ -276,13 +280,24 @@ class SanDaYiState(State):
         if self.kitty_public:
             shown = " ".join(label(c) for c in sort_for_display(self.kitty))
             events.append(
-                Event("declare", f"{head} The kitty is shown: {shown}.", declarer, {"kitty": list(self.kitty)})
+                Event(
+                    "declare",
+                    f"{head} The kitty is shown: {shown}.",
+                    declarer,
+                    {"kitty": list(self.kitty)},
+                )
             )
         else:
             events.append(Event("declare", f"{head} {name} takes the kitty unseen.", declarer))
             shown = " ".join(label(c) for c in sort_for_display(self.kitty))
             events.append(
-                Event("kitty", f"You take the kitty: {shown}.", declarer, {"kitty": list(self.kitty)}, private_to=declarer)
+                Event(
+                    "kitty",
+                    f"You take the kitty: {shown}.",
+                    declarer,
+                    {"kitty": list(self.kitty)},
+                    private_to=declarer,
+                )
             )
         return events
 
@@ -422,7 +437,9 @@ class SanDaYiState(State):
             "trump": self.trump,
             "kitty_public": self.kitty_public,
             "kitty": sort_for_display(self.kitty, self.trump) if kitty_known else None,
-            "buried": sort_for_display(self.buried, self.trump) if is_declarer and self.buried else None,
+            "buried": sort_for_display(self.buried, self.trump)
+            if is_declarer and self.buried
+            else None,
             "hand": sort_for_display(self.hands[seat], self.trump) if seat is not None else None,
             "hand_counts": [len(h) for h in self.hands],
             "leader": self.leader,
@@ -433,7 +450,12 @@ class SanDaYiState(State):
             "last_trick": dict(last, cards=[dict(c) for c in last["cards"]]) if last else None,
             "defender_points": self.defender_points,
             "history": [
-                dict(h, bids=[dict(b) for b in h["bids"]], settlement=list(h["settlement"]), totals=list(h["totals"]))
+                dict(
+                    h,
+                    bids=[dict(b) for b in h["bids"]],
+                    settlement=list(h["settlement"]),
+                    totals=list(h["totals"]),
+                )
                 for h in self.history
             ],
         }

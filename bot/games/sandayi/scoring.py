@@ -38,13 +38,23 @@ class SettlementCase:
 
 # In order: the first row that applies settles the hand (rule 17).
 SETTLEMENT_CASES: tuple[SettlementCase, ...] = (
-    SettlementCase("3C", "抠底, defenders reach twice the target", lambda d, n, k: k and d >= 2 * n, -12, 4),
-    SettlementCase("3B", "抠底, defenders reach the target", lambda d, n, k: k and n <= d < 2 * n, -9, 3),
+    SettlementCase(
+        "3C", "抠底, defenders reach twice the target", lambda d, n, k: k and d >= 2 * n, -12, 4
+    ),
+    SettlementCase(
+        "3B", "抠底, defenders reach the target", lambda d, n, k: k and n <= d < 2 * n, -9, 3
+    ),
     SettlementCase("3A", "抠底, defenders short of the target", lambda d, n, k: k and d < n, -6, 2),
-    SettlementCase("2B", "Defenders reach twice the target", lambda d, n, k: not k and d >= 2 * n, -6, 2),
-    SettlementCase("2A", "Defenders reach the target", lambda d, n, k: not k and n <= d < 2 * n, -3, 1),
+    SettlementCase(
+        "2B", "Defenders reach twice the target", lambda d, n, k: not k and d >= 2 * n, -6, 2
+    ),
+    SettlementCase(
+        "2A", "Defenders reach the target", lambda d, n, k: not k and n <= d < 2 * n, -3, 1
+    ),
     SettlementCase("2C", "Defenders take no points", lambda d, n, k: not k and d == 0, 9, -3),
-    SettlementCase("2D", "Defenders short of the target", lambda d, n, k: not k and 0 < d < n, 3, -1),
+    SettlementCase(
+        "2D", "Defenders short of the target", lambda d, n, k: not k and 0 < d < n, 3, -1
+    ),
 )
 CASES_BY_CODE = {c.code: c for c in SETTLEMENT_CASES}
 
@@ -67,9 +77,7 @@ class Settlement:
         return self.case.defender * self.stake
 
     def per_seat(self, declarer: int, seats: int = 4) -> list[int]:
-        return [
-            self.declarer_delta if s == declarer else self.defender_delta for s in range(seats)
-        ]
+        return [self.declarer_delta if s == declarer else self.defender_delta for s in range(seats)]
 
 
 def settle(bid: int, defender_points: int, kou_di: bool) -> Settlement:

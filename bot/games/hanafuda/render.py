@@ -1,0 +1,1080 @@
+"""Hanafuda card art, drawn by our own Pillow code (shared by Koi-Koi and Mushi).
+
+Each card's art is painted once on a large master (in a 100 x 160 unit space) and then
+reduced with LANCZOS for antialiasing; the month label ("1 松") and class badge (光 種 短
+カス) are drawn afterwards at the target size so they stay crisp. Sprites are cached per
+(code, width).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from bot.games.hanafuda.cards import ANIMAL, BRIGHT, PLAIN, RIBBON, card
+from bot.render.draw import round_mask
+from bot.render.fonts import font
+
+CARD_RATIO = 1.6  # height / width (real cards are 54 x 87 mm)
+SMALL_CARD = 72  # below this width the class badge is a shape, as kanji would blur
+U = 4  # master pixels per unit; the master is 400 x 640
+MASTER_W, MASTER_H = 100 * U, 160 * U
+
+Pt = tuple[float, float]
+RGB = tuple[int, int, int]
+
+# Traditional palette
+CREAM: RGB = (245, 236, 214)
+INK: RGB = (30, 26, 26)
+SKY_RED: RGB = (200, 52, 44)
+SUN_RED: RGB = (214, 42, 36)
+PINE: RGB = (32, 82, 48)
+PINE_LIGHT: RGB = (72, 128, 72)
+BARK: RGB = (74, 46, 30)
+PLUM_RED: RGB = (206, 34, 58)
+CHERRY: RGB = (248, 196, 210)
+CHERRY_EDGE: RGB = (222, 110, 140)
+WISTERIA: RGB = (122, 78, 168)
+WISTERIA_LIGHT: RGB = (170, 132, 210)
+IRIS: RGB = (66, 60, 168)
+IRIS_LIGHT: RGB = (122, 112, 214)
+LEAF: RGB = (52, 112, 58)
+LEAF_DARK: RGB = (30, 70, 40)
+PEONY: RGB = (214, 52, 84)
+PEONY_LIGHT: RGB = (240, 120, 140)
+CLOVER: RGB = (196, 40, 92)
+HILL: RGB = (26, 24, 24)
+MOON: RGB = (250, 244, 226)
+CHRYS: RGB = (236, 178, 40)
+CHRYS_DARK: RGB = (200, 110, 30)
+MAPLE: RGB = (204, 48, 40)
+MAPLE_ORANGE: RGB = (232, 130, 40)
+WILLOW: RGB = (96, 150, 60)
+WILLOW_DARK: RGB = (40, 84, 44)
+PAUL_LEAF: RGB = (60, 120, 64)
+PAUL_FLOWER: RGB = (150, 108, 184)
+GOLD: RGB = (230, 184, 60)
+RIBBON_RED: RGB = (204, 40, 40)
+RIBBON_BLUE: RGB = (44, 62, 160)
+STORM: RGB = (44, 42, 52)
+MIST_GREY: RGB = (214, 220, 222)
+
+MONTH_KANJI = {
+    1: "松",
+    2: "梅",
+    3: "桜",
+    4: "藤",
+    5: "菖",
+    6: "牡",
+    7: "萩",
+    8: "芒",
+    9: "菊",
+    10: "紅",
+    11: "柳",
+    12: "桐",
+}
+CLASS_MARK = {BRIGHT: "光", ANIMAL: "種", RIBBON: "短", PLAIN: "カス"}
+POETRY = {"1r": "あかよろし", "2r": "あかよろし", "3r": "みよしの"}
+
+
+# ---------------------------------------------------------------- geometry helpers
+
+
+def _bez(p0: Pt, p1: Pt, p2: Pt, p3: Pt, n: int = 18) -> list[Pt]:
+    """Points along a cubic Bézier curve."""
+    out = []
+    for i in range(n + 1):
+        t = i / n
+        a, b, c, d = (1 - t) ** 3, 3 * t * (1 - t) ** 2, 3 * t * t * (1 - t), t**3
+        out.append(
+            (
+                a * p0[0] + b * p1[0] + c * p2[0] + d * p3[0],
+                a * p0[1] + b * p1[1] + c * p2[1] + d * p3[1],
+            )
+        )
+    return out
+
+
+def _oval_pts(
+    cx: float, cy: float, rx: float, ry: float, angle: float = 0, n: int = 28
+) -> list[Pt]:
+    """A rotated ellipse as a polygon (angle in degrees, clockwise on screen)."""
+    a = math.radians(angle)
+    ca, sa = math.cos(a), math.sin(a)
+    pts = []
+    for i in range(n):
+        t = 2 * math.pi * i / n
+        x, y = rx * math.cos(t), ry * math.sin(t)
+        pts.append((cx + x * ca - y * sa, cy + x * sa + y * ca))
+    return pts
+
+
+def _leaf_pts(
+    x: float, y: float, length: float, width: float, angle: float, n: int = 14
+) -> list[Pt]:
+    """A pointed leaf (lens) from its base (x, y) along `angle` degrees."""
+    a = math.radians(angle)
+    ux, uy = math.cos(a), math.sin(a)
+    nx, ny = -uy, ux
+    side1, side2 = [], []
+    for i in range(n + 1):
+        t = i / n
+        half = width / 2 * math.sin(math.pi * t) ** 0.8
+        px, py = x + ux * length * t, y + uy * length * t
+        side1.append((px + nx * half, py + ny * half))
+        side2.append((px - nx * half, py - ny * half))
+    return side1 + side2[::-1]
+
+
+def _star_pts(
+    cx: float, cy: float, r_out: float, r_in: float, points: int, rot: float = -90
+) -> list[Pt]:
+    pts = []
+    for i in range(points * 2):
+        r = r_out if i % 2 == 0 else r_in
+        a = math.radians(rot + 180 * i / points)
+        pts.append((cx + r * math.cos(a), cy + r * math.sin(a)))
+    return pts
+
+
+class _Pen:
+    """ImageDraw in card units (100 x 160)."""
+
+    def __init__(self, img: Image.Image) -> None:
+        self.img = img
+        self.d = ImageDraw.Draw(img)
+
+    @staticmethod
+    def _p(pts: Sequence[Pt]) -> list[Pt]:
+        return [(x * U, y * U) for x, y in pts]
+
+    def poly(self, pts: Sequence[Pt], fill=None, outline=None, width: float = 0) -> None:
+        self.d.polygon(
+            self._p(pts),
+            fill=fill,
+            outline=outline,
+            width=max(1, round(width * U)) if outline else 0,
+        )
+
+    def ellipse(
+        self, cx: float, cy: float, rx: float, ry: float, fill=None, outline=None, width: float = 0
+    ) -> None:
+        box = ((cx - rx) * U, (cy - ry) * U, (cx + rx) * U, (cy + ry) * U)
+        self.d.ellipse(
+            box, fill=fill, outline=outline, width=max(1, round(width * U)) if outline else 0
+        )
+
+    def circle(
+        self, cx: float, cy: float, r: float, fill=None, outline=None, width: float = 0
+    ) -> None:
+        self.ellipse(cx, cy, r, r, fill, outline, width)
+
+    def oval(
+        self,
+        cx: float,
+        cy: float,
+        rx: float,
+        ry: float,
+        angle: float,
+        fill=None,
+        outline=None,
+        width=0.0,
+    ):
+        self.poly(_oval_pts(cx, cy, rx, ry, angle), fill, outline, width)
+
+    def leaf(self, x, y, length, width, angle, fill, vein=None) -> None:
+        self.poly(_leaf_pts(x, y, length, width, angle), fill)
+        if vein:
+            a = math.radians(angle)
+            self.line(
+                [(x, y), (x + math.cos(a) * length * 0.85, y + math.sin(a) * length * 0.85)],
+                vein,
+                0.5,
+            )
+
+    def line(self, pts: Sequence[Pt], fill, width: float) -> None:
+        self.d.line(self._p(pts), fill=fill, width=max(1, round(width * U)), joint="curve")
+
+    def rect(
+        self, x0, y0, x1, y1, fill=None, outline=None, width: float = 0, radius: float = 0
+    ) -> None:
+        box = (x0 * U, y0 * U, x1 * U, y1 * U)
+        w = max(1, round(width * U)) if outline else 0
+        if radius:
+            self.d.rounded_rectangle(box, radius=radius * U, fill=fill, outline=outline, width=w)
+        else:
+            self.d.rectangle(box, fill=fill, outline=outline, width=w)
+
+    def taper(self, pts: Sequence[Pt], w0: float, w1: float, fill) -> None:
+        """A stroke whose width goes from w0 to w1 (branches, trunks, tails)."""
+        n = len(pts)
+        for i in range(n - 1):
+            wa = w0 + (w1 - w0) * i / (n - 1)
+            wb = w0 + (w1 - w0) * (i + 1) / (n - 1)
+            (x0, y0), (x1, y1) = pts[i], pts[i + 1]
+            length = math.hypot(x1 - x0, y1 - y0) or 1e-6
+            nx, ny = -(y1 - y0) / length, (x1 - x0) / length
+            self.poly(
+                [
+                    (x0 + nx * wa / 2, y0 + ny * wa / 2),
+                    (x1 + nx * wb / 2, y1 + ny * wb / 2),
+                    (x1 - nx * wb / 2, y1 - ny * wb / 2),
+                    (x0 - nx * wa / 2, y0 - ny * wa / 2),
+                ],
+                fill,
+            )
+            self.circle(x1, y1, wb / 2, fill)
+        self.circle(pts[0][0], pts[0][1], w0 / 2, fill)
+
+    def text(self, x, y, s: str, size: float, fill, anchor: str = "mm", bold: bool = True) -> None:
+        self.d.text((x * U, y * U), s, font=font(round(size * U), bold), fill=fill, anchor=anchor)
+
+
+# ---------------------------------------------------------------- plant motifs
+
+
+def _sky(pen: _Pen, colour: RGB, bottom: float, fade: float = 10) -> None:
+    """Colour the top of the card down to `bottom`, with a short fade into the cream."""
+    pen.rect(0, 0, 100, bottom - fade, fill=colour)
+    steps = 8
+    for i in range(steps):
+        t = (i + 1) / (steps + 1)
+        c = tuple(round(colour[k] * (1 - t) + CREAM[k] * t) for k in range(3))
+        y0 = bottom - fade + fade * i / steps
+        pen.rect(0, y0, 100, y0 + fade / steps + 0.3, fill=c)
+
+
+def _mist(pen: _Pen, y: float, x0: float, x1: float, colour: RGB = SKY_RED, h: float = 9) -> None:
+    """A kasumi mist band: a long rounded bar with a bumpy top."""
+    pen.rect(x0, y, x1, y + h, fill=colour, radius=h / 2)
+    for bx in range(int(x0 + 6), int(x1 - 4), 11):
+        pen.circle(bx, y + 1.5, h * 0.45, fill=colour)
+
+
+def _pine(pen: _Pen, mirror: bool = False, leave_sky: bool = False) -> None:
+    m = (lambda x: 100 - x) if mirror else (lambda x: x)
+    pads = [(48, 34, 26), (20, 58, 18), (80, 86, 20), (62, 60, 18), (34, 92, 16), (72, 128, 16)]
+    if leave_sky:  # the Crane: keep the upper right clear for the sun
+        pads = [(22, 40, 20), (20, 70, 18), (34, 96, 16), (80, 92, 16)]
+    trunk = _bez((m(30), 162), (m(10), 120), (m(62), 96), (m(48), 40))
+    pen.taper(trunk, 13, 6, BARK)
+    pen.taper(_bez((m(38), 112), (m(55), 104), (m(70), 100), (m(84), 92), 8), 5, 2.5, BARK)
+    pen.taper(_bez((m(44), 70), (m(34), 64), (m(26), 60), (m(16), 56), 8), 4, 2, BARK)
+    for cx, cy, rx in pads:
+        cx = m(cx)
+        pen.ellipse(cx, cy + 2, rx, rx * 0.42, fill=PINE)
+        pen.ellipse(cx, cy - 1, rx * 0.9, rx * 0.3, fill=PINE_LIGHT)
+        # needle texture: short fan strokes along the pad's top
+        for k in range(-4, 5):
+            x = cx + k * rx / 5
+            pen.line([(x, cy + 1), (x + k * 0.6, cy - rx * 0.32)], PINE, 0.8)
+
+
+def _plum(pen: _Pen, mirror: bool = False) -> None:
+    m = (lambda x: 100 - x) if mirror else (lambda x: x)
+    main = [
+        (m(18), 162),
+        (m(30), 128),
+        (m(22), 104),
+        (m(44), 80),
+        (m(38), 56),
+        (m(62), 34),
+        (m(58), 12),
+    ]
+    pen.taper(main, 8, 3, BARK)
+    pen.taper([(m(44), 80), (m(66), 72), (m(80), 52), (m(92), 48)], 4, 2, BARK)
+    pen.taper([(m(30), 128), (m(52), 122), (m(70), 108)], 4, 2, BARK)
+    for cx, cy, r in (
+        (m(58), 16, 7), (m(64), 34, 8), (m(40), 54, 7), (m(80), 52, 8), (m(92), 44, 6),
+        (m(46), 80, 7), (m(68), 108, 8), (m(52), 122, 6), (m(22), 104, 7), (m(70), 72, 6),
+    ):  # fmt: skip
+        _blossom5(pen, cx, cy, r, PLUM_RED, (250, 226, 120), edge=(150, 20, 40))
+    for cx, cy in ((m(32), 40), (m(86), 66), (m(36), 70)):
+        pen.circle(cx, cy, 2.6, fill=PLUM_RED)  # buds
+
+
+def _blossom5(
+    pen: _Pen, cx, cy, r, petal: RGB, centre: RGB, edge: RGB | None = None, rot: float = -90
+) -> None:
+    for k in range(5):
+        a = math.radians(rot + 72 * k)
+        px, py = cx + math.cos(a) * r * 0.5, cy + math.sin(a) * r * 0.5
+        pen.circle(px, py, r * 0.5, fill=edge or petal)
+        pen.circle(px, py, r * 0.42, fill=petal)
+    pen.circle(cx, cy, r * 0.28, fill=centre)
+
+
+def _cherry(pen: _Pen, mirror: bool = False, low: bool = False) -> None:
+    m = (lambda x: 100 - x) if mirror else (lambda x: x)
+    pen.taper([(m(-2), 30), (m(26), 40), (m(52), 30), (m(82), 44), (m(104), 38)], 4, 3, BARK)
+    rng = random.Random(3 + mirror)
+    clusters = [(12, 28), (34, 46), (56, 24), (78, 48), (96, 30), (24, 62), (66, 66)]
+    if low:
+        clusters = clusters[:5]
+    for cx, cy in clusters:
+        for _ in range(5):
+            x, y = m(cx) + rng.uniform(-9, 9), cy + rng.uniform(-8, 8)
+            _blossom5(
+                pen,
+                x,
+                y,
+                rng.uniform(5.5, 7.5),
+                CHERRY,
+                (236, 90, 120),
+                CHERRY_EDGE,
+                rng.uniform(0, 72),
+            )
+
+
+def _wisteria(pen: _Pen, top: float = 0, mirror: bool = False) -> None:
+    m = (lambda x: 100 - x) if mirror else (lambda x: x)
+    pen.taper([(m(-4), top + 6), (m(40), top + 12), (m(104), top + 4)], 3, 2, LEAF_DARK)
+    for k, x in enumerate((6, 20, 36, 52, 70, 88)):
+        pen.leaf(m(x), top + 8, 14, 5, 200 if k % 2 else 340, LEAF_DARK)
+    for x, length in ((14, 70), (34, 96), (58, 84), (80, 100)):
+        _raceme(pen, m(x), top + 10, length)
+
+
+def _raceme(pen: _Pen, x: float, top: float, length: float) -> None:
+    rows = int(length / 4.2)
+    for i in range(rows):
+        t = i / rows
+        y = top + 4 + i * 4.2
+        spread = 6.5 * (1 - t * 0.7)
+        sway = math.sin(t * 3) * 3
+        for j in (-1, 0, 1):
+            col = WISTERIA if (i + j) % 2 else WISTERIA_LIGHT
+            pen.circle(
+                x + sway + j * spread * 0.7, y + abs(j) * 1.5, 2.6 * (1 - t * 0.45), fill=col
+            )
+
+
+def _iris_flower(pen: _Pen, cx: float, cy: float, s: float = 1.0) -> None:
+    pen.line([(cx, cy), (cx, cy + 26 * s)], LEAF, 1.6 * s)
+    for ang in (90 + 50, 90, 90 - 50):  # falls droop down
+        a = math.radians(ang)
+        pen.oval(cx + math.cos(a) * 6 * s, cy + math.sin(a) * 6 * s, 7.5 * s, 3.6 * s, ang, IRIS)
+        pen.oval(
+            cx + math.cos(a) * 5 * s, cy + math.sin(a) * 5 * s, 3 * s, 1 * s, ang, (240, 200, 60)
+        )
+    for ang in (-90 - 28, -90 + 28, -90):  # standards up
+        a = math.radians(ang)
+        pen.oval(
+            cx + math.cos(a) * 6 * s, cy + math.sin(a) * 6 * s, 6 * s, 2.6 * s, ang, IRIS_LIGHT
+        )
+
+
+def _iris(pen: _Pen, mirror: bool = False, flowers: bool = True) -> None:
+    m = (lambda x: 100 - x) if mirror else (lambda x: x)
+    for x, ang, ln in (
+        (10, -80, 90),
+        (24, -95, 120),
+        (40, -84, 100),
+        (58, -100, 130),
+        (74, -78, 110),
+        (90, -96, 96),
+    ):
+        pen.leaf(m(x), 164, ln, 7, ang if not mirror else -180 - ang, LEAF, LEAF_DARK)
+    if flowers:
+        for x, y, s in ((30, 50, 1.15), (66, 38, 1.2), (52, 82, 1.0)):
+            _iris_flower(pen, m(x), y, s)
+
+
+def _peony_flower(pen: _Pen, cx: float, cy: float, s: float = 1.0) -> None:
+    for k in range(9):
+        a = 360 * k / 9
+        r = math.radians(a)
+        pen.oval(
+            cx + math.cos(r) * 10 * s,
+            cy + math.sin(r) * 8 * s,
+            9 * s,
+            6 * s,
+            a,
+            PEONY,
+            (150, 24, 50),
+            0.5,
+        )
+    for k in range(7):
+        a = 360 * k / 7 + 20
+        r = math.radians(a)
+        pen.oval(cx + math.cos(r) * 5 * s, cy + math.sin(r) * 4 * s, 6 * s, 4 * s, a, PEONY_LIGHT)
+    pen.circle(cx, cy, 3.5 * s, fill=(250, 210, 80))
+
+
+def _peony(pen: _Pen, mirror: bool = False, top: float = 0) -> None:
+    m = (lambda x: 100 - x) if mirror else (lambda x: x)
+    for x, y, ang in (
+        (18, 120, -60),
+        (40, 134, -100),
+        (78, 118, -130),
+        (60, 144, -70),
+        (90, 150, -110),
+    ):
+        for da in (-30, 0, 30):  # three-lobed leaves
+            pen.leaf(
+                m(x), y, 22, 10, (ang + da) if not mirror else -180 - ang - da, LEAF_DARK, LEAF
+            )
+    pen.line([(m(50), 160), (m(48), 100 + top)], LEAF_DARK, 2)
+    _peony_flower(pen, m(46), 98 + top, 1.6)
+    _peony_flower(pen, m(80), 76 + top, 1.0)
+
+
+def _clover(pen: _Pen, mirror: bool = False, top: float = 0) -> None:
+    m = (lambda x: 100 - x) if mirror else (lambda x: x)
+    rng = random.Random(7 + mirror)
+    sprays = [
+        ((4, 160), (10, 90), (50, 40 + top), (96, 50 + top)),
+        ((18, 162), (34, 110), (70, 80 + top), (104, 96 + top)),
+        ((2, 120), (20, 70), (30, 30 + top), (62, 14 + top)),
+    ]
+    for p0, p1, p2, p3 in sprays:
+        pts = _bez((m(p0[0]), p0[1]), (m(p1[0]), p1[1]), (m(p2[0]), p2[1]), (m(p3[0]), p3[1]), 24)
+        pen.taper(pts, 2.4, 1.0, INK)
+        for i, (x, y) in enumerate(pts[3:], start=3):
+            if i % 2:
+                pen.oval(x + rng.uniform(-2, 2), y - 2.5, 3.6, 2.2, rng.uniform(-60, 60), CLOVER)
+            else:
+                pen.leaf(x, y, 6, 3, rng.choice((-120, -60, 60, 120)), LEAF_DARK)
+
+
+def _hill(pen: _Pen, top: float = 96, mirror: bool = False, grass: int = 14) -> None:
+    m = (lambda x: 100 - x) if mirror else (lambda x: x)
+    ridge = _bez((m(-2), top + 30), (m(30), top - 20), (m(70), top - 12), (m(102), top + 14), 24)
+    pen.poly([*ridge, (m(102), 162), (m(-2), 162)], fill=HILL)
+    # pampas blades: pale curved strokes rising from the ridge
+    for i in range(grass):
+        x0, y0 = ridge[2 + i * (len(ridge) - 4) // grass]
+        bend = 10 if i % 2 else -8
+        blade = _bez(
+            (x0, y0 + 2),
+            (x0 + bend * 0.3, y0 - 8),
+            (x0 + bend, y0 - 14),
+            (x0 + bend * 1.4, y0 - 18),
+            8,
+        )
+        pen.taper(blade, 1.6, 0.4, (236, 226, 200))
+    for i in range(4):
+        y = top + 18 + i * 12
+        pen.line(
+            _bez((m(8), y + 6), (m(30), y - 2), (m(60), y + 4), (m(94), y - 2), 10),
+            (70, 66, 60),
+            0.8,
+        )
+
+
+def _chrysanthemum_flower(pen: _Pen, cx, cy, s: float = 1.0, colour: RGB = CHRYS) -> None:
+    for ring, (n, r, length, w) in enumerate(((20, 8, 9, 2.6), (14, 4.5, 6.5, 2.4))):
+        col = colour if ring == 0 else CHRYS_DARK
+        for k in range(n):
+            a = 360 * k / n + ring * 9
+            pen.leaf(cx + math.cos(math.radians(a)) * r * s * 0.3, cy + math.sin(math.radians(a)) * r * s * 0.3,
+                     length * s + r * s * 0.7, w * s, a, col)  # fmt: skip
+    pen.circle(cx, cy, 3 * s, fill=(180, 60, 30))
+
+
+def _chrysanthemum(pen: _Pen, mirror: bool = False) -> None:
+    m = (lambda x: 100 - x) if mirror else (lambda x: x)
+    pen.line(_bez((m(50), 162), (m(46), 130), (m(30), 100), (m(28), 60)), LEAF_DARK, 1.6)
+    pen.line(_bez((m(52), 162), (m(60), 120), (m(76), 100), (m(74), 80)), LEAF_DARK, 1.6)
+    for x, y, a in (
+        (36, 128, 200),
+        (56, 118, -20),
+        (68, 140, -40),
+        (26, 150, 210),
+        (80, 106, -60),
+        (40, 96, 190),
+    ):
+        pen.leaf(m(x), y, 14, 9, a if not mirror else 180 - a, LEAF, LEAF_DARK)
+    _chrysanthemum_flower(pen, m(30), 48, 1.7)
+    _chrysanthemum_flower(pen, m(74), 74, 1.25)
+    _chrysanthemum_flower(pen, m(60), 26, 0.9, (240, 224, 190))
+
+
+def _maple_leaf(pen: _Pen, cx, cy, r, angle: float, colour: RGB) -> None:
+    pts = []
+    for i in range(14):  # 7 lobes, the gap at the bottom for the stem
+        lobe = i // 2
+        a = math.radians(angle - 90 + (lobe - 3) * 38 + (19 if i % 2 else 0))
+        rad = r if i % 2 == 0 else r * 0.42
+        if i % 2 == 0:
+            rad *= (0.75, 0.9, 1.0, 1.08, 1.0, 0.9, 0.75)[lobe]
+        pts.append((cx + rad * math.cos(a), cy + rad * math.sin(a)))
+    pen.poly(pts, fill=colour)
+    a = math.radians(angle + 90)
+    pen.line([(cx, cy), (cx + math.cos(a) * r * 0.8, cy + math.sin(a) * r * 0.8)], colour, 0.9)
+
+
+def _maple(pen: _Pen, mirror: bool = False, rows: tuple[float, float] = (10, 120)) -> None:
+    m = (lambda x: 100 - x) if mirror else (lambda x: x)
+    pen.taper(_bez((m(104), 14), (m(70), 24), (m(40), 10), (m(-4), 30)), 3, 2, BARK)
+    pen.taper(_bez((m(60), 18), (m(58), 40), (m(40), 56), (m(30), 72)), 2, 1, BARK)
+    rng = random.Random(11 + mirror)
+    y0, y1 = rows
+    for i in range(11):
+        x = m(8 + (i * 37) % 90)
+        y = y0 + (i * 53) % (y1 - y0)
+        col = MAPLE if i % 3 else MAPLE_ORANGE
+        _maple_leaf(pen, x, y, rng.uniform(9, 13), rng.uniform(-40, 40), col)
+
+
+def _willow(
+    pen: _Pen, colour: RGB = WILLOW, dark: RGB = WILLOW_DARK, mirror: bool = False, span=(0, 100)
+) -> None:
+    m = (lambda x: 100 - x) if mirror else (lambda x: x)
+    pen.taper(_bez((m(-4), 4), (m(30), 10), (m(70), 2), (m(104), 8)), 4, 2, dark)
+    x0, x1 = span
+    for i, x in enumerate(range(x0 + 6, x1, 12)):
+        length = 80 + (i * 29) % 60
+        frond = _bez((m(x), 6), (m(x + 8), 40), (m(x - 6), length * 0.7), (m(x + 4), length), 16)
+        pen.line(frond, dark, 1.0)
+        for j, (fx, fy) in enumerate(frond[2:], start=2):
+            side = 1 if j % 2 else -1
+            pen.leaf(fx, fy, 7, 2.4, 90 + side * 35, colour if j % 3 else dark)
+
+
+def _paulownia_flowers(
+    pen: _Pen, x: float, y: float, length: float, angle: float, rows: int
+) -> None:
+    """A flower spike from (x, y) along `angle`: bell-shaped buds in rows, widest at the base."""
+    a = math.radians(angle)
+    ux, uy = math.cos(a), math.sin(a)
+    nx, ny = -uy, ux
+    pen.line([(x, y), (x + ux * length, y + uy * length)], LEAF_DARK, 1.2)
+    for i in range(rows):
+        t = (i + 1) / (rows + 0.5)
+        cx, cy = x + ux * length * t, y + uy * length * t
+        n = 3 if i < rows - 2 else (2 if i < rows - 1 else 1)
+        for j in range(n):
+            off = (j - (n - 1) / 2) * 5.2
+            pen.oval(cx + nx * off, cy + ny * off, 3.4, 2.5, angle, PAUL_FLOWER, (96, 64, 128), 0.4)
+
+
+def _paulownia_leaf(pen: _Pen, x: float, y: float, length: float, angle: float) -> None:
+    """A broad ovate leaf from its base (x, y) to a sharp tip along `angle`, with veins."""
+    a = math.radians(angle)
+    ux, uy = math.cos(a), math.sin(a)
+    nx, ny = -uy, ux
+    width = length * 0.46
+    side1, side2 = [], []
+    for i in range(25):
+        t = i / 24
+        half = width * math.sin(math.pi * t**0.75) ** 0.9 + (
+            0.18 * width * (1 - t) ** 6
+        )  # heart-ish base
+        px, py = x + ux * length * t, y + uy * length * t
+        side1.append((px + nx * half, py + ny * half))
+        side2.append((px - nx * half, py - ny * half))
+    pen.poly(side1 + side2[::-1], fill=PAUL_LEAF, outline=LEAF_DARK, width=0.7)
+    pen.line([(x, y), (x + ux * length * 0.95, y + uy * length * 0.95)], LEAF_DARK, 0.8)
+    for k in (-1, 1):
+        for f in (0.22, 0.45, 0.66):
+            bx, by = x + ux * length * f, y + uy * length * f
+            reach = width * (1.0 - f * 0.6)
+            pen.line(
+                [(bx, by), (bx + (ux * 0.5 + nx * k) * reach, by + (uy * 0.5 + ny * k) * reach)],
+                LEAF_DARK,
+                0.5,
+            )
+
+
+def _paulownia(pen: _Pen, mirror: bool = False, band: RGB | None = None, low: bool = False) -> None:
+    """The kiri crest: three broad leaves fanning down, three flower spikes above.
+
+    `low` draws a smaller crest at the bottom (the Phoenix card keeps the sky for the bird).
+    """
+    sway = -4 if mirror else 4
+    k = 0.72 if low else 1.0
+    if band:
+        pen.rect(0, 118, 100, 160, fill=band)
+    hub = (50, 126 if low else 104)
+    _paulownia_flowers(pen, hub[0] - 4, hub[1] - 4, 52 * k, -118 + sway, round(7 * k))
+    _paulownia_flowers(pen, hub[0] + 4, hub[1] - 4, 52 * k, -62 + sway, round(7 * k))
+    _paulownia_flowers(pen, hub[0], hub[1] - 6, 66 * k, -90 + sway, round(9 * k))
+    _paulownia_leaf(pen, hub[0] - 2, hub[1], 46 * k, 150 + sway)
+    _paulownia_leaf(pen, hub[0] + 2, hub[1], 46 * k, 30 + sway)
+    _paulownia_leaf(pen, hub[0], hub[1] + 2, 52 * k, 90 + sway / 2)
+
+
+# ---------------------------------------------------------------- ribbons
+
+
+def _ribbon(
+    img: Image.Image, colour: RGB, poetry: str | None, cx: float, cy: float, angle: float
+) -> None:
+    w, h = 17 * U, 74 * U
+    layer = Image.new("RGBA", (w + 8 * U, h + 8 * U), (0, 0, 0, 0))
+    pen = _Pen(layer)
+    ox, oy = 4, 4
+    edge = tuple(max(0, c - 60) for c in colour)
+    pen.rect(ox, oy, ox + 17, oy + 74, fill=colour, outline=edge, width=0.8)
+    pen.line([(ox + 2, oy + 3), (ox + 15, oy + 3)], edge, 0.6)
+    pen.line([(ox + 8.5, oy - 4), (ox + 8.5, oy + 3)], INK, 0.8)  # the string it hangs from
+    if poetry:
+        step = 62 / len(poetry)
+        for i, ch in enumerate(poetry):
+            pen.text(ox + 8.5, oy + 10 + step * i + step / 2 - 3, ch, 10, INK)
+    rot = layer.rotate(angle, resample=Image.Resampling.BICUBIC, expand=True)
+    img.alpha_composite(rot, (round(cx * U - rot.width / 2), round(cy * U - rot.height / 2)))
+
+
+# ---------------------------------------------------------------- the special subjects
+
+
+def _sun(pen: _Pen, cx, cy, r) -> None:
+    pen.circle(cx, cy, r, fill=SUN_RED)
+
+
+def _crane(pen: _Pen) -> None:
+    white, grey, black = (252, 250, 244), (170, 170, 170), INK
+    pen.line([(56, 130), (52, 158)], black, 1.2)  # legs
+    pen.line([(64, 130), (70, 158)], black, 1.2)
+    pen.line([(52, 158), (46, 159)], black, 1)
+    pen.line([(70, 158), (76, 159)], black, 1)
+    pen.poly([(40, 118), (26, 132), (32, 122), (24, 124), (38, 112)], fill=black)  # tail
+    pen.oval(56, 116, 20, 12, -18, white, grey, 0.6)
+    pen.oval(60, 110, 14, 6, -30, (236, 236, 230), grey, 0.5)  # wing
+    neck = _bez((68, 108), (76, 96), (70, 84), (76, 72), 12)
+    pen.taper(neck, 5, 3, black)
+    pen.circle(77, 70, 4, fill=white)
+    pen.circle(77, 67.5, 2.2, fill=SUN_RED)
+    pen.poly([(80, 69), (90, 72), (80, 72)], fill=(120, 110, 90))
+
+
+def _nightingale(pen: _Pen, cx: float, cy: float) -> None:
+    olive, dark = (128, 140, 46), (80, 90, 30)
+    pen.poly([(cx - 10, cy + 1), (cx - 26, cy + 8), (cx - 24, cy + 4)], fill=dark)  # tail
+    pen.oval(cx, cy, 12, 7.5, -15, olive)
+    pen.oval(cx - 2, cy - 1, 8, 4, -20, dark)  # wing
+    pen.circle(cx + 10, cy - 6, 5.5, fill=olive)
+    pen.circle(cx + 11.5, cy - 7, 1.6, fill=(250, 250, 240))
+    pen.circle(cx + 11.7, cy - 7, 0.8, fill=INK)
+    pen.poly([(cx + 15, cy - 6), (cx + 20, cy - 5), (cx + 15, cy - 4)], fill=INK)
+    pen.line([(cx - 2, cy + 6), (cx - 3, cy + 10)], INK, 0.8)
+    pen.line([(cx + 3, cy + 6), (cx + 3, cy + 10)], INK, 0.8)
+
+
+def _curtain(pen: _Pen) -> None:
+    top, bottom = 92, 150
+    pen.line([(0, top - 2), (100, top - 2)], INK, 1.5)
+    scallop = []
+    for i in range(0, 101, 2):
+        scallop.append((i, bottom - 4 + 4 * math.sin(i / 100 * math.pi * 4) ** 2))
+    pen.poly([(0, top), (100, top), *scallop[::-1]], fill=SKY_RED)
+    for x in (22, 50, 78):  # white stripes
+        pen.rect(x - 5, top, x + 5, bottom - 2, fill=(248, 244, 236))
+    pen.circle(50, 120, 13, fill=(248, 244, 236), outline=INK, width=1)
+    for k in range(5):  # cherry-blossom crest
+        a = math.radians(-90 + 72 * k)
+        pen.circle(50 + math.cos(a) * 5.5, 120 + math.sin(a) * 5.5, 4.2, fill=INK)
+    pen.circle(50, 120, 2.2, fill=(248, 244, 236))
+    for x in (6, 94):
+        pen.line([(x, top - 2), (x, top + 10)], GOLD, 1.2)
+        pen.poly(
+            [(x - 3, top + 10), (x + 3, top + 10), (x + 2, top + 20), (x - 2, top + 20)], fill=GOLD
+        )
+
+
+def _cuckoo(pen: _Pen) -> None:
+    pen.circle(74, 22, 12, fill=(246, 206, 70))  # crescent moon
+    pen.circle(80, 18, 11, fill=SKY_RED)
+    body = (42, 50)
+    pen.poly(
+        [(body[0] - 4, body[1] - 2), (body[0] + 24, body[1] - 22), (body[0] + 10, body[1] - 2)],
+        fill=INK,
+    )
+    pen.poly(
+        [(body[0] - 6, body[1] + 2), (body[0] + 20, body[1] + 20), (body[0] + 8, body[1] + 2)],
+        fill=(60, 56, 56),
+    )
+    pen.oval(body[0], body[1], 14, 5, -10, INK)
+    pen.poly(
+        [(body[0] + 12, body[1] - 2), (body[0] + 26, body[1] - 4), (body[0] + 26, body[1] + 3)],
+        fill=INK,
+    )
+    pen.circle(body[0] - 12, body[1] + 1, 4.5, fill=INK)
+    pen.poly(
+        [(body[0] - 16, body[1]), (body[0] - 21, body[1] + 2), (body[0] - 16, body[1] + 3)],
+        fill=(220, 170, 40),
+    )
+    pen.circle(body[0] - 13, body[1], 1.1, fill=SKY_RED)
+
+
+def _bridge(pen: _Pen) -> None:
+    plank, top, edge = (140, 90, 48), (196, 144, 84), (70, 40, 20)
+    segs = [((-4, 118), (46, 98)), ((40, 96), (104, 110))]
+    for (x0, y0), (x1, y1) in segs:
+        quad = [(x0, y0), (x1, y1), (x1, y1 + 12), (x0, y0 + 12)]
+        pen.poly(quad, fill=plank, outline=edge, width=0.8)
+        pen.poly([(x0, y0), (x1, y1), (x1, y1 + 4), (x0, y0 + 4)], fill=top)
+        for t in (0.2, 0.5, 0.8):  # posts
+            x, y = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+            pen.rect(x - 1.5, y + 12, x + 1.5, y + 24, fill=edge)
+        for t in (0.25, 0.5, 0.75):  # plank seams
+            x, y = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+            pen.line([(x, y), (x, y + 12)], edge, 0.5)
+
+
+def _butterfly(pen: _Pen, cx: float, cy: float, s: float, angle: float) -> None:
+    a = math.radians(angle)
+
+    def rot(dx: float, dy: float) -> Pt:
+        return (
+            cx + (dx * math.cos(a) - dy * math.sin(a)) * s,
+            cy + (dx * math.sin(a) + dy * math.cos(a)) * s,
+        )
+
+    for side in (-1, 1):
+        x, y = rot(side * 7, -4)
+        pen.oval(x, y, 8 * s, 6 * s, angle + side * 25, (46, 88, 190), INK, 0.5)
+        x, y = rot(side * 6, -5)
+        pen.oval(x, y, 3.5 * s, 2.5 * s, angle + side * 25, (246, 210, 70))
+        x, y = rot(side * 5, 5)
+        pen.oval(x, y, 5 * s, 4 * s, angle - side * 30, (30, 60, 140), INK, 0.5)
+    pen.line([rot(0, -8), rot(0, 8)], INK, 1.4 * s)
+    pen.line([rot(0, -8), rot(-4, -15)], INK, 0.5)
+    pen.line([rot(0, -8), rot(4, -15)], INK, 0.5)
+
+
+def _boar(pen: _Pen) -> None:
+    body, dark = (92, 62, 36), (50, 32, 20)
+    for x in (30, 40, 62, 72):  # legs
+        pen.rect(x - 2.5, 128, x + 2.5, 146, fill=dark)
+    pen.oval(50, 120, 30, 15, 0, body, dark, 0.8)
+    pen.poly(
+        [(72, 108), (94, 118), (96, 126), (74, 132)], fill=body, outline=dark, width=0.8
+    )  # head
+    pen.poly([(72, 108), (76, 98), (80, 108)], fill=dark)  # ear
+    pen.circle(86, 116, 1.4, fill=INK)
+    pen.poly([(90, 124), (94, 118), (92, 126)], fill=(246, 240, 224))  # tusk
+    pen.rect(94, 118, 98, 127, fill=dark, radius=1)  # snout
+    for x in range(30, 70, 5):  # bristles along the back
+        pen.line([(x, 106), (x + 2, 103)], dark, 0.8)
+    pen.line([(20, 116), (14, 112)], dark, 1)
+
+
+def _goose(pen: _Pen, cx: float, cy: float, s: float) -> None:
+    pen.poly([(cx - 2 * s, cy), (cx + 6 * s, cy - 12 * s), (cx + 10 * s, cy - 1 * s)], fill=INK)
+    pen.poly(
+        [(cx - 1 * s, cy + 1 * s), (cx + 2 * s, cy + 12 * s), (cx + 8 * s, cy + 2 * s)],
+        fill=(60, 56, 56),
+    )
+    pen.oval(cx + 4 * s, cy, 8 * s, 3 * s, 0, INK)
+    pen.taper([(cx - 3 * s, cy - 0.5 * s), (cx - 10 * s, cy - 2 * s)], 2 * s, 1.6 * s, INK)
+    pen.circle(cx - 11 * s, cy - 2.5 * s, 1.8 * s, fill=INK)
+
+
+def _sake_cup(pen: _Pen) -> None:
+    cup, rim = (186, 30, 38), GOLD
+    pen.poly(
+        [(44, 140), (70, 140), (66, 128), (48, 128)], fill=(150, 24, 30), outline=rim, width=0.8
+    )  # foot
+    pen.d.chord(
+        (30 * U, 92 * U, 84 * U, 136 * U), 0, 180, fill=cup, outline=rim, width=round(1.2 * U)
+    )
+    pen.ellipse(57, 114, 27, 6, fill=(150, 20, 28), outline=rim, width=1)
+    pen.text(57, 124, "寿", 11, rim)
+
+
+def _deer(pen: _Pen) -> None:
+    body, dark = (176, 106, 52), (96, 54, 24)
+    for x0, x1 in ((34, 32), (40, 42), (62, 60), (68, 72)):
+        pen.line([(x0, 124), (x1, 150)], dark, 1.8)
+    pen.oval(52, 118, 22, 10, 0, body, dark, 0.6)
+    pen.taper([(70, 114), (74, 100), (70, 90)], 7, 5, body)  # neck
+    pen.oval(64, 86, 7, 4.5, 20, body, dark, 0.6)  # head turned back
+    pen.circle(64, 84, 1.1, fill=INK)
+    pen.poly([(70, 84), (76, 78), (72, 86)], fill=body)  # ear
+    for dx in (-1, 1):  # antlers
+        base = (68 + dx * 2, 82)
+        tip = (68 + dx * 6, 66)
+        pen.line([base, tip], dark, 1.0)
+        pen.line([((base[0] + tip[0]) / 2, 74), ((base[0] + tip[0]) / 2 + dx * 5, 70)], dark, 0.8)
+    for x, y in ((44, 114), (52, 112), (60, 116), (48, 120), (56, 121)):
+        pen.circle(x, y, 1.2, fill=(246, 236, 210))
+    pen.poly([(30, 112), (26, 108), (30, 116)], fill=(246, 236, 210))
+
+
+def _swallow(pen: _Pen, cx: float, cy: float) -> None:
+    pen.poly([(cx, cy), (cx + 30, cy - 22), (cx + 10, cy + 2)], fill=INK)
+    pen.poly([(cx, cy + 2), (cx + 24, cy + 24), (cx + 8, cy + 4)], fill=(50, 50, 60))
+    pen.oval(cx, cy + 1, 10, 4, 30, INK)
+    pen.poly(
+        [
+            (cx + 6, cy + 4),
+            (cx + 16, cy + 18),
+            (cx + 12, cy + 6),
+            (cx + 20, cy + 12),
+            (cx + 9, cy + 2),
+        ],
+        fill=INK,
+    )
+    pen.circle(cx - 8, cy - 4, 3.6, fill=INK)
+    pen.circle(cx - 9, cy - 2, 1.8, fill=SKY_RED)
+    pen.oval(cx - 2, cy + 2, 5, 2, 30, (246, 240, 230))
+
+
+def _rain_man(pen: _Pen) -> None:
+    for i in range(14):  # rain
+        x = (i * 17) % 104
+        y = (i * 41) % 120 + 10
+        pen.line([(x, y), (x - 4, y + 12)], (150, 160, 180), 0.5)
+    pen.poly(
+        [(0, 146), (30, 138), (60, 148), (100, 138), (100, 160), (0, 160)], fill=(60, 90, 150)
+    )  # stream
+    pen.poly([(38, 96), (62, 96), (70, 148), (30, 148)], fill=(186, 40, 36))  # robe
+    pen.poly([(44, 96), (56, 96), (58, 148), (42, 148)], fill=(40, 60, 120))
+    pen.circle(50, 90, 6, fill=(240, 214, 180))
+    pen.d.pieslice(
+        (16 * U, 54 * U, 84 * U, 110 * U), 190, 350, fill=(236, 184, 58), outline=INK, width=U
+    )
+    for k in range(5):  # umbrella ribs
+        a = math.radians(195 + k * 37.5)
+        pen.line([(50, 82), (50 + math.cos(a) * 33, 82 + math.sin(a) * 27)], (150, 110, 30), 0.6)
+    pen.line([(50, 82), (48, 112)], INK, 1)
+    pen.oval(82, 138, 6, 4, 0, (96, 150, 60), INK, 0.5)  # frog
+    pen.circle(80, 134, 1.2, fill=INK)
+    pen.line([(86, 140), (92, 146)], (96, 150, 60), 1.2)
+
+
+def _lightning(pen: _Pen) -> None:
+    for x, y, r in ((20, 44, 14), (40, 36, 16), (62, 40, 15), (82, 46, 13), (50, 50, 14)):
+        pen.circle(x, y, r, fill=SKY_RED)  # storm cloud
+    for k in range(6):  # thunder-drum dots
+        pen.circle(18 + k * 13, 44, 3, fill=INK)
+        pen.circle(18 + k * 13, 44, 1.5, fill=GOLD)
+    bolt = [(56, 58), (42, 92), (54, 92), (40, 130), (68, 84), (56, 84), (66, 58)]
+    pen.poly(bolt, fill=(250, 214, 60), outline=(150, 100, 20), width=0.6)
+
+
+def _phoenix(pen: _Pen) -> None:
+    for i, col in enumerate(((46, 120, 80), (236, 184, 58), (58, 90, 170), (210, 60, 40))):
+        tail = _bez((56, 72), (30 + i * 6, 40), (10 + i * 10, 60), (6 + i * 12, 20 + i * 6), 16)
+        pen.taper(tail, 5, 1.5, col)
+    pen.poly([(56, 74), (86, 44), (92, 60), (70, 84)], fill=(46, 120, 80))  # wing
+    pen.poly([(60, 76), (94, 60), (90, 74), (68, 88)], fill=(236, 184, 58))
+    pen.oval(60, 82, 14, 9, -30, (214, 58, 40))
+    pen.taper([(66, 74), (72, 62), (70, 52)], 5, 3.5, (214, 58, 40))
+    pen.circle(70, 50, 4.5, fill=(214, 58, 40))
+    pen.poly([(73, 48), (80, 50), (73, 52)], fill=GOLD)
+    pen.circle(70, 49, 1, fill=INK)
+    for k in range(3):
+        pen.line([(68, 46), (62 + k * 4, 38)], (46, 120, 80), 0.8)
+
+
+# ---------------------------------------------------------------- compose one card
+
+
+def _draw_master(code: str) -> Image.Image:
+    c = card(code)
+    img = Image.new("RGBA", (MASTER_W, MASTER_H), CREAM + (255,))
+    pen = _Pen(img)
+    mirror = code.endswith("p2")
+    kind = code[len(str(c.month)) :]
+    m = c.month
+
+    if m == 1:
+        if kind == "b":
+            _sun(pen, 64, 46, 26)
+        _pine(pen, mirror, leave_sky=kind == "b")
+        if kind == "b":
+            _crane(pen)
+    elif m == 2:
+        _sky(pen, (236, 196, 188), 60, 30)
+        _plum(pen, mirror)
+        if kind == "a":
+            _nightingale(pen, 56, 126)
+    elif m == 3:
+        _cherry(pen, mirror, low=kind == "b")
+        if kind == "b":
+            _curtain(pen)
+        else:
+            _mist(pen, 102, -6, 70)
+            _mist(pen, 126, 30, 106)
+    elif m == 4:
+        if kind == "a":
+            _sky(pen, SKY_RED, 78)
+            _cuckoo(pen)
+            _wisteria(pen, top=72)
+        else:
+            _wisteria(pen, mirror=mirror)
+            pen.leaf(-2, 160, 60, 8, -70, LEAF_DARK)
+            pen.leaf(102, 160, 50, 8, -115, LEAF_DARK)
+    elif m == 5:
+        _iris(pen, mirror, flowers=True)
+        if kind == "a":
+            _bridge(pen)
+    elif m == 6:
+        if kind == "a":
+            _peony(pen, mirror, top=14)
+            _butterfly(pen, 30, 50, 1.4, -15)
+            _butterfly(pen, 74, 36, 1.1, 20)
+        else:
+            _peony(pen, mirror)
+    elif m == 7:
+        if kind == "a":
+            _clover(pen, mirror, top=-10)
+            _boar(pen)
+        else:
+            _clover(pen, mirror)
+    elif m == 8:
+        _sky(pen, SKY_RED, 100 if kind in ("b", "a") else 80, 14)
+        if kind == "b":
+            pen.circle(50, 46, 30, fill=MOON)
+        if kind == "a":
+            _goose(pen, 30, 30, 1.2)
+            _goose(pen, 60, 46, 1.0)
+            _goose(pen, 78, 22, 0.8)
+        _hill(pen, 104 if kind in ("b", "a") else 84, mirror, grass=14 if kind != "p2" else 18)
+    elif m == 9:
+        _chrysanthemum(pen, mirror)
+        if kind == "a":
+            _sake_cup(pen)
+    elif m == 10:
+        if kind == "a":
+            _maple(pen, mirror, rows=(10, 60))
+            _deer(pen)
+        else:
+            _maple(pen, mirror)
+    elif m == 11:
+        if kind == "b":
+            pen.rect(0, 0, 100, 160, fill=STORM)
+            _willow(pen, (110, 160, 70), (60, 110, 50), span=(40, 100))
+            _rain_man(pen)
+        elif kind == "p1":
+            pen.rect(0, 0, 100, 160, fill=STORM)
+            _lightning(pen)
+            _willow(pen, (110, 160, 70), (60, 110, 50), span=(70, 100))
+        else:
+            pen.rect(0, 0, 100, 160, fill=MIST_GREY)
+            _willow(pen)
+            if kind == "a":
+                _swallow(pen, 40, 116)
+            else:
+                pen.poly(
+                    [(0, 146), (40, 140), (70, 150), (100, 142), (100, 160), (0, 160)],
+                    fill=(80, 110, 160),
+                )
+    elif m == 12:
+        if kind == "b":
+            _sky(pen, SKY_RED, 100, 16)
+            _paulownia(pen, low=True)
+            _phoenix(pen)
+        else:
+            _paulownia(pen, mirror, band=(232, 196, 80) if kind == "p1" else None)
+
+    if c.cls == RIBBON:
+        colour = RIBBON_BLUE if c.ribbon_colour == "blue" else RIBBON_RED
+        angle = -14 if m % 2 else 12
+        _ribbon(img, colour, POETRY.get(code), 50, 92, angle)
+    return img
+
+
+@lru_cache(maxsize=64)
+def _master(code: str) -> Image.Image:
+    return _draw_master(code)
+
+
+# ---------------------------------------------------------------- public API
+
+
+def card_height(width: int) -> int:
+    """Card height for a given width (the shared hanafuda aspect ratio)."""
+    return round(width * CARD_RATIO)
+
+
+def _badge_colours(code: str) -> tuple[RGB, RGB]:
+    c = card(code)
+    if c.cls == BRIGHT:
+        return SUN_RED, (255, 226, 120)
+    if c.cls == ANIMAL:
+        return (38, 112, 64), (255, 255, 255)
+    if c.cls == RIBBON:
+        return (RIBBON_BLUE if c.ribbon_colour == "blue" else RIBBON_RED), (255, 255, 255)
+    return (112, 108, 100), (255, 255, 255)
+
+
+@lru_cache(maxsize=512)
+def card_image(code: str, width: int = 80) -> Image.Image:
+    """The face of hanafuda card `code` as an RGBA sprite `width` pixels wide. Cached.
+
+    Callers paste it; they must not draw on the returned image.
+    """
+    c = card(code)
+    h = card_height(width)
+    border = max(1, round(width / 45))
+    radius = max(3, width // 12)
+    inner = (width - 2 * border, h - 2 * border)
+    art = _master(code).resize(inner, Image.Resampling.LANCZOS, reducing_gap=2.0)
+    img = Image.new("RGBA", (width, h), INK + (255,))
+    img.paste(art, (border, border), round_mask(inner, max(1, radius - border)))
+    d = ImageDraw.Draw(img)
+
+    fs = max(10, round(width * 0.16))
+    pad = max(1, fs // 6)
+    # month label, top left: "1 松"
+    label_font = font(fs, True)
+    num = str(c.month)
+    nw = label_font.getlength(num)
+    kw = label_font.getlength(MONTH_KANJI[c.month])
+    gap = max(1, fs // 5)
+    lw = nw + gap + kw + 2 * pad
+    x0, y0 = border + 1, border + 1
+    d.rounded_rectangle(
+        (x0, y0, x0 + lw, y0 + fs + 2 * pad), radius=fs // 3, fill=(252, 248, 238), outline=INK
+    )
+    d.text((x0 + pad, y0 + pad + fs / 2), num, font=label_font, fill=INK, anchor="lm")
+    d.text(
+        (x0 + pad + nw + gap, y0 + pad + fs / 2),
+        MONTH_KANJI[c.month],
+        font=label_font,
+        fill=SUN_RED,
+        anchor="lm",
+    )
+
+    # class badge, top right: a kanji pill when large enough to read, else a shape code
+    x1 = width - border - 1
+    bh = fs + 2 * pad
+    bg, fg = _badge_colours(code)
+    ring = (255, 226, 120) if c.cls == BRIGHT else (252, 248, 238)
+    if width >= SMALL_CARD:
+        mark = CLASS_MARK[c.cls]
+        bfont = font(fs if c.cls != PLAIN else max(9, fs - 2), True)
+        bw = max(bh, bfont.getlength(mark) + 2 * pad)
+        box = (x1 - bw, y0, x1, y0 + bh)
+        d.rounded_rectangle(box, radius=bh // 2, fill=bg, outline=ring, width=max(1, fs // 10))
+        d.text(((box[0] + box[2]) / 2, y0 + bh / 2), mark, font=bfont, fill=fg, anchor="mm")
+    elif c.cls == BRIGHT:
+        d.ellipse((x1 - bh, y0, x1, y0 + bh), fill=bg, outline=ring, width=max(1, bh // 6))
+    elif c.cls == ANIMAL:
+        d.ellipse((x1 - bh + 2, y0 + 2, x1 - 2, y0 + bh - 2), fill=bg, outline=ring)
+    elif c.cls == RIBBON:
+        d.rectangle((x1 - bh * 0.55, y0, x1 - 1, y0 + bh + 2), fill=bg, outline=ring)
+    img.putalpha(round_mask((width, h), radius))
+    return img
+
+
+@lru_cache(maxsize=64)
+def card_back(width: int = 80) -> Image.Image:
+    """The back of a hanafuda card: black with a red border and a red 花 crest."""
+    h = card_height(width)
+    s = 3
+    big = Image.new("RGBA", (width * s, h * s), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    r = max(3, width // 12) * s
+    d.rounded_rectangle((0, 0, width * s - 1, h * s - 1), radius=r, fill=(26, 20, 20))
+    inset = max(3, width // 14) * s
+    d.rounded_rectangle(
+        (inset, inset, width * s - inset, h * s - inset),
+        radius=r // 2,
+        outline=(178, 36, 36),
+        width=max(2, width // 30) * s,
+    )
+    cx, cy = width * s / 2, h * s / 2
+    rr = width * s * 0.26
+    d.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), fill=(178, 36, 36))
+    d.text((cx, cy), "花", font=font(round(rr * 1.15), True), fill=(26, 20, 20), anchor="mm")
+    return big.resize((width, h), Image.Resampling.LANCZOS)

@@ -1,0 +1,79 @@
+"""Mah-Jongg, Israeli rules (144 cards), for four players (spec: ``shared/rules/mahjong.md``).
+
+Cards: ``1b``..``9b`` bamboo, ``1c``..``9c`` characters, ``1d``..``9d`` dots, winds
+``E S W N``, dragons ``C`` red, ``F`` green, ``P`` white, flowers ``f1``..``f4``, seasons
+``s1``..``s4``. Extras are laid out automatically with a replacement from the kong box.
+
+Action grammar (verb first; ``legal_actions`` lists exactly what is allowed now):
+
+- Before play (``phase == "prelude"``), a player holding four of a card: ``kong <card>``
+  (declare a concealed kong, draw a replacement) or ``pass``.
+- On one's turn (``phase == "discard"``), holding 14 cards:
+  ``discard <card>``; ``kong <card>`` (concealed kong of four in hand); ``extend <card>``
+  (add the card to one's own melded pung: a melded kong); both draw a replacement;
+  ``mahjong`` (Mah-Jongg by wall, or the round player's original hand before the first
+  discard); ``declare <card>`` — announce a standing hand calling ``<card>``; the next
+  action is the discard that leaves the hand one card from Mah-Jongg with exactly that
+  card (the hand is then shown and locked: later draws that are not the named card are
+  discarded automatically; drawing it, the only action is ``mahjong``).
+- In a claim window (``phase == "claim"``; only players with a legal claim are asked, all
+  at once; it resolves when all have answered — the host answers ``pass`` at the
+  deadline): ``mahjong``, ``kong``, ``pung``, ``chow <c1> <c2> <c3>`` (the three cards in
+  order, the discard among them; only from the previous player), ``pass``. Priority:
+  Mah-Jongg > kong > pung > chow, ties to the player nearest the discarder; between
+  Mah-Jongg claims special hand > completing a pung > a chow > the pair.
+- The one more turn after a Mah-Jongg (``phase == "last_turns"``): ``discard <card>``,
+  ``kong <card>``, ``extend <card>`` (no claims, no Mah-Jongg).
+
+A hand is dealt from a deck (top first): the round player gets cards 0-13, the next
+players in turn order 14-26, 27-39, 40-52; cards 53.. are the live wall in draw order and
+the last 14 cards the kong box (replacements taken from its first card on; top-ups come
+from the far end of the live wall). A stacked ``deck`` (codes, a list or a string) may be
+shorter than 144 cards: the remaining cards follow in a seeded order. ``deck`` may also be
+a list of decks, one per hand; later hands use ``make_rng(seed, "deal", n)``. Seat winds
+are drawn with ``make_rng(seed, "seats")`` unless option ``random_seats`` is off (then
+player i starts in wind i: 0 East, 1 South, 2 West, 3 North).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.engine.core import replay_from
+from bot.games.mahjong.ai import choose
+from bot.games.mahjong.rules import MahjongOptions, MahjongState, describe, new_game
+from bot.games.mahjong.ui import controls
+
+NAME = "mahjong"
+TITLE = "Mah-Jongg"
+SEATS = 4
+OPTIONS = MahjongOptions
+
+
+def replay(
+    seed: int | str,
+    players: Sequence[str],
+    options: Mapping[str, Any] | MahjongOptions | None,
+    log: Sequence[tuple[int, str]],
+    deck: Any = None,
+) -> MahjongState:
+    """Rebuild a game from its action log (raises IllegalAction if the log does not fit)."""
+    state = replay_from(new_game, seed, players, options, log, deck=deck)
+    assert isinstance(state, MahjongState)
+    return state
+
+
+__all__ = [
+    "NAME",
+    "OPTIONS",
+    "SEATS",
+    "TITLE",
+    "MahjongOptions",
+    "MahjongState",
+    "choose",
+    "controls",
+    "describe",
+    "new_game",
+    "replay",
+]

@@ -1,0 +1,364 @@
+"""The regular-hand decomposer: complete checks, every decomposition, waits, shanten (pure).
+
+A hand's concealed part is an array of 34 counts (see :mod:`bot.games.mahjong.tiles`).
+A regular Mah-Jongg splits the concealed part into groups (chows, pungs) plus exactly one
+pair; declared kongs and melded groups are already out of it, so a complete concealed part
+holds ``3k + 2`` cards.
+
+Speed matters (random play must reach hundreds of hands a second): every question is
+answered suit by suit, and each suit's answer is cached by its 9 counts, so after warm-up a
+complete check is a handful of dictionary look-ups.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.games.mahjong.tiles import NUM_KINDS
+
+Group = tuple[str, int]  # ("chow", lowest card) or ("pung", card)
+Decomposition = tuple[tuple[Group, ...], int]  # (groups in card order, pair card)
+
+_SUIT_BASES = (0, 9, 18)
+
+# ----- per-suit caches -----------------------------------------------------------------
+_GROUPS: dict[tuple[int, ...], bool] = {}  # 9 counts -> splits into groups only
+_PAIRED: dict[tuple[int, ...], bool] = {}  # 9 counts -> splits into groups + one pair
+
+
+def _groups_only(key: tuple[int, ...]) -> bool:
+    v = _GROUPS.get(key)
+    if v is None:
+        v = _compute_groups(list(key))
+        _GROUPS[key] = v
+    return v
+
+
+def _compute_groups(c: list[int]) -> bool:
+    i = 0
+    while i < 9 and c[i] == 0:
+        i += 1
+    if i == 9:
+        return True
+    if c[i] >= 3:
+        c[i] -= 3
+        ok = _groups_only(tuple(c))
+        c[i] += 3
+        if ok:
+            return True
+    if i <= 6 and c[i + 1] and c[i + 2]:
+        c[i] -= 1
+        c[i + 1] -= 1
+        c[i + 2] -= 1
+        ok = _groups_only(tuple(c))
+        c[i] += 1
+        c[i + 1] += 1
+        c[i + 2] += 1
+        if ok:
+            return True
+    return False
+
+
+def _with_pair(key: tuple[int, ...]) -> bool:
+    v = _PAIRED.get(key)
+    if v is None:
+        c = list(key)
+        v = False
+        for i in range(9):
+            if c[i] >= 2:
+                c[i] -= 2
+                if _groups_only(tuple(c)):
+                    v = True
+                c[i] += 2
+                if v:
+                    break
+        _PAIRED[key] = v
+    return v
+
+
+def is_complete(c: Sequence[int]) -> bool:
+    """True if the concealed counts split into groups plus exactly one pair."""
+    pair = False
+    for b in _SUIT_BASES:
+        seg = c[b : b + 9]
+        s = sum(seg)
+        if s == 0:
+            continue
+        r = s % 3
+        if r == 0:
+            key = tuple(seg)
+            v = _GROUPS.get(key)
+            if v is None:
+                v = _groups_only(key)
+            if not v:
+                return False
+        elif r == 2:
+            if pair:
+                return False
+            pair = True
+            key = tuple(seg)
+            v = _PAIRED.get(key)
+            if v is None:
+                v = _with_pair(key)
+            if not v:
+                return False
+        else:
+            return False
+    for h in range(27, 34):
+        n = c[h]
+        if n == 0 or n == 3:
+            continue
+        if n == 2 and not pair:
+            pair = True
+            continue
+        return False
+    return pair
+
+
+def groups_only(c: Sequence[int]) -> bool:
+    """True if the counts split into groups (no pair)."""
+    for b in _SUIT_BASES:
+        seg = tuple(c[b : b + 9])
+        if sum(seg) % 3 or not _groups_only(seg):
+            return False
+    return all(c[h] in (0, 3) for h in range(27, 34))
+
+
+def decompositions(c: Sequence[int]) -> list[Decomposition]:
+    """Every distinct split of the counts into groups plus one pair (empty if incomplete)."""
+    work = list(c)
+    out: set[Decomposition] = set()
+    groups: list[Group] = []
+
+    def rec(i: int, pair: int | None) -> None:
+        while i < NUM_KINDS and work[i] == 0:
+            i += 1
+        if i == NUM_KINDS:
+            if pair is not None:
+                out.add((tuple(groups), pair))
+            return
+        n = work[i]
+        if pair is None and n >= 2:
+            work[i] -= 2
+            rec(i, i)
+            work[i] += 2
+        if n >= 3:
+            work[i] -= 3
+            groups.append(("pung", i))
+            rec(i, pair)
+            groups.pop()
+            work[i] += 3
+        if i < 27 and i % 9 <= 6 and work[i + 1] and work[i + 2]:
+            work[i] -= 1
+            work[i + 1] -= 1
+            work[i + 2] -= 1
+            groups.append(("chow", i))
+            rec(i, pair)
+            groups.pop()
+            work[i] += 1
+            work[i + 1] += 1
+            work[i + 2] += 1
+
+    if sum(work) % 3 == 2:
+        rec(0, None)
+    return sorted(out)
+
+
+def group_splits(c: Sequence[int]) -> list[tuple[Group, ...]]:
+    """Every way to take a set of disjoint groups out of the counts (leftovers allowed).
+
+    Used to score a non-winner's concealed cards; callers keep the best split.
+    """
+    work = list(c)
+    out: set[tuple[Group, ...]] = set()
+    groups: list[Group] = []
+
+    def rec(i: int) -> None:
+        while i < NUM_KINDS and work[i] == 0:
+            i += 1
+        if i == NUM_KINDS:
+            out.add(tuple(groups))
+            return
+        if work[i] >= 3:
+            work[i] -= 3
+            groups.append(("pung", i))
+            rec(i)
+            groups.pop()
+            work[i] += 3
+        if i < 27 and i % 9 <= 6 and work[i + 1] and work[i + 2]:
+            work[i] -= 1
+            work[i + 1] -= 1
+            work[i + 2] -= 1
+            groups.append(("chow", i))
+            rec(i)
+            groups.pop()
+            work[i] += 1
+            work[i + 1] += 1
+            work[i + 2] += 1
+        # leave every remaining copy of card i out of the groups
+        n = work[i]
+        work[i] = 0
+        rec(i + 1)
+        work[i] = n
+
+    rec(0)
+    return sorted(out)
+
+
+def candidate_tiles(c: Sequence[int]) -> list[int]:
+    """Cards that could complete a regular hand: held cards and their suit neighbours."""
+    cand = []
+    for t in range(NUM_KINDS):
+        if c[t]:
+            cand.append(t)
+            continue
+        if t < 27:
+            n = t % 9
+            if (n >= 1 and c[t - 1]) or (n <= 7 and c[t + 1]):
+                cand.append(t)
+            elif (n >= 2 and c[t - 2]) or (n <= 6 and c[t + 2]):
+                cand.append(t)
+    return cand
+
+
+def regular_waits(c: Sequence[int]) -> list[int]:
+    """Cards that complete the (3k+1)-card concealed part as a regular hand.
+
+    A shape wait: a card is listed even if all its copies are in sight.
+    """
+    work = list(c)
+    out = []
+    for t in candidate_tiles(c):
+        if work[t] >= 4:
+            continue
+        work[t] += 1
+        if is_complete(work):
+            out.append(t)
+        work[t] -= 1
+    return out
+
+
+# ----- shanten ---------------------------------------------------------------------------
+# For a suit, the achievable (groups, partial blocks, head pair) triples, kept Pareto-maximal.
+_SUIT_BLOCKS: dict[tuple[int, ...], tuple[tuple[int, int, int], ...]] = {}
+
+
+def _pareto(options: set[tuple[int, int, int]]) -> tuple[tuple[int, int, int], ...]:
+    keep = []
+    for o in options:
+        if not any(
+            p != o and p[2] == o[2] and p[0] >= o[0] and p[1] >= o[1] for p in options
+        ):
+            keep.append(o)
+    return tuple(sorted(keep, reverse=True))
+
+
+def _suit_blocks(key: tuple[int, ...], honours: bool = False) -> tuple[tuple[int, int, int], ...]:
+    cache_key = key if not honours else (-1, *key)
+    v = _SUIT_BLOCKS.get(cache_key)
+    if v is not None:
+        return v
+    c = list(key)
+    n = len(c)
+    results: set[tuple[int, int, int]] = set()
+
+    def rec(i: int, g: int, p: int, q: int) -> None:
+        while i < n and c[i] == 0:
+            i += 1
+        if i == n:
+            results.add((g, p, q))
+            return
+        if c[i] >= 3:
+            c[i] -= 3
+            rec(i, g + 1, p, q)
+            c[i] += 3
+        if not honours and i <= n - 3 and c[i + 1] and c[i + 2]:
+            c[i] -= 1
+            c[i + 1] -= 1
+            c[i + 2] -= 1
+            rec(i, g + 1, p, q)
+            c[i] += 1
+            c[i + 1] += 1
+            c[i + 2] += 1
+        if c[i] >= 2:
+            c[i] -= 2
+            if q == 0:
+                rec(i, g, p, 1)
+            rec(i, g, p + 1, q)
+            c[i] += 2
+        if not honours:
+            if i <= n - 2 and c[i + 1]:
+                c[i] -= 1
+                c[i + 1] -= 1
+                rec(i, g, p + 1, q)
+                c[i] += 1
+                c[i + 1] += 1
+            if i <= n - 3 and c[i + 2]:
+                c[i] -= 1
+                c[i + 2] -= 1
+                rec(i, g, p + 1, q)
+                c[i] += 1
+                c[i + 2] += 1
+        c[i] -= 1  # leave one copy of card i isolated
+        rec(i, g, p, q)
+        c[i] += 1
+
+    rec(0, 0, 0, 0)
+    v = _pareto(results)
+    _SUIT_BLOCKS[cache_key] = v
+    return v
+
+
+def shanten(c: Sequence[int], melds: int = 0) -> int:
+    """Regular-hand shanten of the concealed counts with ``melds`` declared groups.
+
+    -1 = complete (with 3k+2 cards), 0 = one card away (tenpai), and so on. The classical
+    block count: 8 - 2·groups - partial blocks - head pair, with groups + blocks ≤ 4.
+    """
+    parts = [_suit_blocks(tuple(c[b : b + 9])) for b in _SUIT_BASES]
+    hon = tuple(sorted((c[h] for h in range(27, 34) if c[h]), reverse=True))
+    parts.append(_suit_blocks(hon, honours=True) if hon else ((0, 0, 0),))
+    best = 8
+    for g0, p0, q0 in parts[0]:
+        for g1, p1, q1 in parts[1]:
+            q01 = q0 + q1
+            if q01 > 1:
+                continue
+            for g2, p2, q2 in parts[2]:
+                q012 = q01 + q2
+                if q012 > 1:
+                    continue
+                for g3, p3, q3 in parts[3]:
+                    q = q012 + q3
+                    if q > 1:
+                        continue
+                    g = g0 + g1 + g2 + g3 + melds
+                    p = p0 + p1 + p2 + p3
+                    if g > 4:
+                        g = 4
+                    if g + p > 4:
+                        p = 4 - g
+                    s = 8 - 2 * g - p - q
+                    if s < best:
+                        best = s
+    return best
+
+
+def isolated_count(c: Sequence[int]) -> int:
+    """Cards that are alone: single honours, single suit cards with no card within two."""
+    n = 0
+    for t in range(27):
+        if c[t] == 1:
+            k = t % 9
+            if (
+                (k >= 1 and c[t - 1])
+                or (k <= 7 and c[t + 1])
+                or (k >= 2 and c[t - 2])
+                or (k <= 6 and c[t + 2])
+            ):
+                continue
+            n += 1
+    for h in range(27, 34):
+        if c[h] == 1:
+            n += 1
+    return n

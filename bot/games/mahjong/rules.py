@@ -1,0 +1,1214 @@
+"""The Mah-Jongg (Israeli rules) state machine (pure; spec: ``shared/rules/mahjong.md``).
+
+One :class:`MahjongState` is a whole game: hands are dealt, played, scored and redealt
+inside ``apply`` until the game ends. See the package docstring for the action grammar.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.engine.core import Event, IllegalAction, Result, State, parse_options
+from bot.engine.rng import make_rng, shuffled
+from bot.games.mahjong.hand import isolated_count, shanten
+from bot.games.mahjong.scoring import (
+    PlayerHand,
+    Sheet,
+    WinInfo,
+    claim_rank,
+    is_mahjong,
+    mahjong_waits,
+    score_non_winner,
+    score_winner,
+    settle,
+)
+from bot.games.mahjong.specials import Meld, irregular_near
+from bot.games.mahjong.tiles import (
+    CODES,
+    FULL_SET,
+    INDEX,
+    NUM_KINDS,
+    WIND_CODES,
+    WIND_NAMES,
+    WINDS,
+    counts_of,
+    expand,
+    name,
+)
+
+log = logging.getLogger(__name__)
+
+HAND_SIZE = 13
+BOX_SIZE = 14
+BOX_MIN = 4
+PENALTY_FALSE_CLAIM = 2
+PENALTY_WRONG_MAHJONG = 20
+PENALTY_FALSE_MAHJONG = 300
+
+DISCARD = tuple(f"discard {c}" for c in CODES[:NUM_KINDS])
+KONG = tuple(f"kong {c}" for c in CODES[:NUM_KINDS])
+EXTEND = tuple(f"extend {c}" for c in CODES[:NUM_KINDS])
+DECLARE = tuple(f"declare {c}" for c in CODES[:NUM_KINDS])
+
+# phases
+PRELUDE, DISCARD_PHASE, CLAIM, LAST, OVER = "prelude", "discard", "claim", "last_turns", "over"
+
+
+@dataclass(frozen=True)
+class MahjongOptions:
+    """Table options.
+
+    - ``game``: ``regular`` (ends after four seat changes) or ``extended`` (sixteen seat
+      changes, the round wind going East, South, West, North).
+    - ``strict``: players may declare falsely and pay the seed's penalties (2 for a false
+      group claim, 20 for a wrong Mah-Jongg among several claimants, 300 and a replayed
+      hand for a false Mah-Jongg or standing hand); claim windows then ask every player.
+    - ``last_card``: ``last_copy`` (the winning card's other three copies are in sight) or
+      ``only_wait`` (the only card that completes the hand) for the 2-point item.
+    - ``settlement``: ``addup`` (everyone adds their own total) or ``classical`` (losers
+      pay the winner's total and settle their differences).
+    - ``random_seats``: seat winds drawn from the seed (off: player i starts in wind i).
+    - ``max_hands``: end the game after this many hands even if it is not finished
+      (0 = no limit; a table may use it to bound long games).
+    """
+
+    game: str = "regular"
+    strict: bool = False
+    last_card: str = "last_copy"
+    settlement: str = "addup"
+    random_seats: bool = True
+    max_hands: int = 0
+
+    def __post_init__(self) -> None:
+        if self.game not in ("regular", "extended"):
+            raise ValueError("Option game must be `regular` (4 rounds) or `extended` (16 rounds).")
+        if self.last_card not in ("last_copy", "only_wait"):
+            raise ValueError("Option last_card must be `last_copy` or `only_wait`.")
+        if self.settlement not in ("addup", "classical"):
+            raise ValueError("Option settlement must be `addup` or `classical`.")
+        if self.max_hands < 0:
+            raise ValueError("Option max_hands must be 0 (no limit) or more.")
+
+    @property
+    def rounds(self) -> int:
+        return 4 if self.game == "regular" else 16
+
+
+def parse_deck(deck: Any) -> list[list[int]] | None:
+    """A stacked deck (codes top first, as a list or a string) or a list of such decks."""
+    if deck is None:
+        return None
+    if isinstance(deck, str):
+        return [_deck_indices(deck.split())]
+    deck = list(deck)
+    if deck and not isinstance(deck[0], str):
+        return [_deck_indices(d.split() if isinstance(d, str) else d) for d in deck]
+    return [_deck_indices(deck)]
+
+
+def _deck_indices(codes: Sequence[str]) -> list[int]:
+    try:
+        out = [INDEX[c] for c in codes]
+    except KeyError as e:
+        raise ValueError(f"Unknown card {e.args[0]!r} in the stacked deck.") from None
+    have = counts_of([t for t in out if t < NUM_KINDS])
+    if any(n > 4 for n in have) or len(set(t for t in out if t >= NUM_KINDS)) != sum(
+        1 for t in out if t >= NUM_KINDS
+    ):
+        raise ValueError("The stacked deck holds a card more often than the set does.")
+    if len(out) > len(FULL_SET):
+        raise ValueError("The stacked deck holds more than 144 cards.")
+    return out
+
+
+def _complete_deck(prefix: list[int], rng_seed: Any) -> list[int]:
+    """A partial stacked deck is completed with the remaining cards in a seeded order."""
+    rest = list(FULL_SET)
+    for t in prefix:
+        rest.remove(t)
+    return prefix + shuffled(rest, make_rng(rng_seed, "stack-fill"))
+
+
+class MahjongState(State):
+    game = "mahjong"
+
+    def __init__(
+        self,
+        seed: int | str,
+        players: Sequence[str],
+        options: MahjongOptions,
+        decks: list[list[int]] | None = None,
+    ) -> None:
+        if len(players) != 4:
+            raise ValueError("Mah-Jongg needs exactly 4 players.")
+        super().__init__(seed, players, dataclasses.asdict(options))
+        self.opts = options
+        self.totals = [0, 0, 0, 0]
+        if options.random_seats:
+            self.wind = shuffled([0, 1, 2, 3], make_rng(seed, "seats"))
+        else:
+            self.wind = [0, 1, 2, 3]
+        self.by_wind = self._by_wind()
+        self.round_wind = 0
+        self.rotations = 0
+        self.hand_no = 0
+        self.history: list[dict[str, Any]] = []
+        self.over = False
+        self.decks = decks
+        self.phase = PRELUDE
+        self._cache_version = -1
+        self._cache_legal: dict[int, list[str]] = {}
+        events: list[Event] = []
+        self._start_hand(events)
+        self.events.extend(events)
+
+    # ----- small helpers ---------------------------------------------------------------
+    def _by_wind(self) -> list[int]:
+        out = [0] * 4
+        for p, w in enumerate(self.wind):
+            out[w] = p
+        return out
+
+    @property
+    def round_player(self) -> int:
+        return self.by_wind[self.round_wind]
+
+    def next_player(self, p: int) -> int:
+        return self.by_wind[(self.wind[p] + 1) % 4]
+
+    def distance(self, frm: int, to: int) -> int:
+        """Turn-order distance from ``frm`` to ``to`` (1 = the next player)."""
+        return (self.wind[to] - self.wind[frm]) % 4
+
+    @property
+    def live_count(self) -> int:
+        return self.live_end - self.live_pos
+
+    @property
+    def box_count(self) -> int:
+        return len(self.box) - self.box_pos
+
+    def _n(self, p: int) -> str:
+        return self.players[p]
+
+    def snapshot(self) -> dict[str, Any]:
+        snap = super().snapshot()
+        for k in [k for k in snap if k.startswith("_cache")]:
+            del snap[k]
+        return snap
+
+    # ----- the contract ------------------------------------------------------------------
+    @property
+    def to_act(self) -> list[int]:
+        if self.over:
+            return []
+        if self.phase == CLAIM:
+            answers = self.claim["answers"]
+            return sorted(s for s in self.claim["options"] if s not in answers)
+        return [self.turn]
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    @property
+    def scores(self) -> list[int]:
+        return list(self.totals)
+
+    def result(self) -> Result:
+        return Result.free_for_all(self.totals)
+
+    def legal_actions(self, seat: int) -> list[str]:
+        if self._cache_version != len(self.log):
+            self._cache_version = len(self.log)
+            self._cache_legal = {}
+        hit = self._cache_legal.get(seat)
+        if hit is None:
+            hit = self._legal(seat)
+            self._cache_legal[seat] = hit
+        return list(hit)
+
+    def check(self, seat: int, code: str) -> None:
+        if self._cache_version == len(self.log) and seat in self._cache_legal:
+            legal = self._cache_legal[seat]
+        else:
+            legal = self.legal_actions(seat)
+        if code not in legal:
+            raise IllegalAction(self.explain_illegal(seat, code))
+
+    def normalize(self, seat: int, code: str) -> str:
+        words = code.split()
+        if len(words) == 4 and words[0] == "chow" and all(w in INDEX for w in words[1:]):
+            words[1:] = sorted(words[1:], key=INDEX.__getitem__)
+        return " ".join(words)
+
+    def default_action(self, seat: int) -> str:
+        legal = self.legal_actions(seat)
+        if not legal:
+            raise IllegalAction("There is nothing to decide for this seat now.")
+        if "pass" in legal:
+            return "pass"
+        if legal == ["mahjong"]:
+            return "mahjong"
+        if self.drawn is not None and self.turn == seat:
+            code = DISCARD[self.drawn]
+            if code in legal:
+                return code
+        discards = [c for c in legal if c.startswith("discard ")]
+        return discards[-1] if discards else legal[0]
+
+    def describe(self, code: str) -> str:
+        return describe(code)
+
+    def explain_illegal(self, seat: int, code: str) -> str:
+        words = code.split()
+        verb = words[0] if words else ""
+        legal = self.legal_actions(seat)
+        if not legal:
+            return "You have nothing to decide now."
+        if self.phase == CLAIM:
+            t = self.claim["card"]
+            if verb == "chow" and self.distance(self.claim["by"], seat) != 1:
+                return "You may chow only the discard of the player before you."
+            if verb in ("pung", "kong", "chow", "mahjong"):
+                return f"You cannot claim {name(t)} for {verb} with your hand."
+            return "Answer the claim: " + ", ".join(legal) + "."
+        if verb in ("discard", "kong", "extend", "declare") and len(words) == 2:
+            if words[1] not in INDEX or INDEX[words[1]] >= NUM_KINDS:
+                return f"`{words[1]}` is not a card that can be in a hand."
+            t = INDEX[words[1]]
+            c = self.conc[seat]
+            if self.standing[seat] is not None:
+                return "Your standing hand is locked: only the named card can be played now."
+            if verb == "discard":
+                if c[t] == 0:
+                    return f"You do not hold {name(t)}."
+                if self.pending_declare is not None:
+                    return (
+                        f"After declaring a standing hand on {name(self.pending_declare)} you "
+                        "must discard a card that keeps you one card from Mah-Jongg (not the named card)."
+                    )
+            if verb == "kong":
+                return f"A concealed kong needs all four {name(t)} in your hand (and no standing hand)."
+            if verb == "extend":
+                return f"You can extend only your own melded pung of {name(t)} with a card from your hand."
+            if verb == "declare":
+                return f"Your hand is not one card from Mah-Jongg with {name(t)} after a discard."
+        if verb == "mahjong":
+            return "Your hand is not a Mah-Jongg now (it must be won by wall or by a discard)."
+        if verb in ("pung", "chow", "pass"):
+            return "There is no discard to claim now."
+        return f"`{code}` is not a legal move now. Legal: " + ", ".join(legal[:12]) + "."
+
+    # ----- legal actions ---------------------------------------------------------------------
+    def _legal(self, seat: int) -> list[str]:
+        if self.over:
+            return []
+        phase = self.phase
+        if phase == CLAIM:
+            opts = self.claim["options"].get(seat)
+            if opts is None or seat in self.claim["answers"]:
+                return []
+            return list(opts)
+        if seat != self.turn:
+            return []
+        c = self.conc[seat]
+        if phase == PRELUDE:
+            return [KONG[t] for t in range(NUM_KINDS) if c[t] == 4] + ["pass"]
+        if phase == LAST:
+            return self._turn_actions(seat, last=True)
+        return self._turn_actions(seat, last=False)
+
+    def _turn_actions(self, p: int, last: bool) -> list[str]:
+        c = self.conc[p]
+        strict = self.opts.strict
+        if self.standing[p] is not None:
+            if last:
+                return [DISCARD[t] for t in range(NUM_KINDS) if c[t]]
+            return ["mahjong"]  # the named card was drawn (others are discarded at once)
+        if self.pending_declare is not None:
+            w = self.pending_declare
+            out = []
+            for d in range(NUM_KINDS):
+                if c[d] and d != w:
+                    if strict or self._is_standing_after(p, d, w):
+                        out.append(DISCARD[d])
+            return out
+        acts: list[str] = []
+        if not last and self._may_self_win(p):
+            melds = self.melds[p]
+            concealed_ok = all(m[2] for m in melds)
+            if strict or is_mahjong(c, melds, self.wind[p], self.round_wind, concealed_ok):
+                acts.append("mahjong")
+        acts.extend(DISCARD[t] for t in range(NUM_KINDS) if c[t])
+        if self.box_count > 0:
+            acts.extend(KONG[t] for t in range(NUM_KINDS) if c[t] == 4)
+            acts.extend(EXTEND[t] for k, t, _ in self.melds[p] if k == "pung" and c[t])
+        if not last:
+            if strict:
+                acts.extend(DECLARE)
+            else:
+                acts.extend(DECLARE[w] for w in self._declare_waits(p))
+        return acts
+
+    def _may_self_win(self, p: int) -> bool:
+        return self.drawn is not None or (p == self.round_player and self.discards == 0)
+
+    def _is_standing_after(self, p: int, d: int, w: int) -> bool:
+        c = self.conc[p]
+        c[d] -= 1
+        c[w] += 1
+        melds = self.melds[p]
+        ok = c[w] <= 4 and is_mahjong(c, melds, self.wind[p], self.round_wind, all(m[2] for m in melds))
+        c[w] -= 1
+        c[d] += 1
+        return ok
+
+    def _declare_waits(self, p: int) -> list[int]:
+        """Cards a standing hand could be declared on (after some discard)."""
+        c = self.conc[p]
+        melds = self.melds[p]
+        regular = isolated_count(c) <= 2 and shanten(c, len(melds)) <= 0
+        if not regular and not irregular_near(c, melds, WINDS[self.wind[p]], WINDS[self.round_wind]):
+            return []
+        concealed_ok = all(m[2] for m in melds)
+        out: set[int] = set()
+        for d in range(NUM_KINDS):
+            if not c[d]:
+                continue
+            c[d] -= 1
+            for w in mahjong_waits(c, melds, self.wind[p], self.round_wind, concealed_ok):
+                if w != d or c[w] + 1 <= 4:
+                    out.add(w)
+            c[d] += 1
+        # a named card must still exist somewhere: not all four in the player's own hand/melds
+        return sorted(w for w in out if self._own_copies(p, w) < 4)
+
+    def _own_copies(self, p: int, t: int) -> int:
+        n = self.conc[p][t]
+        for k, mt, _ in self.melds[p]:
+            if k == "chow":
+                n += mt <= t <= mt + 2
+            elif mt == t:
+                n += 4 if k == "kong" else 3
+        return n
+
+    # ----- dealing ---------------------------------------------------------------------------
+    def _deck_for(self, n: int) -> list[int]:
+        if self.decks and n <= len(self.decks):
+            return _complete_deck(list(self.decks[n - 1]), (self.seed, n))
+        return shuffled(FULL_SET, make_rng(self.seed, "deal", n))
+
+    def _start_hand(self, events: list[Event]) -> None:
+        self.hand_no += 1
+        deck = self._deck_for(self.hand_no)
+        rp = self.round_player
+        order = [self.by_wind[(self.round_wind + i) % 4] for i in range(4)]
+        self.conc = [[0] * NUM_KINDS for _ in range(4)]
+        self.held_extras: list[list[int]] = [[] for _ in range(4)]
+        pos = 0
+        for i, p in enumerate(order):
+            n = HAND_SIZE + (1 if i == 0 else 0)
+            for t in deck[pos : pos + n]:
+                if t >= NUM_KINDS:
+                    self.held_extras[p].append(t)
+                else:
+                    self.conc[p][t] += 1
+            pos += n
+        self.live = deck[pos : len(deck) - BOX_SIZE]
+        self.live_pos = 0
+        self.live_end = len(self.live)
+        self.box = deck[len(deck) - BOX_SIZE :]
+        self.box_pos = 0
+        self.melds: list[list[Meld]] = [[] for _ in range(4)]
+        self.extras: list[list[int]] = [[] for _ in range(4)]
+        self.river: list[list[int]] = [[] for _ in range(4)]
+        self.standing: list[int | None] = [None] * 4
+        self.standing_hand: list[list[int] | None] = [None] * 4
+        self.pending_declare: int | None = None
+        self.turn = rp
+        self.drawn: int | None = None
+        self.draw_src = ""
+        self.last_wall_draw = False
+        self.discards = 0
+        self.claim: dict[str, Any] = {}
+        self.prelude_queue = order
+        self.last_queue: list[int] = []
+        self.winner: int | None = None
+        self.win: dict[str, Any] | None = None
+        self.penalties: list[dict[str, Any]] = []
+        self.phase = PRELUDE
+        winds = ", ".join(f"{self._n(p)} {WIND_NAMES[self.wind[p]]}" for p in order)
+        events.append(
+            Event(
+                "deal",
+                f"Hand {self.hand_no} ({WIND_NAMES[self.round_wind]} round): {winds}. "
+                f"{self._n(rp)} is the round player and discards first.",
+                data={"deal": self.hand_no},
+            )
+        )
+        self._run_prelude(events)
+
+    def _run_prelude(self, events: list[Event]) -> None:
+        while self.prelude_queue:
+            p = self.prelude_queue[0]
+            held = self.held_extras[p]
+            while held:
+                e = held.pop(0)
+                self.extras[p].append(e)
+                events.append(Event("extra", f"{self._n(p)} lays out {name(e)}.", seat=p))
+                t = self._take_box()
+                if t is None:
+                    self._exhausted(events)
+                    return
+                if t >= NUM_KINDS:
+                    held.append(t)
+                else:
+                    self.conc[p][t] += 1
+                    events.append(
+                        Event("draw", f"You drew {name(t)} from the kong box.", seat=p, private_to=p)
+                    )
+            if self.box_count > 0 and any(n == 4 for n in self.conc[p]):
+                self.phase = PRELUDE
+                self.turn = p
+                return
+            self.prelude_queue.pop(0)
+        self.phase = DISCARD_PHASE
+        self.turn = self.round_player
+        self.drawn = None
+        self.draw_src = ""
+
+    # ----- the wall ---------------------------------------------------------------------------
+    def _take_box(self) -> int | None:
+        if self.box_pos >= len(self.box):
+            return None
+        t = self.box[self.box_pos]
+        self.box_pos += 1
+        # keep at least four cards in the box, taken from the far end of the live wall
+        while len(self.box) - self.box_pos < BOX_MIN and self.live_end > self.live_pos:
+            self.live_end -= 1
+            self.box.append(self.live[self.live_end])
+        return t
+
+    def _draw(self, p: int, from_box: bool, after_kong: bool, events: list[Event]) -> bool:
+        """``p`` draws a card, laying out extras with replacements. False: no card left."""
+        while True:
+            if from_box:
+                t = self._take_box()
+                if t is None:
+                    return False
+                last = False
+            else:
+                if self.live_pos >= self.live_end:
+                    return False
+                t = self.live[self.live_pos]
+                self.live_pos += 1
+                last = self.live_pos >= self.live_end
+            if t >= NUM_KINDS:
+                self.extras[p].append(t)
+                events.append(
+                    Event("extra", f"{self._n(p)} lays out {name(t)} and draws a replacement.", seat=p)
+                )
+                from_box = True
+                after_kong = False
+                continue
+            self.conc[p][t] += 1
+            self.drawn = t
+            self.draw_src = "kong" if after_kong else ("box" if from_box else "wall")
+            self.last_wall_draw = last
+            events.append(
+                Event("draw", f"You drew {name(t)}.", seat=p, private_to=p, data={"card": CODES[t]})
+            )
+            return True
+
+    # ----- turns -------------------------------------------------------------------------------
+    def _turn_from(self, p: int, events: list[Event]) -> None:
+        """Play continues with ``p`` drawing from the wall; automatic turns run on."""
+        while True:
+            self.turn = p
+            self.claim = {}
+            if not self._draw(p, False, False, events):
+                self._exhausted(events)
+                return
+            w = self.standing[p]
+            if w is not None and self.drawn != w:
+                # a locked standing hand: the drawn card goes straight out
+                if self._discard(p, self.drawn, events, auto=True):
+                    return
+                p = self.next_player(p)
+                continue
+            self.phase = DISCARD_PHASE
+            return
+
+    def _discard(self, p: int, t: int, events: list[Event], auto: bool = False) -> bool:
+        """``p`` discards ``t``; True if a claim window opened."""
+        self.conc[p][t] -= 1
+        self.river[p].append(t)
+        self.discards += 1
+        self.drawn = None
+        how = " (standing hand, automatically)" if auto else ""
+        events.append(
+            Event("discard", f"{self._n(p)} discards {name(t)}{how}.", seat=p, data={"card": CODES[t]})
+        )
+        if self.phase == LAST:
+            return False
+        options = self._claim_options(p, t)
+        if not options:
+            return False
+        self.phase = CLAIM
+        self.turn = p
+        self.claim = {"card": t, "by": p, "options": options, "answers": {}}
+        return True
+
+    def _claim_options(self, d: int, t: int) -> dict[int, list[str]]:
+        live = self.live_pos < self.live_end
+        strict = self.opts.strict
+        box = self.box_count > 0
+        out: dict[int, list[str]] = {}
+        p = d
+        for dist in (1, 2, 3):
+            p = self.next_player(p)
+            c = self.conc[p]
+            opts: list[str] = []
+            if self.standing[p] is not None:
+                if strict:
+                    opts.append("mahjong")
+                elif t == self.standing[p]:
+                    c[t] += 1
+                    if is_mahjong(c, self.melds[p], self.wind[p], self.round_wind, False):
+                        opts.append("mahjong")
+                    c[t] -= 1
+            elif strict:
+                opts.append("mahjong")
+                if live:
+                    if box:
+                        opts.append("kong")
+                    opts.append("pung")
+                    if dist == 1 and t < 27:
+                        opts.extend(_chow_codes(t, None))
+            else:
+                c[t] += 1
+                if is_mahjong(c, self.melds[p], self.wind[p], self.round_wind, False):
+                    opts.append("mahjong")
+                c[t] -= 1
+                if live:
+                    n = c[t]
+                    if n >= 3 and box:
+                        opts.append("kong")
+                    if n >= 2:
+                        opts.append("pung")
+                    if dist == 1 and t < 27:
+                        opts.extend(_chow_codes(t, c))
+            if opts:
+                opts.append("pass")
+                out[p] = opts
+        return out
+
+    # ----- apply ----------------------------------------------------------------------------------
+    def _apply(self, seat: int, code: str) -> list[Event]:
+        self._cache_version = -1
+        events: list[Event] = []
+        words = code.split()
+        verb = words[0]
+        t = INDEX[words[1]] if len(words) == 2 else None
+        phase = self.phase
+        if phase == CLAIM:
+            self.claim["answers"][seat] = code
+            if not self.to_act:
+                self._resolve_claims(events)
+            return events
+        if phase == PRELUDE:
+            if verb == "pass":
+                self.prelude_queue.pop(0)
+            else:
+                assert t is not None
+                if not self._declare_kong(seat, t, events, prelude=True):
+                    return events
+            self._run_prelude(events)
+            return events
+        if verb == "discard":
+            assert t is not None
+            if self.pending_declare is not None:
+                if not self._make_standing(seat, t, events):
+                    return events
+            if phase == LAST:
+                self._discard(seat, t, events)
+                self.last_queue.pop(0)
+                self._run_last(events)
+                return events
+            if not self._discard(seat, t, events):
+                self._turn_from(self.next_player(seat), events)
+            return events
+        if verb == "kong":
+            assert t is not None
+            self._declare_kong(seat, t, events, prelude=False)
+            return events
+        if verb == "extend":
+            assert t is not None
+            self._extend(seat, t, events)
+            return events
+        if verb == "declare":
+            assert t is not None
+            self.pending_declare = t
+            events.append(
+                Event(
+                    "declare_pending",
+                    f"You will declare a standing hand on {name(t)} with your discard.",
+                    seat=seat,
+                    private_to=seat,
+                )
+            )
+            return events
+        if verb == "mahjong":
+            self._self_drawn_mahjong(seat, events)
+            return events
+        raise IllegalAction(f"`{code}` is not a legal move now.")  # pragma: no cover
+
+    def _declare_kong(self, p: int, t: int, events: list[Event], prelude: bool) -> bool:
+        """A concealed kong and its replacement. False if the hand ended for want of cards."""
+        self.conc[p][t] -= 4
+        self.melds[p].append(("kong", t, True))
+        events.append(
+            Event("kong", f"{self._n(p)} declares a concealed kong of {name(t)}.", seat=p, data={"card": CODES[t]})
+        )
+        if prelude:
+            t2 = self._take_box()
+            while t2 is not None and t2 >= NUM_KINDS:
+                self.extras[p].append(t2)
+                events.append(Event("extra", f"{self._n(p)} lays out {name(t2)}.", seat=p))
+                t2 = self._take_box()
+            if t2 is None:
+                self._exhausted(events)
+                return False
+            self.conc[p][t2] += 1
+            events.append(Event("draw", f"You drew {name(t2)} from the kong box.", seat=p, private_to=p))
+            return True
+        if not self._draw(p, True, True, events):
+            self._exhausted(events)
+            return False
+        return True
+
+    def _extend(self, p: int, t: int, events: list[Event]) -> None:
+        melds = self.melds[p]
+        for i, (k, mt, _) in enumerate(melds):
+            if k == "pung" and mt == t:
+                melds[i] = ("kong", t, False)
+                break
+        self.conc[p][t] -= 1
+        events.append(
+            Event("extend", f"{self._n(p)} adds {name(t)} to their pung: a melded kong.", seat=p, data={"card": CODES[t]})
+        )
+        if not self._draw(p, True, True, events):
+            self._exhausted(events)
+
+    def _make_standing(self, p: int, d: int, events: list[Event]) -> bool:
+        """The discard after ``declare``: lock the hand. False if the hand ended (strict)."""
+        w = self.pending_declare
+        assert w is not None
+        self.pending_declare = None
+        if self.opts.strict and not self._is_standing_after(p, d, w):
+            self._penalise(p, PENALTY_FALSE_MAHJONG, "false standing hand", events)
+            self._void_hand("false standing hand", events)
+            return False
+        c = self.conc[p]
+        c[d] -= 1
+        self.standing[p] = w
+        self.standing_hand[p] = expand(c)
+        c[d] += 1
+        shown = " ".join(CODES[x] for x in self.standing_hand[p] or [])
+        events.append(
+            Event(
+                "declare",
+                f"{self._n(p)} declares a standing hand, one card from Mah-Jongg, calling {name(w)} "
+                f"(hand shown: {shown}).",
+                seat=p,
+                data={"card": CODES[w]},
+            )
+        )
+        return True
+
+    # ----- claims ---------------------------------------------------------------------------------
+    def _resolve_claims(self, events: list[Event]) -> None:
+        t = self.claim["card"]
+        d = self.claim["by"]
+        answers: dict[int, str] = self.claim["answers"]
+        strict = self.opts.strict
+        by_kind: dict[str, list[int]] = {"mahjong": [], "kong": [], "pung": [], "chow": []}
+        for p, code in answers.items():
+            verb = code.split()[0]
+            if verb == "pass":
+                continue
+            if strict and verb != "mahjong" and not self._claim_valid(p, code, t):
+                self._penalise(p, PENALTY_FALSE_CLAIM, f"false {verb} claim", events)
+                continue
+            by_kind[verb].append(p)
+        mj = by_kind["mahjong"]
+        if strict and mj:
+            valid = [p for p in mj if self._claim_valid(p, "mahjong", t)]
+            false = [p for p in mj if p not in valid]
+            if false and not valid:
+                for p in false:
+                    self._penalise(p, PENALTY_FALSE_MAHJONG, "false Mah-Jongg", events)
+                self._void_hand("false Mah-Jongg", events)
+                return
+            for p in false:
+                self._penalise(p, PENALTY_WRONG_MAHJONG, "wrong Mah-Jongg claim", events)
+            mj = valid
+        self.claim = {}
+        if mj:
+            if len(mj) == 1:
+                p = mj[0]
+            else:
+                ranks = {}
+                for q in mj:
+                    c = list(self.conc[q])
+                    c[t] += 1
+                    hand = PlayerHand(tuple(c), tuple(self.melds[q]), (), self.wind[q], self.round_wind)
+                    ranks[q] = claim_rank(hand, t)
+                p = min(mj, key=lambda q: (-ranks[q], self.distance(d, q)))
+            self._take_discard(d, t)
+            self.conc[p][t] += 1
+            self._win(p, self_drawn=False, tile=t, discarder=d, events=events)
+            return
+        for kind in ("kong", "pung", "chow"):
+            claimants = by_kind[kind]
+            if not claimants:
+                continue
+            p = min(claimants, key=lambda q: self.distance(d, q))
+            self._take_discard(d, t)
+            c = self.conc[p]
+            if kind == "chow":
+                low = INDEX[answers[p].split()[1]]
+                for x in (low, low + 1, low + 2):
+                    if x != t:
+                        c[x] -= 1
+                self.melds[p].append(("chow", low, False))
+                events.append(
+                    Event(
+                        "claim",
+                        f"{self._n(p)} claims {name(t)} from {self._n(d)}: chow "
+                        f"{CODES[low]} {CODES[low + 1]} {CODES[low + 2]}.",
+                        seat=p,
+                        data={"card": CODES[t], "claim": "chow"},
+                    )
+                )
+            else:
+                c[t] -= 3 if kind == "kong" else 2
+                self.melds[p].append((kind, t, False))
+                events.append(
+                    Event(
+                        "claim",
+                        f"{self._n(p)} claims {name(t)} from {self._n(d)}: {kind}.",
+                        seat=p,
+                        data={"card": CODES[t], "claim": kind},
+                    )
+                )
+            self.turn = p
+            self.phase = DISCARD_PHASE
+            self.drawn = None
+            self.draw_src = ""
+            if kind == "kong" and not self._draw(p, True, True, events):
+                self._exhausted(events)
+            return
+        # nobody took it: the discard is dead
+        self._turn_from(self.next_player(d), events)
+
+    def _claim_valid(self, p: int, code: str, t: int) -> bool:
+        c = self.conc[p]
+        words = code.split()
+        verb = words[0]
+        if verb == "pung":
+            return c[t] >= 2
+        if verb == "kong":
+            return c[t] >= 3
+        if verb == "chow":
+            low = INDEX[words[1]]
+            return all(c[x] >= 1 for x in (low, low + 1, low + 2) if x != t)
+        if verb == "mahjong":
+            if self.standing[p] is not None and self.standing[p] != t:
+                return False
+            c[t] += 1
+            ok = is_mahjong(c, self.melds[p], self.wind[p], self.round_wind, False)
+            c[t] -= 1
+            return ok
+        return False
+
+    def _take_discard(self, d: int, t: int) -> None:
+        river = self.river[d]
+        assert river and river[-1] == t
+        river.pop()
+
+    # ----- Mah-Jongg ----------------------------------------------------------------------------
+    def _self_drawn_mahjong(self, p: int, events: list[Event]) -> None:
+        melds = self.melds[p]
+        if self.opts.strict and not is_mahjong(
+            self.conc[p], melds, self.wind[p], self.round_wind, all(m[2] for m in melds)
+        ):
+            self._penalise(p, PENALTY_FALSE_MAHJONG, "false Mah-Jongg", events)
+            self._void_hand("false Mah-Jongg", events)
+            return
+        self._win(p, self_drawn=True, tile=self.drawn, discarder=None, events=events)
+
+    def _visible_copies(self, t: int) -> int:
+        n = sum(r.count(t) for r in self.river)
+        for melds in self.melds:
+            for k, mt, _ in melds:
+                if k == "chow":
+                    n += mt <= t <= mt + 2
+                elif mt == t:
+                    n += 4 if k == "kong" else 3
+        return n
+
+    def _win(
+        self, p: int, self_drawn: bool, tile: int | None, discarder: int | None, events: list[Event]
+    ) -> None:
+        original = self_drawn and p == self.round_player and self.discards == 0
+        if original:
+            tile = None
+        from_box = self_drawn and tile is not None and self.draw_src in ("box", "kong")
+        last_of_type = False
+        if tile is not None:
+            if self.opts.last_card == "last_copy":
+                last_of_type = self._visible_copies(tile) == 3
+            else:
+                c = list(self.conc[p])
+                c[tile] -= 1
+                melds = self.melds[p]
+                concealed_ok = self_drawn and all(m[2] for m in melds)
+                last_of_type = mahjong_waits(c, melds, self.wind[p], self.round_wind, concealed_ok) == [tile]
+        info = WinInfo(
+            self_drawn=self_drawn,
+            tile=tile,
+            from_box=from_box,
+            after_kong=from_box and self.draw_src == "kong",
+            last_wall=self_drawn and tile is not None and self.draw_src == "wall" and self.last_wall_draw,
+            last_of_type=last_of_type,
+            standing=self.standing[p] is not None,
+            original=original,
+            earth=not self_drawn and self.discards == 1,
+        )
+        self.winner = p
+        self.win = {"info": info, "discarder": discarder}
+        if original:
+            how = "with the original hand"
+        elif self_drawn:
+            how = f"by wall on {name(tile)}" if tile is not None else "by wall"
+        else:
+            how = f"on {self._n(discarder)}'s discard {name(tile)}" if discarder is not None else ""
+        events.append(
+            Event(
+                "mahjong",
+                f"Mah-Jongg! {self._n(p)} goes out {how}. The others take one more turn.",
+                seat=p,
+                data={"card": CODES[tile] if tile is not None else None},
+            )
+        )
+        self.pending_declare = None
+        self.claim = {}
+        self.drawn = None
+        self.phase = LAST
+        q = p
+        self.last_queue = []
+        for _ in range(3):
+            q = self.next_player(q)
+            self.last_queue.append(q)
+        self._run_last(events)
+
+    def _run_last(self, events: list[Event]) -> None:
+        """The others' one more turn each (no claims, no Mah-Jongg), then the scoring."""
+        while self.last_queue:
+            p = self.last_queue[0]
+            self.turn = p
+            if not self._draw(p, False, False, events):
+                break  # the live wall ran out: stop early
+            if self.standing[p] is not None:
+                self._discard(p, self.drawn, events, auto=True)  # type: ignore[arg-type]
+                self.last_queue.pop(0)
+                continue
+            self.phase = LAST
+            return
+        self.last_queue = []
+        self._score_hand(events)
+
+    # ----- end of a hand ------------------------------------------------------------------------
+    def _player_hand(self, p: int) -> PlayerHand:
+        return PlayerHand(
+            tuple(self.conc[p]), tuple(self.melds[p]), tuple(self.extras[p]), self.wind[p], self.round_wind
+        )
+
+    def _score_hand(self, events: list[Event]) -> None:
+        w = self.winner
+        assert w is not None and self.win is not None
+        info: WinInfo = self.win["info"]
+        sheets: list[Sheet] = []
+        for p in range(4):
+            hand = self._player_hand(p)
+            sheets.append(score_winner(hand, info) if p == w else score_non_winner(hand))
+        totals = [s.total for s in sheets]
+        rp = self.round_player
+        deltas = settle(totals, w, rp, classical=self.opts.settlement == "classical")
+        for p in range(4):
+            self.totals[p] += deltas[p]
+        pay = 16 if w == rp else 8
+        entry = self._history_entry("mahjong")
+        entry["winner"] = w
+        entry["win"] = {
+            "by": "wall" if info.self_drawn else "discard",
+            "card": CODES[info.tile] if info.tile is not None else None,
+            "from": self.win["discarder"],
+            "original": info.original,
+            "standing": info.standing,
+        }
+        entry["sheets"] = []
+        for p in range(4):
+            d = sheets[p].as_dict()
+            d["payment"] = pay * 3 if p == w else -pay
+            entry["sheets"].append(d)
+        entry["deltas"] = deltas
+        entry["totals"] = list(self.totals)
+        self.history.append(entry)
+        lines = "; ".join(
+            f"{self._n(p)} {totals[p]}{' (' + sheets[p].special + ')' if sheets[p].special else ''}"
+            f" → {deltas[p]:+d}"
+            for p in range(4)
+        )
+        events.append(
+            Event(
+                "deal_end",
+                f"Hand {self.hand_no} won by {self._n(w)}. Hand totals: {lines}.",
+                seat=w,
+                data={"deal": self.hand_no, "deltas": deltas},
+            )
+        )
+        self._end_hand(w, events)
+
+    def _history_entry(self, outcome: str) -> dict[str, Any]:
+        return {
+            "deal": self.hand_no,
+            "outcome": outcome,
+            "round_wind": WIND_CODES[self.round_wind],
+            "round_player": self.round_player,
+            "winds": [WIND_CODES[w] for w in self.wind],
+            "winner": None,
+            "win": None,
+            "sheets": None,
+            "hands": [self._public_hand(p) for p in range(4)],
+            "deltas": [0, 0, 0, 0],
+            "totals": list(self.totals),
+            "penalties": list(self.penalties),
+        }
+
+    def _public_hand(self, p: int) -> dict[str, Any]:
+        return {
+            "concealed": [CODES[t] for t in expand(self.conc[p])],
+            "melds": [_meld_view(m) for m in self.melds[p]],
+            "extras": [CODES[e] for e in self.extras[p]],
+        }
+
+    def _exhausted(self, events: list[Event]) -> None:
+        if self.winner is not None:
+            # the live wall ran out during the one more turn: score now
+            self.last_queue = []
+            self._score_hand(events)
+            return
+        entry = self._history_entry("draw")
+        self.history.append(entry)
+        events.append(
+            Event(
+                "deal_end",
+                f"Hand {self.hand_no} is a draw: the wall is exhausted. No scores; the hand is replayed.",
+                data={"deal": self.hand_no, "deltas": [0, 0, 0, 0]},
+            )
+        )
+        self._end_hand(None, events)
+
+    def _penalise(self, p: int, points: int, why: str, events: list[Event]) -> None:
+        self.totals[p] -= points
+        self.penalties.append({"seat": p, "points": -points, "reason": why})
+        events.append(Event("penalty", f"{self._n(p)} loses {points} points: {why}.", seat=p))
+
+    def _void_hand(self, why: str, events: list[Event]) -> None:
+        entry = self._history_entry("void")
+        entry["reason"] = why
+        entry["deltas"] = [0, 0, 0, 0]
+        for pen in self.penalties:
+            entry["deltas"][pen["seat"]] += pen["points"]
+        self.history.append(entry)
+        events.append(
+            Event(
+                "deal_end",
+                f"Hand {self.hand_no} is void ({why}); it is replayed without scoring.",
+                data={"deal": self.hand_no, "deltas": entry["deltas"]},
+            )
+        )
+        self._end_hand(None, events)
+
+    def _end_hand(self, winner: int | None, events: list[Event]) -> None:
+        self.claim = {}
+        self.pending_declare = None
+        if winner is not None and winner != self.round_player:
+            self.wind = [(w + 1) % 4 for w in self.wind]
+            self.by_wind = self._by_wind()
+            self.rotations += 1
+            if self.rotations < self.opts.rounds:
+                new_round = self.rotations // 4
+                if new_round != self.round_wind:
+                    self.round_wind = new_round
+                    events.append(
+                        Event("round", f"The round wind is now {WIND_NAMES[new_round]}.")
+                    )
+        if self.rotations >= self.opts.rounds or (
+            self.opts.max_hands and self.hand_no >= self.opts.max_hands
+        ):
+            self.over = True
+            self.phase = OVER
+            best = max(self.totals)
+            winners = [self._n(p) for p in range(4) if self.totals[p] == best]
+            events.append(
+                Event(
+                    "game_end",
+                    f"The game is over. {' and '.join(winners)} wins with {best} points.",
+                    data={"scores": list(self.totals)},
+                )
+            )
+            return
+        self._start_hand(events)
+
+    # ----- views ------------------------------------------------------------------------------------
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        own = seat is not None and 0 <= seat < 4
+        claim = None
+        if self.phase == CLAIM and self.claim:
+            claim = {
+                "card": CODES[self.claim["card"]],
+                "by": self.claim["by"],
+                "asked": sorted(self.claim["options"]),
+                "waiting": self.to_act,
+            }
+            if own and seat in self.claim["options"]:
+                claim["my_options"] = list(self.claim["options"][seat])
+                claim["my_answer"] = self.claim["answers"].get(seat)
+        win = None
+        if self.winner is not None and self.win is not None and not self.over:
+            info: WinInfo = self.win["info"]
+            win = {
+                "winner": self.winner,
+                "by": "wall" if info.self_drawn else "discard",
+                "card": CODES[info.tile] if info.tile is not None else None,
+                "from": self.win["discarder"],
+                "hand": self._public_hand(self.winner),
+            }
+        v: dict[str, Any] = {
+            "title": "Mah-Jongg",
+            "phase": self.phase,
+            "deal": self.hand_no,
+            "deals": None,
+            "rounds": self.opts.rounds,
+            "rounds_played": min(self.rotations, self.opts.rounds),
+            "game": self.opts.game,
+            "round_wind": WIND_CODES[self.round_wind],
+            "seat_winds": [WIND_CODES[w] for w in self.wind],
+            "round_player": self.round_player,
+            "dealer": self.round_player,
+            "east": self.by_wind[0],
+            "turn": None if self.over else self.turn,
+            "melds": [[_meld_view(m) for m in self.melds[p]] for p in range(4)],
+            "extras": [[CODES[e] for e in self.extras[p]] for p in range(4)],
+            "rivers": [[CODES[t] for t in self.river[p]] for p in range(4)],
+            "wall": self.live_count,
+            "kong_box": self.box_count,
+            "hand_counts": [sum(self.conc[p]) + len(self.held_extras[p]) for p in range(4)],
+            "standing": [
+                None
+                if self.standing[p] is None
+                else {
+                    "card": CODES[self.standing[p]],  # type: ignore[index]
+                    "hand": [CODES[t] for t in self.standing_hand[p] or []],
+                }
+                for p in range(4)
+            ],
+            "claim": claim,
+            "win": win,
+            "history": self.history,
+            "options": dict(self.options),
+        }
+        if own:
+            assert seat is not None
+            v["hand"] = [CODES[t] for t in expand(self.conc[seat])] + [
+                CODES[e] for e in self.held_extras[seat]
+            ]
+            v["drawn"] = (
+                CODES[self.drawn]
+                if self.drawn is not None and self.turn == seat and self.phase in (DISCARD_PHASE, LAST)
+                else None
+            )
+            v["pending_declare"] = (
+                CODES[self.pending_declare]
+                if self.pending_declare is not None and self.turn == seat
+                else None
+            )
+        else:
+            v["hand"] = None
+            v["drawn"] = None
+            v["pending_declare"] = None
+        return v
+
+
+def _meld_view(m: Meld) -> dict[str, Any]:
+    kind, t, concealed = m
+    cards = [t, t + 1, t + 2] if kind == "chow" else [t] * (4 if kind == "kong" else 3)
+    return {"kind": kind, "cards": [CODES[x] for x in cards], "concealed": concealed}
+
+
+def _chow_codes(t: int, c: list[int] | None) -> list[str]:
+    """Chows that use discard ``t`` (with hand counts ``c``; None: every shape)."""
+    n = t % 9
+    out = []
+    for low in (t - 2, t - 1, t):
+        if low < 0 or low // 9 != t // 9 or (low % 9) > 6 or not (n - 2 <= low % 9 <= n):
+            continue
+        if c is None or all(c[x] >= 1 for x in (low, low + 1, low + 2) if x != t):
+            out.append(f"chow {CODES[low]} {CODES[low + 1]} {CODES[low + 2]}")
+    return out
+
+
+def describe(code: str) -> str:
+    """A short label for an action code."""
+    words = code.split()
+    if not words:
+        return code
+    verb = words[0]
+    card = name(INDEX[words[1]]) if len(words) == 2 and words[1] in INDEX else None
+    if verb == "discard" and card:
+        return f"Discard {card}"
+    if verb == "kong" and card:
+        return f"Concealed kong of {card}"
+    if verb == "extend" and card:
+        return f"Add {card} to your pung"
+    if verb == "declare" and card:
+        return f"Declare standing hand on {card}"
+    if verb == "chow" and len(words) == 4 and all(w in INDEX for w in words[1:]):
+        low = INDEX[words[1]]
+        return f"Chow {low % 9 + 1}-{low % 9 + 2}-{low % 9 + 3} {name(low).split()[1]}"
+    return {
+        "mahjong": "Mah-Jongg!",
+        "pung": "Pung",
+        "kong": "Kong",
+        "pass": "Pass",
+    }.get(verb, code)
+
+
+def new_game(
+    seed: int | str,
+    players: Sequence[str],
+    options: Mapping[str, Any] | MahjongOptions | None = None,
+    deck: Any = None,
+) -> MahjongState:
+    """A new game. ``deck``: a stacked deck (codes, top first; may be partial) or a list of
+    decks, one per hand (see the package docstring)."""
+    opts = options if isinstance(options, MahjongOptions) else parse_options(MahjongOptions, options)
+    return MahjongState(seed, players, opts, parse_deck(deck))

@@ -1,0 +1,129 @@
+"""The 144 Mah-Jongg cards, their notation and their integer indices (pure).
+
+Codes (DESIGN.md): ``1b``..``9b`` bamboo, ``1c``..``9c`` characters, ``1d``..``9d`` dots;
+winds ``E S W N``; dragons ``C`` red, ``F`` green, ``P`` white; flowers ``f1``..``f4``
+(plum, orchid, chrysanthemum, bamboo); seasons ``s1``..``s4`` (spring..winter).
+
+Internally a card is an index: 0-8 bamboo 1-9, 9-17 characters 1-9, 18-26 dots 1-9,
+27-30 winds E S W N, 31-33 dragons C F P, 34-37 flowers, 38-41 seasons. A hand is an
+array of 34 counts (extras never sit in a hand: they are laid out at once).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+SUIT_LETTERS = ("b", "c", "d")
+SUIT_NAMES = ("Bamboo", "Characters", "Dots")
+WIND_CODES = ("E", "S", "W", "N")
+WIND_NAMES = ("East", "South", "West", "North")
+DRAGON_CODES = ("C", "F", "P")
+DRAGON_NAMES = ("Red dragon", "Green dragon", "White dragon")
+FLOWER_NAMES = ("Plum", "Orchid", "Chrysanthemum", "Bamboo blossom")
+SEASON_NAMES = ("Spring", "Summer", "Autumn", "Winter")
+
+NUM_KINDS = 34  # kinds that can be in a hand
+EAST, SOUTH, WEST, NORTH = 27, 28, 29, 30
+RED, GREEN, WHITE = 31, 32, 33
+WINDS = (EAST, SOUTH, WEST, NORTH)
+DRAGONS = (RED, GREEN, WHITE)
+HONOURS = WINDS + DRAGONS
+FLOWERS = (34, 35, 36, 37)
+SEASONS = (38, 39, 40, 41)
+EXTRAS = FLOWERS + SEASONS
+TERMINALS = (0, 8, 9, 17, 18, 26)
+ORPHANS = TERMINALS + HONOURS  # one of each terminal and honour: the 13 "strange" cards
+
+CODES: tuple[str, ...] = (
+    tuple(f"{n}{s}" for s in SUIT_LETTERS for n in range(1, 10))
+    + WIND_CODES
+    + DRAGON_CODES
+    + tuple(f"f{i}" for i in range(1, 5))
+    + tuple(f"s{i}" for i in range(1, 5))
+)
+INDEX: dict[str, int] = {c: i for i, c in enumerate(CODES)}
+
+#: The full set: four of each of the 34 kinds, one of each extra (144 cards).
+FULL_SET: tuple[int, ...] = tuple(t for t in range(NUM_KINDS) for _ in range(4)) + EXTRAS
+
+
+def is_suited(t: int) -> bool:
+    return t < 27
+
+
+def is_honour(t: int) -> bool:
+    return 27 <= t < 34
+
+
+def is_terminal(t: int) -> bool:
+    return t < 27 and t % 9 in (0, 8)
+
+
+def is_extra(t: int) -> bool:
+    return t >= 34
+
+
+def suit_of(t: int) -> int:
+    """0 bamboo, 1 characters, 2 dots (suited cards only)."""
+    return t // 9
+
+
+def number_of(t: int) -> int:
+    """1..9 for suited cards."""
+    return t % 9 + 1
+
+
+def extra_wind(t: int) -> int:
+    """The seat wind (0 E .. 3 N) an extra belongs to: f1/s1 East ... f4/s4 North."""
+    return (t - 34) % 4
+
+
+def tile(code: str) -> int:
+    """Index of a card code; raises ValueError with a readable message."""
+    try:
+        return INDEX[code.strip()]
+    except KeyError:
+        raise ValueError(f"`{code}` is not a Mah-Jongg card (try 5d, 9b, E, C, f1...).") from None
+
+
+def tiles(codes: str | Iterable[str]) -> list[int]:
+    if isinstance(codes, str):
+        codes = codes.split()
+    return [tile(c) for c in codes]
+
+
+def code(t: int) -> str:
+    return CODES[t]
+
+
+def codes(ts: Iterable[int]) -> list[str]:
+    return [CODES[t] for t in ts]
+
+
+def name(t: int) -> str:
+    """A readable name: ``5 Dots``, ``East wind``, ``Red dragon``, ``Plum (flower)``."""
+    if t < 27:
+        return f"{number_of(t)} {SUIT_NAMES[suit_of(t)]}"
+    if t < 31:
+        return f"{WIND_NAMES[t - 27]} wind"
+    if t < 34:
+        return DRAGON_NAMES[t - 31]
+    if t < 38:
+        return f"{FLOWER_NAMES[t - 34]} (flower)"
+    return f"{SEASON_NAMES[t - 38]} (season)"
+
+
+def counts_of(ts: Iterable[int]) -> list[int]:
+    c = [0] * NUM_KINDS
+    for t in ts:
+        c[t] += 1
+    return c
+
+
+def expand(counts: Sequence[int]) -> list[int]:
+    """The sorted cards of a count array."""
+    return [t for t in range(NUM_KINDS) for _ in range(counts[t])]
+
+
+def sort_key(code_: str) -> int:
+    return INDEX[code_]

@@ -1,0 +1,96 @@
+"""Mushi: the two-player hanafuda fishing game of Kansai (rules: ``shared/rules/mushi.md``).
+
+40 cards (the hanafuda deck without Peony and Bush clover), 230 card points in all; the
+Willow junk card ``11p1`` is the wild card. A hand scores ``(card points − 115)`` plus the
+combinations made minus those of the opponent, so the two scores always sum to zero.
+
+Action grammar (card codes as in :mod:`bot.games.hanafuda.cards`):
+
+- ``play <card>`` — play a hand card that takes 0, 1 or 3 table cards (none: it stays on the
+  table; one: it takes it; three of its month: it takes all three), or the wild with
+  exactly one legal target (or none: it stays and the next flip must take it).
+- ``play <card> <target>`` — play a hand card that has a choice: a card matching two table
+  cards, or the wild with several legal targets (never a rain card nor a month with three
+  cards on the table; the wild on the table cannot be taken from a hand).
+- ``take <target>`` — after a play the top stock card is flipped automatically; when it
+  has a choice (two matches, the flipped wild's targets, or the bottom wild's rain cards
+  with the ``bottom_wild_takes_rain`` option) the same player chooses.
+- ``cancel`` / ``keep`` — at the start of a hand (option ``four_of_a_kind_cancel``), a
+  player dealt four cards of one month (the wild counts as a Willow) may show them and
+  cancel the deal, or play on. The elder answers first.
+
+Everything else happens inside ``apply``: table redeals (four of a month or the three rain
+cards on the table; the same elder deals again), the flip that must take the wild, the
+younger keeping the bottom wild, the end-of-hand leftovers (rule 8), scoring and the next
+deal. The first elder is drawn from the seed; deals shuffle with
+``make_rng(seed, "deal", n)`` (``n`` = number of deals so far, redeals included).
+
+A stacked ``deck`` (the 40 codes, top first; a list or a string such as ``"1b 1r ..."``)
+makes **seat 0 the first elder** and is dealt as: cards 0-7 to the elder's hand, 8-15 to
+the younger's hand, 16-23 face up to the table (in that order), 24-39 the stock, top first
+(card 24 is the first card flipped). ``deck`` may also be a list of such decks, used one
+per deal in order (redeals included, dealt to whoever is elder then); when they run out,
+deals come from the seed again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.engine.core import replay_from
+from bot.games.mushi.ai import choose
+from bot.games.mushi.rules import (
+    COMBINATIONS,
+    DECK,
+    RAIN_CARDS,
+    WILD,
+    Combination,
+    MushiOptions,
+    MushiState,
+    card_points,
+    describe,
+    new_game,
+    score_hand,
+)
+from bot.games.mushi.ui import controls
+
+NAME = "mushi"
+TITLE = "Mushi"
+SEATS = 2
+OPTIONS = MushiOptions
+
+
+def replay(
+    seed: int | str,
+    players: Sequence[str],
+    options: Mapping[str, Any] | MushiOptions | None,
+    log: Sequence[tuple[int, str]],
+    deck: Any = None,
+) -> MushiState:
+    """Rebuild a match from its action log (raises IllegalAction if the log does not fit)."""
+    state = replay_from(new_game, seed, players, options, log, deck=deck)
+    assert isinstance(state, MushiState)
+    return state
+
+
+__all__ = [
+    "COMBINATIONS",
+    "DECK",
+    "NAME",
+    "OPTIONS",
+    "RAIN_CARDS",
+    "SEATS",
+    "TITLE",
+    "WILD",
+    "Combination",
+    "MushiOptions",
+    "MushiState",
+    "card_points",
+    "choose",
+    "controls",
+    "describe",
+    "new_game",
+    "replay",
+    "score_hand",
+]

@@ -1,0 +1,239 @@
+"""The Mushi AI: a one-ply expectimax over the flip that reads only the seat's view.
+
+Every card ends the hand in somebody's pile, so a card is worth its card points to whoever
+takes it (plus its share of a combination still within reach). A play is worth what it
+takes now, plus the expected take of this turn's flip (averaged over the unseen cards,
+which is what the stock's top card is, as far as this seat knows), minus the expected best
+capture the table we leave offers the opponent's next play.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from bot.games.mushi.rules import (
+    COMBINATIONS,
+    DECK,
+    MONTH,
+    RAIN_CARDS,
+    WILD,
+    capture_choices,
+    card_points,
+    hand_four_months,
+    wild_duty_applies,
+    wild_targets,
+)
+
+RISK = 0.9  # weight of what the opponent's next play may take from the table we leave
+FLIP = 1.0  # weight of this turn's flip, in expectation
+FUTURE = 0.8  # weight of our best capture next turn, if the opponent leaves it to us
+COMBO = 0.8  # weight of progress towards (or denial of) a combination
+
+
+class _Position:
+    """What the view tells: our pile, theirs, the table and the unseen cards."""
+
+    def __init__(self, view: Mapping[str, Any]) -> None:
+        self.me: int = view["seat"]
+        self.opp = 1 - self.me
+        self.hand: list[str] = list(view.get("hand") or [])
+        self.table: list[str] = list(view["table"])
+        piles = [[c for group in view["captures"][s].values() for c in group] for s in (0, 1)]
+        self.mine = frozenset(piles[self.me])
+        self.theirs = frozenset(piles[self.opp])
+        seen = set(self.hand) | set(self.table) | self.mine | self.theirs
+        seen |= set(view.get("set_aside") or [])
+        pending = view.get("pending") or {}
+        if pending.get("card"):
+            seen.add(pending["card"])
+        self.unseen = [c for c in DECK if c not in seen]
+        self.opp_hand: int = view["hand_counts"][self.opp]
+        self.stock_count: int = view["stock_count"]
+        opts = view.get("options") or {}
+        self.bottom_rain = bool(opts.get("bottom_wild_takes_rain"))
+        self.set_aside = list(view.get("set_aside") or [])
+        self.wild_unseen = WILD in self.unseen
+        self._value_cache: dict[frozenset[str], float] = {}
+        self._p_cache: dict[tuple[int, int], float] = {}
+        self._future_cache: dict[tuple[frozenset[str], frozenset[str], int | None], float] = {}
+        self._risk_cache: dict[tuple[frozenset[str], int | None], float] = {}
+        self.unseen_by_month: dict[int, int] = {}
+        for c in self.unseen:
+            if c != WILD:
+                self.unseen_by_month[MONTH[c]] = self.unseen_by_month.get(MONTH[c], 0) + 1
+
+    # ----- values ----------------------------------------------------------------------------
+    def value(self, cards: Iterable[str]) -> float:
+        """What taking ``cards`` is worth to us: points, combination progress and denial."""
+        cards = frozenset(cards)
+        if cards in self._value_cache:
+            return self._value_cache[cards]
+        self._value_cache[cards] = v = self._value(cards)
+        return v
+
+    def _value(self, cards: frozenset[str]) -> float:
+        total = float(sum(card_points(c) for c in cards))
+        if WILD in cards and self.set_aside:
+            total += sum(card_points(c) for c in self.set_aside)
+        for combo in COMBINATIONS:
+            got = combo.cards & cards
+            if not got:
+                continue
+            if not combo.cards & self.theirs:  # still ours to make
+                have = len(combo.cards & self.mine)
+                share = ((have + len(got)) ** 2 - have**2) / len(combo.cards) ** 2
+                total += COMBO * combo.value * share
+            if not combo.cards & self.mine:  # taking it ends their hope
+                have = len(combo.cards & self.theirs)
+                total += COMBO * combo.value * (have / len(combo.cards)) ** 2
+        return total
+
+    def p_opp_holds(self, n: int, total: int) -> float:
+        """Chance the opponent's hand holds one of ``n`` given cards among ``total`` unseen."""
+        key = (n, total)
+        if key not in self._p_cache:
+            p = 0.0
+            if n > 0 and self.opp_hand > 0 and total > 0:
+                miss = 1.0
+                for i in range(min(self.opp_hand, total)):
+                    miss *= max(0, total - n - i) / (total - i)
+                p = 1.0 - miss
+            self._p_cache[key] = p
+        return self._p_cache[key]
+
+    def risk(self, table: Sequence[str], flipped: str | None) -> float:
+        """Expected best capture the opponent's next play finds on ``table``.
+
+        ``flipped`` is the unseen card this turn's flip turned up (no longer unseen).
+        """
+        if self.opp_hand == 0:
+            return 0.0
+        # Only the flipped card's month matters (the wild: none), and the table as a set.
+        month_key = None if flipped is None else (0 if flipped == WILD else MONTH[flipped])
+        key = (frozenset(table), month_key)
+        if key not in self._risk_cache:
+            self._risk_cache[key] = self._risk(table, flipped)
+        return self._risk_cache[key]
+
+    def _risk(self, table: Sequence[str], flipped: str | None) -> float:
+        unseen = len(self.unseen) - (flipped is not None)
+        by_month: dict[int, list[str]] = {}
+        for t in table:
+            if t != WILD:
+                by_month.setdefault(MONTH[t], []).append(t)
+        options: list[tuple[float, float]] = []
+        for month, cards in by_month.items():
+            mates = self.unseen_by_month.get(month, 0)
+            if flipped is not None and flipped != WILD and MONTH[flipped] == month:
+                mates -= 1
+            p = self.p_opp_holds(mates, unseen)
+            if p > 0:
+                taken = cards if len(cards) == 3 else [max(cards, key=card_points)]
+                options.append((self.value(taken), p))
+        if self.wild_unseen and flipped != WILD:
+            targets = wild_targets(table)
+            if targets:
+                best = max(self.value((t,)) for t in targets)
+                options.append((best, self.p_opp_holds(1, unseen)))
+        # E[max] of independent options, best first.
+        options.sort(reverse=True)
+        expected, miss = 0.0, 1.0
+        for v, p in options:
+            expected += miss * p * v
+            miss *= 1.0 - p
+        return expected
+
+    # ----- simulation ---------------------------------------------------------------------------
+    def flip_outcome(self, flip: str, table: list[str], last: bool) -> tuple[float, list[str]]:
+        """What flipping ``flip`` onto ``table`` takes (best choice) and the table after."""
+        if flip == WILD and last:
+            rain = [t for t in table if t in RAIN_CARDS]
+            if self.bottom_rain and rain:
+                best = max(rain, key=card_points)
+                return self.value([WILD, best]), [t for t in table if t != best]
+            return self.value([WILD]), table
+        if flip == WILD:
+            targets = wild_targets(table)
+            if not targets:
+                return -0.5, [*table, WILD]  # the opponent's flip will take it
+            best = max(targets, key=lambda t: self.value([t]))
+            return self.value([WILD, best]), [t for t in table if t != best]
+        if wild_duty_applies(flip, table):
+            return self.value([flip, WILD]), [t for t in table if t != WILD]
+        choices = capture_choices(flip, table)
+        took = max(choices, key=self.value)
+        if not took:
+            return 0.0, [*table, flip]
+        return self.value([flip, *took]), [t for t in table if t not in took]
+
+    def future(self, table: Sequence[str], hand: Sequence[str], flipped: str | None) -> float:
+        """Our best capture next turn with ``hand`` if the opponent leaves it to us."""
+        month_key = None if flipped is None else (0 if flipped == WILD else MONTH[flipped])
+        key = (frozenset(table), frozenset(hand), month_key)
+        if key in self._future_cache:
+            return self._future_cache[key]
+        unseen = len(self.unseen) - (flipped is not None)
+        best = 0.0
+        for h in hand:
+            for took in capture_choices(h, table):
+                if not took:
+                    continue
+                mates = self.unseen_by_month.get(MONTH[took[0]], 0)
+                if flipped is not None and flipped != WILD and MONTH[flipped] == MONTH[took[0]]:
+                    mates -= 1
+                if len(took) < 3 and self.wild_unseen and flipped != WILD and h != WILD:
+                    mates += 1  # the opponent's wild could take it first
+                survive = 1.0 - self.p_opp_holds(mates, unseen)
+                best = max(best, survive * self.value([h, *took]))
+        self._future_cache[key] = best
+        return best
+
+    def play_value(self, card: str, took: Sequence[str]) -> float:
+        hand = [h for h in self.hand if h != card]
+        if took:
+            gain = self.value([card, *took])
+            table = [t for t in self.table if t not in took]
+        else:
+            gain = -0.5 if card == WILD else 0.0
+            table = [*self.table, card]
+        if self.stock_count == 0 or not self.unseen:
+            return gain - RISK * self.risk(table, None) + FUTURE * self.future(table, hand, None)
+        last = self.stock_count == 1
+        total = 0.0
+        for flip in self.unseen:
+            flip_gain, after = self.flip_outcome(flip, table, last)
+            total += FLIP * flip_gain - RISK * self.risk(after, flip)
+            total += FUTURE * self.future(after, hand, flip)
+        return gain + total / len(self.unseen)
+
+
+def _parse(code: str, table: Sequence[str]) -> tuple[str, list[str]]:
+    words = code.split()
+    if len(words) == 3:
+        return words[1], [words[2]]
+    return words[1], list(capture_choices(words[1], table)[0])
+
+
+def choose(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """The AI's action for the seat whose ``view`` this is (one of ``legal``)."""
+    if not legal:
+        raise ValueError("no legal action to choose from")
+    if len(legal) == 1:
+        return legal[0]
+    phase = view.get("phase")
+    if phase == "declare":
+        hand = list(view.get("hand") or [])
+        # Four of a month is a sure capture; only a poor hand is worth a new deal.
+        points = sum(card_points(c) for c in hand)
+        keep = points >= 40 or any(m == 11 for m in hand_four_months(hand))
+        return "keep" if keep or "cancel" not in legal else "cancel"
+    pos = _Position(view)
+    if phase == "choose_flip":
+        return max(legal, key=lambda code: (pos.value([code.split()[1]]), rng.random()))
+    scored = []
+    for code in legal:
+        card, took = _parse(code, pos.table)
+        scored.append((pos.play_value(card, took), rng.random(), code))
+    return max(scored)[2]

@@ -1,0 +1,86 @@
+"""Panda: the 60-card Tichu-family climbing game, two teams of two (``shared/rules/panda.md``).
+
+Seats 0+2 and 1+3 are partners; play goes to the left (0 → 1 → 2 → 3). Cards are written
+``<rank><suit>`` with ranks ``1 2 … 10 B G E M`` and suits ``t g r a``, or ``stork cat
+catfish panda`` (see :mod:`bot.games.panda.cards`). A match is played to ``target`` (1000).
+
+Action grammar (``legal_actions`` lists them; ``apply`` also takes the shorthands noted):
+
+- ``call`` — call Panda (±100): any time before one's first card, also during the passing
+  and out of turn (the seat is then in ``may_act``).
+- Passing (all four seats decide at once, in secret): ``give left <card>``,
+  ``give partner <card>``, ``give right <card>`` — one card for each other player, one
+  code per recipient in any order (left = the next player, who plays after you; right =
+  the player before you). Shorthand: ``pass_cards <to_left> <to_partner> <to_right>``
+  gives all three at once. The cards change hands when all four have chosen.
+- ``play <card> <card> …`` — a combination; the cards are sorted canonically by
+  ``normalize``. When the Catfish could be read two ways (``5t 5g 6t 6g catfish``: a full
+  house of 5s or 6s; a straight with the Catfish at either end) the code states its
+  reading as ``catfish=<rank>`` (``play 5t 5g 6t 6g catfish=5``); unstated, the higher
+  reading is meant (rule 13); ``catfish=low`` / ``catfish=high`` are accepted too. An
+  Ambush or a Kingdom may be played out of turn (``may_act``) on any combination on the
+  table, until the trick is taken. ``play cat`` leads the Cat.
+- ``pass`` — on one's turn, when not leading and not forced by the wish.
+- ``wish <rank>`` / ``wish none`` — right after playing the Stork (option ``wish``).
+- ``gift <seat>`` — when one's Panda wins a trick: the opponent who gets the trick.
+
+A trick that everyone passed on stays on the table until its next leader leads (or the
+Panda's owner gives it away): Ambushes may still be laid on it until then. When several
+seats act at the same moment, :meth:`PandaState.apply_simultaneous` applies them in the
+priority order of rule 11.
+
+Dealing: the first deal may be stacked with ``deck`` (60 codes, top first, or a string):
+seat ``s`` receives cards ``15*s`` to ``15*s + 14``. ``deck`` may also be a list of decks,
+one per deal; later deals are shuffled with ``make_rng(seed, "deal", n)``.
+
+AI note: :func:`choose` returns ``""`` (do nothing now) when the seat only has optional
+out-of-turn actions (it is in ``may_act``, not ``to_act``) and prefers to wait.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.engine.core import replay_from
+from bot.games.panda.ai import choose
+from bot.games.panda.combos import Combo, beats, classify, readings
+from bot.games.panda.rules import PandaOptions, PandaState, describe, new_game
+from bot.games.panda.ui import controls
+
+NAME = "panda"
+TITLE = "Panda"
+SEATS = 4
+OPTIONS = PandaOptions
+
+
+def replay(
+    seed: int | str,
+    players: Sequence[str],
+    options: Mapping[str, Any] | PandaOptions | None,
+    log: Sequence[tuple[int, str]],
+    deck: Any = None,
+) -> PandaState:
+    """Rebuild a match from its action log (raises IllegalAction if the log does not fit)."""
+    state = replay_from(new_game, seed, players, options, log, deck=deck)
+    assert isinstance(state, PandaState)
+    return state
+
+
+__all__ = [
+    "NAME",
+    "OPTIONS",
+    "SEATS",
+    "TITLE",
+    "Combo",
+    "PandaOptions",
+    "PandaState",
+    "beats",
+    "choose",
+    "classify",
+    "controls",
+    "describe",
+    "new_game",
+    "readings",
+    "replay",
+]

@@ -1,0 +1,1 @@
+"""End-to-end tests: the real bot against a fake Discord."""

@@ -1,0 +1,2668 @@
+"""A fake Discord (REST + gateway over aiohttp on 127.0.0.1) that the real discord.py talks to.
+
+The fake keeps a small world (guilds, text channels, threads, users, DM channels, messages)
+and answers the REST routes and gateway ops discord.py 2.7 uses for slash commands,
+components, DMs, files and threads. Simulated users send slash commands, button clicks,
+select choices and modal submissions as INTERACTION_CREATE dispatches; tests then assert on
+what the bot did (recorded messages, edits, attachments, interaction callbacks).
+
+Like Discord it refuses what Discord refuses (DMs to users with closed DMs: 403/50007, a
+second interaction callback: 400/40060, oversized or malformed components: 400/50035), so
+such bugs surface in tests instead of production. Routes it does not know are logged and
+answered with 404 JSON (see :attr:`FakeDiscord.unknown_routes`).
+
+Usage::
+
+    fake = FakeDiscord()
+    await fake.start()
+    restore = configure_discord_py(fake)
+    guild = fake.add_guild("Test")
+    games = fake.add_text_channel(guild, "games")
+    alice = fake.add_user("Alice")
+    task = await start_client(bot)            # bot.start("token") + wait until ready
+    inter = await fake.slash(alice, games, "koikoi new")
+    await inter.wait_response()
+    ...
+    await stop_client(bot, task)
+    restore()
+    await fake.stop()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+import io
+import json
+import logging
+import mimetypes
+import re
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, NamedTuple, TypeVar
+from urllib.parse import quote, unquote
+
+import discord
+import yarl
+from aiohttp import BodyPartReader, WSMsgType, web
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+DISCORD_EPOCH_MS = 1420070400000
+API_VERSION = 10
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+HEARTBEAT_INTERVAL_MS = 41250
+
+# Message flags.
+SUPPRESS_EMBEDS = 1 << 2
+EPHEMERAL = 1 << 6
+LOADING = 1 << 7
+SUPPRESS_NOTIFICATIONS = 1 << 12
+COMPONENTS_V2 = 1 << 15
+
+# Interaction types and callback types.
+PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
+CB_MESSAGE, CB_DEFER, CB_DEFER_UPDATE, CB_UPDATE, CB_AUTOCOMPLETE, CB_MODAL = 4, 5, 6, 7, 8, 9
+
+# Channel types.
+GUILD_TEXT, DM, PUBLIC_THREAD, PRIVATE_THREAD = 0, 1, 11, 12
+
+# Component types that a user can interact with.
+BUTTON, STRING_SELECT, TEXT_INPUT = 2, 3, 4
+SELECT_TYPES = (3, 5, 6, 7, 8)
+
+EVERYONE_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    create_public_threads=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+    add_reactions=True,
+    use_external_emojis=True,
+    use_application_commands=True,
+    change_nickname=True,
+    create_instant_invite=True,
+    connect=True,
+    speak=True,
+).value
+ALL_PERMISSIONS = discord.Permissions.all().value
+
+
+def _now_iso() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+def _snowflake_time_iso(snowflake: int) -> str:
+    ms = (snowflake >> 22) + DISCORD_EPOCH_MS
+    return datetime.fromtimestamp(ms / 1000, UTC).isoformat()
+
+
+class FakeHTTPError(Exception):
+    """An error answer of the fake, shaped like Discord's (``{code, message, errors}``)."""
+
+    def __init__(
+        self, status: int, code: int, message: str, errors: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(f"{status} (code {code}) {message}" + (f" {errors}" if errors else ""))
+        self.status, self.code, self.message, self.errors = status, code, message, errors
+
+    def body(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.errors:
+            out["errors"] = self.errors
+        return out
+
+
+def _invalid_form(problems: Mapping[str, str]) -> FakeHTTPError:
+    errors = {
+        path: {"_errors": [{"code": "FAKE_INVALID", "message": text}]}
+        for path, text in problems.items()
+    }
+    return FakeHTTPError(400, 50035, "Invalid Form Body", errors)
+
+
+class RequestRecord(NamedTuple):
+    """One REST request the fake answered. ``path`` is relative to the API base."""
+
+    method: str
+    path: str
+    status: int
+
+
+@dataclass
+class FakeUser:
+    id: int
+    name: str
+    bot: bool = False
+    dms_open: bool = True
+    #: Administrator in every guild (like the guild owner).
+    admin: bool = False
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "username": self.name,
+            "global_name": self.name,
+            "discriminator": "0",
+            "avatar": None,
+            "banner": None,
+            "accent_color": None,
+            "avatar_decoration_data": None,
+            "bot": self.bot,
+            "system": False,
+            "public_flags": 0,
+            "flags": 0,
+        }
+
+
+@dataclass
+class FakeGuild:
+    id: int
+    name: str
+    owner_id: int
+    joined_at: str
+    member_ids: list[int] = field(default_factory=list)
+    channel_ids: list[int] = field(default_factory=list)
+
+
+@dataclass
+class FakeChannel:
+    """A guild text channel, a thread (type 11/12, ``parent_id``) or a DM (``recipient_id``)."""
+
+    id: int
+    type: int
+    name: str = ""
+    guild_id: int | None = None
+    parent_id: int | None = None
+    recipient_id: int | None = None
+    owner_id: int | None = None
+    position: int = 0
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 1440
+    created_at: str = field(default_factory=_now_iso)
+    member_ids: set[int] = field(default_factory=set)
+    messages: list[FakeMessage] = field(default_factory=list)
+    last_message_id: int | None = None
+    total_message_sent: int = 0
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in (10, PUBLIC_THREAD, PRIVATE_THREAD)
+
+    @property
+    def is_dm(self) -> bool:
+        return self.type == DM
+
+
+@dataclass
+class FakeAttachment:
+    id: int
+    channel_id: int
+    filename: str
+    data: bytes
+    content_type: str
+    description: str | None = None
+    width: int | None = None
+    height: int | None = None
+
+
+@dataclass
+class FakeCallback:
+    """The first (accepted) answer of the bot to an interaction."""
+
+    type: int
+    data: dict[str, Any]
+    files: list[tuple[str, bytes]]
+    at: float
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(int(self.data.get("flags") or 0) & EPHEMERAL)
+
+
+class FakeMessage:
+    """A message as the fake currently holds it (edits applied in place)."""
+
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        *,
+        id: int,
+        channel_id: int,
+        author_id: int,
+        msg_type: int = 0,
+    ) -> None:
+        self._fake = fake
+        self.id = id
+        self.channel_id = channel_id
+        self.author_id = author_id
+        self.type = msg_type
+        self.content: str = ""
+        self.embeds: list[dict[str, Any]] = []
+        #: Raw component rows as the bot sent them.
+        self.components: list[dict[str, Any]] = []
+        self.flags: int = 0
+        self.tts: bool = False
+        self.nonce: str | int | None = None
+        self.message_reference: dict[str, Any] | None = None
+        self.attachment_objects: list[FakeAttachment] = []
+        self.reactions: dict[str, set[int]] = {}
+        self.pinned = False
+        self.edited_at: str | None = None
+        #: Number of edits applied after creation.
+        self.edits = 0
+        #: Snapshots (``snapshot()``) of every earlier version, oldest first.
+        self.history: list[dict[str, Any]] = []
+        self.deleted = False
+        #: For ephemeral messages: the only user who sees them.
+        self.ephemeral_for: int | None = None
+        #: The interaction whose response or follow-up created this message, if any.
+        self.interaction: FakeInteraction | None = None
+        self.thread_id: int | None = None
+
+    def __repr__(self) -> str:
+        flags = " ephemeral" if self.ephemeral else ""
+        return (
+            f"<FakeMessage id={self.id} channel={self.channel_id}{flags} edits={self.edits} "
+            f"content={self.content[:60]!r} components={len(find_components(self))} "
+            f"attachments={[a.filename for a in self.attachment_objects]}>"
+        )
+
+    @property
+    def attachments(self) -> list[tuple[str, bytes]]:
+        return [(a.filename, a.data) for a in self.attachment_objects]
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        return bool(self.flags & LOADING)
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "content": self.content,
+            "embeds": copy.deepcopy(self.embeds),
+            "components": copy.deepcopy(self.components),
+            "flags": self.flags,
+            "attachments": [a.filename for a in self.attachment_objects],
+        }
+
+    def payload(self) -> dict[str, Any]:
+        fake = self._fake
+        out: dict[str, Any] = {
+            "id": str(self.id),
+            "channel_id": str(self.channel_id),
+            "author": fake._users[self.author_id].payload(),
+            "content": self.content,
+            "timestamp": _snowflake_time_iso(self.id),
+            "edited_timestamp": self.edited_at,
+            "tts": self.tts,
+            "mention_everyone": False,
+            "mentions": fake._mentions(self.content),
+            "mention_roles": [],
+            "attachments": [fake._attachment_payload(a) for a in self.attachment_objects],
+            "embeds": fake._resolve_embed_urls(self.embeds, self.attachment_objects),
+            "components": copy.deepcopy(self.components),
+            "pinned": self.pinned,
+            "type": self.type,
+            "flags": self.flags,
+        }
+        if self.reactions:
+            out["reactions"] = [
+                {
+                    "emoji": _emoji_payload(emoji),
+                    "count": len(users),
+                    "count_details": {"burst": 0, "normal": len(users)},
+                    "me": fake.bot_user_id in users,
+                    "me_burst": False,
+                    "burst_colors": [],
+                }
+                for emoji, users in self.reactions.items()
+                if users
+            ]
+        if self.nonce is not None:
+            out["nonce"] = self.nonce
+        if self.message_reference is not None:
+            out["message_reference"] = self.message_reference
+        inter = self.interaction
+        if inter is not None:
+            out["webhook_id"] = str(fake.application_id)
+            out["application_id"] = str(fake.application_id)
+            meta: dict[str, Any] = {
+                "id": str(inter.id),
+                "type": inter.type,
+                "user": fake._users[inter.user_id].payload(),
+                "authorizing_integration_owners": inter.payload["authorizing_integration_owners"],
+            }
+            if inter.type == APPLICATION_COMMAND:
+                meta["name"] = inter.command_name
+                meta["command_type"] = 1
+            if inter.message_id is not None:
+                meta["interacted_message_id"] = str(inter.message_id)
+            if inter.original_id is not None and inter.original_id != self.id:
+                meta["original_response_message_id"] = str(inter.original_id)
+            out["interaction_metadata"] = meta
+        if self.thread_id is not None and self.thread_id in fake._channels:
+            out["thread"] = fake._channel_payload(fake._channels[self.thread_id])
+        return out
+
+
+class FakeInteraction:
+    """One simulated user action, and everything the bot answered to it."""
+
+    def __init__(
+        self,
+        *,
+        id: int,
+        token: str,
+        type: int,
+        user_id: int,
+        channel_id: int,
+        payload: dict[str, Any],
+        message_id: int | None = None,
+        command_name: str = "",
+    ) -> None:
+        self.id = id
+        self.token = token
+        self.type = type
+        self.user_id = user_id
+        self.channel_id = channel_id
+        #: The INTERACTION_CREATE ``d`` that was dispatched.
+        self.payload = payload
+        #: For component/modal interactions: the message the component was on.
+        self.message_id = message_id
+        self.command_name = command_name
+        self.dispatched_at: float = 0.0
+        self.first_callback_at: float | None = None
+        self.callback: FakeCallback | None = None
+        #: Callback attempts the fake refused (e.g. 40060 already acknowledged), as errors.
+        self.rejected_callbacks: list[FakeHTTPError] = []
+        #: The response message (type 4/5), or the component message (type 6/7).
+        self.original_id: int | None = None
+        self.followups: list[FakeMessage] = []
+        #: Edits made through ``/webhooks/{app}/{token}/messages/@original`` (or its id).
+        self.original_edits = 0
+        #: The modal the bot opened (callback type 9), raw.
+        self.modal: dict[str, Any] | None = None
+        self._responded = asyncio.Event()
+        self._fake: FakeDiscord | None = None
+
+    def __repr__(self) -> str:
+        cb = self.callback.type if self.callback else None
+        return f"<FakeInteraction id={self.id} type={self.type} callback={cb}>"
+
+    @property
+    def latency(self) -> float | None:
+        """Seconds from dispatch to the arrival of the first callback, or None."""
+        if self.first_callback_at is None:
+            return None
+        return self.first_callback_at - self.dispatched_at
+
+    @property
+    def ephemeral(self) -> bool:
+        return self.callback is not None and self.callback.ephemeral
+
+    @property
+    def original(self) -> FakeMessage | None:
+        """The message the interaction's response created or updated, if any."""
+        if self.original_id is None or self._fake is None:
+            return None
+        return self._fake._messages.get(self.original_id)
+
+    @property
+    def response_message(self) -> FakeMessage | None:
+        return self.original
+
+    async def wait_response(self, timeout: float = 5.0) -> FakeCallback:
+        """Wait for the bot's first callback to this interaction and return it."""
+        try:
+            await asyncio.wait_for(self._responded.wait(), timeout)
+        except TimeoutError:
+            hint = ""
+            if self.rejected_callbacks:
+                hint = f"; refused callbacks: {self.rejected_callbacks}"
+            raise TimeoutError(
+                f"the bot did not answer interaction {self.id} (type {self.type}, "
+                f"{self.command_name or self.payload.get('data', {}).get('custom_id')!r}) "
+                f"within {timeout}s{hint}"
+            ) from None
+        assert self.callback is not None
+        return self.callback
+
+
+@dataclass
+class _Upload:
+    index: int
+    filename: str
+    data: bytes
+    content_type: str
+
+
+@dataclass
+class _Req:
+    method: str
+    path: str
+    params: dict[str, str]
+    json: Any
+    uploads: list[_Upload]
+    query: Mapping[str, str]
+    arrived: float
+
+
+@dataclass
+class _Session:
+    id: str
+    seq: int = 0
+
+
+class _Connection:
+    def __init__(self, ws: web.WebSocketResponse) -> None:
+        self.ws = ws
+        self.session: _Session | None = None
+        self.lock = asyncio.Lock()
+        self.activated_at = 0.0
+
+    @property
+    def open(self) -> bool:
+        return not self.ws.closed
+
+    async def send(self, payload: dict[str, Any]) -> None:
+        async with self.lock:
+            if not self.ws.closed:
+                await self.ws.send_str(json.dumps(payload))
+
+    async def dispatch(self, event: str, data: Any) -> None:
+        assert self.session is not None
+        async with self.lock:
+            if self.ws.closed:
+                raise ConnectionError("gateway connection closed")
+            self.session.seq += 1
+            frame = {"op": 0, "t": event, "s": self.session.seq, "d": data}
+            await self.ws.send_str(json.dumps(frame))
+
+
+def _emoji_payload(emoji: str) -> dict[str, Any]:
+    name, _, emoji_id = emoji.partition(":")
+    return {"id": emoji_id or None, "name": name}
+
+
+def iter_components(components: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Every component in a (possibly nested, components v2) tree, depth first."""
+    for comp in components:
+        yield comp
+        if isinstance(comp.get("components"), list):
+            yield from iter_components(comp["components"])
+        for key in ("component", "accessory"):
+            if isinstance(comp.get(key), dict):
+                yield from iter_components([comp[key]])
+
+
+def find_components(message: FakeMessage | dict[str, Any] | list[Any]) -> list[dict[str, Any]]:
+    """Flatten a message's interactive components (buttons, selects, text inputs).
+
+    Each entry is ``{type, custom_id, label, disabled, style, url, placeholder, options,
+    min_values, max_values, emoji}`` (missing fields are None; ``options`` a list for
+    string selects).
+    """
+    if isinstance(message, FakeMessage):
+        rows = message.components
+    elif isinstance(message, dict):
+        rows = message.get("components", [])
+    else:
+        rows = message
+    out = []
+    for comp in iter_components(rows):
+        if comp.get("type") in (BUTTON, TEXT_INPUT, *SELECT_TYPES):
+            out.append(
+                {
+                    "type": comp["type"],
+                    "custom_id": comp.get("custom_id"),
+                    "label": comp.get("label"),
+                    "disabled": bool(comp.get("disabled", False)),
+                    "style": comp.get("style"),
+                    "url": comp.get("url"),
+                    "placeholder": comp.get("placeholder"),
+                    "options": comp.get("options"),
+                    "min_values": comp.get("min_values"),
+                    "max_values": comp.get("max_values"),
+                    "emoji": comp.get("emoji"),
+                }
+            )
+    return out
+
+
+def find_component(
+    message: FakeMessage | dict[str, Any] | list[Any],
+    *,
+    label: str | None = None,
+    custom_id: str | None = None,
+    prefix: str | None = None,
+    type: int | None = None,
+) -> dict[str, Any]:
+    """The first component matching all given criteria; LookupError (listing all) if none."""
+    comps = find_components(message)
+    for comp in comps:
+        if label is not None and comp["label"] != label:
+            continue
+        if custom_id is not None and comp["custom_id"] != custom_id:
+            continue
+        if prefix is not None and not (comp["custom_id"] or "").startswith(prefix):
+            continue
+        if type is not None and comp["type"] != type:
+            continue
+        return comp
+    available = [(c["label"], c["custom_id"]) for c in comps]
+    raise LookupError(
+        f"no component with label={label!r} custom_id={custom_id!r} prefix={prefix!r} "
+        f"type={type!r}; the message has {available}"
+    )
+
+
+def configure_discord_py(fake: FakeDiscord) -> Callable[[], None]:
+    """Point discord.py (REST base and gateway URL) at ``fake``; returns a restore function."""
+    old_base = discord.http.Route.BASE
+    old_gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    discord.http.Route.BASE = fake.api_base
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
+
+    def restore() -> None:
+        discord.http.Route.BASE = old_base
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
+
+    return restore
+
+
+async def start_client(
+    client: discord.Client, token: str = "fake-token", *, timeout: float = 15.0
+) -> asyncio.Task[None]:
+    """Run ``client.start(token)`` in a task and wait until the client is ready.
+
+    Raises the client's own exception if it dies while starting.
+    """
+    task = asyncio.create_task(client.start(token), name="fake-discord-client")
+    ready = asyncio.create_task(client.wait_until_ready())
+    done, _ = await asyncio.wait({task, ready}, timeout=timeout, return_when="FIRST_COMPLETED")
+    if ready not in done:
+        ready.cancel()
+        if task in done:
+            task.result()  # re-raise the start error
+            raise RuntimeError("client.start() returned before the client became ready")
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
+        raise TimeoutError(f"the client did not become ready within {timeout}s")
+    return task
+
+
+async def stop_client(client: discord.Client, task: asyncio.Task[None] | None = None) -> None:
+    """Close ``client`` and wait for its ``start`` task (from :func:`start_client`) to end."""
+    await client.close()
+    if task is not None:
+        try:
+            await asyncio.wait_for(task, 10)
+        except (TimeoutError, asyncio.CancelledError):
+            task.cancel()
+
+
+class FakeDiscord:
+    """Fake Discord server: world building, REST, gateway, simulated users, records.
+
+    ``strict`` makes the fake refuse payloads Discord would refuse (limits on content,
+    embeds, components, files). ``interaction_deadline`` (seconds, e.g. 3.0) makes it answer
+    late first callbacks with 404/10062 as Discord does; by default latency is only
+    recorded (``FakeInteraction.latency``) since test machines can be slow.
+    """
+
+    def __init__(
+        self,
+        *,
+        strict: bool = True,
+        interaction_deadline: float | None = None,
+        bot_name: str = "Teahouse",
+        connect_timeout: float = 10.0,
+    ) -> None:
+        self.strict = strict
+        self.interaction_deadline = interaction_deadline
+        self.connect_timeout = connect_timeout
+        self._last_id = 0
+        self._users: dict[int, FakeUser] = {}
+        self._guilds: dict[int, FakeGuild] = {}
+        self._channels: dict[int, FakeChannel] = {}
+        self._messages: dict[int, FakeMessage] = {}
+        self._attachments: dict[int, FakeAttachment] = {}
+        self._dm_channels: dict[int, int] = {}
+        self._interactions: dict[int, FakeInteraction] = {}
+        self._by_token: dict[str, FakeInteraction] = {}
+        #: Synced commands: key None for global, else the guild id.
+        self._commands: dict[int | None, list[dict[str, Any]]] = {}
+        self._sessions: dict[str, _Session] = {}
+        self._connections: list[_Connection] = []
+        self._change = asyncio.Event()
+        self._runner: web.AppRunner | None = None
+        self._port = 0
+        self._routes = self._build_routes()
+
+        bot = FakeUser(self._next_id(), bot_name, bot=True)
+        self._users[bot.id] = bot
+        self.bot_user_id: int = bot.id
+        #: As for real bots, the application id equals the bot user's id.
+        self.application_id: int = bot.id
+        owner = FakeUser(self._next_id(), "Owner")
+        self._users[owner.id] = owner
+        #: A user owning every guild and the application (administrator everywhere).
+        self.owner_user_id: int = owner.id
+
+        #: Every REST request answered, in order.
+        self.all_requests: list[RequestRecord] = []
+        #: Error answers with their body: (request, body).
+        self.error_responses: list[tuple[RequestRecord, dict[str, Any]]] = []
+        #: Routes nobody implemented: "METHOD /path".
+        self.unknown_routes: list[str] = []
+        #: Exceptions raised inside the fake's own handlers (bugs of the fake).
+        self.errors: list[BaseException] = []
+        #: Interactions in dispatch order.
+        self.interactions: list[FakeInteraction] = []
+        #: Messages deleted by the bot.
+        self.deleted_messages: list[FakeMessage] = []
+        #: Gateway events dispatched to the bot: (event name, data).
+        self.dispatched: list[tuple[str, Any]] = []
+        self.identify_count = 0
+        self.resume_count = 0
+        self.last_identify: dict[str, Any] | None = None
+        self.typing: list[int] = []
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self, port: int = 0) -> None:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self._serve_file)
+        app.router.add_route("*", "/{tail:.*}", self._handle_rest)
+        self._runner = web.AppRunner(app, shutdown_timeout=1.0, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", port)
+        await site.start()
+        self._port = self._runner.addresses[0][1]
+        log.info("fake discord listening on %s", self.base_url)
+
+    async def stop(self) -> None:
+        for conn in list(self._connections):
+            with contextlib.suppress(Exception):
+                await conn.ws.close(code=1001)
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeDiscord:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self._port}"
+
+    @property
+    def api_base(self) -> str:
+        return f"{self.base_url}/api/v{API_VERSION}"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self._port}/gateway"
+
+    # ------------------------------------------------------------------ world building
+
+    def _next_id(self) -> int:
+        candidate = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
+        self._last_id = max(self._last_id + 1, candidate)
+        return self._last_id
+
+    def add_guild(self, name: str) -> int:
+        """A guild with an @everyone role (id = guild id), the bot, the owner and all users."""
+        guild = FakeGuild(self._next_id(), name, self.owner_user_id, _now_iso())
+        guild.member_ids = [u.id for u in self._users.values()]
+        self._guilds[guild.id] = guild
+        self._changed()
+        return guild.id
+
+    def add_text_channel(self, guild_id: int, name: str) -> int:
+        guild = self._guilds[guild_id]
+        channel = FakeChannel(
+            self._next_id(), GUILD_TEXT, name, guild_id=guild_id, position=len(guild.channel_ids)
+        )
+        self._channels[channel.id] = channel
+        guild.channel_ids.append(channel.id)
+        self._changed()
+        return channel.id
+
+    def add_user(self, name: str, dms_open: bool = True, *, admin: bool = False) -> int:
+        """A user who is a member of every guild (existing and future); ``admin`` gives
+        them every permission (as the owner has)."""
+        user = FakeUser(self._next_id(), name, dms_open=dms_open, admin=admin)
+        self._users[user.id] = user
+        for guild in self._guilds.values():
+            guild.member_ids.append(user.id)
+        self._changed()
+        return user.id
+
+    def set_dms_open(self, user_id: int, open: bool) -> None:
+        self._users[user_id].dms_open = open
+
+    def open_dm(self, user_id: int) -> int:
+        """The DM channel between the bot and ``user_id`` (created if needed)."""
+        if user_id not in self._users:
+            raise FakeHTTPError(404, 10013, "Unknown User")
+        if user_id not in self._dm_channels:
+            channel = FakeChannel(self._next_id(), DM, recipient_id=user_id)
+            self._channels[channel.id] = channel
+            self._dm_channels[user_id] = channel.id
+        return self._dm_channels[user_id]
+
+    def user_named(self, name: str) -> int:
+        return next(u.id for u in self._users.values() if u.name == name)
+
+    def guild_named(self, name: str) -> int:
+        return next(g.id for g in self._guilds.values() if g.name == name)
+
+    def channel_named(self, name: str, guild_id: int | None = None) -> int:
+        return next(
+            c.id
+            for c in self._channels.values()
+            if c.name == name and (guild_id is None or c.guild_id == guild_id)
+        )
+
+    @property
+    def guild_ids(self) -> list[int]:
+        return list(self._guilds)
+
+    # ------------------------------------------------------------------ records & waiting
+
+    def _changed(self) -> None:
+        self._change.set()
+        self._change = asyncio.Event()
+
+    async def wait_until(
+        self, predicate: Callable[[], T], timeout: float = 10.0, *, what: str = ""
+    ) -> T:
+        """Return ``predicate()``'s first truthy value, re-checked whenever the fake changes."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            result = predicate()
+            if result:
+                return result
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise TimeoutError(
+                    f"timed out after {timeout}s waiting for {what or predicate!r}; "
+                    f"last requests: {self.all_requests[-8:]}; "
+                    f"errors: {self.error_responses[-3:]}; unknown routes: {self.unknown_routes}"
+                )
+            event = self._change
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), remaining)
+
+    def message(self, message_id: int) -> FakeMessage:
+        return self._messages[message_id]
+
+    def messages_in(self, channel_id: int, *, include_ephemeral: bool = True) -> list[FakeMessage]:
+        """Current (not deleted) messages of a channel, thread or DM, oldest first."""
+        channel = self._channels.get(channel_id)
+        if channel is None:
+            return []
+        return [m for m in channel.messages if include_ephemeral or not m.ephemeral]
+
+    def last_message(self, channel_id: int) -> FakeMessage | None:
+        msgs = self.messages_in(channel_id)
+        return msgs[-1] if msgs else None
+
+    def dm_channel_of(self, user_id: int) -> int | None:
+        return self._dm_channels.get(user_id)
+
+    def dms(self, user_id: int) -> list[FakeMessage]:
+        """Messages in the bot's DM with ``user_id`` (empty if never opened)."""
+        channel_id = self._dm_channels.get(user_id)
+        return self.messages_in(channel_id) if channel_id is not None else []
+
+    def threads_of(self, channel_id: int) -> list[int]:
+        return [c.id for c in self._channels.values() if c.parent_id == channel_id]
+
+    def channel(self, channel_id: int) -> FakeChannel:
+        return self._channels[channel_id]
+
+    def commands(self, guild_id: int | None = None) -> list[dict[str, Any]]:
+        """Synced commands (global when ``guild_id`` is None) with their ids."""
+        return copy.deepcopy(self._commands.get(guild_id, []))
+
+    def requests(
+        self, method: str | None = None, path_regex: str | None = None
+    ) -> list[RequestRecord]:
+        return [
+            r
+            for r in self.all_requests
+            if (method is None or r.method == method)
+            and (path_regex is None or re.search(path_regex, r.path))
+        ]
+
+    def failed_requests(self) -> list[RequestRecord]:
+        return [r for r in self.all_requests if r.status >= 400]
+
+    @property
+    def connected(self) -> bool:
+        return self._active_connection() is not None
+
+    # ------------------------------------------------------------------ payload builders
+
+    def _user_payload(self, user_id: int) -> dict[str, Any]:
+        return self._users[user_id].payload()
+
+    def _member_payload(
+        self, guild: FakeGuild, user_id: int, *, with_user: bool = True, permissions: bool = False
+    ) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "roles": [],
+            "joined_at": guild.joined_at,
+            "premium_since": None,
+            "nick": None,
+            "avatar": None,
+            "banner": None,
+            "deaf": False,
+            "mute": False,
+            "pending": False,
+            "flags": 0,
+            "communication_disabled_until": None,
+        }
+        if with_user:
+            out["user"] = self._user_payload(user_id)
+        if permissions:
+            out["permissions"] = str(self._permissions(guild, user_id))
+        return out
+
+    def _permissions(self, guild: FakeGuild, user_id: int) -> int:
+        if user_id in (guild.owner_id, self.bot_user_id) or self._users[user_id].admin:
+            return ALL_PERMISSIONS
+        return EVERYONE_PERMISSIONS
+
+    def _channel_payload(self, channel: FakeChannel) -> dict[str, Any]:
+        if channel.is_dm:
+            assert channel.recipient_id is not None
+            return {
+                "id": str(channel.id),
+                "type": DM,
+                "last_message_id": str(channel.last_message_id)
+                if channel.last_message_id
+                else None,
+                "recipients": [self._user_payload(channel.recipient_id)],
+                "flags": 0,
+            }
+        out: dict[str, Any] = {
+            "id": str(channel.id),
+            "type": channel.type,
+            "guild_id": str(channel.guild_id),
+            "name": channel.name,
+            "position": channel.position,
+            "permission_overwrites": [],
+            "parent_id": str(channel.parent_id) if channel.parent_id else None,
+            "nsfw": False,
+            "rate_limit_per_user": 0,
+            "last_message_id": str(channel.last_message_id) if channel.last_message_id else None,
+            "flags": 0,
+        }
+        if channel.is_thread:
+            out.update(
+                owner_id=str(channel.owner_id),
+                message_count=len(channel.messages),
+                total_message_sent=channel.total_message_sent,
+                member_count=max(1, len(channel.member_ids)),
+                thread_metadata={
+                    "archived": channel.archived,
+                    "auto_archive_duration": channel.auto_archive_duration,
+                    "archive_timestamp": channel.created_at,
+                    "locked": channel.locked,
+                    "invitable": True,
+                    "create_timestamp": channel.created_at,
+                },
+            )
+        else:
+            out.update(topic=None, default_auto_archive_duration=1440)
+        return out
+
+    def _role_payloads(self, guild: FakeGuild) -> list[dict[str, Any]]:
+        return [
+            {
+                "id": str(guild.id),
+                "name": "@everyone",
+                "permissions": str(EVERYONE_PERMISSIONS),
+                "position": 0,
+                "color": 0,
+                "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+                "hoist": False,
+                "managed": False,
+                "mentionable": False,
+                "icon": None,
+                "unicode_emoji": None,
+                "flags": 0,
+            }
+        ]
+
+    def _guild_payload(self, guild: FakeGuild) -> dict[str, Any]:
+        channels = [self._channels[c] for c in guild.channel_ids]
+        threads = [
+            c
+            for c in self._channels.values()
+            if c.is_thread and c.guild_id == guild.id and not c.archived
+        ]
+        return {
+            "id": str(guild.id),
+            "name": guild.name,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "banner": None,
+            "description": None,
+            "owner_id": str(guild.owner_id),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "premium_progress_bar_enabled": False,
+            "preferred_locale": "en-US",
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "public_updates_channel_id": None,
+            "application_id": None,
+            "vanity_url_code": None,
+            "max_members": 500000,
+            "features": [],
+            "roles": self._role_payloads(guild),
+            "emojis": [],
+            "stickers": [],
+            "joined_at": guild.joined_at,
+            "large": False,
+            "unavailable": False,
+            "lazy": True,
+            "member_count": len(guild.member_ids),
+            "members": [self._member_payload(guild, uid) for uid in guild.member_ids],
+            "channels": [self._channel_payload(c) for c in channels],
+            "threads": [self._channel_payload(t) for t in threads],
+            "voice_states": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+        }
+
+    def _attachment_payload(self, att: FakeAttachment) -> dict[str, Any]:
+        url = f"{self.base_url}/attachments/{att.channel_id}/{att.id}/{quote(att.filename)}"
+        out: dict[str, Any] = {
+            "id": str(att.id),
+            "filename": att.filename,
+            "size": len(att.data),
+            "url": url,
+            "proxy_url": url,
+            "content_type": att.content_type,
+        }
+        if att.description is not None:
+            out["description"] = att.description
+        if att.width is not None:
+            out["width"], out["height"] = att.width, att.height
+        return out
+
+    def _resolve_embed_urls(
+        self, embeds: list[dict[str, Any]], attachments: list[FakeAttachment]
+    ) -> list[dict[str, Any]]:
+        """Like Discord, turn ``attachment://name`` image URLs into the attachment's URL."""
+        out = copy.deepcopy(embeds)
+        by_name = {a.filename: a for a in attachments}
+        for embed in out:
+            for key, url_key in (
+                ("image", "url"),
+                ("thumbnail", "url"),
+                ("author", "icon_url"),
+                ("footer", "icon_url"),
+            ):
+                part = embed.get(key)
+                url = part.get(url_key) if isinstance(part, dict) else None
+                if isinstance(url, str) and url.startswith("attachment://"):
+                    att = by_name.get(url.removeprefix("attachment://"))
+                    if att is not None:
+                        part[url_key] = self._attachment_payload(att)["url"]
+                        if key in ("image", "thumbnail"):
+                            part["proxy_url"] = part[url_key]
+                            if att.width is not None:
+                                part["width"], part["height"] = att.width, att.height
+        return out
+
+    def _mentions(self, content: str) -> list[dict[str, Any]]:
+        ids = dict.fromkeys(int(m) for m in re.findall(r"<@!?(\d+)>", content or ""))
+        return [self._user_payload(uid) for uid in ids if uid in self._users]
+
+    def _command_payload(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        return copy.deepcopy(cmd)
+
+    # ------------------------------------------------------------------ REST plumbing
+
+    def _build_routes(self) -> list[tuple[str, re.Pattern[str], Callable[[_Req], Awaitable[Any]]]]:
+        table: list[tuple[str, str, Callable[[_Req], Awaitable[Any]]]] = [
+            ("GET", "/users/@me", self._r_get_me),
+            ("POST", "/users/@me/channels", self._r_open_dm),
+            ("GET", "/users/{user_id}", self._r_get_user),
+            ("GET", "/oauth2/applications/@me", self._r_app_info),
+            ("GET", "/applications/@me", self._r_app_info),
+            ("GET", "/gateway", self._r_gateway),
+            ("GET", "/gateway/bot", self._r_gateway_bot),
+            ("GET", "/applications/{app}/emojis", self._r_app_emojis),
+            (
+                "GET",
+                "/applications/{app}/guilds/{guild_id}/commands/permissions",
+                self._r_empty_list,
+            ),
+            ("GET", "/applications/{app}/commands", self._r_get_commands),
+            ("PUT", "/applications/{app}/commands", self._r_put_commands),
+            ("POST", "/applications/{app}/commands", self._r_upsert_command),
+            ("GET", "/applications/{app}/commands/{cmd}", self._r_get_command),
+            ("PATCH", "/applications/{app}/commands/{cmd}", self._r_patch_command),
+            ("DELETE", "/applications/{app}/commands/{cmd}", self._r_delete_command),
+            ("GET", "/applications/{app}/guilds/{guild_id}/commands", self._r_get_commands),
+            ("PUT", "/applications/{app}/guilds/{guild_id}/commands", self._r_put_commands),
+            ("POST", "/applications/{app}/guilds/{guild_id}/commands", self._r_upsert_command),
+            ("GET", "/applications/{app}/guilds/{guild_id}/commands/{cmd}", self._r_get_command),
+            (
+                "PATCH",
+                "/applications/{app}/guilds/{guild_id}/commands/{cmd}",
+                self._r_patch_command,
+            ),
+            (
+                "DELETE",
+                "/applications/{app}/guilds/{guild_id}/commands/{cmd}",
+                self._r_delete_command,
+            ),
+            ("POST", "/interactions/{iid}/{token}/callback", self._r_callback),
+            ("POST", "/webhooks/{app}/{token}", self._r_followup),
+            ("GET", "/webhooks/{app}/{token}/messages/{mid}", self._r_webhook_get),
+            ("PATCH", "/webhooks/{app}/{token}/messages/{mid}", self._r_webhook_edit),
+            ("DELETE", "/webhooks/{app}/{token}/messages/{mid}", self._r_webhook_delete),
+            ("GET", "/channels/{cid}", self._r_get_channel),
+            ("PATCH", "/channels/{cid}", self._r_edit_channel),
+            ("DELETE", "/channels/{cid}", self._r_delete_channel),
+            ("GET", "/channels/{cid}/messages", self._r_history),
+            ("POST", "/channels/{cid}/messages", self._r_send),
+            ("POST", "/channels/{cid}/messages/bulk-delete", self._r_bulk_delete),
+            ("PUT", "/channels/{cid}/messages/pins/{mid}", self._r_pin),
+            ("DELETE", "/channels/{cid}/messages/pins/{mid}", self._r_unpin),
+            ("PUT", "/channels/{cid}/pins/{mid}", self._r_pin),
+            ("DELETE", "/channels/{cid}/pins/{mid}", self._r_unpin),
+            ("GET", "/channels/{cid}/messages/{mid}", self._r_get_message),
+            ("PATCH", "/channels/{cid}/messages/{mid}", self._r_edit_message),
+            ("DELETE", "/channels/{cid}/messages/{mid}", self._r_delete_message),
+            ("PUT", "/channels/{cid}/messages/{mid}/reactions/{emoji}/@me", self._r_react),
+            ("DELETE", "/channels/{cid}/messages/{mid}/reactions/{emoji}/@me", self._r_unreact),
+            ("DELETE", "/channels/{cid}/messages/{mid}/reactions", self._r_clear_reactions),
+            ("POST", "/channels/{cid}/messages/{mid}/threads", self._r_thread_from_message),
+            ("POST", "/channels/{cid}/threads", self._r_thread),
+            ("PUT", "/channels/{cid}/thread-members/{uid}", self._r_thread_add_member),
+            ("DELETE", "/channels/{cid}/thread-members/{uid}", self._r_thread_remove_member),
+            ("POST", "/channels/{cid}/typing", self._r_typing),
+            ("GET", "/guilds/{guild_id}", self._r_get_guild),
+            ("GET", "/guilds/{guild_id}/channels", self._r_guild_channels),
+            ("GET", "/guilds/{guild_id}/roles", self._r_guild_roles),
+            ("GET", "/guilds/{guild_id}/members", self._r_guild_members),
+            ("GET", "/guilds/{guild_id}/members/{uid}", self._r_guild_member),
+        ]
+        routes = []
+        for method, template, handler in table:
+            pattern = re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", template)
+            routes.append((method, re.compile(pattern), handler))
+        return routes
+
+    async def _read_body(self, request: web.Request) -> tuple[Any, list[_Upload]]:
+        if request.content_type.startswith("multipart/"):
+            payload: Any = None
+            uploads: list[_Upload] = []
+            reader = await request.multipart()
+            while True:
+                part = await reader.next()
+                if part is None:
+                    break
+                if not isinstance(part, BodyPartReader):
+                    continue
+                data = bytes(await part.read())
+                name = part.name or ""
+                if name == "payload_json":
+                    payload = json.loads(data.decode())
+                    continue
+                m = re.fullmatch(r"files\[(\d+)\]", name) or re.fullmatch(r"file(\d*)", name)
+                index = int(m.group(1)) if m and m.group(1) else len(uploads)
+                uploads.append(
+                    _Upload(
+                        index,
+                        part.filename or name,
+                        data,
+                        part.headers.get("Content-Type", "application/octet-stream"),
+                    )
+                )
+            return payload, uploads
+        raw = await request.read()
+        if not raw:
+            return None, []
+        try:
+            return json.loads(raw), []
+        except ValueError:
+            raise FakeHTTPError(400, 50109, "The request body contains invalid JSON.") from None
+
+    @staticmethod
+    def _json_response(status: int, body: Any) -> web.Response:
+        if status == 204 or body is None:
+            return web.Response(status=204)
+        # Exactly "application/json": discord.py ignores bodies with a charset suffix.
+        return web.Response(
+            status=status,
+            body=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+
+    async def _handle_rest(self, request: web.Request) -> web.StreamResponse:
+        arrived = time.monotonic()
+        m = re.fullmatch(r"/api/v\d+(/.*)", request.path)
+        sub = m.group(1) if m else request.path
+        status, body = 404, None
+        try:
+            for method, pattern, handler in self._routes:
+                match = pattern.fullmatch(sub) if method == request.method else None
+                if match is None:
+                    continue
+                payload, uploads = await self._read_body(request)
+                params = {k: unquote(v) for k, v in match.groupdict().items()}
+                result = await handler(
+                    _Req(request.method, sub, params, payload, uploads, request.query, arrived)
+                )
+                status, body = result if isinstance(result, tuple) else (200, result)
+                break
+            else:
+                route = f"{request.method} {sub}"
+                log.warning("fake discord: unknown route %s", route)
+                self.unknown_routes.append(route)
+                body = {"code": 0, "message": f"fake discord: unknown route {route}"}
+        except FakeHTTPError as exc:
+            status, body = exc.status, exc.body()
+        except Exception as exc:  # a bug of the fake: answer 400 (discord.py retries 5xx)
+            log.exception("fake discord: error handling %s %s", request.method, sub)
+            self.errors.append(exc)
+            status, body = 400, {"code": 0, "message": f"fake discord internal error: {exc!r}"}
+        record = RequestRecord(request.method, sub, status)
+        self.all_requests.append(record)
+        if status >= 400:
+            self.error_responses.append((record, body or {}))
+            if status != 403 or (body or {}).get("code") != 50007:
+                log.info("fake discord: %s %s -> %s %s", request.method, sub, status, body)
+        self._changed()
+        return self._json_response(status, body)
+
+    async def _serve_file(self, request: web.Request) -> web.StreamResponse:
+        att = self._attachments.get(int(request.match_info["attachment_id"]))
+        if att is None:
+            return web.Response(status=404)
+        return web.Response(body=att.data, headers={"Content-Type": att.content_type})
+
+    # ------------------------------------------------------------------ REST: login, gateway
+
+    def _me_payload(self) -> dict[str, Any]:
+        out = self._user_payload(self.bot_user_id)
+        out.update(verified=True, mfa_enabled=False, locale="en-US", email=None)
+        return out
+
+    async def _r_get_me(self, r: _Req) -> Any:
+        return self._me_payload()
+
+    async def _r_get_user(self, r: _Req) -> Any:
+        uid = int(r.params["user_id"])
+        if uid not in self._users:
+            raise FakeHTTPError(404, 10013, "Unknown User")
+        return self._user_payload(uid)
+
+    async def _r_app_info(self, r: _Req) -> Any:
+        return {
+            "id": str(self.application_id),
+            "name": self._users[self.bot_user_id].name,
+            "description": "",
+            "icon": None,
+            "rpc_origins": [],
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "bot": self._user_payload(self.bot_user_id),
+            "owner": self._user_payload(self.owner_user_id),
+            "team": None,
+            "verify_key": "0" * 64,
+            "flags": 0,
+            "tags": [],
+            "redirect_uris": [],
+            "interactions_endpoint_url": None,
+            "approximate_guild_count": len(self._guilds),
+        }
+
+    async def _r_gateway(self, r: _Req) -> Any:
+        return {"url": self.gateway_url}
+
+    async def _r_gateway_bot(self, r: _Req) -> Any:
+        return {
+            "url": self.gateway_url,
+            "shards": 1,
+            "session_start_limit": {
+                "total": 1000,
+                "remaining": 1000,
+                "reset_after": 0,
+                "max_concurrency": 1,
+            },
+        }
+
+    async def _r_app_emojis(self, r: _Req) -> Any:
+        return {"items": []}
+
+    async def _r_empty_list(self, r: _Req) -> Any:
+        return []
+
+    # ------------------------------------------------------------------ REST: commands
+
+    def _command_key(self, r: _Req) -> int | None:
+        if int(r.params["app"]) != self.application_id:
+            raise FakeHTTPError(403, 50001, "Missing Access")
+        guild_id = r.params.get("guild_id")
+        if guild_id is None:
+            return None
+        if int(guild_id) not in self._guilds:
+            raise FakeHTTPError(403, 50001, "Missing Access")
+        return int(guild_id)
+
+    def _store_command(
+        self, key: int | None, body: dict[str, Any], old: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        problems = _validate_command(body)
+        if problems:
+            raise _invalid_form(problems)
+        cmd = copy.deepcopy(body)
+        cmd.setdefault("type", 1)
+        cmd.setdefault("options", [])
+        cmd.setdefault("description", "")
+        cmd.setdefault("nsfw", False)
+        cmd.setdefault("default_member_permissions", None)
+        cmd.setdefault("contexts", None)
+        cmd.setdefault("integration_types", [0])
+        cmd["id"] = old["id"] if old else str(self._next_id())
+        cmd["application_id"] = str(self.application_id)
+        cmd["version"] = str(self._next_id())
+        if key is not None:
+            cmd["guild_id"] = str(key)
+        return cmd
+
+    async def _r_get_commands(self, r: _Req) -> Any:
+        return [self._command_payload(c) for c in self._commands.get(self._command_key(r), [])]
+
+    async def _r_put_commands(self, r: _Req) -> Any:
+        key = self._command_key(r)
+        body = r.json or []
+        if len(body) > 100:
+            raise _invalid_form({"_": "at most 100 commands"})
+        names = [(c.get("name"), c.get("type", 1)) for c in body]
+        if len(names) != len(set(names)):
+            raise _invalid_form({"_": "duplicate command names"})
+        old = {(c["name"], c["type"]): c for c in self._commands.get(key, [])}
+        self._commands[key] = [
+            self._store_command(key, c, old.get((c.get("name"), c.get("type", 1)))) for c in body
+        ]
+        return [self._command_payload(c) for c in self._commands[key]]
+
+    async def _r_upsert_command(self, r: _Req) -> Any:
+        key = self._command_key(r)
+        body = r.json or {}
+        cmds = self._commands.setdefault(key, [])
+        old = next(
+            (c for c in cmds if (c["name"], c["type"]) == (body.get("name"), body.get("type", 1))),
+            None,
+        )
+        cmd = self._store_command(key, body, old)
+        if old is not None:
+            cmds[cmds.index(old)] = cmd
+            return cmd
+        cmds.append(cmd)
+        return 201, cmd
+
+    def _find_command(self, r: _Req) -> tuple[int | None, dict[str, Any]]:
+        key = self._command_key(r)
+        for cmd in self._commands.get(key, []):
+            if cmd["id"] == r.params["cmd"]:
+                return key, cmd
+        raise FakeHTTPError(404, 10063, "Unknown application command")
+
+    async def _r_get_command(self, r: _Req) -> Any:
+        return self._find_command(r)[1]
+
+    async def _r_patch_command(self, r: _Req) -> Any:
+        key, cmd = self._find_command(r)
+        merged = {**cmd, **(r.json or {})}
+        new = self._store_command(key, merged, cmd)
+        cmds = self._commands[key]
+        cmds[cmds.index(cmd)] = new
+        return new
+
+    async def _r_delete_command(self, r: _Req) -> Any:
+        key, cmd = self._find_command(r)
+        self._commands[key].remove(cmd)
+        return 204, None
+
+    # ------------------------------------------------------------------ REST: messages
+
+    def _get_channel(self, channel_id: str | int) -> FakeChannel:
+        try:
+            return self._channels[int(channel_id)]
+        except (KeyError, ValueError):
+            raise FakeHTTPError(404, 10003, "Unknown Channel") from None
+
+    def _get_message(self, channel: FakeChannel, message_id: str | int) -> FakeMessage:
+        try:
+            msg = self._messages[int(message_id)]
+        except (KeyError, ValueError):
+            raise FakeHTTPError(404, 10008, "Unknown Message") from None
+        if msg.channel_id != channel.id or msg.deleted:
+            raise FakeHTTPError(404, 10008, "Unknown Message")
+        return msg
+
+    def _check_can_post(self, channel: FakeChannel) -> None:
+        if channel.is_dm:
+            assert channel.recipient_id is not None
+            if not self._users[channel.recipient_id].dms_open:
+                raise FakeHTTPError(403, 50007, "Cannot send messages to this user")
+        if channel.is_thread and channel.locked:
+            raise FakeHTTPError(403, 50083, "Thread is archived")
+
+    def _validate(
+        self,
+        payload: Mapping[str, Any],
+        uploads: Sequence[_Upload],
+        *,
+        creating: bool,
+        flags: int = 0,
+    ) -> None:
+        if not self.strict:
+            return
+        for upload in uploads:
+            if len(upload.data) > ATTACHMENT_SIZE_LIMIT:
+                raise FakeHTTPError(413, 40005, "Request entity too large")
+        problems = _validate_message_payload(payload, len(uploads), flags)
+        if problems:
+            raise _invalid_form(problems)
+        if creating:
+            has_content = bool(payload.get("content")) or bool(payload.get("embeds"))
+            has_other = (
+                bool(payload.get("components"))
+                or bool(uploads)
+                or bool(payload.get("sticker_ids"))
+                or bool(payload.get("poll"))
+            )
+            if not (has_content or has_other):
+                raise FakeHTTPError(400, 50006, "Cannot send an empty message")
+
+    def _new_attachment(
+        self,
+        channel_id: int,
+        filename: str,
+        data: bytes,
+        content_type: str,
+        description: str | None,
+    ) -> FakeAttachment:
+        if content_type in ("application/octet-stream", ""):
+            content_type = mimetypes.guess_type(filename)[0] or "application/octet-stream"
+        att = FakeAttachment(self._next_id(), channel_id, filename, data, content_type, description)
+        if content_type.startswith("image/"):
+            with contextlib.suppress(Exception):
+                from PIL import Image
+
+                with Image.open(io.BytesIO(data)) as img:
+                    att.width, att.height = img.size
+        self._attachments[att.id] = att
+        return att
+
+    def _resolve_attachments(
+        self,
+        channel_id: int,
+        existing: list[FakeAttachment],
+        spec: list[dict[str, Any]] | None,
+        uploads: Sequence[_Upload],
+        *,
+        editing: bool,
+    ) -> list[FakeAttachment]:
+        """Discord's rule: ``attachments`` lists what to keep (by id) and the new uploads
+        (by file index); without it, an edit keeps the old files and appends the uploads."""
+        ordered = sorted(uploads, key=lambda u: u.index)
+        if spec is None:
+            kept = list(existing) if editing else []
+            return kept + [
+                self._new_attachment(channel_id, u.filename, u.data, u.content_type, None)
+                for u in ordered
+            ]
+        by_index = {u.index: u for u in ordered}
+        old_by_id = {a.id: a for a in existing}
+        result: list[FakeAttachment] = []
+        for n, entry in enumerate(spec):
+            try:
+                ident = int(entry["id"])
+            except (KeyError, TypeError, ValueError):
+                raise _invalid_form({f"attachments.{n}.id": "missing or invalid id"}) from None
+            if editing and ident in old_by_id:
+                result.append(old_by_id[ident])
+                continue
+            upload = by_index.get(ident)
+            if upload is None:
+                raise _invalid_form({f"attachments.{n}.id": f"unknown attachment or file {ident}"})
+            result.append(
+                self._new_attachment(
+                    channel_id,
+                    entry.get("filename") or upload.filename,
+                    upload.data,
+                    upload.content_type,
+                    entry.get("description"),
+                )
+            )
+        return result
+
+    def _create_message(
+        self,
+        channel: FakeChannel,
+        payload: Mapping[str, Any] | None,
+        uploads: Sequence[_Upload],
+        *,
+        interaction: FakeInteraction | None = None,
+        msg_type: int = 0,
+        ephemeral_for: int | None = None,
+        loading: bool = False,
+    ) -> FakeMessage:
+        payload = payload or {}
+        requested = int(payload.get("flags") or 0)
+        if not loading:
+            self._validate(payload, uploads, creating=True, flags=requested)
+        msg = FakeMessage(
+            self,
+            id=self._next_id(),
+            channel_id=channel.id,
+            author_id=self.bot_user_id,
+            msg_type=msg_type,
+        )
+        msg.content = str(payload.get("content") or "")
+        msg.embeds = list(payload.get("embeds") or [])
+        msg.components = list(payload.get("components") or [])
+        msg.tts = bool(payload.get("tts", False))
+        msg.nonce = payload.get("nonce")
+        msg.flags = requested & (SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | COMPONENTS_V2)
+        if loading:
+            msg.flags |= LOADING
+        if ephemeral_for is not None:
+            msg.flags |= EPHEMERAL
+            msg.ephemeral_for = ephemeral_for
+        ref = payload.get("message_reference")
+        if ref:
+            msg.message_reference = {
+                "type": 0,
+                "message_id": str(ref.get("message_id")),
+                "channel_id": str(ref.get("channel_id") or channel.id),
+                **({"guild_id": str(channel.guild_id)} if channel.guild_id else {}),
+            }
+            if msg_type == 0:
+                msg.type = 19
+        msg.attachment_objects = self._resolve_attachments(
+            channel.id, [], payload.get("attachments"), uploads, editing=False
+        )
+        msg.interaction = interaction
+        channel.messages.append(msg)
+        channel.last_message_id = msg.id
+        channel.total_message_sent += 1
+        self._messages[msg.id] = msg
+        self._changed()
+        return msg
+
+    def _edit_message(
+        self, msg: FakeMessage, payload: Mapping[str, Any] | None, uploads: Sequence[_Upload]
+    ) -> FakeMessage:
+        payload = payload or {}
+        flags = msg.flags
+        if payload.get("flags") is not None:
+            requested = int(payload["flags"])
+            flags = (flags & ~SUPPRESS_EMBEDS) | (requested & (SUPPRESS_EMBEDS | COMPONENTS_V2))
+        self._validate(payload, uploads, creating=False, flags=flags)
+        if flags & COMPONENTS_V2 and "content" not in payload and msg.content and self.strict:
+            raise _invalid_form({"flags": "components v2 messages cannot have content"})
+        msg.history.append(msg.snapshot())
+        if "content" in payload:
+            msg.content = str(payload["content"] or "")
+        if "embeds" in payload:
+            msg.embeds = list(payload["embeds"] or [])
+        if "components" in payload:
+            msg.components = list(payload["components"] or [])
+        if "attachments" in payload or uploads:
+            msg.attachment_objects = self._resolve_attachments(
+                msg.channel_id,
+                msg.attachment_objects,
+                payload.get("attachments"),
+                uploads,
+                editing=True,
+            )
+        msg.flags = flags & ~LOADING
+        msg.edited_at = _now_iso()
+        msg.edits += 1
+        self._changed()
+        return msg
+
+    def _delete_message(self, msg: FakeMessage) -> None:
+        channel = self._channels[msg.channel_id]
+        if msg in channel.messages:
+            channel.messages.remove(msg)
+        msg.deleted = True
+        self.deleted_messages.append(msg)
+        self._changed()
+
+    async def _r_send(self, r: _Req) -> Any:
+        channel = self._get_channel(r.params["cid"])
+        self._check_can_post(channel)
+        msg = self._create_message(channel, r.json, r.uploads)
+        return msg.payload()
+
+    async def _r_get_message(self, r: _Req) -> Any:
+        channel = self._get_channel(r.params["cid"])
+        msg = self._get_message(channel, r.params["mid"])
+        if msg.ephemeral:
+            raise FakeHTTPError(404, 10008, "Unknown Message")
+        return msg.payload()
+
+    async def _r_edit_message(self, r: _Req) -> Any:
+        channel = self._get_channel(r.params["cid"])
+        msg = self._get_message(channel, r.params["mid"])
+        if msg.ephemeral:
+            raise FakeHTTPError(404, 10008, "Unknown Message")
+        if msg.author_id != self.bot_user_id:
+            raise FakeHTTPError(403, 50005, "Cannot edit a message authored by another user")
+        if channel.is_dm:
+            self._check_can_post(channel)
+        return self._edit_message(msg, r.json, r.uploads).payload()
+
+    async def _r_delete_message(self, r: _Req) -> Any:
+        channel = self._get_channel(r.params["cid"])
+        msg = self._get_message(channel, r.params["mid"])
+        if msg.ephemeral:
+            raise FakeHTTPError(404, 10008, "Unknown Message")
+        self._delete_message(msg)
+        return 204, None
+
+    async def _r_bulk_delete(self, r: _Req) -> Any:
+        channel = self._get_channel(r.params["cid"])
+        for mid in (r.json or {}).get("messages", []):
+            self._delete_message(self._get_message(channel, mid))
+        return 204, None
+
+    async def _r_history(self, r: _Req) -> Any:
+        channel = self._get_channel(r.params["cid"])
+        limit = int(r.query.get("limit", 50))
+        msgs = [m for m in channel.messages if not m.ephemeral]
+        if "before" in r.query:
+            msgs = [m for m in msgs if m.id < int(r.query["before"])]
+        if "after" in r.query:
+            after = [m for m in msgs if m.id > int(r.query["after"])]
+            return [m.payload() for m in reversed(after[:limit])]
+        return [m.payload() for m in reversed(msgs[-limit:])] if limit else []
+
+    async def _r_pin(self, r: _Req) -> Any:
+        channel = self._get_channel(r.params["cid"])
+        self._get_message(channel, r.params["mid"]).pinned = True
+        return 204, None
+
+    async def _r_unpin(self, r: _Req) -> Any:
+        channel = self._get_channel(r.params["cid"])
+        self._get_message(channel, r.params["mid"]).pinned = False
+        return 204, None
+
+    async def _r_react(self, r: _Req) -> Any:
+        channel = self._get_channel(r.params["cid"])
+        msg = self._get_message(channel, r.params["mid"])
+        msg.reactions.setdefault(r.params["emoji"], set()).add(self.bot_user_id)
+        return 204, None
+
+    async def _r_unreact(self, r: _Req) -> Any:
+        channel = self._get_channel(r.params["cid"])
+        msg = self._get_message(channel, r.params["mid"])
+        msg.reactions.get(r.params["emoji"], set()).discard(self.bot_user_id)
+        return 204, None
+
+    async def _r_clear_reactions(self, r: _Req) -> Any:
+        channel = self._get_channel(r.params["cid"])
+        self._get_message(channel, r.params["mid"]).reactions.clear()
+        return 204, None
+
+    async def _r_typing(self, r: _Req) -> Any:
+        channel = self._get_channel(r.params["cid"])
+        self._check_can_post(channel)
+        self.typing.append(channel.id)
+        return 204, None
+
+    async def _r_open_dm(self, r: _Req) -> Any:
+        body = r.json or {}
+        try:
+            user_id = int(body["recipient_id"])
+        except (KeyError, TypeError, ValueError):
+            raise _invalid_form({"recipient_id": "required"}) from None
+        return self._channel_payload(self._channels[self.open_dm(user_id)])
+
+    # ------------------------------------------------------------------ REST: channels, threads
+
+    async def _r_get_channel(self, r: _Req) -> Any:
+        return self._channel_payload(self._get_channel(r.params["cid"]))
+
+    async def _r_edit_channel(self, r: _Req) -> Any:
+        channel = self._get_channel(r.params["cid"])
+        body = r.json or {}
+        if "name" in body and body["name"]:
+            channel.name = str(body["name"])[:100]
+        if channel.is_thread:
+            channel.archived = bool(body.get("archived", channel.archived))
+            channel.locked = bool(body.get("locked", channel.locked))
+            channel.auto_archive_duration = int(
+                body.get("auto_archive_duration") or channel.auto_archive_duration
+            )
+        payload = self._channel_payload(channel)
+        if channel.is_thread:
+            await self._dispatch_quietly("THREAD_UPDATE", payload)
+        self._changed()
+        return payload
+
+    async def _r_delete_channel(self, r: _Req) -> Any:
+        channel = self._get_channel(r.params["cid"])
+        payload = self._channel_payload(channel)
+        if channel.is_dm:
+            return payload  # "closing" a DM changes nothing
+        del self._channels[channel.id]
+        if channel.guild_id is not None:
+            guild = self._guilds[channel.guild_id]
+            if channel.id in guild.channel_ids:
+                guild.channel_ids.remove(channel.id)
+        event = "THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE"
+        await self._dispatch_quietly(event, payload)
+        self._changed()
+        return payload
+
+    async def _create_thread(
+        self,
+        parent: FakeChannel,
+        body: Mapping[str, Any],
+        *,
+        thread_id: int | None = None,
+        thread_type: int = PUBLIC_THREAD,
+    ) -> FakeChannel:
+        if parent.is_dm or parent.is_thread or parent.guild_id is None:
+            raise FakeHTTPError(400, 50024, "Cannot execute action on this channel type")
+        name = str(body.get("name") or "")
+        if not 1 <= len(name) <= 100:
+            raise _invalid_form({"name": "must be 1-100 characters"})
+        if thread_type not in (PUBLIC_THREAD, PRIVATE_THREAD):
+            raise _invalid_form({"type": f"invalid thread type {thread_type}"})
+        thread = FakeChannel(
+            thread_id or self._next_id(),
+            thread_type,
+            name,
+            guild_id=parent.guild_id,
+            parent_id=parent.id,
+            owner_id=self.bot_user_id,
+            auto_archive_duration=int(body.get("auto_archive_duration") or 1440),
+            member_ids={self.bot_user_id},
+        )
+        self._channels[thread.id] = thread
+        data = self._channel_payload(thread)
+        data["newly_created"] = True
+        data["member"] = {
+            "id": str(thread.id),
+            "user_id": str(self.bot_user_id),
+            "join_timestamp": thread.created_at,
+            "flags": 1,
+        }
+        await self._dispatch_quietly("THREAD_CREATE", data)
+        self._changed()
+        return thread
+
+    async def _r_thread_from_message(self, r: _Req) -> Any:
+        parent = self._get_channel(r.params["cid"])
+        msg = self._get_message(parent, r.params["mid"])
+        if msg.ephemeral:
+            raise FakeHTTPError(404, 10008, "Unknown Message")
+        if msg.thread_id is not None:
+            raise FakeHTTPError(400, 160004, "A thread has already been created for this message")
+        # Like Discord, a thread started from a message has the message's id.
+        thread = await self._create_thread(parent, r.json or {}, thread_id=msg.id)
+        msg.thread_id = thread.id
+        return 201, self._channel_payload(thread)
+
+    async def _r_thread(self, r: _Req) -> Any:
+        parent = self._get_channel(r.params["cid"])
+        body = r.json or {}
+        thread = await self._create_thread(
+            parent, body, thread_type=int(body.get("type") or PRIVATE_THREAD)
+        )
+        return 201, self._channel_payload(thread)
+
+    async def _r_thread_add_member(self, r: _Req) -> Any:
+        thread = self._get_channel(r.params["cid"])
+        if not thread.is_thread:
+            raise FakeHTTPError(400, 50024, "Cannot execute action on this channel type")
+        uid = self.bot_user_id if r.params["uid"] == "@me" else int(r.params["uid"])
+        if uid not in self._users:
+            raise FakeHTTPError(404, 10013, "Unknown User")
+        thread.member_ids.add(uid)
+        self._changed()
+        return 204, None
+
+    async def _r_thread_remove_member(self, r: _Req) -> Any:
+        thread = self._get_channel(r.params["cid"])
+        uid = self.bot_user_id if r.params["uid"] == "@me" else int(r.params["uid"])
+        thread.member_ids.discard(uid)
+        self._changed()
+        return 204, None
+
+    # ------------------------------------------------------------------ REST: guilds
+
+    def _get_guild(self, guild_id: str) -> FakeGuild:
+        try:
+            return self._guilds[int(guild_id)]
+        except (KeyError, ValueError):
+            raise FakeHTTPError(404, 10004, "Unknown Guild") from None
+
+    async def _r_get_guild(self, r: _Req) -> Any:
+        guild = self._get_guild(r.params["guild_id"])
+        out = self._guild_payload(guild)
+        for key in ("members", "channels", "threads", "voice_states", "presences"):
+            out.pop(key, None)
+        out["approximate_member_count"] = len(guild.member_ids)
+        out["approximate_presence_count"] = 0
+        return out
+
+    async def _r_guild_channels(self, r: _Req) -> Any:
+        guild = self._get_guild(r.params["guild_id"])
+        return [self._channel_payload(self._channels[c]) for c in guild.channel_ids]
+
+    async def _r_guild_roles(self, r: _Req) -> Any:
+        return self._role_payloads(self._get_guild(r.params["guild_id"]))
+
+    async def _r_guild_members(self, r: _Req) -> Any:
+        guild = self._get_guild(r.params["guild_id"])
+        limit = int(r.query.get("limit", 1))
+        after = int(r.query.get("after", 0))
+        ids = [uid for uid in guild.member_ids if uid > after][:limit]
+        return [self._member_payload(guild, uid) for uid in ids]
+
+    async def _r_guild_member(self, r: _Req) -> Any:
+        guild = self._get_guild(r.params["guild_id"])
+        uid = int(r.params["uid"])
+        if uid not in guild.member_ids:
+            raise FakeHTTPError(404, 10007, "Unknown Member")
+        return self._member_payload(guild, uid)
+
+    # ------------------------------------------------------------------ REST: interactions
+
+    def _interaction_channel(
+        self, inter: FakeInteraction, thread_id: str | None = None
+    ) -> FakeChannel:
+        if thread_id:
+            return self._get_channel(thread_id)
+        return self._channels[inter.channel_id]
+
+    async def _r_callback(self, r: _Req) -> Any:
+        try:
+            inter = self._interactions[int(r.params["iid"])]
+        except (KeyError, ValueError):
+            raise FakeHTTPError(404, 10062, "Unknown interaction") from None
+        if inter.token != r.params["token"]:
+            raise FakeHTTPError(401, 50027, "Invalid Webhook Token")
+        try:
+            return self._answer_interaction(inter, r)
+        except FakeHTTPError as exc:
+            inter.rejected_callbacks.append(exc)
+            self._changed()
+            raise
+
+    def _answer_interaction(self, inter: FakeInteraction, r: _Req) -> Any:
+        if inter.callback is not None:
+            raise FakeHTTPError(400, 40060, "Interaction has already been acknowledged.")
+        deadline = self.interaction_deadline
+        if deadline is not None and r.arrived - inter.dispatched_at > deadline:
+            raise FakeHTTPError(404, 10062, "Unknown interaction")
+        body = r.json or {}
+        cb_type = body.get("type")
+        data = body.get("data") or {}
+        allowed = {
+            APPLICATION_COMMAND: {CB_MESSAGE, CB_DEFER, CB_MODAL},
+            MESSAGE_COMPONENT: {CB_MESSAGE, CB_DEFER, CB_DEFER_UPDATE, CB_UPDATE, CB_MODAL},
+            AUTOCOMPLETE: {CB_AUTOCOMPLETE},
+            MODAL_SUBMIT: {CB_MESSAGE, CB_DEFER}
+            | ({CB_DEFER_UPDATE, CB_UPDATE} if inter.message_id is not None else set()),
+        }[inter.type]
+        if cb_type not in allowed:
+            raise _invalid_form(
+                {"type": f"callback type {cb_type} is not valid for interaction type {inter.type}"}
+            )
+        channel = self._channels[inter.channel_id]
+        ephemeral = bool(int(data.get("flags") or 0) & EPHEMERAL)
+        msg: FakeMessage | None = None
+        msg_type = 20 if inter.type == APPLICATION_COMMAND else 0
+        if cb_type == CB_MESSAGE:
+            msg = self._create_message(
+                channel,
+                data,
+                r.uploads,
+                interaction=inter,
+                msg_type=msg_type,
+                ephemeral_for=inter.user_id if ephemeral else None,
+            )
+            inter.original_id = msg.id
+        elif cb_type == CB_DEFER:
+            msg = self._create_message(
+                channel,
+                {},
+                [],
+                interaction=inter,
+                msg_type=msg_type,
+                ephemeral_for=inter.user_id if ephemeral else None,
+                loading=True,
+            )
+            inter.original_id = msg.id
+        elif cb_type in (CB_DEFER_UPDATE, CB_UPDATE):
+            assert inter.message_id is not None
+            target = self._messages.get(inter.message_id)
+            if target is None or target.deleted:
+                raise FakeHTTPError(404, 10008, "Unknown Message")
+            if cb_type == CB_UPDATE:
+                self._edit_message(target, data, r.uploads)
+                msg = target
+            inter.original_id = target.id
+        elif cb_type == CB_MODAL:
+            problems = _validate_modal(data) if self.strict else {}
+            if problems:
+                raise _invalid_form(problems)
+            inter.modal = copy.deepcopy(data)
+        inter.callback = FakeCallback(
+            cb_type, copy.deepcopy(data), [(u.filename, u.data) for u in r.uploads], r.arrived
+        )
+        inter.first_callback_at = r.arrived
+        inter._responded.set()
+        self._changed()
+        if r.query.get("with_response") not in ("1", "true", "True"):
+            return 204, None
+        original = inter.original
+        info: dict[str, Any] = {"id": str(inter.id), "type": inter.type}
+        if original is not None and cb_type in (CB_MESSAGE, CB_DEFER, CB_UPDATE):
+            info.update(
+                response_message_id=str(original.id),
+                response_message_loading=original.loading,
+                response_message_ephemeral=original.ephemeral,
+            )
+        out: dict[str, Any] = {"interaction": info}
+        if msg is not None:
+            out["resource"] = {"type": cb_type, "message": msg.payload()}
+        elif cb_type != CB_MODAL:
+            out["resource"] = {"type": cb_type}
+        return out
+
+    def _inter_by_token(self, r: _Req) -> FakeInteraction:
+        inter = self._by_token.get(r.params["token"])
+        if inter is None or r.params["app"] != str(self.application_id):
+            raise FakeHTTPError(404, 10015, "Unknown Webhook")
+        return inter
+
+    def _webhook_message(self, inter: FakeInteraction, mid: str) -> FakeMessage:
+        if mid == "@original":
+            msg = inter.original
+            if msg is None or msg.deleted:
+                raise FakeHTTPError(404, 10008, "Unknown Message")
+            return msg
+        try:
+            msg = self._messages[int(mid)]
+        except (KeyError, ValueError):
+            raise FakeHTTPError(404, 10008, "Unknown Message") from None
+        if msg.deleted or (msg.id != inter.original_id and msg not in inter.followups):
+            raise FakeHTTPError(404, 10008, "Unknown Message")
+        return msg
+
+    async def _r_followup(self, r: _Req) -> Any:
+        inter = self._inter_by_token(r)
+        if inter.callback is None:
+            raise FakeHTTPError(404, 10015, "Unknown Webhook")
+        data = r.json or {}
+        wait = r.query.get("wait") in ("1", "true", "True")
+        original = inter.original
+        if original is not None and original.loading and inter.callback.type == CB_DEFER:
+            # The first follow-up after a thinking defer fills the loading message,
+            # keeping the defer's ephemerality.
+            msg = self._edit_message(original, data, r.uploads)
+        else:
+            channel = self._interaction_channel(inter, r.query.get("thread_id"))
+            ephemeral = bool(int(data.get("flags") or 0) & EPHEMERAL)
+            msg = self._create_message(
+                channel,
+                data,
+                r.uploads,
+                interaction=inter,
+                ephemeral_for=inter.user_id if ephemeral else None,
+            )
+        inter.followups.append(msg)
+        self._changed()
+        return msg.payload() if wait else (204, None)
+
+    async def _r_webhook_get(self, r: _Req) -> Any:
+        inter = self._inter_by_token(r)
+        return self._webhook_message(inter, r.params["mid"]).payload()
+
+    async def _r_webhook_edit(self, r: _Req) -> Any:
+        inter = self._inter_by_token(r)
+        msg = self._webhook_message(inter, r.params["mid"])
+        self._edit_message(msg, r.json, r.uploads)
+        if msg.id == inter.original_id:
+            inter.original_edits += 1
+        return msg.payload()
+
+    async def _r_webhook_delete(self, r: _Req) -> Any:
+        inter = self._inter_by_token(r)
+        self._delete_message(self._webhook_message(inter, r.params["mid"]))
+        return 204, None
+
+    # ------------------------------------------------------------------ gateway
+
+    def _active_connection(self) -> _Connection | None:
+        live = [c for c in self._connections if c.open and c.session is not None]
+        return max(live, key=lambda c: c.activated_at) if live else None
+
+    async def _gateway(self, request: web.Request) -> web.StreamResponse:
+        ws = web.WebSocketResponse(max_msg_size=0)
+        await ws.prepare(request)
+        conn = _Connection(ws)
+        self._connections.append(conn)
+        await conn.send(
+            {"op": 10, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}, "s": None, "t": None}
+        )
+        try:
+            async for frame in ws:
+                if frame.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
+                    continue
+                try:
+                    await self._on_gateway_frame(conn, json.loads(frame.data))
+                except Exception as exc:
+                    log.exception("fake discord: gateway frame failed")
+                    self.errors.append(exc)
+        finally:
+            self._connections.remove(conn)
+            self._changed()
+        return ws
+
+    async def _on_gateway_frame(self, conn: _Connection, frame: dict[str, Any]) -> None:
+        op, d = frame.get("op"), frame.get("d")
+        if op == 1:  # heartbeat
+            await conn.send({"op": 11, "d": None, "s": None, "t": None})
+        elif op == 2:  # identify
+            await self._identify(conn, d or {})
+        elif op == 6:  # resume
+            session = self._sessions.get((d or {}).get("session_id", ""))
+            if session is None:
+                await conn.send({"op": 9, "d": False, "s": None, "t": None})
+                return
+            conn.session = session
+            self.resume_count += 1
+            await conn.dispatch("RESUMED", {"_trace": ["fake-discord"]})
+            conn.activated_at = time.monotonic()
+            self._changed()
+        elif op == 8:  # request guild members
+            await self._members_chunk(conn, d or {})
+        # op 3 (presence) and 4 (voice state) need no answer.
+
+    async def _identify(self, conn: _Connection, d: dict[str, Any]) -> None:
+        session = _Session(secrets.token_hex(16))
+        self._sessions[session.id] = session
+        conn.session = session
+        self.identify_count += 1
+        self.last_identify = d
+        ready: dict[str, Any] = {
+            "v": API_VERSION,
+            "user": self._me_payload(),
+            "guilds": [{"id": str(g), "unavailable": True} for g in self._guilds],
+            "session_id": session.id,
+            "session_type": "normal",
+            "resume_gateway_url": self.gateway_url,
+            "application": {"id": str(self.application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "user_settings": {},
+            "geo_ordered_rtc_regions": [],
+            "_trace": ["fake-discord"],
+        }
+        if d.get("shard"):
+            ready["shard"] = d["shard"]
+        await conn.dispatch("READY", ready)
+        for guild in self._guilds.values():
+            await conn.dispatch("GUILD_CREATE", self._guild_payload(guild))
+        conn.activated_at = time.monotonic()
+        self._changed()
+
+    async def _members_chunk(self, conn: _Connection, d: dict[str, Any]) -> None:
+        guild = self._guilds.get(int(d.get("guild_id") or 0))
+        if guild is None:
+            return
+        ids = guild.member_ids
+        if d.get("user_ids"):
+            wanted = {int(u) for u in d["user_ids"]}
+            ids = [u for u in ids if u in wanted]
+        query = (d.get("query") or "").lower()
+        if query:
+            ids = [u for u in ids if self._users[u].name.lower().startswith(query)]
+        limit = int(d.get("limit") or 0)
+        if limit:
+            ids = ids[:limit]
+        chunk: dict[str, Any] = {
+            "guild_id": str(guild.id),
+            "members": [self._member_payload(guild, u) for u in ids],
+            "chunk_index": 0,
+            "chunk_count": 1,
+        }
+        if d.get("nonce"):
+            chunk["nonce"] = d["nonce"]
+        await conn.dispatch("GUILD_MEMBERS_CHUNK", chunk)
+
+    async def wait_connected(self, timeout: float | None = None) -> None:
+        """Wait until a bot has identified (or resumed) on a live gateway connection."""
+        await self.wait_until(
+            lambda: self._active_connection() is not None,
+            self.connect_timeout if timeout is None else timeout,
+            what="a bot connected to the gateway",
+        )
+
+    async def dispatch(self, event: str, data: Any) -> None:
+        """Send a gateway event to the current bot connection (waiting for one if needed)."""
+        await self.wait_connected()
+        conn = self._active_connection()
+        assert conn is not None
+        await conn.dispatch(event, data)
+        self.dispatched.append((event, data))
+
+    async def _dispatch_quietly(self, event: str, data: Any) -> None:
+        """Dispatch if a bot is connected (side effects of REST calls)."""
+        conn = self._active_connection()
+        if conn is None:
+            return
+        with contextlib.suppress(ConnectionError):
+            await conn.dispatch(event, data)
+            self.dispatched.append((event, data))
+
+    async def drop_connections(self, code: int = 4000) -> None:
+        """Close every gateway connection (the client reconnects and RESUMEs)."""
+        for conn in list(self._connections):
+            await conn.ws.close(code=code)
+
+    # ------------------------------------------------------------------ simulated users
+
+    def _base_interaction(
+        self, itype: int, user_id: int, channel: FakeChannel, data: dict[str, Any], locale: str
+    ) -> tuple[int, str, dict[str, Any]]:
+        if user_id not in self._users:
+            raise ValueError(f"unknown user {user_id}")
+        iid = self._next_id()
+        token = f"fake-{iid}-{secrets.token_urlsafe(24)}"
+        payload: dict[str, Any] = {
+            "id": str(iid),
+            "application_id": str(self.application_id),
+            "type": itype,
+            "token": token,
+            "version": 1,
+            "data": data,
+            "channel_id": str(channel.id),
+            "locale": locale,
+            "app_permissions": str(ALL_PERMISSIONS),
+            "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+            "entitlements": [],
+            "entitlement_sku_ids": [],
+        }
+        channel_payload = self._channel_payload(channel)
+        if channel.guild_id is not None:
+            guild = self._guilds[channel.guild_id]
+            if user_id not in guild.member_ids:
+                raise ValueError(f"user {user_id} is not a member of guild {guild.id}")
+            channel_payload["permissions"] = str(self._permissions(guild, user_id))
+            payload.update(
+                guild_id=str(guild.id),
+                guild={"id": str(guild.id), "locale": "en-US", "features": []},
+                guild_locale="en-US",
+                member=self._member_payload(guild, user_id, permissions=True),
+                authorizing_integration_owners={"0": str(guild.id)},
+                context=0,
+            )
+        else:
+            if channel.recipient_id != user_id:
+                raise ValueError(f"user {user_id} cannot act in the DM of {channel.recipient_id}")
+            channel_payload["permissions"] = str(EVERYONE_PERMISSIONS)
+            payload.update(
+                user=self._user_payload(user_id),
+                authorizing_integration_owners={"0": "0"},
+                context=1,
+            )
+        payload["channel"] = channel_payload
+        return iid, token, payload
+
+    async def _send_interaction(self, inter: FakeInteraction) -> FakeInteraction:
+        inter._fake = self
+        await self.wait_connected()
+        self._interactions[inter.id] = inter
+        self._by_token[inter.token] = inter
+        self.interactions.append(inter)
+        inter.dispatched_at = time.monotonic()
+        await self.dispatch("INTERACTION_CREATE", inter.payload)
+        self._changed()
+        return inter
+
+    def _lookup_command(self, channel: FakeChannel, name: str) -> dict[str, Any]:
+        for key in ((channel.guild_id,) if channel.guild_id is not None else ()) + (None,):
+            for cmd in self._commands.get(key, []):
+                if cmd["name"] == name and cmd.get("type", 1) == 1:
+                    return cmd
+        synced = {k: [c["name"] for c in v] for k, v in self._commands.items()}
+        raise LookupError(
+            f"no synced slash command /{name} for channel {channel.id}; synced: {synced}"
+        )
+
+    async def slash(
+        self,
+        user_id: int,
+        channel_id: int,
+        name: str,
+        options: Mapping[str, Any] | None = None,
+        *,
+        subcommand: str | None = None,
+        group: str | None = None,
+        locale: str = "en-US",
+    ) -> FakeInteraction:
+        """``user_id`` runs ``/name [group] [subcommand] options...`` in ``channel_id``.
+
+        ``name`` may contain the whole path ("koikoi new", "admin tables close"). Option
+        values are checked and typed against the synced command (choices may be given by
+        value or by name; users/channels/roles by id; attachments as (filename, bytes)).
+        """
+        parts = name.split()
+        if group is not None or subcommand is not None:
+            parts += [p for p in (group, subcommand) if p is not None]
+        channel = self._get_channel(channel_id)
+        cmd = self._lookup_command(channel, parts[0])
+        resolved: dict[str, dict[str, Any]] = {}
+        guild = self._guilds.get(channel.guild_id) if channel.guild_id is not None else None
+        spec_options: list[dict[str, Any]] = cmd.get("options") or []
+        chain: list[dict[str, Any]] = []
+        for part in parts[1:]:
+            sub = next((o for o in spec_options if o["name"] == part and o["type"] in (1, 2)), None)
+            if sub is None:
+                subs = [o["name"] for o in spec_options if o["type"] in (1, 2)]
+                raise ValueError(f"/{' '.join(parts)}: no subcommand {part!r}; have {subs}")
+            chain.append(sub)
+            spec_options = sub.get("options") or []
+        if any(o["type"] in (1, 2) for o in spec_options):
+            subs = [o["name"] for o in spec_options if o["type"] in (1, 2)]
+            raise ValueError(f"/{' '.join(parts)} needs a subcommand: one of {subs}")
+        leaf_options = self._build_options(
+            spec_options, dict(options or {}), resolved, guild, channel
+        )
+        for sub in reversed(chain):
+            leaf_options = [{"name": sub["name"], "type": sub["type"], "options": leaf_options}]
+        data: dict[str, Any] = {
+            "id": cmd["id"],
+            "name": cmd["name"],
+            "type": 1,
+            "options": leaf_options,
+        }
+        if "guild_id" in cmd:
+            data["guild_id"] = cmd["guild_id"]
+        if resolved:
+            data["resolved"] = resolved
+        iid, token, payload = self._base_interaction(
+            APPLICATION_COMMAND, user_id, channel, data, locale
+        )
+        inter = FakeInteraction(
+            id=iid,
+            token=token,
+            type=APPLICATION_COMMAND,
+            user_id=user_id,
+            channel_id=channel.id,
+            payload=payload,
+            command_name=" ".join(parts),
+        )
+        return await self._send_interaction(inter)
+
+    def _build_options(
+        self,
+        spec: list[dict[str, Any]],
+        given: dict[str, Any],
+        resolved: dict[str, dict[str, Any]],
+        guild: FakeGuild | None,
+        channel: FakeChannel,
+    ) -> list[dict[str, Any]]:
+        by_name = {o["name"]: o for o in spec}
+        unknown = set(given) - set(by_name)
+        if unknown:
+            raise ValueError(f"unknown options {sorted(unknown)}; the command has {list(by_name)}")
+        missing = [o["name"] for o in spec if o.get("required") and given.get(o["name"]) is None]
+        if missing:
+            raise ValueError(f"missing required options {missing}")
+        out = []
+        for opt_name, value in given.items():
+            if value is None:
+                continue
+            opt = by_name[opt_name]
+            out.append(
+                {
+                    "name": opt_name,
+                    "type": opt["type"],
+                    "value": self._option_value(opt, value, resolved, guild, channel),
+                }
+            )
+        return out
+
+    def _option_value(
+        self,
+        opt: dict[str, Any],
+        value: Any,
+        resolved: dict[str, dict[str, Any]],
+        guild: FakeGuild | None,
+        channel: FakeChannel,
+    ) -> Any:
+        kind, name = opt["type"], opt["name"]
+        if opt.get("choices"):
+            values = [c["value"] for c in opt["choices"]]
+            if value not in values:
+                named = [c["value"] for c in opt["choices"] if c["name"] == value]
+                if not named:
+                    raise ValueError(f"option {name}: {value!r} is not one of {values}")
+                value = named[0]
+        if kind == 3:
+            value = str(value)
+            if not opt.get("min_length", 0) <= len(value) <= opt.get("max_length", 6000):
+                raise ValueError(f"option {name}: length out of range")
+            return value
+        if kind in (4, 10):
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ValueError(f"option {name}: expected a number, got {value!r}")
+            if kind == 4 and value != int(value):
+                raise ValueError(f"option {name}: expected an integer, got {value!r}")
+            value = int(value) if kind == 4 else value
+            lo, hi = opt.get("min_value"), opt.get("max_value")
+            if (lo is not None and value < lo) or (hi is not None and value > hi):
+                raise ValueError(f"option {name}: {value} outside [{lo}, {hi}]")
+            return value
+        if kind == 5:
+            if not isinstance(value, bool):
+                raise ValueError(f"option {name}: expected a bool, got {value!r}")
+            return value
+        if kind in (6, 9) and int(value) in self._users:
+            uid = int(value)
+            resolved.setdefault("users", {})[str(uid)] = self._user_payload(uid)
+            if guild is not None and uid in guild.member_ids:
+                member = self._member_payload(guild, uid, with_user=False, permissions=True)
+                resolved.setdefault("members", {})[str(uid)] = member
+            return str(uid)
+        if kind in (8, 9) and int(value) in self._guilds:
+            role_guild = self._guilds[int(value)]
+            resolved.setdefault("roles", {})[str(value)] = self._role_payloads(role_guild)[0]
+            return str(value)
+        if kind == 7:
+            target = self._get_channel(int(value))
+            data = self._channel_payload(target)
+            data["permissions"] = str(ALL_PERMISSIONS)
+            resolved.setdefault("channels", {})[str(target.id)] = data
+            return str(target.id)
+        if kind == 11:
+            filename, blob = value
+            att = self._new_attachment(channel.id, filename, bytes(blob), "", None)
+            resolved.setdefault("attachments", {})[str(att.id)] = self._attachment_payload(att)
+            return str(att.id)
+        raise ValueError(f"option {name}: cannot make a value of type {kind} from {value!r}")
+
+    def _component_target(
+        self, user_id: int, message: FakeMessage | int, custom_id: str | None, label: str | None
+    ) -> tuple[FakeMessage, FakeChannel, dict[str, Any]]:
+        if custom_id is None and label is None:
+            raise ValueError("say which component: give a custom_id or a label")
+        msg = self._messages[message.id if isinstance(message, FakeMessage) else int(message)]
+        if msg.deleted:
+            raise ValueError(f"message {msg.id} was deleted")
+        if msg.ephemeral and msg.ephemeral_for != user_id:
+            raise ValueError(f"message {msg.id} is ephemeral for another user")
+        comp = find_component(msg, custom_id=custom_id, label=label)
+        if comp["disabled"]:
+            raise ValueError(f"component {comp['custom_id']!r} is disabled")
+        return msg, self._channels[msg.channel_id], comp
+
+    async def _component_interaction(
+        self,
+        user_id: int,
+        msg: FakeMessage,
+        channel: FakeChannel,
+        data: dict[str, Any],
+        locale: str,
+    ) -> FakeInteraction:
+        iid, token, payload = self._base_interaction(
+            MESSAGE_COMPONENT, user_id, channel, data, locale
+        )
+        payload["message"] = msg.payload()
+        inter = FakeInteraction(
+            id=iid,
+            token=token,
+            type=MESSAGE_COMPONENT,
+            user_id=user_id,
+            channel_id=channel.id,
+            payload=payload,
+            message_id=msg.id,
+        )
+        return await self._send_interaction(inter)
+
+    async def click(
+        self,
+        user_id: int,
+        message: FakeMessage | int,
+        custom_id: str | None = None,
+        *,
+        label: str | None = None,
+        locale: str = "en-US",
+    ) -> FakeInteraction:
+        """``user_id`` clicks the button ``custom_id`` (or labelled ``label``) on ``message``."""
+        msg, channel, comp = self._component_target(user_id, message, custom_id, label)
+        if comp["type"] != BUTTON:
+            raise ValueError(f"component {comp['custom_id']!r} is not a button")
+        if comp["custom_id"] is None:
+            raise ValueError("link buttons send no interaction")
+        data = {"custom_id": comp["custom_id"], "component_type": BUTTON}
+        return await self._component_interaction(user_id, msg, channel, data, locale)
+
+    async def select(
+        self,
+        user_id: int,
+        message: FakeMessage | int,
+        custom_id: str,
+        values: Sequence[str],
+        *,
+        locale: str = "en-US",
+    ) -> FakeInteraction:
+        """``user_id`` chooses ``values`` in the select ``custom_id`` on ``message``."""
+        msg, channel, comp = self._component_target(user_id, message, custom_id, None)
+        if comp["type"] not in SELECT_TYPES:
+            raise ValueError(f"component {custom_id!r} is not a select")
+        values = [str(v) for v in values]
+        lo = comp["min_values"] if comp["min_values"] is not None else 1
+        hi = comp["max_values"] if comp["max_values"] is not None else 1
+        if not lo <= len(values) <= hi:
+            raise ValueError(f"select {custom_id!r} takes {lo}..{hi} values, got {values}")
+        data: dict[str, Any] = {
+            "custom_id": custom_id,
+            "component_type": comp["type"],
+            "values": values,
+        }
+        if comp["type"] == STRING_SELECT:
+            offered = [o["value"] for o in comp["options"] or []]
+            bad = [v for v in values if v not in offered]
+            if bad:
+                raise ValueError(f"select {custom_id!r}: {bad} not among {offered}")
+        else:
+            resolved: dict[str, dict[str, Any]] = {}
+            guild = self._guilds.get(channel.guild_id) if channel.guild_id else None
+            kind = {5: 6, 6: 8, 7: 9, 8: 7}[comp["type"]]
+            for v in values:
+                self._option_value({"type": kind, "name": custom_id}, v, resolved, guild, channel)
+            data["resolved"] = resolved
+        return await self._component_interaction(user_id, msg, channel, data, locale)
+
+    async def submit_modal(
+        self,
+        user_id: int,
+        opened_by: FakeInteraction,
+        values: Mapping[str, str | Sequence[str]],
+        *,
+        locale: str = "en-US",
+    ) -> FakeInteraction:
+        """``user_id`` submits the modal the bot opened in answer to ``opened_by``.
+
+        ``values`` maps each text input's custom id to its text (selects: list of values).
+        """
+        modal = opened_by.modal
+        if modal is None:
+            raise ValueError(f"the bot opened no modal for {opened_by!r}")
+        unknown = set(values) - {
+            c.get("custom_id") for c in iter_components(modal.get("components", []))
+        }
+        if unknown:
+            raise ValueError(f"the modal has no inputs {sorted(unknown)}")
+
+        def fill(comp: dict[str, Any]) -> dict[str, Any]:
+            if comp.get("type") == 1:
+                return {"type": 1, "components": [fill(c) for c in comp.get("components", [])]}
+            if comp.get("type") == 18:
+                return {"type": 18, "component": fill(comp["component"])}
+            cid = comp.get("custom_id")
+            out: dict[str, Any] = {"type": comp.get("type"), "custom_id": cid}
+            if comp.get("type") == TEXT_INPUT:
+                out["value"] = str(values.get(cid, comp.get("value") or ""))
+            elif comp.get("type") in SELECT_TYPES:
+                chosen = values.get(cid, [])
+                out["values"] = [chosen] if isinstance(chosen, str) else list(chosen)
+            return out
+
+        components = [
+            fill(c) for c in modal.get("components", []) if c.get("type") in (1, 18, TEXT_INPUT)
+        ]
+        data = {"custom_id": modal["custom_id"], "components": components}
+        channel = self._channels[opened_by.channel_id]
+        iid, token, payload = self._base_interaction(MODAL_SUBMIT, user_id, channel, data, locale)
+        msg = self._messages.get(opened_by.message_id) if opened_by.message_id else None
+        if msg is not None and not msg.deleted:
+            payload["message"] = msg.payload()
+        inter = FakeInteraction(
+            id=iid,
+            token=token,
+            type=MODAL_SUBMIT,
+            user_id=user_id,
+            channel_id=channel.id,
+            payload=payload,
+            message_id=msg.id if msg is not None else None,
+        )
+        return await self._send_interaction(inter)
+
+
+# ---------------------------------------------------------------------- validation
+
+
+def _validate_command(cmd: Mapping[str, Any]) -> dict[str, str]:
+    problems: dict[str, str] = {}
+    name = cmd.get("name") or ""
+    if not re.fullmatch(r"[-_\w]{1,32}", name) or name != name.lower():
+        problems["name"] = f"invalid command name {name!r}"
+    if cmd.get("type", 1) == 1 and not 1 <= len(cmd.get("description") or "") <= 100:
+        problems["description"] = f"/{name}: description must be 1-100 characters"
+
+    def walk(options: list[dict[str, Any]], path: str) -> None:
+        if len(options) > 25:
+            problems[path] = "at most 25 options"
+        seen_optional = False
+        for n, opt in enumerate(options):
+            p = f"{path}.{n}"
+            oname = opt.get("name") or ""
+            if not re.fullmatch(r"[-_\w]{1,32}", oname) or oname != oname.lower():
+                problems[f"{p}.name"] = f"invalid option name {oname!r}"
+            if not 1 <= len(opt.get("description") or "") <= 100:
+                problems[f"{p}.description"] = f"{oname}: description must be 1-100 characters"
+            if len(opt.get("choices") or []) > 25:
+                problems[f"{p}.choices"] = "at most 25 choices"
+            if opt.get("type") in (1, 2):
+                walk(opt.get("options") or [], f"{p}.options")
+            elif opt.get("required"):
+                if seen_optional:
+                    problems[f"{p}.required"] = "required options must come before optional ones"
+            else:
+                seen_optional = True
+
+    walk(list(cmd.get("options") or []), "options")
+    return problems
+
+
+def _validate_message_payload(
+    payload: Mapping[str, Any], n_files: int, flags: int
+) -> dict[str, str]:
+    problems: dict[str, str] = {}
+    content = payload.get("content")
+    if content is not None and len(str(content)) > 2000:
+        problems["content"] = f"must be 2000 or fewer in length ({len(str(content))})"
+    embeds = payload.get("embeds") or []
+    if len(embeds) > 10:
+        problems["embeds"] = "at most 10 embeds"
+    total = 0
+    for n, embed in enumerate(embeds):
+        limits = {"title": 256, "description": 4096}
+        for key, limit in limits.items():
+            text = embed.get(key) or ""
+            total += len(text)
+            if len(text) > limit:
+                problems[f"embeds.{n}.{key}"] = f"must be {limit} or fewer in length"
+        fields = embed.get("fields") or []
+        if len(fields) > 25:
+            problems[f"embeds.{n}.fields"] = "at most 25 fields"
+        for m, fld in enumerate(fields):
+            total += len(fld.get("name") or "") + len(fld.get("value") or "")
+            if not 1 <= len(fld.get("name") or "") <= 256:
+                problems[f"embeds.{n}.fields.{m}.name"] = "must be 1-256 characters"
+            if not 1 <= len(fld.get("value") or "") <= 1024:
+                problems[f"embeds.{n}.fields.{m}.value"] = "must be 1-1024 characters"
+        footer = (embed.get("footer") or {}).get("text") or ""
+        author = (embed.get("author") or {}).get("name") or ""
+        total += len(footer) + len(author)
+        if len(footer) > 2048:
+            problems[f"embeds.{n}.footer.text"] = "must be 2048 or fewer in length"
+        if len(author) > 256:
+            problems[f"embeds.{n}.author.name"] = "must be 256 or fewer in length"
+    if total > 6000:
+        problems["embeds"] = f"embeds total {total} characters (max 6000)"
+    if n_files > 10:
+        problems["files"] = "at most 10 files"
+    components = payload.get("components")
+    if components:
+        problems.update(_validate_components(components, v2=bool(flags & COMPONENTS_V2)))
+    if flags & COMPONENTS_V2 and (payload.get("content") or payload.get("embeds")):
+        problems["flags"] = "components v2 messages cannot have content or embeds"
+    return problems
+
+
+def _validate_components(rows: list[dict[str, Any]], *, v2: bool) -> dict[str, str]:
+    problems: dict[str, str] = {}
+    custom_ids: set[str] = set()
+    for comp in iter_components(rows):
+        cid = comp.get("custom_id")
+        if cid is not None:
+            if not 1 <= len(cid) <= 100:
+                problems[f"custom_id {cid[:40]!r}"] = "custom_id must be 1-100 characters"
+            if cid in custom_ids:
+                problems[f"custom_id {cid!r}"] = "custom_id must be unique in a message"
+            custom_ids.add(cid)
+    if v2:
+        if sum(1 for _ in iter_components(rows)) > 40:
+            problems["components"] = "at most 40 components in a components v2 message"
+        return problems
+    if len(rows) > 5:
+        problems["components"] = f"at most 5 action rows ({len(rows)})"
+    for r, row in enumerate(rows):
+        path = f"components.{r}"
+        if row.get("type") != 1:
+            problems[path] = "top-level components must be action rows (type 1)"
+            continue
+        items = row.get("components") or []
+        if not items:
+            problems[path] = "an action row needs at least one component"
+        selects = [c for c in items if c.get("type") in SELECT_TYPES]
+        if selects and len(items) > 1:
+            problems[path] = "a select must be alone in its action row"
+        if len(items) > 5:
+            problems[path] = f"at most 5 buttons per row ({len(items)})"
+        for c, item in enumerate(items):
+            p = f"{path}.components.{c}"
+            if item.get("type") == BUTTON:
+                problems.update(_validate_button(item, p))
+            elif item.get("type") in SELECT_TYPES:
+                problems.update(_validate_select(item, p))
+            else:
+                problems[p] = f"component type {item.get('type')} is not allowed in an action row"
+    return problems
+
+
+def _validate_button(item: Mapping[str, Any], path: str) -> dict[str, str]:
+    problems: dict[str, str] = {}
+    style = item.get("style")
+    if len(item.get("label") or "") > 80:
+        problems[f"{path}.label"] = "must be 80 or fewer in length"
+    if not item.get("label") and not item.get("emoji"):
+        problems[f"{path}.label"] = "a button needs a label or an emoji"
+    if style == 5:
+        if not item.get("url") or item.get("custom_id"):
+            problems[path] = "link buttons need a url and no custom_id"
+    elif style in (1, 2, 3, 4):
+        if not item.get("custom_id"):
+            problems[f"{path}.custom_id"] = "required for non-link buttons"
+    elif style != 6:
+        problems[f"{path}.style"] = f"invalid button style {style}"
+    return problems
+
+
+def _validate_select(item: Mapping[str, Any], path: str) -> dict[str, str]:
+    problems: dict[str, str] = {}
+    if not item.get("custom_id"):
+        problems[f"{path}.custom_id"] = "required"
+    if len(item.get("placeholder") or "") > 150:
+        problems[f"{path}.placeholder"] = "must be 150 or fewer in length"
+    lo = item.get("min_values", 1)
+    hi = item.get("max_values", 1)
+    if not 0 <= lo <= 25 or not 1 <= hi <= 25 or lo > hi:
+        problems[f"{path}.max_values"] = f"invalid min/max values {lo}/{hi}"
+    if item.get("type") == STRING_SELECT:
+        options = item.get("options") or []
+        if not 1 <= len(options) <= 25:
+            problems[f"{path}.options"] = f"a select needs 1-25 options ({len(options)})"
+        if hi > len(options):
+            problems[f"{path}.max_values"] = f"max_values {hi} > {len(options)} options"
+        values = [o.get("value") for o in options]
+        if len(set(values)) != len(values):
+            problems[f"{path}.options"] = "option values must be unique"
+        for n, opt in enumerate(options):
+            for key in ("label", "value"):
+                if not 1 <= len(opt.get(key) or "") <= 100:
+                    problems[f"{path}.options.{n}.{key}"] = "must be 1-100 characters"
+            if len(opt.get("description") or "") > 100:
+                problems[f"{path}.options.{n}.description"] = "must be 100 or fewer in length"
+    return problems
+
+
+def _validate_modal(data: Mapping[str, Any]) -> dict[str, str]:
+    problems: dict[str, str] = {}
+    if not 1 <= len(data.get("title") or "") <= 45:
+        problems["title"] = "must be 1-45 characters"
+    if not 1 <= len(data.get("custom_id") or "") <= 100:
+        problems["custom_id"] = "must be 1-100 characters"
+    if not 1 <= len(data.get("components") or []) <= 5:
+        problems["components"] = "a modal needs 1-5 components"
+    return problems

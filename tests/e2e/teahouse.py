@@ -1,0 +1,78 @@
+"""Running the real Teahouse bot against the fake Discord, and playing as simulated users."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import random
+import re
+from typing import Any
+
+from bot.app import Teahouse
+from bot.config import Settings
+from tests.e2e.fakediscord import FakeDiscord, FakeMessage, find_components, start_client, stop_client
+
+ACTION_ID = re.compile(r"^th:(a|s):(\d+):(\d+):(\d+):")
+
+
+def settings_for(db_path: str, **overrides: Any) -> Settings:
+    base = Settings(
+        token="fake-token",
+        database=db_path,
+        turn_seconds=600.0,
+        ai_delay=0.0,
+        edit_interval=0.0,
+        timeouts_before_ai=2,
+    )
+    return dataclasses.replace(base, **overrides)
+
+
+class RunningBot:
+    """A Teahouse instance connected to the fake; ``restart()`` simulates a process restart."""
+
+    def __init__(self, fake: FakeDiscord, settings: Settings) -> None:
+        self.fake = fake
+        self.settings = settings
+        self.bot: Teahouse | None = None
+        self.task: asyncio.Task[None] | None = None
+
+    async def start(self) -> Teahouse:
+        self.bot = Teahouse(self.settings, guild_ready_timeout=0.05)
+        self.task = await start_client(self.bot)
+        return self.bot
+
+    async def stop(self) -> None:
+        if self.bot is not None and self.task is not None:
+            await stop_client(self.bot, self.task)
+        self.bot = self.task = None
+
+    async def restart(self) -> Teahouse:
+        await self.stop()
+        return await self.start()
+
+
+def action_components(message: FakeMessage) -> list[dict[str, Any]]:
+    return [
+        c for c in find_components(message) if ACTION_ID.match(c.get("custom_id") or "") and not c.get("disabled")
+    ]
+
+
+def latest_controls(fake: FakeDiscord, user_id: int) -> tuple[FakeMessage, list[dict[str, Any]]] | None:
+    """The user's newest DM that carries action components."""
+    for message in reversed(fake.dms(user_id)):
+        comps = action_components(message)
+        if comps:
+            return message, comps
+    return None
+
+
+async def click_some_action(
+    fake: FakeDiscord, user_id: int, message: FakeMessage, comps: list[dict[str, Any]], rng: random.Random
+):
+    """Click one of the components like a person who picks any legal move."""
+    comp = rng.choice(comps)
+    if comp["type"] == 3:  # select
+        k = rng.randint(comp.get("min_values") or 1, comp.get("max_values") or 1)
+        values = rng.sample([o["value"] for o in comp["options"]], k)
+        return await fake.select(user_id, message, comp["custom_id"], values)
+    return await fake.click(user_id, message, comp["custom_id"])

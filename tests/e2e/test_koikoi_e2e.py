@@ -1,0 +1,254 @@
+"""The real bot over the fake Discord: two people play whole Koi-Koi matches by clicking."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.e2e.fakediscord import FakeDiscord, find_component
+from tests.e2e.teahouse import (
+    RunningBot,
+    action_components,
+    click_some_action,
+    latest_controls,
+    settings_for,
+)
+
+pytestmark = pytest.mark.asyncio
+
+
+@pytest.fixture
+async def teahouse(fake_discord: FakeDiscord, tmp_path):
+    running = RunningBot(fake_discord, settings_for(str(tmp_path / "teahouse.db")))
+    await running.start()
+    try:
+        yield running
+    finally:
+        await running.stop()
+
+
+def ephemeral_text(interaction) -> str:
+    """What the bot answered privately to an interaction (response or follow-up)."""
+    if interaction.callback and interaction.callback.ephemeral:
+        return interaction.callback.data.get("content") or ""
+    for f in interaction.followups:
+        if f.ephemeral:
+            return f.content
+    return ""
+
+
+async def open_table(fake: FakeDiscord, channel: int, host: int, guest: int | None) -> tuple[int, object]:
+    """``host`` runs /koikoi new; ``guest`` joins (or the host adds an AI); host starts."""
+    inter = await fake.slash(host, channel, "koikoi new", {"rounds": 6})
+    await inter.wait_response()
+    lobby = fake.message(inter.original_id)
+    assert "Koi-Koi" in lobby.embeds[0]["title"]
+    table_id = int(lobby.embeds[0]["title"].split("#")[1])
+    if guest is not None:
+        joined = await fake.click(guest, lobby, label="Join")
+        await joined.wait_response()
+    else:
+        added = await fake.click(host, lobby, label="Add AI")
+        await added.wait_response()
+    start = await fake.click(host, lobby, label="Start")
+    await start.wait_response()
+    await fake.wait_until(lambda: fake.threads_of(channel))
+    return table_id, lobby
+
+
+def is_finished(running: RunningBot, table_id: int) -> bool:
+    table = running.bot.host.tables.get(table_id)
+    return table is not None and table.finished
+
+
+async def table_status(bot, table_id: int) -> str:
+    row = await bot.store.get_table(table_id)
+    return row.status
+
+
+async def play_until(
+    fake: FakeDiscord, running: RunningBot, table_id: int, users: list[int], rng: random.Random,
+    *, max_clicks: int = 2000, stop_after: int | None = None,
+) -> int:
+    """Users click their DM controls until the match ends (or ``stop_after`` clicks)."""
+    clicks = 0
+    while clicks < max_clicks:
+        if await table_status(running.bot, table_id) == "finished":
+            return clicks
+        if stop_after is not None and clicks >= stop_after:
+            return clicks
+
+        def someone_can_act():
+            for u in users:
+                found = latest_controls(fake, u)
+                if found:
+                    return u, found
+            return None
+
+        who = await fake.wait_until(
+            lambda: someone_can_act() or is_finished(running, table_id), timeout=20
+        )
+        if who is True:
+            continue
+        user, (message, comps) = who
+        before = [c["custom_id"] for c in comps]
+        inter = await click_some_action(fake, user, message, comps, rng)
+        await inter.wait_response()
+        assert not inter.rejected_callbacks
+        assert ephemeral_text(inter) == "", ephemeral_text(inter)
+        clicks += 1
+        # Wait until the bot has moved on: that message's controls changed or went away.
+        await fake.wait_until(
+            lambda m=message, b=before: [c["custom_id"] for c in action_components(m)] != b
+            or is_finished(running, table_id),
+            timeout=20,
+        )
+    raise AssertionError("the match did not end")
+
+
+async def test_two_users_play_a_whole_match_by_clicking(
+    fake_discord: FakeDiscord, teahouse: RunningBot, games_channel: int, alice: int, bob: int, guild_id: int
+) -> None:
+    fake = fake_discord
+    table_id, lobby = await open_table(fake, games_channel, alice, bob)
+    thread = fake.threads_of(games_channel)[0]
+    # The table image is one message in the thread, and each player got a hand by DM.
+    await fake.wait_until(lambda: fake.messages_in(thread) and fake.dms(alice) and fake.dms(bob))
+    table_message = fake.messages_in(thread)[0]
+    assert table_message.attachments and table_message.attachments[0][1].startswith(b"\x89PNG")
+    assert fake.dms(alice)[0].attachments[0][1].startswith(b"\x89PNG")
+
+    clicks = await play_until(fake, teahouse, table_id, [alice, bob], random.Random(5))
+    assert clicks > 20
+
+    # The result is stored once, the thread says who won, the leaderboard lists both.
+    assert await table_status(teahouse.bot, table_id) == "finished"
+    await fake.wait_until(lambda: any("is over" in m.content for m in fake.messages_in(thread)))
+    actions = await teahouse.bot.store.actions(table_id)
+    state = teahouse.bot.host.tables[table_id].state
+    assert actions == state.log and state.is_over
+    board = await fake.slash(alice, games_channel, "leaderboard", {"game": "koikoi"})
+    await board.wait_response()
+    text = board.callback.data["embeds"][0]["description"]
+    assert f"<@{alice}>" in text and f"<@{bob}>" in text
+    stats = await fake.slash(bob, games_channel, "stats")
+    await stats.wait_response()
+    assert "games **1**" in stats.callback.data["embeds"][0]["fields"][0]["value"]
+    # The table message was edited as the game went, not re-posted.
+    assert table_message.edits > 10
+    assert len([m for m in fake.messages_in(thread) if m.attachments and "table" in m.attachments[0][0]]) == 1
+
+
+async def test_restart_in_the_middle_resumes_the_match(
+    fake_discord: FakeDiscord, teahouse: RunningBot, games_channel: int, alice: int, bob: int
+) -> None:
+    fake = fake_discord
+    table_id, _ = await open_table(fake, games_channel, alice, bob)
+    rng = random.Random(11)
+    await play_until(fake, teahouse, table_id, [alice, bob], rng, stop_after=15)
+    log_before = list(teahouse.bot.host.tables[table_id].state.log)
+    assert len(log_before) >= 15
+
+    bot = await teahouse.restart()
+    thread = fake.threads_of(games_channel)[0]
+    await fake.wait_until(lambda: any("restarted" in m.content for m in fake.messages_in(thread)))
+    table = bot.host.tables[table_id]
+    assert table.state.log == log_before  # rebuilt from the stored log
+    # Old DM controls are stale now; the fresh ones work and the match finishes.
+    await play_until(fake, teahouse, table_id, [alice, bob], rng)
+    assert await table_status(bot, table_id) == "finished"
+
+
+async def test_stale_and_duplicate_clicks_are_refused(
+    fake_discord: FakeDiscord, teahouse: RunningBot, games_channel: int, alice: int, bob: int
+) -> None:
+    fake = fake_discord
+    table_id, _ = await open_table(fake, games_channel, alice, bob)
+    found = await fake.wait_until(lambda: latest_controls(fake, alice) or latest_controls(fake, bob))
+    user = alice if latest_controls(fake, alice) else bob
+    message, comps = found
+    button = next(c for c in comps if c["type"] == 2)
+    first = await fake.click(user, message, button["custom_id"])
+    await first.wait_response()
+    version = teahouse.bot.host.tables[table_id].state.version
+    await fake.wait_until(lambda: teahouse.bot.host.tables[table_id].state.version >= 1)
+    # Clicking the same (now out-of-date) button again changes nothing.
+    message.components = message.history[0]["components"] if message.history else message.components
+    again = await fake.click(user, message, button["custom_id"])
+    await again.wait_response()
+    assert "out of date" in ephemeral_text(again) or "not your turn" in ephemeral_text(again)
+    assert teahouse.bot.host.tables[table_id].state.version == max(version, 1)
+
+
+async def test_non_players_get_a_clear_answer_and_change_nothing(
+    fake_discord: FakeDiscord, teahouse: RunningBot, games_channel: int, alice: int, bob: int
+) -> None:
+    fake = fake_discord
+    carol = fake.add_user("Carol")
+    inter = await fake.slash(alice, games_channel, "koikoi new")
+    await inter.wait_response()
+    lobby = fake.message(inter.original_id)
+    # A non-host cannot start, add AIs or cancel.
+    for label in ("Start", "Add AI", "Cancel"):
+        answer = await fake.click(carol, lobby, label=label)
+        await answer.wait_response()
+        assert "Only the host" in ephemeral_text(answer)
+    joined = await fake.click(bob, lobby, label="Join")
+    await joined.wait_response()
+    full = await fake.click(carol, lobby, label="Join")
+    await full.wait_response()
+    assert "full" in ephemeral_text(full)
+    start = await fake.click(alice, lobby, label="Start")
+    await start.wait_response()
+    await fake.wait_until(lambda: fake.threads_of(games_channel))
+    thread = fake.threads_of(games_channel)[0]
+    await fake.wait_until(lambda: fake.messages_in(thread))
+    table_message = fake.messages_in(thread)[0]
+    table_id = int(lobby.embeds[0]["title"].split("#")[1])
+    version = teahouse.bot.host.tables[table_id].state.version
+    hand = await fake.click(carol, table_message, label="Show my hand")
+    await hand.wait_response()
+    assert "not playing" in ephemeral_text(hand)
+    assert teahouse.bot.host.tables[table_id].state.version == version
+
+
+async def test_closed_dms_fall_back_to_show_my_hand(
+    fake_discord: FakeDiscord, teahouse: RunningBot, games_channel: int, alice: int, bob: int
+) -> None:
+    fake = fake_discord
+    fake.set_dms_open(bob, False)
+    table_id, _ = await open_table(fake, games_channel, alice, bob)
+    thread = fake.threads_of(games_channel)[0]
+    notice = await fake.wait_until(
+        lambda: next((m for m in fake.messages_in(thread) if f"<@{bob}>" in m.content and "direct messages" in m.content), None)
+    )
+    assert notice is not None
+    table = teahouse.bot.host.tables[table_id]
+    # Bob plays entirely through the ephemeral "Show my hand" answers.
+    rng = random.Random(3)
+    for _ in range(6):
+        await fake.wait_until(lambda: table.state.to_act)
+        seat = table.state.to_act[0]
+        user = table.seats[seat].user_id
+        version = table.state.version
+        if user == bob:
+            table_message = fake.messages_in(thread)[0]
+            shown = await fake.click(bob, table_message, label="Show my hand")
+            await shown.wait_response()
+            await fake.wait_until(lambda: shown.followups)
+            private = shown.followups[0]
+            assert private.ephemeral and private.attachments
+            comps = action_components(private)
+            assert comps
+            inter = await click_some_action(fake, bob, private, comps, rng)
+        else:
+            message, comps = await fake.wait_until(lambda: latest_controls(fake, alice))
+            inter = await click_some_action(fake, alice, message, comps, rng)
+        await inter.wait_response()
+        assert ephemeral_text(inter) == ""
+        await fake.wait_until(lambda v=version: table.state.version > v)
+    # The DM that failed with 50007 is never retried.
+    dm_posts = [r for r in fake.failed_requests() if r.status == 403]
+    assert len(dm_posts) == 1
+    assert find_component(fake.messages_in(thread)[0], label="Show my hand")
