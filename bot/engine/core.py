@@ -72,10 +72,10 @@ class Result:
         return cls.from_team_scores(scores, [[s] for s in range(len(scores))], scores)
 
 
-O = TypeVar("O")
+OptionsT = TypeVar("OptionsT")
 
 
-def parse_options(cls: type[O], options: Mapping[str, Any] | None) -> O:
+def parse_options(cls: type[OptionsT], options: Mapping[str, Any] | None) -> OptionsT:
     """Build a game's options dataclass from a plain dict (as stored in the database).
 
     Unknown names or values of the wrong type raise ``ValueError`` with a readable message;

@@ -10,7 +10,13 @@ from typing import Any
 
 from bot.app import Teahouse
 from bot.config import Settings
-from tests.e2e.fakediscord import FakeDiscord, FakeMessage, find_components, start_client, stop_client
+from tests.e2e.fakediscord import (
+    FakeDiscord,
+    FakeMessage,
+    find_components,
+    start_client,
+    stop_client,
+)
 
 ACTION_ID = re.compile(r"^th:(a|s):(\d+):(\d+):(\d+):")
 

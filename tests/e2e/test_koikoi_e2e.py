@@ -236,7 +236,7 @@ async def test_closed_dms_fall_back_to_show_my_hand(
             table_message = fake.messages_in(thread)[0]
             shown = await fake.click(bob, table_message, label="Show my hand")
             await shown.wait_response()
-            await fake.wait_until(lambda: shown.followups)
+            await fake.wait_until(lambda s=shown: s.followups)
             private = shown.followups[0]
             assert private.ephemeral and private.attachments
             comps = action_components(private)

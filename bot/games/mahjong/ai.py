@@ -1,4 +1,6 @@
 """placeholder"""
 import random
+
+
 def choose(view, legal, rng: random.Random) -> str:
     return rng.choice(list(legal))

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import permutations
 from typing import ClassVar
 
@@ -266,7 +266,7 @@ class SpecialHand:
         return None
 
 
-@lru_cache(maxsize=None)
+@cache
 def _patterns(cls: type[SpecialHand], own: int, round_: int) -> tuple[Pattern, ...]:
     return tuple(cls.build(own, round_))
 
