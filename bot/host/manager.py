@@ -21,9 +21,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.engine import IllegalAction, make_rng
-from bot.games import GAME_NAMES, game_module, render_module
+from bot.games import GAME_NAMES, game_module
 from bot.host.components import controls_view, lobby_view, table_view
 from bot.host.table import Seat, Table
+from bot.render.worker import pool as render_pool
+from bot.render.worker import render_png
 from bot.store import ResultInput, SeatRow, Store
 
 if TYPE_CHECKING:
@@ -472,20 +474,11 @@ class TableHost:
 
     # ------------------------------------------------------------------ showing things
     async def _render(self, table: Table, what: str, seat: int | None) -> discord.File | None:
-        render = render_module(table.game)
+        """Render off the event loop, in the render process pool."""
         view = table.state.view(seat)
-
-        def work() -> bytes | None:
-            from bot.render.encode import to_png
-
-            fn = getattr(render, what, None)
-            if fn is None:
-                return None
-            image = fn(view)
-            return None if image is None else to_png(image)
-
+        loop = asyncio.get_running_loop()
         try:
-            data = await asyncio.to_thread(work)
+            data = await loop.run_in_executor(render_pool(), render_png, table.game, what, view)
         except Exception:
             log.exception("table %s: rendering %s failed", table.id, what)
             return None

@@ -602,10 +602,7 @@ def render_hand(view: View) -> Image.Image:
     height = 20 + 30 + 14 + ch + 58
     img = felt((width, height)).convert("RGB")
     d = ImageDraw.Draw(img)
-    seat = view.get("seat")
-    players = view.get("players", [])
-    who = players[seat] if isinstance(seat, int) and seat < len(players) else "Your"
-    title = f"{who}'s hand" if who != "Your" else "Your hand"
+    title = f"Your hand · Round {view.get('round', 1)} / {view.get('rounds', 6)}"
     d.text((20, 20), title, font=font(20, True), fill=WHITE)
     matches = sum(1 for c in hand if card(c).month in board_months)
     d.text(

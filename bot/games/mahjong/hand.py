@@ -344,21 +344,134 @@ def shanten(c: Sequence[int], melds: int = 0) -> int:
     return best
 
 
+_ISOLATED: dict[tuple[int, ...], int] = {}
+
+
+def _suit_isolated(key: tuple[int, ...]) -> int:
+    v = _ISOLATED.get(key)
+    if v is None:
+        v = 0
+        for k in range(9):
+            if key[k] == 1 and not (
+                (k >= 1 and key[k - 1])
+                or (k <= 7 and key[k + 1])
+                or (k >= 2 and key[k - 2])
+                or (k <= 6 and key[k + 2])
+            ):
+                v += 1
+        _ISOLATED[key] = v
+    return v
+
+
 def isolated_count(c: Sequence[int]) -> int:
     """Cards that are alone: single honours, single suit cards with no card within two."""
-    n = 0
-    for t in range(27):
-        if c[t] == 1:
-            k = t % 9
-            if (
-                (k >= 1 and c[t - 1])
-                or (k <= 7 and c[t + 1])
-                or (k >= 2 and c[t - 2])
-                or (k <= 6 and c[t + 2])
-            ):
-                continue
-            n += 1
+    n = (
+        _suit_isolated(tuple(c[0:9]))
+        + _suit_isolated(tuple(c[9:18]))
+        + _suit_isolated(tuple(c[18:27]))
+    )
     for h in range(27, 34):
         if c[h] == 1:
             n += 1
     return n
+
+
+# ----- "one card away" after a discard, suit by suit -----------------------------------------
+# Flags of a segment (a suit's 9 counts, or the 7 honour counts): can it be made into groups
+# only (G) or groups + one pair (P) as it is, after adding one card, after removing one,
+# or after both (a swap inside the segment)?
+_G0, _P0, _GA, _PA, _GR, _PR, _GS, _PS = (1 << i for i in range(8))
+_SEG_FLAGS: dict[tuple[int, ...], int] = {}
+
+
+def _seg_state(c: list[int], honours: bool) -> int:
+    """2 bits: groups-only possible, groups + pair possible."""
+    if honours:
+        twos = 0
+        for n in c:
+            if n == 2:
+                twos += 1
+            elif n not in (0, 3):
+                return 0
+        return (_G0 if twos == 0 else 0) | (_P0 if twos == 1 else 0)
+    key = tuple(c)
+    s = sum(c) % 3
+    if s == 0:
+        return _G0 if _groups_only(key) else 0
+    if s == 2:
+        return _P0 if _with_pair(key) else 0
+    return 0
+
+
+def _seg_flags(key: tuple[int, ...], honours: bool) -> int:
+    cache_key = key if not honours else (-1, *key)
+    v = _SEG_FLAGS.get(cache_key)
+    if v is not None:
+        return v
+    c = list(key)
+    n = len(c)
+    v = _seg_state(c, honours)
+    for j in range(n):  # add one
+        if c[j] < 4:
+            c[j] += 1
+            st = _seg_state(c, honours)
+            v |= (_GA if st & _G0 else 0) | (_PA if st & _P0 else 0)
+            c[j] -= 1
+    for i in range(n):  # remove one, and remove one + add one
+        if c[i]:
+            c[i] -= 1
+            st = _seg_state(c, honours)
+            v |= (_GR if st & _G0 else 0) | (_PR if st & _P0 else 0)
+            for j in range(n):
+                if c[j] < 4:
+                    c[j] += 1
+                    st = _seg_state(c, honours)
+                    v |= (_GS if st & _G0 else 0) | (_PS if st & _P0 else 0)
+                    c[j] -= 1
+            c[i] += 1
+    v |= (_GS if v & _G0 else 0) | (_PS if v & _P0 else 0)  # swapping a card for itself
+    _SEG_FLAGS[cache_key] = v
+    return v
+
+
+# For (is pair segment, is removal segment, is addition segment): the flag needed.
+_NEED = {
+    (False, False, False): _G0,
+    (True, False, False): _P0,
+    (False, True, False): _GR,
+    (True, True, False): _PR,
+    (False, False, True): _GA,
+    (True, False, True): _PA,
+    (False, True, True): _GS,
+    (True, True, True): _PS,
+}
+
+
+def one_swap_complete(c: Sequence[int]) -> bool:
+    """True if discarding one card and drawing one could make a regular complete hand
+    (the concealed part holds 3k+2 cards). This gates the standing-hand declaration."""
+    segs = [tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27])]
+    flags = [_seg_flags(k, False) for k in segs]
+    hon = tuple(sorted(c[27:34]))
+    flags.append(_seg_flags(hon, True))
+    res = [sum(k) % 3 for k in segs]
+    res.append(sum(hon) % 3)
+    need = _NEED
+    for pair in range(4):
+        for rem in range(4):
+            for add in range(4):
+                ok = True
+                for s in range(4):
+                    r = res[s] - (s == rem) + (s == add)
+                    if r % 3 != (2 if s == pair else 0):
+                        ok = False
+                        break
+                if not ok:
+                    continue
+                for s in range(4):
+                    if not flags[s] & need[(s == pair, s == rem, s == add)]:
+                        ok = False
+                        break
+                if ok:
+                    return True
+    return False

@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.engine.core import Event, IllegalAction, Result, State, parse_options
 from bot.engine.rng import make_rng, shuffled
-from bot.games.mahjong.hand import isolated_count, shanten
+from bot.games.mahjong.hand import one_swap_complete
 from bot.games.mahjong.scoring import (
     PlayerHand,
     Sheet,
@@ -339,15 +339,23 @@ class MahjongState(State):
                         out.append(DISCARD[d])
             return out
         acts: list[str] = []
+        melds = self.melds[p]
         if not last and self._may_self_win(p):
-            melds = self.melds[p]
             concealed_ok = all(m[2] for m in melds)
             if strict or is_mahjong(c, melds, self.wind[p], self.round_wind, concealed_ok):
                 acts.append("mahjong")
-        acts.extend(DISCARD[t] for t in range(NUM_KINDS) if c[t])
+        fours = []
+        for t in range(NUM_KINDS):
+            n = c[t]
+            if n:
+                acts.append(DISCARD[t])
+                if n == 4:
+                    fours.append(t)
         if self.box_count > 0:
-            acts.extend(KONG[t] for t in range(NUM_KINDS) if c[t] == 4)
-            acts.extend(EXTEND[t] for k, t, _ in self.melds[p] if k == "pung" and c[t])
+            if fours:
+                acts.extend(KONG[t] for t in fours)
+            if melds:
+                acts.extend(EXTEND[t] for k, t, _ in melds if k == "pung" and c[t])
         if not last:
             if strict:
                 acts.extend(DECLARE)
@@ -372,7 +380,7 @@ class MahjongState(State):
         """Cards a standing hand could be declared on (after some discard)."""
         c = self.conc[p]
         melds = self.melds[p]
-        regular = isolated_count(c) <= 2 and shanten(c, len(melds)) <= 0
+        regular = one_swap_complete(c)
         if not regular and not irregular_near(c, melds, WINDS[self.wind[p]], WINDS[self.round_wind]):
             return []
         concealed_ok = all(m[2] for m in melds)

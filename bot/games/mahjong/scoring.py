@@ -27,7 +27,7 @@ from bot.games.mahjong.specials import (
     Meld,
     SpecialHand,
     irregular_complete,
-    irregular_near,
+    irregular_candidates,
 )
 from bot.games.mahjong.tiles import (
     DRAGONS,
@@ -549,15 +549,14 @@ def mahjong_waits(
 ) -> list[int]:
     """Every card that would complete the (3k+1)-card concealed part (a shape wait)."""
     out = set(regular_waits(conc))
-    if irregular_near(conc, melds, WINDS[own], WINDS[round_]):
-        work = list(conc)
-        for t in range(NUM_KINDS):
-            if t in out or work[t] >= 4:
-                continue
-            work[t] += 1
-            if irregular_complete(work, melds, WINDS[own], WINDS[round_], concealed_ok):
-                out.add(t)
-            work[t] -= 1
+    work = list(conc)
+    for t in irregular_candidates(conc, melds, WINDS[own], WINDS[round_]):
+        if t in out or work[t] >= 4:
+            continue
+        work[t] += 1
+        if irregular_complete(work, melds, WINDS[own], WINDS[round_], concealed_ok):
+            out.add(t)
+        work[t] -= 1
     return sorted(out)
 
 

@@ -722,7 +722,16 @@ class GoldenCoin(BonusHand):
 BONUS_HANDS: tuple[type[BonusHand], ...] = (EarthBlessing, BuriedTreasure, GoldenCoin)
 
 
-def _signature(norm: Sequence[int], slack: int) -> bool:
+def _honours(conc: Sequence[int], melds: Sequence[Meld]) -> list[int]:
+    """Counts of the seven honours over the whole hand (a kong counted as three)."""
+    h = list(conc[27:34])
+    for kind, t, _ in melds:
+        if t >= 27:
+            h[t - 27] += 3
+    return h
+
+
+def _signature(conc: Sequence[int], melds: Sequence[Meld], slack: int) -> bool:
     """Cheap honour test: could an irregular special be ``slack`` (0 or 1) cards away?
 
     Every irregular special needs all four winds (Enemies, Snake of the winds, Little snake,
@@ -730,17 +739,22 @@ def _signature(norm: Sequence[int], slack: int) -> bool:
     the 13s), a Red pair with East, South and West (Revolution), or one Red and one Green
     among bamboos 1, 5, 7, 9 (Red-Green).
     """
-    winds = (norm[27] > 0) + (norm[28] > 0) + (norm[29] > 0) + (norm[30] > 0)
-    dragons = (norm[31] > 0) + (norm[32] > 0) + (norm[33] > 0)
-    if winds >= 4 - slack or dragons >= 3 - slack:
-        return True
-    esw = (norm[27] > 0) + (norm[28] > 0) + (norm[29] > 0)
-    if norm[31] >= 2 and esw >= 3 - slack:
-        return True
-    if slack and norm[31] >= 1 and esw == 3:
-        return True
-    rg = norm[0] + norm[4] + norm[6] + norm[8] + min(norm[31], 1) + min(norm[32], 1)
-    return rg >= sum(norm) - slack and norm[31] + norm[32] >= 2 - slack
+    hon = _honours(conc, melds)
+    e, s, w, n, red, green, white = hon
+    # all but Red-Green hold at least five honours (Revolution, the snakes: exactly five)
+    if sum(hon) >= 5 - slack:
+        winds = (e > 0) + (s > 0) + (w > 0) + (n > 0)
+        dragons = (red > 0) + (green > 0) + (white > 0)
+        if winds >= 4 - slack or dragons >= 3 - slack:
+            return True
+        esw = (e > 0) + (s > 0) + (w > 0)
+        if red >= 2 - slack and esw >= 3 - slack and red + esw >= 5 - slack:
+            return True
+    if red + green >= 2 - slack and red <= 1 and green <= 1:
+        norm = normalized_counts(conc, melds)
+        rg = norm[0] + norm[4] + norm[6] + norm[8] + red + green
+        return rg >= sum(norm) - slack
+    return False
 
 
 def irregular_complete(
@@ -750,9 +764,9 @@ def irregular_complete(
 
     ``concealed_ok``: the hand is a concealed hand (won from the wall, no melded group).
     """
-    norm = normalized_counts(conc, melds)
-    if not _signature(norm, 0):
+    if not _signature(conc, melds, 0):
         return False
+    norm = normalized_counts(conc, melds)
     for h in IRREGULAR_HANDS:
         if h.concealed and not concealed_ok:
             continue
@@ -761,14 +775,45 @@ def irregular_complete(
     return False
 
 
-def irregular_near(conc: Sequence[int], melds: Sequence[Meld], own: int, round_: int) -> bool:
-    """Could one more card (13-card hand) or one swap (14) make an irregular special?
+def irregular_candidates(
+    conc: Sequence[int], melds: Sequence[Meld], own: int, round_: int
+) -> set[int]:
+    """Cards that might turn a 13-card hand into an irregular special (a superset).
 
-    A necessary test only: the pattern's fixed cards are at most one short.
+    For each pattern whose fixed cards are at most one short: the missing card, or (none
+    missing) a card already held or one a wildcard single unit accepts.
     """
+    out: set[int] = set()
+    if not _signature(conc, melds, 1):
+        return out
     norm = normalized_counts(conc, melds)
-    if not _signature(norm, 1):
+    for h in IRREGULAR_HANDS:
+        for pat in h.patterns(own, round_):
+            short = 0
+            missing = -1
+            for t, n in pat.need:
+                if norm[t] < n:
+                    short += n - norm[t]
+                    missing = t
+                    if short > 1:
+                        break
+            if short > 1:
+                continue
+            if short == 1:
+                out.add(missing)
+                continue
+            out.update(t for t in range(NUM_KINDS) if conc[t])
+            for u in pat.units:
+                if u.kind == "single" and len(u.tiles) > 1:
+                    out.update(u.tiles)
+    return out
+
+
+def irregular_near(conc: Sequence[int], melds: Sequence[Meld], own: int, round_: int) -> bool:
+    """Could one swap of a card (14-card hand) make an irregular special? (necessary test)"""
+    if not _signature(conc, melds, 1):
         return False
+    norm = normalized_counts(conc, melds)
     for h in IRREGULAR_HANDS:
         for pat in h.patterns(own, round_):
             short = 0

@@ -1,0 +1,57 @@
+"""Rendering in a separate process, so drawing never holds the bot's event loop (or GIL).
+
+``render_png(game, what, view)`` is a pure function of its arguments: it imports the game's
+render module and returns PNG bytes (None if the game has no such renderer).
+"""
+
+from __future__ import annotations
+
+import atexit
+import importlib
+import logging
+import multiprocessing
+import os
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any
+
+from bot.render.encode import to_png
+
+log = logging.getLogger(__name__)
+
+_pool: Executor | None = None
+
+
+def render_png(game: str, what: str, view: dict[str, Any]) -> bytes | None:
+    module = importlib.import_module(f"bot.games.{game}.render")
+    fn = getattr(module, what, None)
+    if fn is None:
+        return None
+    image = fn(view)
+    return None if image is None else to_png(image)
+
+
+def _warm() -> None:
+    # Import the renderers up front so the first real render is not slowed by imports.
+    from bot.games import GAME_NAMES
+
+    for game in GAME_NAMES:
+        importlib.import_module(f"bot.games.{game}.render")
+
+
+def pool() -> Executor:
+    """The shared render pool: worker processes (one less than the cores, at least one).
+
+    TEAHOUSE_RENDER_PROCESSES=0 renders in a thread instead (for debugging).
+    """
+    global _pool
+    if _pool is None:
+        wanted = os.environ.get("TEAHOUSE_RENDER_PROCESSES")
+        workers = int(wanted) if wanted else max(1, (os.cpu_count() or 2) - 1)
+        if workers <= 0:
+            _pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
+        else:
+            ctx = multiprocessing.get_context("spawn")
+            _pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_warm)
+        atexit.register(_pool.shutdown, wait=False, cancel_futures=True)
+        log.info("render pool: %s", _pool)
+    return _pool
