@@ -450,28 +450,39 @@ _NEED = {
 def one_swap_complete(c: Sequence[int]) -> bool:
     """True if discarding one card and drawing one could make a regular complete hand
     (the concealed part holds 3k+2 cards). This gates the standing-hand declaration."""
-    segs = [tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27])]
-    flags = [_seg_flags(k, False) for k in segs]
+    segs = (tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27]))
     hon = tuple(sorted(c[27:34]))
-    flags.append(_seg_flags(hon, True))
-    res = [sum(k) % 3 for k in segs]
-    res.append(sum(hon) % 3)
+    flags = (
+        _seg_flags(segs[0], False),
+        _seg_flags(segs[1], False),
+        _seg_flags(segs[2], False),
+        _seg_flags(hon, True),
+    )
+    res = (sum(segs[0]) % 3, sum(segs[1]) % 3, sum(segs[2]) % 3, sum(hon) % 3)
     need = _NEED
     for pair in range(4):
-        for rem in range(4):
-            for add in range(4):
-                ok = True
-                for s in range(4):
-                    r = res[s] - (s == rem) + (s == add)
-                    if r % 3 != (2 if s == pair else 0):
-                        ok = False
-                        break
-                if not ok:
-                    continue
-                for s in range(4):
-                    if not flags[s] & need[(s == pair, s == rem, s == add)]:
-                        ok = False
-                        break
-                if ok:
-                    return True
+        # how each segment's size must change (mod 3): the removal takes one card from one
+        # segment, the draw adds one to another (or the same: then nothing changes)
+        delta = [((2 if s == pair else 0) - res[s]) % 3 for s in range(4)]
+        moved = [s for s in range(4) if delta[s]]
+        if not moved:
+            plans = [(sw, sw) for sw in range(4)]
+        elif len(moved) == 2:
+            a, b = moved
+            if delta[a] == 2 and delta[b] == 1:
+                plans = [(a, b)]
+            elif delta[a] == 1 and delta[b] == 2:
+                plans = [(b, a)]
+            else:
+                continue
+        else:
+            continue
+        for rem, add in plans:
+            if (
+                flags[0] & need[(pair == 0, rem == 0, add == 0)]
+                and flags[1] & need[(pair == 1, rem == 1, add == 1)]
+                and flags[2] & need[(pair == 2, rem == 2, add == 2)]
+                and flags[3] & need[(pair == 3, rem == 3, add == 3)]
+            ):
+                return True
     return False

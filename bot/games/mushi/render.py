@@ -21,16 +21,14 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.games.hanafuda.cards import ANIMAL, BRIGHT, CLASS_ORDER, MONTH_PLANTS, PLAIN, RIBBON
+from bot.games.hanafuda.cards import ANIMAL, BRIGHT, CLASS_ORDER, PLAIN, RIBBON
 from bot.games.hanafuda.render import MONTH_KANJI, card_back, card_height, card_image
 from bot.games.mushi.rules import (
     MONTH,
-    RAIN_CARDS,
     WILD,
     capture_choices,
     card_label,
     card_points,
-    group_by_class,
     sort_mushi,
     wild_targets,
 )
@@ -551,10 +549,7 @@ HAND_CARD_W = 112
 
 
 def _short_name(code: str) -> str:
-    if code == WILD:
-        return "Wild (Lightning)"
-    label = card_label(code)
-    return label.split(" (")[0] if MONTH[code] and " ribbon" in label else label
+    return card_label(code) if code == WILD else card_label(code).split(" (")[0]
 
 
 def _hand_badge(code: str, table: Sequence[str]) -> tuple[str, tuple, tuple]:
@@ -630,8 +625,8 @@ def render_deal_summary(view: View) -> Image.Image | None:
     h = history[-1]
     players = view.get("players", ["?", "?"])
     ch = card_height(SUMMARY_CARD_W)
-    row_h = 26 + ch + 18
-    block_h = 40 + 4 * row_h // 2 + 70
+    row_h = 26 + ch + 12
+    block_h = 44 + 2 * row_h + 8
     height = 70 + 2 * block_h + 50
     img = felt((SUMMARY_W, height)).convert("RGB")
     d = ImageDraw.Draw(img)
@@ -662,7 +657,7 @@ def render_deal_summary(view: View) -> Image.Image | None:
         for i, cls in enumerate(CLASS_ORDER):
             col, row = i % 2, i // 2
             gx = x0 + 12 + col * ((x1 - x0) // 2)
-            gy = y0 + 44 + row * (row_h - 6)
+            gy = y0 + 44 + row * row_h
             cards = list(groups.get(cls, []))
             kanji, word = CLASS_LABEL[cls]
             label = f"{kanji} {word} {len(cards)} · {sum(card_points(c) for c in cards)}"
@@ -686,6 +681,3 @@ def render_deal_summary(view: View) -> Image.Image | None:
 
 
 __all__ = ["render_deal_summary", "render_hand", "render_table"]
-
-# Keep names the renderer relies on visible to readers of the module.
-_ = (RAIN_CARDS, MONTH_PLANTS)

@@ -13,7 +13,7 @@ from bot.games.koikoi.rules import KoiKoiState
 PLAYERS = ["Alice", "Bob"]
 # A deal with no void board, no instant win and boards of distinct months.
 DEALER = "1b 2a 3b 4a 5a 6a 7a 8b"
-SECOND = "1r 2r 3r 4r 5r 6r 7r 8a"
+SECOND = "1r 2r 4r 6r 7r 9r 10r 11a"
 BOARD = "9a 10a 11b 12b 1p1 2p1 3p1 4p1"
 
 
@@ -47,8 +47,8 @@ def test_stacked_deck_deals_as_documented(stacked) -> None:
     assert v0["stack_count"] == 24 and v0["hand_counts"] == [8, 8]
     assert (v0["round"], v0["rounds"], v0["deal"], v0["void_deals"]) == (1, 6, 1, 0)
     assert state.stack[-1] == "5p1"  # the top of the stack is flipped first
-    play(state, "play 5a")
-    assert state.view(None)["last_flip"] == {"seat": 0, "card": "5p1", "took": []}
+    play(state, "play 5a")  # no match: the Bridge stays on the board, where the flip takes it
+    assert state.view(None)["last_flip"] == {"seat": 0, "card": "5p1", "took": ["5a"]}
 
 
 def test_deck_may_be_a_string_and_must_be_complete(stacked) -> None:
@@ -69,13 +69,14 @@ def test_first_dealer_is_drawn_from_the_seed() -> None:
 
 
 def test_view_has_exactly_the_documented_keys(stacked) -> None:
-    view = new_game(1, PLAYERS, deck=deck_from(stacked)).view(0)
-    assert set(view) == {
+    state = new_game(1, PLAYERS, deck=deck_from(stacked))
+    assert set(state._view(0)) == {
         "round", "rounds", "deal", "dealer", "board", "stack_count", "hand", "hand_counts",
         "captures", "yaku", "yaku_points", "koikoi", "phase", "pending", "last_play",
         "last_flip", "history", "void_deals",
-        "game", "seat", "players", "version", "to_act", "scores", "is_over",
     }  # fmt: skip
+    base = {"game", "seat", "players", "version", "to_act", "scores", "is_over"}
+    assert base <= set(state.view(0))
 
 
 # ----- matching ------------------------------------------------------------------------------
@@ -154,8 +155,7 @@ def test_flip_with_two_matches_is_a_pending_choice(stacked) -> None:
 
 
 def test_four_of_a_month_on_the_board_voids_the_deal(stacked) -> None:
-    void = deck_from(stacked, board="1p1 1p2 9a 9r 10a 11b 12b 2p1", dealer="1b 1r 2a 3b 4a 5a 6a 7a")
-    void = stacked("1b 2a 3b 4a 5a 6a 7a 8b", SECOND, "9a 9r 9p1 9p2 10a 11b 12b 1p1")
+    void = stacked(DEALER, SECOND, "12b 12p1 12p2 12p3 9a 10a 11b 1p1")
     good = deck_from(stacked)
     state = new_game(1, PLAYERS, deck=[void, good])
     v = state.view(1)
@@ -163,7 +163,7 @@ def test_four_of_a_month_on_the_board_voids_the_deal(stacked) -> None:
     assert v["dealer"] == 1 and state.to_act == [1]  # the Second becomes Dealer
     assert v["hand"] == parse_cards(DEALER)  # the new dealer gets cards 0-7
     assert any(
-        e.text.startswith("Deal void: four Chrysanthemum cards on the board") for e in state.events
+        e.text.startswith("Deal void: four Paulownia cards on the board") for e in state.events
     )
 
 
@@ -203,7 +203,7 @@ def test_kuttsuki_wins_six_points(stacked) -> None:
 
 
 def test_both_players_with_an_instant_win_void_the_deal(stacked) -> None:
-    both = stacked("1b 1r 1p1 1p2 2a 3b 4a 5a", "2r 2p1 3r 3p1 4r 4p1 5r 5p1", BOARD.replace("1p1", "6r").replace("2p1", "7r").replace("3p1", "8a").replace("4p1", "9r"))
+    both = stacked("1b 1r 1p1 1p2 2a 3b 4a 5a", "2r 2p1 3r 3p1 4r 4p1 5r 5p1", "6r 7r 8a 9r 10a 11b 12b 6a")
     state = new_game(1, PLAYERS, deck=[both, deck_from(stacked)])
     assert state.history == [] and state.scores == [0, 0]
     assert state.void_deals == 1 and state.view(None)["dealer"] == 1
@@ -211,7 +211,7 @@ def test_both_players_with_an_instant_win_void_the_deal(stacked) -> None:
 
 def test_the_board_is_checked_before_the_hands(stacked) -> None:
     # The dealer holds teshi, but the board has four pairs: the deal is void, nobody scores.
-    deck = stacked("1b 1r 1p1 1p2 2a 3b 4a 5a", SECOND.replace("8a", "11b"), "9a 9r 10a 10r 12b 12p1 8a 8p1")
+    deck = stacked("1b 1r 1p1 1p2 2a 3b 4a 5a", "2r 3r 4r 5r 6r 7r 11b 11a", "9a 9r 10a 10r 12b 12p1 8a 8p1")
     state = new_game(1, PLAYERS, deck=[deck, deck_from(stacked)])
     assert state.history == [] and state.void_deals == 1 and state.scores == [0, 0]
 
@@ -340,10 +340,11 @@ def test_koikoi_points_are_lost_in_a_draw(stacked) -> None:
 
 
 def test_six_rounds_end_the_match_void_deals_do_not_count(stacked) -> None:
-    void = stacked(DEALER, SECOND, "9a 9r 9p1 9p2 10a 11b 12b 1p1")
+    void = stacked(DEALER, SECOND, "12b 12p1 12p2 12p3 9a 10a 11b 1p1")
     dealer_teshi, second_teshi = teshi_deck(stacked, "dealer"), teshi_deck(stacked, "second")
-    # Alice deals and wins 3 rounds; a void makes Bob dealer; Bob's Second (Alice)... wins.
-    decks = [dealer_teshi, dealer_teshi, void, second_teshi, dealer_teshi, dealer_teshi, dealer_teshi]
+    # Alice deals and wins twice; a void makes Bob dealer; his Second (Alice) wins; Alice
+    # deals and her Second (Bob) wins; Bob deals and wins twice.
+    decks = [dealer_teshi, dealer_teshi, void, second_teshi, second_teshi, dealer_teshi, dealer_teshi]
     state = new_game(1, PLAYERS, deck=decks)
     assert state.is_over and state.log == []
     assert [h["winner"] for h in state.history] == [0, 0, 0, 1, 1, 1]

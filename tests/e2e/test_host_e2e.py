@@ -1,0 +1,82 @@
+"""Hosting behaviour over the fake Discord: timers, AI takeover, AI seats, rules, abort."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.teahouse import RunningBot, settings_for
+
+pytestmark = pytest.mark.asyncio
+
+
+async def _lobby(fake: FakeDiscord, channel: int, user: int, options=None):
+    inter = await fake.slash(user, channel, "koikoi new", options or {})
+    await inter.wait_response()
+    lobby = fake.message(inter.original_id)
+    return int(lobby.embeds[0]["title"].split("#")[1]), lobby
+
+
+async def test_timeouts_play_the_default_and_an_ai_takes_over(
+    fake_discord: FakeDiscord, tmp_path, games_channel: int, alice: int
+) -> None:
+    fake = fake_discord
+    running = RunningBot(fake, settings_for(str(tmp_path / "t.db"), timeouts_before_ai=2))
+    bot = await running.start()
+    try:
+        table_id, lobby = await _lobby(fake, games_channel, alice, {"turn_seconds": 15})
+        for label in ("Add AI", "Start"):
+            await (await fake.click(alice, lobby, label=label)).wait_response()
+        await fake.wait_until(lambda: table_id in bot.host.tables)
+        table = bot.host.tables[table_id]
+        table.options["turn_seconds"] = 0.2  # the command's minimum is 15 s; shorten for the test
+        table.set_deadlines(0.2)
+        table.wake_driver()
+        thread = fake.threads_of(games_channel)[0]
+        await fake.wait_until(
+            lambda: any("AI now plays" in m.content for m in fake.messages_in(thread)), timeout=30
+        )
+        assert table.seats[0].ai_takeover or table.seats[1].ai_takeover
+        rows = await bot.store.action_rows(table_id)
+        assert sum(1 for r in rows if r.source == "timeout") == 2
+        assert any("ran out of time" in m.content for m in fake.messages_in(thread))
+        # With both seats played by AIs now, the match runs to its end by itself.
+        await fake.wait_until(lambda: table.finished, timeout=60)
+        assert (await bot.store.get_table(table_id)).status == "finished"
+    finally:
+        await running.stop()
+
+
+async def test_rules_leaderboard_and_abort(
+    fake_discord: FakeDiscord, tmp_path, games_channel: int, alice: int, bob: int
+) -> None:
+    fake = fake_discord
+    running = RunningBot(fake, settings_for(str(tmp_path / "r.db")))
+    bot = await running.start()
+    try:
+        rules = await fake.slash(bob, games_channel, "rules", {"game": "koikoi"})
+        await rules.wait_response()
+        assert rules.callback.ephemeral
+        assert "Koi-Koi" in rules.callback.data["embeds"][0]["title"]
+        assert "Ino-Shika-Chō" in rules.callback.data["embeds"][0]["description"]
+        empty = await fake.slash(bob, games_channel, "leaderboard", {"game": "koikoi"})
+        await empty.wait_response()
+        assert "Nobody has finished" in empty.callback.data["embeds"][0]["description"]
+        bad = await fake.slash(alice, games_channel, "table abort", {"table": 999})
+        await bad.wait_response()
+        assert "no open table" in bad.callback.data["content"]
+
+        table_id, lobby = await _lobby(fake, games_channel, alice)
+        await (await fake.click(bob, lobby, label="Join")).wait_response()
+        await (await fake.click(alice, lobby, label="Start")).wait_response()
+        await fake.wait_until(lambda: table_id in bot.host.tables)
+        refused = await fake.slash(bob, games_channel, "table abort", {"table": table_id})
+        await refused.wait_response()
+        assert "Only the table's host" in refused.callback.data["content"]
+        done = await fake.slash(alice, games_channel, "table abort", {"table": table_id})
+        await done.wait_response()
+        assert "aborted" in done.callback.data["content"]
+        assert (await bot.store.get_table(table_id)).status == "aborted"
+        assert table_id not in bot.host.tables
+    finally:
+        await running.stop()
