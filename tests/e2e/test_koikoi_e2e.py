@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
@@ -169,16 +170,25 @@ async def test_stale_and_duplicate_clicks_are_refused(
     user = alice if latest_controls(fake, alice) else bob
     message, comps = found
     button = next(c for c in comps if c["type"] == 2)
-    first = await fake.click(user, message, button["custom_id"])
+    # A double click: both clicks arrive before the first is processed; one move is made.
+    first, second = await asyncio.gather(
+        fake.click(user, message, button["custom_id"]), fake.click(user, message, button["custom_id"])
+    )
     await first.wait_response()
-    version = teahouse.bot.host.tables[table_id].state.version
-    await fake.wait_until(lambda: teahouse.bot.host.tables[table_id].state.version >= 1)
-    # Clicking the same (now out-of-date) button again changes nothing.
-    message.components = message.history[0]["components"] if message.history else message.components
-    again = await fake.click(user, message, button["custom_id"])
-    await again.wait_response()
-    assert "out of date" in ephemeral_text(again) or "not your turn" in ephemeral_text(again)
-    assert teahouse.bot.host.tables[table_id].state.version == max(version, 1)
+    await second.wait_response()
+    table = teahouse.bot.host.tables[table_id]
+    await fake.wait_until(lambda: ephemeral_text(first) or ephemeral_text(second))
+    answers = sorted([ephemeral_text(first), ephemeral_text(second)])
+    assert answers[0] == "" and "out of date" in answers[1]
+    assert len(table.state.log) == 1
+    # A click on that old message later on is stale too, and changes nothing.
+    old = dict(message.history[0]) if message.history else None
+    if old is not None:
+        message.components = old["components"]
+    late = await fake.click(user, message, button["custom_id"])
+    await late.wait_response()
+    assert "out of date" in ephemeral_text(late) or "not your turn" in ephemeral_text(late)
+    assert len(table.state.log) == 1
 
 
 async def test_non_players_get_a_clear_answer_and_change_nothing(

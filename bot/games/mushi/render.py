@@ -84,7 +84,6 @@ CLASS_COLOUR = {
     RIBBON: (120, 60, 150),
     PLAIN: (100, 96, 90),
 }
-COMBO_KANJI = {"The Three": "三光", "Four Wisteria": "藤四枚", "Four Paulownia": "桐四枚"}
 # Width each class pile may use, sized for its largest count (20 junk cards squeeze).
 CLASS_WIDTH = {BRIGHT: 150, ANIMAL: 176, RIBBON: 190, PLAIN: 226}
 MAX_STEP = 24
@@ -267,7 +266,7 @@ def _player_strip(
     total = scores[seat]
     d.text((x0 + 10, y0 + 50), "Match", font=font(14), fill=MUTED, anchor="lm")
     colour = GOLD if total >= 0 else LOSS_RED
-    d.text((x0 + 60, y0 + 50), f"{total:+d}", font=font(24, True), fill=colour, anchor="lm")
+    d.text((x0 + 60, y0 + 50), _signed(total), font=font(24, True), fill=colour, anchor="lm")
 
     points = (view.get("card_points") or [0, 0])[seat]
     d.text((x0 + 10, y0 + 80), "Card points", font=font(14), fill=MUTED, anchor="lm")
@@ -280,12 +279,16 @@ def _player_strip(
         d.text((x0 + 10, ty + 8), "No combination", font=font(13), fill=(160, 170, 160),
                anchor="lm")  # fmt: skip
     for i, combo in enumerate(combos[:3]):
-        line = f"{COMBO_KANJI.get(combo['name'], '')} {combo['name']} +{combo['value']}".strip()
+        line = f"★ {combo['name']} +{combo['value']}"
         text, size = fit_text(line, INFO_W - 20, 14, bold=True, min_size=10)
         d.text((x0 + 10, ty + 8 + i * 17), text, font=font(size, True), fill=(255, 226, 120),
                anchor="lm")  # fmt: skip
     _hand_slot(img, view, seat, boxes["hand"])
     _captures(img, view, seat, y, hl)
+
+
+def _signed(n: int) -> str:
+    return f"{n:+d}" if n else "0"
 
 
 def _hand_slot(img: Image.Image, view: View, seat: int, box: tuple[int, int, int, int]) -> None:
@@ -380,7 +383,7 @@ def _table(img: Image.Image, view: View, hl: Mapping[str, tuple]) -> None:
     duty = bool(view.get("wild_duty")) and not view.get("is_over")
     pad = 30 if duty else 0
     if duty:
-        text = "⚡ The wild is on the table: the next flip must take it"
+        text = "雷 The wild is on the table: the next flip must take it"
         badge(d, ((x0 + x1) // 2, y0 + 8), text, 14, fill=WILD_COLOUR, text_fill=(30, 10, 50),
               anchor="ma")  # fmt: skip
     cw = _table_card_width(len(table))
@@ -499,10 +502,10 @@ def _banner(img: Image.Image, view: View) -> None:
     d = ImageDraw.Draw(img)
     cx = (box[0] + box[2]) // 2
     if scores[0] == scores[1]:
-        headline = f"Tie  {scores[0]:+d} – {scores[1]:+d}"
+        headline = f"Tie  {_signed(scores[0])} – {_signed(scores[1])}"
     else:
         win = 0 if scores[0] > scores[1] else 1
-        headline = f"{players[win]} wins  {scores[win]:+d} – {scores[1 - win]:+d}"
+        headline = f"{players[win]} wins  {_signed(scores[win])} – {_signed(scores[1 - win])}"
     headline, size = fit_text(headline, box[2] - box[0] - 40, 32, bold=True, min_size=18)
     d.text((cx, box[1] + 22), "MATCH OVER", font=font(15, True), fill=MUTED, anchor="mm")
     d.text((cx, box[1] + 56), headline, font=font(size, True), fill=GOLD, anchor="mm")
@@ -558,7 +561,7 @@ def _hand_badge(code: str, table: Sequence[str]) -> tuple[str, tuple, tuple]:
         n = len(wild_targets(table))
         if not n:
             return "no target", (60, 74, 66), (190, 200, 190)
-        return f"⚡ takes any of {n}", WILD_COLOUR, (30, 10, 50)
+        return f"WILD · any of {n}", WILD_COLOUR, (30, 10, 50)
     choices = capture_choices(code, table)
     took = choices[0]
     kanji = MONTH_KANJI[MONTH[code]]
@@ -642,7 +645,7 @@ def render_deal_summary(view: View) -> Image.Image | None:
         name, size = fit_text(str(players[seat]), 300, 20, bold=True, min_size=12)
         d.text((x0 + 12, y0 + 20), name, font=font(size, True), fill=WHITE, anchor="lm")
         score = h["scores"][seat]
-        d.text((x1 - 12, y0 + 20), f"{score:+d}", font=font(26, True),
+        d.text((x1 - 12, y0 + 20), _signed(score), font=font(26, True),
                fill=GOLD if score >= 0 else LOSS_RED, anchor="rm")  # fmt: skip
         pts = h["card_points"][seat]
         combos = h["combos"][seat]
@@ -650,7 +653,7 @@ def render_deal_summary(view: View) -> Image.Image | None:
         parts = [f"({pts} − 115)"]
         parts += [f"+ {c['name']} {c['value']}" for c in combos]
         parts += [f"− {c['name']} {c['value']}" for c in against]
-        formula = " ".join(parts) + f" = {score:+d}"
+        formula = " ".join(parts) + f" = {_signed(score)}"
         formula, size = fit_text(formula, x1 - x0 - 360, 15, min_size=10)
         d.text((x0 + 330, y0 + 20), formula, font=font(size), fill=(236, 230, 200), anchor="lm")
         groups = h["captures"][seat]
