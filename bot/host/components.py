@@ -180,11 +180,37 @@ class ShowHandButton(
         await _host(interaction).on_show_hand(interaction, self.table)
 
 
+class ReclaimButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"th:r:(?P<table>\d+):(?P<seat>\d+)"
+):
+    """In the DM of a player whose seat an AI took over after timeouts: play again."""
+
+    def __init__(self, table: int, seat: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="I'm back — let me play",
+                style=discord.ButtonStyle.success,
+                custom_id=f"th:r:{table}:{seat}",
+            )
+        )
+        self.table, self.seat = table, seat
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> ReclaimButton:
+        return cls(int(match["table"]), int(match["seat"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _host(interaction).on_reclaim(interaction, self.table, self.seat)
+
+
 ALL_DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ActionButton,
     ActionSelect,
     LobbyButton,
     ShowHandButton,
+    ReclaimButton,
 )
 
 
@@ -216,6 +242,12 @@ def lobby_view(table: int, *, closed: bool = False) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for action in LOBBY_ACTIONS:
         view.add_item(LobbyButton(table, action, disabled=closed))
+    return view
+
+
+def reclaim_view(table: int, seat: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ReclaimButton(table, seat))
     return view
 
 

@@ -22,7 +22,7 @@ import discord
 
 from bot.engine import IllegalAction, make_rng
 from bot.games import GAME_NAMES, game_module
-from bot.host.components import controls_view, lobby_view, table_view
+from bot.host.components import controls_view, lobby_view, reclaim_view, table_view
 from bot.host.table import Seat, Table
 from bot.render.worker import pool as render_pool
 from bot.render.worker import render_png
@@ -563,8 +563,10 @@ class TableHost:
         return f"**{table.title}** #{table.id} in {where} — waiting for {waiting}."
 
     def _hand_view(self, table: Table, seat: Seat) -> discord.ui.View | None:
-        if table.state.is_over or seat.ai_takeover:
+        if table.state.is_over:
             return None
+        if seat.ai_takeover:
+            return reclaim_view(table.id, seat.seat)
         if not table.state.legal_actions(seat.seat):
             return None
         prompt = table.prompts.get(seat.seat)
@@ -632,6 +634,32 @@ class TableHost:
             f"<@{seat.user_id}>, I can't send you direct messages. Press **Show my hand** on the "
             "table message to see your hand and play (or allow DMs from server members).",
         )
+
+    async def on_reclaim(self, interaction: discord.Interaction, table_id: int, seat: int) -> None:
+        """A player whose seat an AI took over plays again."""
+        table = self.tables.get(table_id)
+        if table is None or table.finished:
+            await _ephemeral(interaction, "This game is over.")
+            return
+        if not 0 <= seat < len(table.seats) or table.seats[seat].user_id != interaction.user.id:
+            await _ephemeral(interaction, "That is not your seat.")
+            return
+        s = table.seats[seat]
+        if not s.ai_takeover:
+            await _ephemeral(interaction, "You are already playing your seat.")
+            return
+        await interaction.response.defer()
+        async with table.lock:
+            s.ai_takeover = False
+            s.timeouts = 0
+            await self.store.update_seat(table.id, seat, ai_takeover=False, timeouts=0)
+            await self._post(table, f"👋 {s.name} is back and plays their own seat again.")
+            table.prompts.pop(seat, None)
+            table.changed_prompts()
+            table.set_deadlines(self._turn_seconds(table))
+            await self._refresh_dm(table, s, fresh=True)
+            table.table_dirty.set()
+            table.wake_driver()
 
     async def on_show_hand(self, interaction: discord.Interaction, table_id: int) -> None:
         table = self.tables.get(table_id)

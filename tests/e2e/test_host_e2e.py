@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.fakediscord import FakeDiscord, find_components
 from tests.e2e.teahouse import RunningBot, settings_for
 
 pytestmark = pytest.mark.asyncio
@@ -78,5 +78,44 @@ async def test_rules_leaderboard_and_abort(
         assert "aborted" in done.callback.data["content"]
         assert (await bot.store.get_table(table_id)).status == "aborted"
         assert table_id not in bot.host.tables
+    finally:
+        await running.stop()
+
+
+async def test_a_player_can_take_their_seat_back_from_the_ai(
+    fake_discord: FakeDiscord, tmp_path, games_channel: int, alice: int
+) -> None:
+    fake = fake_discord
+    running = RunningBot(fake, settings_for(str(tmp_path / "b.db"), timeouts_before_ai=1, ai_delay=0.3))
+    bot = await running.start()
+    try:
+        table_id, lobby = await _lobby(fake, games_channel, alice)
+        for label in ("Add AI", "Start"):
+            await (await fake.click(alice, lobby, label=label)).wait_response()
+        await fake.wait_until(lambda: table_id in bot.host.tables)
+        table = bot.host.tables[table_id]
+        table.options["turn_seconds"] = 0.2
+        table.set_deadlines(0.2)
+        table.wake_driver()
+        await fake.wait_until(lambda: table.seats[0].ai_takeover, timeout=30)
+        table.options["turn_seconds"] = 600
+        dm = await fake.wait_until(
+            lambda: next((m for m in reversed(fake.dms(alice)) if "an AI plays your seat" in m.content), None)
+        )
+        back = await fake.click(alice, dm, label="I'm back — let me play")
+        await back.wait_response()
+        await fake.wait_until(lambda: not table.seats[0].ai_takeover)
+        assert (await bot.store.get_seats(table_id))[0].ai_takeover is False
+        # Her controls come back by DM when it is her turn.
+        await fake.wait_until(
+            lambda: any(
+                c
+                for m in fake.dms(alice)
+                if m.id > dm.id
+                for c in find_components(m)
+                if (c["custom_id"] or "").startswith("th:a:")
+            ),
+            timeout=30,
+        )
     finally:
         await running.stop()

@@ -390,7 +390,7 @@ class MahjongState(State):
                 continue
             c[d] -= 1
             for w in mahjong_waits(c, melds, self.wind[p], self.round_wind, concealed_ok):
-                if w != d or c[w] + 1 <= 4:
+                if w != d:  # the named card may not be the one discarded
                     out.add(w)
             c[d] += 1
         # a named card must still exist somewhere: not all four in the player's own hand/melds

@@ -21,7 +21,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.games.hanafuda.cards import ANIMAL, BRIGHT, CLASS_ORDER, PLAIN, RIBBON
+from bot.games.hanafuda.cards import ANIMAL, BRIGHT, CLASS_ORDER, PLAIN, RIBBON, card
 from bot.games.hanafuda.render import MONTH_KANJI, card_back, card_height, card_image
 from bot.games.mushi.rules import (
     MONTH,
@@ -288,7 +288,7 @@ def _player_strip(
 
 
 def _signed(n: int) -> str:
-    return f"{n:+d}" if n else "0"
+    return f"{n:+d}".replace("-", "−") if n else "0"
 
 
 def _hand_slot(img: Image.Image, view: View, seat: int, box: tuple[int, int, int, int]) -> None:
@@ -502,10 +502,10 @@ def _banner(img: Image.Image, view: View) -> None:
     d = ImageDraw.Draw(img)
     cx = (box[0] + box[2]) // 2
     if scores[0] == scores[1]:
-        headline = f"Tie  {_signed(scores[0])} – {_signed(scores[1])}"
+        headline = f"Tie  {_signed(scores[0])} / {_signed(scores[1])}"
     else:
         win = 0 if scores[0] > scores[1] else 1
-        headline = f"{players[win]} wins  {_signed(scores[win])} – {_signed(scores[1 - win])}"
+        headline = f"{players[win]} wins  {_signed(scores[win])} / {_signed(scores[1 - win])}"
     headline, size = fit_text(headline, box[2] - box[0] - 40, 32, bold=True, min_size=18)
     d.text((cx, box[1] + 22), "MATCH OVER", font=font(15, True), fill=MUTED, anchor="mm")
     d.text((cx, box[1] + 56), headline, font=font(size, True), fill=GOLD, anchor="mm")
@@ -552,6 +552,11 @@ HAND_CARD_W = 112
 
 
 def _short_name(code: str) -> str:
+    c = card(code)
+    if c.cls == RIBBON:
+        return {"red poetry": "Poetry ribbon", "blue": "Blue ribbon"}.get(
+            c.ribbon_colour or "", "Red ribbon"
+        )
     return card_label(code) if code == WILD else card_label(code).split(" (")[0]
 
 

@@ -257,7 +257,7 @@ class PandaState(State):
         """Ambushes/Kingdoms ``seat`` may lay now on the lying combination (out of turn)."""
         if self.phase != PLAY or self.pending == WISH or self.top is None:
             return []
-        if not self.hands[seat]:
+        if not self.hands[seat] or not _may_hold_bomb(self.hands[seat]):
             return []
         bombs = bombs_on(self.hands[seat], self.top)
         if not self._all_hold():
@@ -314,21 +314,30 @@ class PandaState(State):
     def may_act(self) -> list[int]:
         if self.phase not in (PASSING, PLAY):
             return []
-        acting = set(self.to_act)
-        return [
-            s
-            for s in range(4)
-            if s not in acting and (self._can_call(s) or self._bombs_for(s))
-        ]
+        key = (len(self.log), -1)
+        cached = self._cache.get(key)
+        if cached is None:
+            acting = set(self.to_act)
+            cached = [
+                s
+                for s in range(4)
+                if s not in acting and (self._can_call(s) or self._bombs_for(s))
+            ]
+            self._remember(key, cached)
+        return list(cached)
+
+    def _remember(self, key: tuple[int, int], value: list) -> None:
+        # Legal actions and optional actors per version: views and checks ask repeatedly.
+        if len(self._cache) > 32:
+            self._cache.clear()
+        self._cache[key] = value
 
     def legal_actions(self, seat: int) -> list[str]:
         key = (len(self.log), seat)
         cached = self._cache.get(key)
         if cached is None:
             cached = self._legal(seat)
-            if len(self._cache) > 16:
-                self._cache.clear()
-            self._cache[key] = cached
+            self._remember(key, cached)
         return list(cached)
 
     def _legal(self, seat: int) -> list[str]:
@@ -849,6 +858,20 @@ class PandaState(State):
         snap = super().snapshot()
         snap.pop("_cache", None)
         return snap
+
+
+def _may_hold_bomb(hand: Sequence[str]) -> bool:
+    """Cheap test: four natural cards of a value, or all four royals of a suit."""
+    ranks: dict[str, int] = {}
+    royals: dict[str, int] = {}
+    for c in hand:
+        if c in (STORK, CAT, CATFISH, PANDA):
+            continue
+        r = c[:-1]
+        ranks[r] = ranks.get(r, 0) + 1
+        if r in ("B", "G", "E", "M"):
+            royals[c[-1]] = royals.get(c[-1], 0) + 1
+    return 4 in ranks.values() or 4 in royals.values()
 
 
 def _code_value(code: str) -> float:

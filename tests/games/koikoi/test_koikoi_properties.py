@@ -28,6 +28,9 @@ def all_cards(state: KoiKoiState) -> list[str]:
 
 def visible_text(state: KoiKoiState, seat: int | None, since: int) -> str:
     events = state.visible_events(seat, since)
+    # Events before a new deal name cards of the old deal, which may now be in a new hand.
+    deals = [i for i, e in enumerate(events) if e.kind == "deal"]
+    events = events[deals[-1] :] if deals else events
     return json.dumps(state.view(seat)) + " ".join(e.text + json.dumps(e.data) for e in events)
 
 

@@ -218,20 +218,9 @@ def test_the_board_is_checked_before_the_hands(stacked) -> None:
 
 # ----- yaku, koi-koi and stopping ----------------------------------------------------------
 
-# Alice (dealer) takes the three poetry ribbons on turns 1, 3, 5 (Akatan); Bob takes the
-# Boar, Deer and Butterflies on turns 2, 4, 6 (Ino-Shika-Chō). The flips never interfere.
-KOIKOI_DEAL = dict(
-    dealer="1r 2r 3r 4a 5a 8a 9a 11a",
-    second="6a 7a 10a 4r 5r 9r 11r 12b",
-    board="1p1 2p1 3p1 6p1 7p1 10p1 12p1 5p1",
-    stack_top="4p1 8p1 9p1 11p1 4p2 8p2",
-)
-FIRST_FIVE_TURNS = ("play 1r", "play 7a", "play 2r", "play 10a", "play 3r")
-
-
-def test_a_new_yaku_asks_koikoi_or_stop_and_stop_scores(stacked) -> None:
-    state = new_game(1, PLAYERS, deck=[stacked(**KOIKOI_DEAL), deck_from(stacked)])
-    play(state, *FIRST_FIVE_TURNS)
+def test_a_new_yaku_asks_koikoi_or_stop_and_stop_scores(akatan_decks, first_five_turns) -> None:
+    state = new_game(1, PLAYERS, deck=akatan_decks)
+    play(state, *first_five_turns)
     v = state.view(0)
     assert v["phase"] == "decide" and v["pending"] == {"points": 6}
     assert v["yaku"][0] == [{"name": "Akatan", "points": 6}] and v["yaku_points"] == [6, 0]
@@ -250,9 +239,9 @@ def test_a_new_yaku_asks_koikoi_or_stop_and_stop_scores(stacked) -> None:
     assert v["captures"] == [[], []] and v["koikoi"] == [False, False]
 
 
-def test_koikoi_then_the_opponent_stops_and_the_caller_scores_nothing(stacked) -> None:
-    state = new_game(1, PLAYERS, deck=[stacked(**KOIKOI_DEAL), deck_from(stacked)])
-    play(state, *FIRST_FIVE_TURNS)
+def test_koikoi_then_the_opponent_stops_and_the_caller_scores_nothing(akatan_decks, first_five_turns) -> None:
+    state = new_game(1, PLAYERS, deck=akatan_decks)
+    play(state, *first_five_turns)
     events = state.apply(0, "koikoi")
     assert [e.text for e in events] == ["Alice calls Koi-Koi!"]
     assert state.view(None)["koikoi"] == [True, False] and state.to_act == [1]
@@ -265,9 +254,9 @@ def test_koikoi_then_the_opponent_stops_and_the_caller_scores_nothing(stacked) -
     assert state.view(None)["dealer"] == 1 and state.to_act == [1]  # the winner deals
 
 
-def test_no_new_yaku_means_no_decision(stacked) -> None:
-    state = new_game(1, PLAYERS, deck=[stacked(**KOIKOI_DEAL), deck_from(stacked)])
-    play(state, *FIRST_FIVE_TURNS, "koikoi", "play 4r")  # Bob takes nothing new of worth
+def test_no_new_yaku_means_no_decision(akatan_decks, first_five_turns) -> None:
+    state = new_game(1, PLAYERS, deck=akatan_decks)
+    play(state, *first_five_turns, "koikoi", "play 4r")  # Bob takes nothing new of worth
     assert state.view(None)["phase"] == "play" and state.to_act == [0]
     play(state, "play 4a")  # Alice's yaku total is unchanged: no decision
     assert state.view(None)["phase"] == "play" and state.to_act == [1]
@@ -414,9 +403,9 @@ def test_illegal_actions_raise_and_change_nothing(stacked, seat, code, message) 
     assert state.snapshot() == before
 
 
-def test_decide_phase_refuses_plays(stacked) -> None:
-    state = new_game(1, PLAYERS, deck=[stacked(**KOIKOI_DEAL), deck_from(stacked)])
-    play(state, *FIRST_FIVE_TURNS)
+def test_decide_phase_refuses_plays(akatan_decks, first_five_turns) -> None:
+    state = new_game(1, PLAYERS, deck=akatan_decks)
+    play(state, *first_five_turns)
     before = state.snapshot()
     with pytest.raises(IllegalAction, match="koikoi"):
         state.apply(0, "play 4a")
@@ -436,11 +425,10 @@ def test_default_actions(stacked) -> None:
         state.default_action(1)
 
 
-def test_replay_rebuilds_the_state(stacked) -> None:
-    decks = [stacked(**KOIKOI_DEAL), deck_from(stacked)]
-    state = new_game(1, PLAYERS, deck=decks)
-    play(state, *FIRST_FIVE_TURNS, "koikoi", "play 6a", "stop")
-    again = replay(1, PLAYERS, None, state.log, deck=decks)
+def test_replay_rebuilds_the_state(akatan_decks, first_five_turns) -> None:
+    state = new_game(1, PLAYERS, deck=akatan_decks)
+    play(state, *first_five_turns, "koikoi", "play 6a", "stop")
+    again = replay(1, PLAYERS, None, state.log, deck=akatan_decks)
     assert again.snapshot() == state.snapshot()
 
 
