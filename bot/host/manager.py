@@ -490,11 +490,10 @@ class TableHost:
         state = table.state
         view = state.view(None)
         head = f"**{table.title}** · table #{table.id}"
-        deal, deals = view.get("deal") or view.get("round"), view.get("deals") or view.get("rounds")
-        if deal:
-            head += f" · {'round' if table.game == 'koikoi' else 'deal'} {deal}" + (
-                f"/{deals}" if deals else ""
-            )
+        if view.get("round"):
+            head += f" · round {view['round']}" + (f"/{view['rounds']}" if view.get("rounds") else "")
+        elif view.get("deal"):
+            head += f" · hand {view['deal']}" + (f"/{view['deals']}" if view.get("deals") else "")
         lines = [head]
         lines += [f"• {text}" for text in table.recent]
         if state.is_over:

@@ -82,3 +82,16 @@ async def click_some_action(
         values = rng.sample([o["value"] for o in comp["options"]], k)
         return await fake.select(user_id, message, comp["custom_id"], values)
     return await fake.click(user_id, message, comp["custom_id"])
+
+
+async def eventually(predicate, timeout: float = 20.0, interval: float = 0.01):
+    """Poll ``predicate`` (for conditions inside the bot, which the fake is not told about)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if loop.time() > deadline:
+            raise TimeoutError(f"condition not met within {timeout} s")
+        await asyncio.sleep(interval)

@@ -12,6 +12,7 @@ from tests.e2e.teahouse import (
     RunningBot,
     action_components,
     click_some_action,
+    eventually,
     latest_controls,
     settings_for,
 )
@@ -93,18 +94,17 @@ async def play_until(
         if who is True:
             continue
         user, (message, comps) = who
-        before = [c["custom_id"] for c in comps]
+        table = running.bot.host.tables[table_id]
+        version = table.state.version
         inter = await click_some_action(fake, user, message, comps, rng)
         await inter.wait_response()
         assert not inter.rejected_callbacks
+        # Wait until the bot has made the move (every click here is a legal one).
+        await eventually(lambda t=table, v=version: t.state.version > v or t.finished)
         assert ephemeral_text(inter) == "", ephemeral_text(inter)
         clicks += 1
-        # Wait until the bot has moved on: that message's controls changed or went away.
-        await fake.wait_until(
-            lambda m=message, b=before: [c["custom_id"] for c in action_components(m)] != b
-            or is_finished(running, table_id),
-            timeout=20,
-        )
+        # ...and until its DMs are up to date, so the next click is on fresh controls.
+        await eventually(lambda t=table: not t.lock.locked())
     raise AssertionError("the match did not end")
 
 

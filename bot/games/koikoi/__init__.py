@@ -14,8 +14,8 @@ Action grammar (card codes as in :mod:`bot.games.hanafuda.cards`):
 Everything else happens inside ``apply``: void deals (four of a month or four pairs on the
 board, or both hands with an instant win) are redealt by the Second; teshi/kuttsuki win
 6 points at once; the Second's last card without a new yaku makes a draw; the next round is
-dealt at once. The first dealer is drawn from the seed; later deals shuffle with
-``make_rng(seed, "deal", n)`` (``n`` = number of deals so far, void ones included).
+dealt at once. The first dealer is drawn from ``make_rng(seed, "first_dealer")``; deal
+number ``n`` (1-based, void deals included) is shuffled with ``make_rng(seed, "deal", n)``.
 
 A stacked ``deck`` (48 codes, top first; a list or a string such as ``"1b 1r 1p1 ..."``)
 makes **seat 0 the first dealer** and is dealt as: cards 0-7 to the dealer's hand (seat 0),

@@ -139,11 +139,11 @@ class _Position:
         """What the opponent may take of one month's board cards on their next turn."""
         if not month_cards:
             return 0.0
-        month = MONTH[month_cards[0]]
-        if len(month_cards) >= 3:
-            return 0.0  # three of a month wait for whoever holds the fourth: us if it's seen
-        best = max(self.their_gain(frozenset((c,))) for c in month_cards)
-        return self.p_opp_holds(month) * (best + 0.3)
+        if len(month_cards) == 3:
+            best = self.their_gain(frozenset(month_cards))  # the fourth card takes all three
+        else:
+            best = max(self.their_gain(frozenset((c,))) for c in month_cards)
+        return self.p_opp_holds(MONTH[month_cards[0]]) * (best + 0.3)
 
     def board_by_month(self, board: Iterable[str]) -> dict[int, list[str]]:
         out: dict[int, list[str]] = {}
@@ -159,7 +159,7 @@ def _score_play(pos: _Position, by_month: dict[int, list[str]], code: str) -> fl
     on_board = by_month.get(month, [])
     if not on_board:
         taken: frozenset[str] = frozenset()
-        left = [*on_board, played]
+        left = [played]
     elif len(on_board) == 2:
         taken = frozenset((played, words[2]))
         left = [c for c in on_board if c != words[2]]
@@ -177,8 +177,11 @@ def _score_play(pos: _Position, by_month: dict[int, list[str]], code: str) -> fl
     return value
 
 
+_CLASS_WORTH = {BRIGHT: 6.0, ANIMAL: 3.0, RIBBON: 2.0, PLAIN: 1.0}
+
+
 def _card_worth(code: str) -> float:
-    return {BRIGHT: 6.0, ANIMAL: 3.0, RIBBON: 2.0, PLAIN: 1.0}[CLASS[code]]
+    return _CLASS_WORTH[CLASS[code]]
 
 
 def _choose_play(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:

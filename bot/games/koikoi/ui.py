@@ -37,8 +37,9 @@ def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
         points = view["pending"]["points"]
         prompt = f"You made a yaku ({yaku} = {points} points): Koi-Koi or stop?"
         buttons = [
-            Button("Koi-Koi! (play on)", "koikoi", "success") if c == "koikoi" else
-            Button(f"Stop and score {points}", c, "danger")
+            Button("Koi-Koi! (play on)", "koikoi", "success")
+            if c == "koikoi"
+            else Button(f"Stop and score {points}", c, "danger")
             for c in legal
         ]
         return _buttons(prompt, buttons)
@@ -70,4 +71,3 @@ def _buttons(prompt: str, buttons: list[Button], select_placeholder: str = "Choo
         for i in range(0, len(options), MAX_SELECT_OPTIONS)
     )
     return Controls(prompt=prompt, rows=rows[:MAX_ROWS])
-

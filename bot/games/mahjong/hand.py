@@ -430,6 +430,7 @@ def _seg_flags(key: tuple[int, ...], honours: bool) -> int:
                     c[j] -= 1
             c[i] += 1
     v |= (_GS if v & _G0 else 0) | (_PS if v & _P0 else 0)  # swapping a card for itself
+    v |= (sum(key) % 3) << 8  # the segment's size mod 3 rides along
     _SEG_FLAGS[cache_key] = v
     return v
 
@@ -447,42 +448,91 @@ _NEED = {
 }
 
 
-def one_swap_complete(c: Sequence[int]) -> bool:
-    """True if discarding one card and drawing one could make a regular complete hand
-    (the concealed part holds 3k+2 cards). This gates the standing-hand declaration."""
-    segs = (tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27]))
-    hon = tuple(sorted(c[27:34]))
-    flags = (
-        _seg_flags(segs[0], False),
-        _seg_flags(segs[1], False),
-        _seg_flags(segs[2], False),
-        _seg_flags(hon, True),
-    )
-    res = (sum(segs[0]) % 3, sum(segs[1]) % 3, sum(segs[2]) % 3, sum(hon) % 3)
-    need = _NEED
+_PLANS: dict[tuple[int, ...], tuple[tuple[int, int, int, int, int], ...]] = {}
+
+
+def _plans(res: tuple[int, ...]) -> tuple[tuple[int, int, int, int, int], ...]:
+    """For segment sizes mod 3: every (flag per segment...) that would have to hold.
+
+    Each plan picks the pair segment, the segment the discard leaves and the one the new
+    card joins (the same one: a swap inside it), and lists the flag each segment needs.
+    """
+    v = _PLANS.get(res)
+    if v is not None:
+        return v
+    plans = []
     for pair in range(4):
-        # how each segment's size must change (mod 3): the removal takes one card from one
-        # segment, the draw adds one to another (or the same: then nothing changes)
         delta = [((2 if s == pair else 0) - res[s]) % 3 for s in range(4)]
         moved = [s for s in range(4) if delta[s]]
         if not moved:
-            plans = [(sw, sw) for sw in range(4)]
-        elif len(moved) == 2:
+            moves = [(sw, sw) for sw in range(4)]
+        elif len(moved) == 2 and sorted(delta[s] for s in moved) == [1, 2]:
             a, b = moved
-            if delta[a] == 2 and delta[b] == 1:
-                plans = [(a, b)]
-            elif delta[a] == 1 and delta[b] == 2:
-                plans = [(b, a)]
-            else:
-                continue
+            moves = [(a, b)] if delta[a] == 2 else [(b, a)]
         else:
-            continue
-        for rem, add in plans:
-            if (
-                flags[0] & need[(pair == 0, rem == 0, add == 0)]
-                and flags[1] & need[(pair == 1, rem == 1, add == 1)]
-                and flags[2] & need[(pair == 2, rem == 2, add == 2)]
-                and flags[3] & need[(pair == 3, rem == 3, add == 3)]
-            ):
-                return True
+            moves = []
+        for rem, add in moves:
+            plans.append(tuple(_NEED[(s == pair, s == rem, s == add)] for s in range(4)))
+    v = tuple(plans)  # type: ignore[assignment]
+    _PLANS[res] = v  # type: ignore[assignment]
+    return v  # type: ignore[return-value]
+
+
+def _flags4(c: Sequence[int]) -> tuple[int, int, int, int]:
+    a = tuple(c[0:9])
+    b = tuple(c[9:18])
+    d = tuple(c[18:27])
+    h = (-1, *c[27:34])
+    get = _SEG_FLAGS.get
+    fa = get(a)
+    if fa is None:
+        fa = _seg_flags(a, False)
+    fb = get(b)
+    if fb is None:
+        fb = _seg_flags(b, False)
+    fd = get(d)
+    if fd is None:
+        fd = _seg_flags(d, False)
+    fh = get(h)
+    if fh is None:
+        fh = _seg_flags(h[1:], True)
+    return fa, fb, fd, fh
+
+
+def one_swap_complete(c: Sequence[int]) -> bool:
+    """True if discarding one card and drawing one could make a regular complete hand
+    (the concealed part holds 3k+2 cards). This gates the standing-hand declaration."""
+    fa, fb, fd, fh = _flags4(c)
+    for na, nb, nd, nh in _plans((fa >> 8, fb >> 8, fd >> 8, fh >> 8)):
+        if fa & na and fb & nb and fd & nd and fh & nh:
+            return True
+    return False
+
+
+_ADD_PLANS: dict[tuple[int, ...], tuple[tuple[int, int, int, int], ...]] = {}
+
+
+def _add_plans(res: tuple[int, ...]) -> tuple[tuple[int, int, int, int], ...]:
+    v = _ADD_PLANS.get(res)
+    if v is not None:
+        return v
+    plans = []
+    for pair in range(4):
+        delta = [((2 if s == pair else 0) - res[s]) % 3 for s in range(4)]
+        moved = [s for s in range(4) if delta[s]]
+        if len(moved) == 1 and delta[moved[0]] == 1:
+            add = moved[0]
+            plans.append(tuple(_NEED[(s == pair, False, s == add)] for s in range(4)))
+    v = tuple(plans)  # type: ignore[assignment]
+    _ADD_PLANS[res] = v  # type: ignore[assignment]
+    return v  # type: ignore[return-value]
+
+
+def one_add_complete(c: Sequence[int]) -> bool:
+    """True if some card would complete the (3k+1)-card concealed part as a regular hand
+    (regular tenpai; a shape test: a card the player holds four of is not counted)."""
+    fa, fb, fd, fh = _flags4(c)
+    for na, nb, nd, nh in _add_plans((fa >> 8, fb >> 8, fd >> 8, fh >> 8)):
+        if fa & na and fb & nb and fd & nd and fh & nh:
+            return True
     return False

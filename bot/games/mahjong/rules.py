@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.engine.core import Event, IllegalAction, Result, State, parse_options
 from bot.engine.rng import make_rng, shuffled
-from bot.games.mahjong.hand import one_swap_complete
+from bot.games.mahjong.hand import one_add_complete, one_swap_complete, regular_waits
 from bot.games.mahjong.scoring import (
     PlayerHand,
     Sheet,
@@ -26,7 +26,12 @@ from bot.games.mahjong.scoring import (
     score_winner,
     settle,
 )
-from bot.games.mahjong.specials import Meld, irregular_near
+from bot.games.mahjong.specials import (
+    Meld,
+    irregular_candidates,
+    irregular_complete,
+    irregular_near,
+)
 from bot.games.mahjong.tiles import (
     CODES,
     FULL_SET,
@@ -162,6 +167,7 @@ class MahjongState(State):
         self.phase = PRELUDE
         self._cache_version = -1
         self._cache_legal: dict[int, list[str]] = {}
+        self._cache_gate: tuple[int, int, bool] = (-1, -1, True)
         events: list[Event] = []
         self._start_hand(events)
         self.events.extend(events)
@@ -208,7 +214,7 @@ class MahjongState(State):
             return []
         if self.phase == CLAIM:
             answers = self.claim["answers"]
-            return sorted(s for s in self.claim["options"] if s not in answers)
+            return [s for s in self.claim["order"] if s not in answers]
         return [self.turn]
 
     @property
@@ -344,16 +350,10 @@ class MahjongState(State):
             concealed_ok = all(m[2] for m in melds)
             if strict or is_mahjong(c, melds, self.wind[p], self.round_wind, concealed_ok):
                 acts.append("mahjong")
-        fours = []
-        for t in range(NUM_KINDS):
-            n = c[t]
-            if n:
-                acts.append(DISCARD[t])
-                if n == 4:
-                    fours.append(t)
-        if self.box_count > 0:
-            if fours:
-                acts.extend(KONG[t] for t in fours)
+        acts += [DISCARD[t] for t in range(NUM_KINDS) if c[t]]
+        if self.box_pos < len(self.box):
+            if 4 in c:
+                acts.extend(KONG[t] for t in range(NUM_KINDS) if c[t] == 4)
             if melds:
                 acts.extend(EXTEND[t] for k, t, _ in melds if k == "pung" and c[t])
         if not last:
@@ -381,17 +381,29 @@ class MahjongState(State):
         c = self.conc[p]
         melds = self.melds[p]
         regular = one_swap_complete(c)
-        if not regular and not irregular_near(c, melds, WINDS[self.wind[p]], WINDS[self.round_wind]):
+        irregular = irregular_near(c, melds, WINDS[self.wind[p]], WINDS[self.round_wind])
+        # remembered for the discard that follows: if no swap can complete these 14 cards,
+        # no 13 cards left after a discard can wait on anything
+        self._cache_gate = (len(self.log), p, regular or irregular)
+        if not regular and not irregular:
             return []
         concealed_ok = all(m[2] for m in melds)
+        own, rnd = WINDS[self.wind[p]], WINDS[self.round_wind]
         out: set[int] = set()
         for d in range(NUM_KINDS):
             if not c[d]:
                 continue
             c[d] -= 1
-            for w in mahjong_waits(c, melds, self.wind[p], self.round_wind, concealed_ok):
-                if w != d:  # the named card may not be the one discarded
-                    out.add(w)
+            found = set(regular_waits(c)) if regular and one_add_complete(c) else set()
+            if irregular:
+                for w in irregular_candidates(c, melds, own, rnd):
+                    if w not in found and c[w] < 4:
+                        c[w] += 1
+                        if irregular_complete(c, melds, own, rnd, concealed_ok):
+                            found.add(w)
+                        c[w] -= 1
+            found.discard(d)  # the named card may not be the one discarded
+            out |= found
             c[d] += 1
         # a named card must still exist somewhere: not all four in the player's own hand/melds
         return sorted(w for w in out if self._own_copies(p, w) < 4)
@@ -436,6 +448,8 @@ class MahjongState(State):
         self.extras: list[list[int]] = [[] for _ in range(4)]
         self.river: list[list[int]] = [[] for _ in range(4)]
         self.standing: list[int | None] = [None] * 4
+        # cards that would let each player claim Mah-Jongg on a discard (their 13 cards)
+        self.waits: list[tuple[int, ...]] = [(), (), (), ()]
         self.standing_hand: list[list[int] | None] = [None] * 4
         self.pending_declare: int | None = None
         self.turn = rp
@@ -485,6 +499,9 @@ class MahjongState(State):
                 self.turn = p
                 return
             self.prelude_queue.pop(0)
+        for p in range(4):
+            if p != self.round_player:
+                self._update_waits(p)
         self.phase = DISCARD_PHASE
         self.turn = self.round_player
         self.drawn = None
@@ -528,10 +545,7 @@ class MahjongState(State):
             self.drawn = t
             self.draw_src = "kong" if after_kong else ("box" if from_box else "wall")
             self.last_wall_draw = last
-            events.append(
-                Event("draw", f"You drew {name(t)}.", seat=p, private_to=p, data={"card": CODES[t]})
-            )
-            return True
+            return True  # (the drawn card is in the player's view: no event per draw)
 
     # ----- turns -------------------------------------------------------------------------------
     def _turn_from(self, p: int, events: list[Event]) -> None:
@@ -564,13 +578,37 @@ class MahjongState(State):
         )
         if self.phase == LAST:
             return False
+        if not auto:
+            gate = self._cache_gate
+            if gate[0] == len(self.log) and gate[1] == p and not gate[2]:
+                self.waits[p] = ()
+            else:
+                self._update_waits(p)
         options = self._claim_options(p, t)
         if not options:
             return False
         self.phase = CLAIM
         self.turn = p
-        self.claim = {"card": t, "by": p, "options": options, "answers": {}}
+        self.claim = {"card": t, "by": p, "options": options, "answers": {}, "order": sorted(options)}
         return True
+
+    def _update_waits(self, p: int) -> None:
+        """Cache the cards that complete ``p``'s 13 cards on a discard (no concealed hand)."""
+        c = self.conc[p]
+        melds = self.melds[p]
+        own, rnd = WINDS[self.wind[p]], WINDS[self.round_wind]
+        out = regular_waits(c) if one_add_complete(c) else []
+        extra = irregular_candidates(c, melds, own, rnd)
+        if extra:
+            out = set(out)
+            for t in extra:
+                if t not in out and c[t] < 4:
+                    c[t] += 1
+                    if irregular_complete(c, melds, own, rnd, False):
+                        out.add(t)
+                    c[t] -= 1
+            out = sorted(out)
+        self.waits[p] = tuple(out)
 
     def _claim_options(self, d: int, t: int) -> dict[int, list[str]]:
         live = self.live_pos < self.live_end
@@ -585,11 +623,8 @@ class MahjongState(State):
             if self.standing[p] is not None:
                 if strict:
                     opts.append("mahjong")
-                elif t == self.standing[p]:
-                    c[t] += 1
-                    if is_mahjong(c, self.melds[p], self.wind[p], self.round_wind, False):
-                        opts.append("mahjong")
-                    c[t] -= 1
+                elif t == self.standing[p] and t in self.waits[p]:
+                    opts.append("mahjong")
             elif strict:
                 opts.append("mahjong")
                 if live:
@@ -597,20 +632,20 @@ class MahjongState(State):
                         opts.append("kong")
                     opts.append("pung")
                     if dist == 1 and t < 27:
-                        opts.extend(_chow_codes(t, None))
+                        opts.extend(code for code, _, _ in CHOWS[t])
             else:
-                c[t] += 1
-                if is_mahjong(c, self.melds[p], self.wind[p], self.round_wind, False):
+                if t in self.waits[p]:
                     opts.append("mahjong")
-                c[t] -= 1
                 if live:
                     n = c[t]
-                    if n >= 3 and box:
-                        opts.append("kong")
                     if n >= 2:
+                        if n >= 3 and box:
+                            opts.append("kong")
                         opts.append("pung")
                     if dist == 1 and t < 27:
-                        opts.extend(_chow_codes(t, c))
+                        for code, x, y in CHOWS[t]:
+                            if c[x] and c[y]:
+                                opts.append(code)
             if opts:
                 opts.append("pass")
                 out[p] = opts
@@ -626,7 +661,7 @@ class MahjongState(State):
         phase = self.phase
         if phase == CLAIM:
             self.claim["answers"][seat] = code
-            if not self.to_act:
+            if len(self.claim["answers"]) == len(self.claim["order"]):
                 self._resolve_claims(events)
             return events
         if phase == PRELUDE:
@@ -1172,16 +1207,22 @@ def _meld_view(m: Meld) -> dict[str, Any]:
     return {"kind": kind, "cards": [CODES[x] for x in cards], "concealed": concealed}
 
 
-def _chow_codes(t: int, c: list[int] | None) -> list[str]:
-    """Chows that use discard ``t`` (with hand counts ``c``; None: every shape)."""
-    n = t % 9
+def _chow_table() -> tuple[tuple[tuple[str, int, int], ...], ...]:
+    """For each suited card: the chows it can complete (code, the two other cards)."""
     out = []
-    for low in (t - 2, t - 1, t):
-        if low < 0 or low // 9 != t // 9 or (low % 9) > 6 or not (n - 2 <= low % 9 <= n):
-            continue
-        if c is None or all(c[x] >= 1 for x in (low, low + 1, low + 2) if x != t):
-            out.append(f"chow {CODES[low]} {CODES[low + 1]} {CODES[low + 2]}")
-    return out
+    for t in range(NUM_KINDS):
+        row = []
+        if t < 27:
+            for low in (t - 2, t - 1, t):
+                if low >= 0 and low // 9 == t // 9 and low % 9 <= 6:
+                    others = [x for x in (low, low + 1, low + 2) if x != t]
+                    code = f"chow {CODES[low]} {CODES[low + 1]} {CODES[low + 2]}"
+                    row.append((code, others[0], others[1]))
+        out.append(tuple(row))
+    return tuple(out)
+
+
+CHOWS = _chow_table()
 
 
 def describe(code: str) -> str:

@@ -244,6 +244,11 @@ class SpecialHand:
         return _patterns(cls, own, round_)
 
     @classmethod
+    def near(cls, norm: Sequence[int]) -> bool:
+        """A sharper "at most one card short" test than the fixed cards alone (optional)."""
+        return True
+
+    @classmethod
     def find(
         cls,
         conc: Sequence[int],
@@ -494,6 +499,19 @@ class RevolutionOfFire(SpecialHand):
     def build(cls, own: int, round_: int) -> list[Pattern]:
         return [pattern(P(SUITED), P(SUITED), P(SUITED), PAIR(RED), S(29), S(27), S(28))]
 
+    @classmethod
+    def near(cls, norm: Sequence[int]) -> bool:
+        # the honours short, plus the suited pungs still to complete from pairs: at most one
+        short = max(0, 2 - norm[RED]) + sum(1 for t in (27, 28, 29) if not norm[t])
+        n3 = n2 = 0
+        for t in range(27):
+            if norm[t] >= 3:
+                n3 += 1
+            elif norm[t] == 2:
+                n2 += 1
+        missing = max(0, 3 - n3)
+        return missing <= n2 and short + missing <= 1
+
 
 class GreatScholars(SpecialHand):
     name = "Great Scholars"
@@ -722,27 +740,23 @@ class GoldenCoin(BonusHand):
 BONUS_HANDS: tuple[type[BonusHand], ...] = (EarthBlessing, BuriedTreasure, GoldenCoin)
 
 
-def _honours(conc: Sequence[int], melds: Sequence[Meld]) -> list[int]:
-    """Counts of the seven honours over the whole hand (a kong counted as three)."""
-    h = list(conc[27:34])
-    for kind, t, _ in melds:
-        if t >= 27:
-            h[t - 27] += 3
-    return h
-
-
 def _signature(conc: Sequence[int], melds: Sequence[Meld], slack: int) -> bool:
     """Cheap honour test: could an irregular special be ``slack`` (0 or 1) cards away?
 
     Every irregular special needs all four winds (Enemies, Snake of the winds, Little snake,
     the 13s, Yin-Yang), all three dragons (Crazy Monkey, Snake of the dragons, Yin-Yang,
-    the 13s), a Red pair with East, South and West (Revolution), or one Red and one Green
-    among bamboos 1, 5, 7, 9 (Red-Green).
+    the 13s), a Red pair with East, South and West (Revolution) — with five honours or
+    more — or exactly one Red and one Green among bamboos 1, 5, 7, 9 (Red-Green).
     """
-    hon = _honours(conc, melds)
-    e, s, w, n, red, green, white = hon
-    # all but Red-Green hold at least five honours (Revolution, the snakes: exactly five)
-    if sum(hon) >= 5 - slack:
+    h = conc[27:34]
+    if melds:
+        h = list(h)
+        for _kind, t, _ in melds:
+            if t >= 27:
+                h[t - 27] += 3
+    total = sum(h)
+    e, s, w, n, red, green, white = h
+    if total >= 5 - slack:
         winds = (e > 0) + (s > 0) + (w > 0) + (n > 0)
         dragons = (red > 0) + (green > 0) + (white > 0)
         if winds >= 4 - slack or dragons >= 3 - slack:
@@ -750,7 +764,7 @@ def _signature(conc: Sequence[int], melds: Sequence[Meld], slack: int) -> bool:
         esw = (e > 0) + (s > 0) + (w > 0)
         if red >= 2 - slack and esw >= 3 - slack and red + esw >= 5 - slack:
             return True
-    if red + green >= 2 - slack and red <= 1 and green <= 1:
+    if red <= 1 and green <= 1 and red + green >= 2 - slack and total - red - green <= slack:
         norm = normalized_counts(conc, melds)
         rg = norm[0] + norm[4] + norm[6] + norm[8] + red + green
         return rg >= sum(norm) - slack
@@ -797,7 +811,7 @@ def irregular_candidates(
                     missing = t
                     if short > 1:
                         break
-            if short > 1:
+            if short > 1 or not h.near(norm):
                 continue
             if short == 1:
                 out.add(missing)
@@ -822,6 +836,6 @@ def irregular_near(conc: Sequence[int], melds: Sequence[Meld], own: int, round_:
                     short += n - norm[t]
                     if short > 1:
                         break
-            if short <= 1:
+            if short <= 1 and h.near(norm):
                 return True
     return False

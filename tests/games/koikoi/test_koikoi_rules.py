@@ -53,9 +53,10 @@ def test_stacked_deck_deals_as_documented(stacked) -> None:
 
 def test_deck_may_be_a_string_and_must_be_complete(stacked) -> None:
     deck = deck_from(stacked)
-    assert new_game(1, PLAYERS, deck=" ".join(deck)).snapshot() == new_game(
-        1, PLAYERS, deck=deck
-    ).snapshot()
+    assert (
+        new_game(1, PLAYERS, deck=" ".join(deck)).snapshot()
+        == new_game(1, PLAYERS, deck=deck).snapshot()
+    )
     with pytest.raises(ValueError, match="48 cards"):
         new_game(1, PLAYERS, deck=deck[:-1])
     with pytest.raises(ValueError, match="48 cards"):
@@ -203,7 +204,9 @@ def test_kuttsuki_wins_six_points(stacked) -> None:
 
 
 def test_both_players_with_an_instant_win_void_the_deal(stacked) -> None:
-    both = stacked("1b 1r 1p1 1p2 2a 3b 4a 5a", "2r 2p1 3r 3p1 4r 4p1 5r 5p1", "6r 7r 8a 9r 10a 11b 12b 6a")
+    both = stacked(
+        "1b 1r 1p1 1p2 2a 3b 4a 5a", "2r 2p1 3r 3p1 4r 4p1 5r 5p1", "6r 7r 8a 9r 10a 11b 12b 6a"
+    )
     state = new_game(1, PLAYERS, deck=[both, deck_from(stacked)])
     assert state.history == [] and state.scores == [0, 0]
     assert state.void_deals == 1 and state.view(None)["dealer"] == 1
@@ -211,12 +214,15 @@ def test_both_players_with_an_instant_win_void_the_deal(stacked) -> None:
 
 def test_the_board_is_checked_before_the_hands(stacked) -> None:
     # The dealer holds teshi, but the board has four pairs: the deal is void, nobody scores.
-    deck = stacked("1b 1r 1p1 1p2 2a 3b 4a 5a", "2r 3r 4r 5r 6r 7r 11b 11a", "9a 9r 10a 10r 12b 12p1 8a 8p1")
+    deck = stacked(
+        "1b 1r 1p1 1p2 2a 3b 4a 5a", "2r 3r 4r 5r 6r 7r 11b 11a", "9a 9r 10a 10r 12b 12p1 8a 8p1"
+    )
     state = new_game(1, PLAYERS, deck=[deck, deck_from(stacked)])
     assert state.history == [] and state.void_deals == 1 and state.scores == [0, 0]
 
 
 # ----- yaku, koi-koi and stopping ----------------------------------------------------------
+
 
 def test_a_new_yaku_asks_koikoi_or_stop_and_stop_scores(akatan_decks, first_five_turns) -> None:
     state = new_game(1, PLAYERS, deck=akatan_decks)
@@ -239,7 +245,9 @@ def test_a_new_yaku_asks_koikoi_or_stop_and_stop_scores(akatan_decks, first_five
     assert v["captures"] == [[], []] and v["koikoi"] == [False, False]
 
 
-def test_koikoi_then_the_opponent_stops_and_the_caller_scores_nothing(akatan_decks, first_five_turns) -> None:
+def test_koikoi_then_the_opponent_stops_and_the_caller_scores_nothing(
+    akatan_decks, first_five_turns
+) -> None:
     state = new_game(1, PLAYERS, deck=akatan_decks)
     play(state, *first_five_turns)
     events = state.apply(0, "koikoi")
@@ -333,7 +341,15 @@ def test_six_rounds_end_the_match_void_deals_do_not_count(stacked) -> None:
     dealer_teshi, second_teshi = teshi_deck(stacked, "dealer"), teshi_deck(stacked, "second")
     # Alice deals and wins twice; a void makes Bob dealer; his Second (Alice) wins; Alice
     # deals and her Second (Bob) wins; Bob deals and wins twice.
-    decks = [dealer_teshi, dealer_teshi, void, second_teshi, second_teshi, dealer_teshi, dealer_teshi]
+    decks = [
+        dealer_teshi,
+        dealer_teshi,
+        void,
+        second_teshi,
+        second_teshi,
+        dealer_teshi,
+        dealer_teshi,
+    ]
     state = new_game(1, PLAYERS, deck=decks)
     assert state.is_over and state.log == []
     assert [h["winner"] for h in state.history] == [0, 0, 0, 1, 1, 1]
@@ -419,7 +435,9 @@ def test_default_actions(stacked) -> None:
     state = new_game(1, PLAYERS, deck=deck_from(stacked, board=board))
     # The dealer's cheapest card: an animal (no plains or ribbons in hand), first in order.
     assert state.default_action(0) == "play 2a"
-    state = new_game(1, PLAYERS, deck=deck_from(stacked, dealer="3b 3p2 1b 2a 4a 5a 6a 7a", board=board))
+    state = new_game(
+        1, PLAYERS, deck=deck_from(stacked, dealer="3b 3p2 1b 2a 4a 5a 6a 7a", board=board)
+    )
     assert state.default_action(0) == "play 3p2 3r"  # lowest value, first target
     with pytest.raises(IllegalAction):
         state.default_action(1)
@@ -432,7 +450,7 @@ def test_replay_rebuilds_the_state(akatan_decks, first_five_turns) -> None:
     assert again.snapshot() == state.snapshot()
 
 
-def test_cards_are_all_dealt(stacked) -> None:
+def test_cards_are_all_dealt() -> None:
     state = new_game(7, PLAYERS)
     dealt = state.hands[0] + state.hands[1] + state.board + state.stack
     assert sorted(dealt) == sorted(ALL_CARDS)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from bot.engine.ui import MAX_BUTTONS_PER_ROW, MAX_ROWS, Select
 from bot.games import koikoi
 from bot.games.koikoi import choose, controls, new_game
@@ -26,7 +24,11 @@ def check_limits(c) -> None:
 
 
 def test_play_buttons_name_the_cards(stacked) -> None:
-    state = new_game(1, PLAYERS, deck=stacked("1b 1p2 3b 4a 5a 6a 7a 8b", SECOND, "9a 10a 11b 12b 1p1 3r 3p1 4p1"))
+    state = new_game(
+        1,
+        PLAYERS,
+        deck=stacked("1b 1p2 3b 4a 5a 6a 7a 8b", SECOND, "9a 10a 11b 12b 1p1 3r 3p1 4p1"),
+    )
     c = controls(state.view(0), state.legal_actions(0))
     check_limits(c)
     assert c.prompt == "Your turn: play a card from your hand."
@@ -41,7 +43,11 @@ def test_play_buttons_name_the_cards(stacked) -> None:
 
 
 def test_twin_plains_share_one_button(stacked) -> None:
-    state = new_game(1, PLAYERS, deck=stacked("12p1 12p2 3b 4a 5a 6a 7a 8b", SECOND, "9a 10a 11b 1b 1p1 3r 3p1 4p1"))
+    state = new_game(
+        1,
+        PLAYERS,
+        deck=stacked("12p1 12p2 3b 4a 5a 6a 7a 8b", SECOND, "9a 10a 11b 1b 1p1 3r 3p1 4p1"),
+    )
     c = controls(state.view(0), state.legal_actions(0))
     codes = c.codes()
     assert "play 12p1" in codes and "play 12p2" not in codes
@@ -84,10 +90,16 @@ def test_koikoi_or_stop_controls(akatan_decks, first_five_turns) -> None:
 
 
 def test_waiting_and_over_prompts(stacked) -> None:
-    state = new_game(1, PLAYERS, deck=stacked("1b 2a 3b 4a 5a 6a 7a 8b", SECOND, "9a 10a 11b 12b 1p1 2p1 3p1 4p1"))
+    state = new_game(
+        1,
+        PLAYERS,
+        deck=stacked("1b 2a 3b 4a 5a 6a 7a 8b", SECOND, "9a 10a 11b 12b 1p1 2p1 3p1 4p1"),
+    )
     c = controls(state.view(1), state.legal_actions(1))
     assert c.prompt == "Waiting for Alice." and c.rows == ()
-    four = stacked("1b 1r 1p1 1p2 2a 3b 4a 5a", "2r 3r 4r 5r 6a 7a 8b 9a", "6r 7r 8a 9r 10a 11b 12b 2p1")
+    four = stacked(
+        "1b 1r 1p1 1p2 2a 3b 4a 5a", "2r 3r 4r 5r 6a 7a 8b 9a", "6r 7r 8a 9r 10a 11b 12b 2p1"
+    )
     over = new_game(1, PLAYERS, deck=[four] * 6)
     assert controls(over.view(0), []).prompt == "The match is over."
 
@@ -123,6 +135,6 @@ def test_ai_beats_a_random_player() -> None:
     assert rate >= 0.75
 
 
-def test_ai_sees_only_its_view_and_plays_legally() -> None:
-    state = play_match(5, [choose, choose])
+def test_ai_plays_whole_matches_legally_against_itself() -> None:
+    state = play_match(5, [choose, choose])  # play_match asserts every choice is legal
     assert state.is_over and len(state.history) == 6

@@ -1,0 +1,87 @@
+"""Mushi table, hand and summary images: valid images for varied views, from real states."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from PIL import Image
+
+from bot.games import mushi
+from bot.games.mushi import render as mr
+from bot.games.mushi.rules import MushiState
+from bot.render.encode import to_png
+
+
+def _valid_png(img: Image.Image) -> Image.Image:
+    data = to_png(img)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return Image.open(io.BytesIO(data))
+
+
+def _states(seed: int, options: dict | None = None) -> list[MushiState]:
+    """Snapshots of one random match: start, mid-hand, flip choices, wild duty, over."""
+    state = mushi.new_game(seed, ["Alice", "Bob the Magnificent"], options)
+    rng = random.Random(seed)
+    picked: list[MushiState] = [state.clone()]
+    step = 0
+    while not state.is_over:
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        code = mushi.choose(state.view(seat), legal, rng) if seat == 0 else rng.choice(legal)
+        state.apply(seat, code)
+        step += 1
+        v = state.view(None)
+        if step % 23 == 0 or v["phase"] in ("choose_flip", "declare") or v["wild_duty"]:
+            if len(picked) < 14:
+                picked.append(state.clone())
+    picked.append(state)
+    return picked
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_table_images_for_every_seat_and_spectators(seed: int) -> None:
+    options = {"hands": 6, "elder_takes_table_four": seed == 2}
+    for state in _states(seed, options):
+        for seat in (None, 0, 1):
+            img = _valid_png(mr.render_table(state.view(seat)))
+            assert img.size == (mr.W, mr.H)
+
+
+def test_hand_images() -> None:
+    for state in _states(3, {"hands": 6})[:-1]:
+        for seat in (0, 1):
+            img = _valid_png(mr.render_hand(state.view(seat)))
+            assert 600 <= img.width <= 1100 and img.height > 200
+
+
+def test_deal_summary_and_game_over() -> None:
+    states = _states(4, {"hands": 6})
+    assert mr.render_deal_summary(states[0].view(None)) is None  # nothing finished yet
+    final = states[-1].view(None)
+    assert final["is_over"]
+    img = _valid_png(mr.render_deal_summary(final))
+    assert img.width == mr.SUMMARY_W
+    _valid_png(mr.render_table(final))
+
+
+def test_crowded_table_and_the_wild_marked() -> None:
+    view = mushi.new_game(5, ["A", "B"]).view(0)
+    table = ["1p1", "2p1", "3p1", "4p1", "5p1", "8p1", "9p1", "10p1", "12p1", "11p1", "11b",
+             "1p2", "2p2", "3p2", "4p2", "5p2", "8p2", "9p2"]  # fmt: skip
+    view = dict(view, table=table, wild_duty=True, set_aside=["11b", "11a", "11r"])
+    img = mr.render_table(view)
+    # The WILD tag's violet shows somewhere on the table.
+    violet = mr.WILD_COLOUR
+    colours = img.crop(mr.TABLE_BOX).convert("RGB").getcolors(maxcolors=1 << 20) or []
+    assert any(sum(abs(a - b) for a, b in zip(c, violet, strict=True)) < 20 for _, c in colours)
+
+
+def test_render_does_not_touch_the_view() -> None:
+    state = _states(6, {"hands": 6})[3]
+    view = state.view(None)
+    before = repr(view)
+    mr.render_table(view)
+    mr.render_hand(state.view(0))
+    assert repr(view) == before
