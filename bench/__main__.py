@@ -22,13 +22,19 @@ def bench_koikoi(quick: bool) -> None:
 
     print("Koi-Koi")
     secs = 1.0 if quick else 3.0
-    _line("random-playout rounds/s (target ≥ 1,000)", f"{koikoi_engine.playout_rounds_per_second(secs):,.0f}")
+    _line(
+        "random-playout rounds/s (target ≥ 1,000)",
+        f"{koikoi_engine.playout_rounds_per_second(secs):,.0f}",
+    )
     med, p99 = koikoi_engine.ai_decision_ms(100 if quick else 500)
     _line("AI decision time median / p99", f"{med:.3f} ms / {p99:.3f} ms")
     rate = koikoi_engine.ai_vs_random(60 if quick else 400)
     _line("AI vs uniformly random: matches won", f"{rate:.1%}")
     r = render_bench.koikoi_render_ms(10 if quick else 50)
-    _line("table render + PNG encode median (≤ 50 ms)", f"{r['median_ms']:.1f} ms (p95 {r.get('p95_ms', 0):.1f} ms)")
+    _line(
+        "table render + PNG encode median (≤ 50 ms)",
+        f"{r['median_ms']:.1f} ms (p95 {r.get('p95_ms', 0):.1f} ms)",
+    )
     _line("table PNG size", f"{r['png_bytes'] / 1024:.0f} KiB")
 
 
@@ -43,7 +49,10 @@ def bench_game(name: str, quick: bool) -> None:
     _line("AI decision time median / p99", f"{med:.3f} ms / {p99:.3f} ms")
     if hasattr(mod, "ai_vs_random"):
         value = mod.ai_vs_random(20 if quick else 100)
-        _line("AI vs uniformly random", f"{value:.1%}" if isinstance(value, float) and value <= 1 else str(value))
+        _line(
+            "AI vs uniformly random",
+            f"{value:.1%}" if isinstance(value, float) and value <= 1 else str(value),
+        )
     r = mod.render_ms(5 if quick else 30)
     _line("table render + PNG encode median", f"{r['median_ms']:.1f} ms")
     _line("table PNG size", f"{r['png_bytes'] / 1024:.0f} KiB")
@@ -56,7 +65,10 @@ def bench_host(quick: bool) -> None:
     print(f"Hosting ({tables} concurrent tables over the fake Discord)")
     lat = asyncio.run(host_bench.ack_latency(tables=tables, clicks_per_table=5 if quick else 20))
     _line("interactions acknowledged", f"{lat['count']}")
-    _line("ack latency p50 / p99 (target p99 ≤ 100 ms)", f"{lat['p50_ms']:.1f} ms / {lat['p99_ms']:.1f} ms")
+    _line(
+        "ack latency p50 / p99 (target p99 ≤ 100 ms)",
+        f"{lat['p50_ms']:.1f} ms / {lat['p99_ms']:.1f} ms",
+    )
 
 
 def main(argv: list[str]) -> int:

@@ -32,7 +32,9 @@ async def _open_table(fake: FakeDiscord, channel: int, user: int) -> None:
         await click.wait_response(timeout=30)
 
 
-async def _player(fake: FakeDiscord, user: int, clicks: int, rng: random.Random, out: list[float]) -> None:
+async def _player(
+    fake: FakeDiscord, user: int, clicks: int, rng: random.Random, out: list[float]
+) -> None:
     for _ in range(clicks):
         try:
             message, comps = await fake.wait_until(lambda: latest_controls(fake, user), timeout=60)
@@ -57,13 +59,18 @@ async def ack_latency(tables: int = 50, clicks_per_table: int = 20) -> dict[str,
     channel = fake.add_text_channel(guild, "games")
     users = [fake.add_user(f"Player{i}") for i in range(tables)]
     with tempfile.TemporaryDirectory() as tmp:
-        running = RunningBot(fake, settings_for(str(Path(tmp) / "bench.db"), ai_delay=0.0, edit_interval=1.0))
+        running = RunningBot(
+            fake, settings_for(str(Path(tmp) / "bench.db"), ai_delay=0.0, edit_interval=1.0)
+        )
         await running.start()
         try:
             await asyncio.gather(*(_open_table(fake, channel, u) for u in users))
             latencies: list[float] = []
             await asyncio.gather(
-                *(_player(fake, u, clicks_per_table, random.Random(i), latencies) for i, u in enumerate(users))
+                *(
+                    _player(fake, u, clicks_per_table, random.Random(i), latencies)
+                    for i, u in enumerate(users)
+                )
             )
         finally:
             await running.stop()

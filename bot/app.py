@@ -61,7 +61,12 @@ class Teahouse(commands.Bot):
         log.info("synced %d application command(s)", len(synced))
 
     async def on_ready(self) -> None:
-        log.info("logged in as %s (%s) in %d guild(s)", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+        log.info(
+            "logged in as %s (%s) in %d guild(s)",
+            self.user,
+            getattr(self.user, "id", "?"),
+            len(self.guilds),
+        )
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
@@ -72,7 +77,11 @@ class Teahouse(commands.Bot):
         elif isinstance(error, app_commands.TransformerError):
             text = f"That value is not valid: {error.value!r}."
         else:
-            log.error("command %s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
+            log.error(
+                "command %s failed",
+                getattr(interaction.command, "qualified_name", "?"),
+                exc_info=error,
+            )
             text = "Something went wrong on my side; the error has been logged."
         try:
             if interaction.response.is_done():

@@ -84,7 +84,9 @@ def _convert(name: str, raw: str) -> object:
         if name in _INTS:
             return int(raw)
     except ValueError:
-        raise ConfigError(f"{_ENV_NAMES[name]} must be a non-negative number, not {raw!r}.") from None
+        raise ConfigError(
+            f"{_ENV_NAMES[name]} must be a non-negative number, not {raw!r}."
+        ) from None
     return raw
 
 

@@ -7,7 +7,9 @@ from discord import app_commands
 from discord.ext import commands
 
 
-class KoiKoi(commands.GroupCog, group_name="koikoi", group_description="Koi-Koi (hanafuda, 2 players)"):
+class KoiKoi(
+    commands.GroupCog, group_name="koikoi", group_description="Koi-Koi (hanafuda, 2 players)"
+):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()
@@ -18,7 +20,10 @@ class KoiKoi(commands.GroupCog, group_name="koikoi", group_description="Koi-Koi 
         turn_seconds="Seconds per decision before the default move is played (15-3600)",
     )
     @app_commands.choices(
-        rounds=[app_commands.Choice(name="6 rounds", value=6), app_commands.Choice(name="12 rounds", value=12)]
+        rounds=[
+            app_commands.Choice(name="6 rounds", value=6),
+            app_commands.Choice(name="12 rounds", value=12),
+        ]
     )
     async def new(
         self,

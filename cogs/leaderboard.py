@@ -39,7 +39,9 @@ class Leaderboard(commands.Cog):
     @app_commands.command(name="stats", description="A player's record in this server")
     @app_commands.describe(user="Whose stats (you by default)")
     @app_commands.guild_only()
-    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+    async def stats(
+        self, interaction: discord.Interaction, user: discord.User | None = None
+    ) -> None:
         target = user or interaction.user
         rows = await self.bot.store.stats(interaction.guild_id, target.id)  # type: ignore[attr-defined]
         embed = discord.Embed(title=f"📊 {target.display_name}", colour=discord.Colour.blurple())

@@ -29,7 +29,9 @@ def test_bot_without_token_exits_with_a_message(tmp_path: Path) -> None:
 
 
 def test_settings_read_and_validate_the_environment() -> None:
-    s = Settings.from_env({"DISCORD_TOKEN": "t", "TEAHOUSE_TURN_SECONDS": "45", "TEAHOUSE_SYNC_GUILD": "123"})
+    s = Settings.from_env(
+        {"DISCORD_TOKEN": "t", "TEAHOUSE_TURN_SECONDS": "45", "TEAHOUSE_SYNC_GUILD": "123"}
+    )
     assert s.turn_seconds == 45.0 and s.sync_guild == 123 and s.database == "data/teahouse.db"
     with pytest.raises(ConfigError, match="TEAHOUSE_AI_DELAY"):
         Settings.from_env({"DISCORD_TOKEN": "t", "TEAHOUSE_AI_DELAY": "soon"})

@@ -86,9 +86,7 @@ def default_controls(
     if not legal:
         return Controls(prompt=prompt)
     if len(legal) <= MAX_ROWS * MAX_BUTTONS_PER_ROW:
-        buttons = [
-            Button(label=describe(c)[:MAX_LABEL], code=c, style=_style(c)) for c in legal
-        ]
+        buttons = [Button(label=describe(c)[:MAX_LABEL], code=c, style=_style(c)) for c in legal]
         return Controls(prompt=prompt, rows=tuple(button_rows(buttons)))
     rows: list[Select] = []
     for i in range(0, len(legal), MAX_SELECT_OPTIONS):

@@ -56,9 +56,7 @@ class ActionButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
     ) -> ActionButton:
-        return cls(
-            int(match["table"]), int(match["seat"]), int(match["version"]), match["code"]
-        )
+        return cls(int(match["table"]), int(match["seat"]), int(match["version"]), match["code"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _host(interaction).on_action(
@@ -97,7 +95,9 @@ class ActionSelect(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
     ) -> ActionSelect:
-        return cls(int(match["table"]), int(match["seat"]), int(match["version"]), verb=match["verb"])
+        return cls(
+            int(match["table"]), int(match["seat"]), int(match["version"]), verb=match["verb"]
+        )
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = list(self.item.values)
@@ -124,7 +124,13 @@ class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"th:l:(?P<table>\d+):(?P<action>join|leave|ai|start|cancel)",
 ):
-    LABELS = {"join": "Join", "leave": "Leave", "ai": "Add AI", "start": "Start", "cancel": "Cancel"}
+    LABELS = {
+        "join": "Join",
+        "leave": "Leave",
+        "ai": "Add AI",
+        "start": "Start",
+        "cancel": "Cancel",
+    }
     STYLES = {
         "join": discord.ButtonStyle.success,
         "leave": discord.ButtonStyle.secondary,
@@ -154,9 +160,7 @@ class LobbyButton(
         await _host(interaction).on_lobby(interaction, self.table, self.action)
 
 
-class ShowHandButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"th:h:(?P<table>\d+)"
-):
+class ShowHandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"th:h:(?P<table>\d+)"):
     """On the table message: answers a seated player ephemerally with their hand and controls."""
 
     def __init__(self, table: int) -> None:
@@ -228,9 +232,7 @@ def controls_view(table: int, seat: int, version: int, controls: Controls) -> di
     return view
 
 
-def _action_button(
-    table: int, seat: int, version: int, button: Button, row: int
-) -> ActionButton:
+def _action_button(table: int, seat: int, version: int, button: Button, row: int) -> ActionButton:
     item = ActionButton(table, seat, version, button.code, button.label[:80], button.style)
     if button.emoji:
         item.item.emoji = button.emoji

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.engine import IllegalAction, make_rng
-from bot.games import GAME_NAMES, game_module
+from bot.engine.core import parse_options
+from bot.games import game_module
 from bot.host.components import controls_view, lobby_view, reclaim_view, table_view
 from bot.host.table import Seat, Table
 from bot.render.worker import pool as render_pool
@@ -54,7 +55,7 @@ class TableHost:
         module = game_module(game)
         game_options = {k: v for k, v in options.items() if k not in HOST_OPTIONS}
         try:
-            module.OPTIONS and _parse_options(module, game_options)
+            parse_options(module.OPTIONS, game_options)
         except ValueError as e:
             await interaction.response.send_message(f"⚠️ {e}", ephemeral=True)
             return
@@ -76,9 +77,7 @@ class TableHost:
             table_id, [SeatRow(seat=0, user_id=user.id, name=user.display_name, is_ai=False)]
         )
         embed = await self._lobby_embed(table_id)
-        callback = await interaction.response.send_message(
-            embed=embed, view=lobby_view(table_id)
-        )
+        callback = await interaction.response.send_message(embed=embed, view=lobby_view(table_id))
         message_id = getattr(callback, "message_id", None)
         if message_id is None:
             message_id = (await interaction.original_response()).id
@@ -110,10 +109,9 @@ class TableHost:
             description="\n".join(lines),
             colour=discord.Colour.from_rgb(176, 48, 48),
         )
-        shown = {k: v for k, v in row.options.items()}
-        if shown:
+        if row.options:
             embed.add_field(
-                name="Options", value=", ".join(f"{k}: {v}" for k, v in shown.items())
+                name="Options", value=", ".join(f"{k}: {v}" for k, v in row.options.items())
             )
         embed.add_field(name="Status", value=status)
         embed.set_footer(
@@ -172,7 +170,9 @@ class TableHost:
                 return
             await self.store.update_table(table_id, status="aborted")
             embed = await self._lobby_embed(table_id, note=f"Cancelled by {user.display_name}.")
-            await interaction.response.edit_message(embed=embed, view=lobby_view(table_id, closed=True))
+            await interaction.response.edit_message(
+                embed=embed, view=lobby_view(table_id, closed=True)
+            )
             return
         elif action == "start":
             if not is_host:
@@ -194,13 +194,17 @@ class TableHost:
         await interaction.response.edit_message(embed=embed, view=lobby_view(table_id))
 
     # ------------------------------------------------------------------ start / restore
-    async def _start(self, interaction: discord.Interaction, row: Any, seats: list[SeatRow]) -> None:
+    async def _start(
+        self, interaction: discord.Interaction, row: Any, seats: list[SeatRow]
+    ) -> None:
         module = game_module(row.game)
         table = self._build_table(row, seats, log=[])
         await self.store.update_table(row.id, status="active")
         embed = await self._lobby_embed(row.id, note="The game is on — see the thread.")
         with contextlib.suppress(discord.HTTPException):
-            await interaction.edit_original_response(embed=embed, view=lobby_view(row.id, closed=True))
+            await interaction.edit_original_response(
+                embed=embed, view=lobby_view(row.id, closed=True)
+            )
         thread_id = await self._open_thread(table, module.TITLE)
         table.thread_id = thread_id
         await self.store.update_table(row.id, thread_id=thread_id)
@@ -284,7 +288,9 @@ class TableHost:
     async def _resume_messages(self, table: Table) -> None:
         await self.bot.wait_until_ready()
         async with table.lock:
-            await self._post(table, "♻️ Teahouse restarted — this game carries on from where it was.")
+            await self._post(
+                table, "♻️ Teahouse restarted — this game carries on from where it was."
+            )
             await self._after_change(table, [], resumed=True)
 
     def _launch(self, table: Table) -> None:
@@ -362,7 +368,9 @@ class TableHost:
         try:
             await self.store.append_action(table.id, index, seat, table.state.log[-1][1], source)
         except Exception:
-            log.exception("table %s: could not store action %d; rebuilding from the log", table.id, index)
+            log.exception(
+                "table %s: could not store action %d; rebuilding from the log", table.id, index
+            )
             actions = await self.store.actions(table.id)
             table.state = table.module.replay(
                 table.seed, [s.name for s in table.seats], self._game_options(table), actions
@@ -413,9 +421,7 @@ class TableHost:
         """Plays AI seats and applies default actions when deadlines pass."""
         try:
             while not table.finished:
-                ai_seat = next(
-                    (s for s in table.waiting_on() if table.seats[s].played_by_ai), None
-                )
+                ai_seat = next((s for s in table.waiting_on() if table.seats[s].played_by_ai), None)
                 if ai_seat is not None:
                     await asyncio.sleep(self.settings.ai_delay)
                     await self._ai_move(table, ai_seat)
@@ -491,7 +497,9 @@ class TableHost:
         view = state.view(None)
         head = f"**{table.title}** · table #{table.id}"
         if view.get("round"):
-            head += f" · round {view['round']}" + (f"/{view['rounds']}" if view.get("rounds") else "")
+            head += f" · round {view['round']}" + (
+                f"/{view['rounds']}" if view.get("rounds") else ""
+            )
         elif view.get("deal"):
             head += f" · hand {view['deal']}" + (f"/{view['deals']}" if view.get("deals") else "")
         lines = [head]
@@ -505,7 +513,9 @@ class TableHost:
                 s = table.seats[seat]
                 tag = f"<@{s.user_id}>" if s.user_id and not s.played_by_ai else f"🤖 {s.name}"
                 who.append(tag)
-            deadline = min((table.deadlines[s] for s in waiting if s in table.deadlines), default=None)
+            deadline = min(
+                (table.deadlines[s] for s in waiting if s in table.deadlines), default=None
+            )
             line = f"⏳ {' '.join(who)} to act"
             if deadline is not None and any(not table.seats[s].played_by_ai for s in waiting):
                 epoch = int(time.time() + max(0.0, deadline - time.monotonic()))
@@ -527,9 +537,7 @@ class TableHost:
                 await self.store.update_table(table.id, table_message_id=message.id)
             else:
                 message = channel.get_partial_message(table.table_message_id)  # type: ignore[union-attr]
-                await message.edit(
-                    content=content, attachments=[file] if file else [], view=view
-                )
+                await message.edit(content=content, attachments=[file] if file else [], view=view)
         except discord.HTTPException as e:
             log.warning("table %s: table message update failed: %s", table.id, e)
 
@@ -738,7 +746,9 @@ class TableHost:
             )
             for s in table.seats
         ]
-        await self.store.record_result(table.id, guild_id=table.guild_id, game=table.game, rows=rows)
+        await self.store.record_result(
+            table.id, guild_id=table.guild_id, game=table.game, rows=rows
+        )
         table.table_dirty.set()
         ranking = sorted(table.seats, key=lambda s: (result.placements[s.seat], s.seat))
         lines = [f"🏁 **{table.title}** #{table.id} is over."]
@@ -787,12 +797,6 @@ class TableHost:
         return None
 
 
-def _parse_options(module: Any, options: dict[str, Any]) -> Any:
-    from bot.engine.core import parse_options
-
-    return parse_options(module.OPTIONS, options)
-
-
 def _free_seat(seats: Sequence[SeatRow], total: int) -> int | None:
     taken = {s.seat for s in seats}
     return next((i for i in range(total) if i not in taken), None)
@@ -813,4 +817,4 @@ async def _ephemeral(interaction: discord.Interaction, text: str) -> None:
         log.warning("could not answer interaction: %s", e)
 
 
-__all__ = ["GAME_NAMES", "TableHost"]
+__all__ = ["TableHost"]

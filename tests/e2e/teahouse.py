@@ -59,11 +59,15 @@ class RunningBot:
 
 def action_components(message: FakeMessage) -> list[dict[str, Any]]:
     return [
-        c for c in find_components(message) if ACTION_ID.match(c.get("custom_id") or "") and not c.get("disabled")
+        c
+        for c in find_components(message)
+        if ACTION_ID.match(c.get("custom_id") or "") and not c.get("disabled")
     ]
 
 
-def latest_controls(fake: FakeDiscord, user_id: int) -> tuple[FakeMessage, list[dict[str, Any]]] | None:
+def latest_controls(
+    fake: FakeDiscord, user_id: int
+) -> tuple[FakeMessage, list[dict[str, Any]]] | None:
     """The user's newest DM that carries action components."""
     for message in reversed(fake.dms(user_id)):
         comps = action_components(message)
@@ -73,7 +77,11 @@ def latest_controls(fake: FakeDiscord, user_id: int) -> tuple[FakeMessage, list[
 
 
 async def click_some_action(
-    fake: FakeDiscord, user_id: int, message: FakeMessage, comps: list[dict[str, Any]], rng: random.Random
+    fake: FakeDiscord,
+    user_id: int,
+    message: FakeMessage,
+    comps: list[dict[str, Any]],
+    rng: random.Random,
 ):
     """Click one of the components like a person who picks any legal move."""
     comp = rng.choice(comps)
@@ -95,3 +103,61 @@ async def eventually(predicate, timeout: float = 20.0, interval: float = 0.01):
         if loop.time() > deadline:
             raise TimeoutError(f"condition not met within {timeout} s")
         await asyncio.sleep(interval)
+
+
+def component_moves(
+    comps: list[dict[str, Any]],
+) -> list[tuple[dict[str, Any], str, list[str] | None]]:
+    """What each component can send: (component, action code, select values or None)."""
+    moves: list[tuple[dict[str, Any], str, list[str] | None]] = []
+    for comp in comps:
+        kind, *_rest = ACTION_ID.match(comp["custom_id"]).groups()
+        tail = comp["custom_id"].split(":", 5)[5]
+        if kind == "a":
+            moves.append((comp, tail, None))
+        else:
+            moves.append((comp, tail, []))  # a select: the verb; values are chosen later
+    return moves
+
+
+async def click_legal_action(
+    fake: FakeDiscord,
+    user_id: int,
+    message: FakeMessage,
+    comps: list[dict[str, Any]],
+    legal: list[str],
+    rng: random.Random,
+):
+    """Click a component that sends one of the ``legal`` codes (like a player who knows the
+    rules): a button carrying the code, or select values that compose it."""
+    candidates: list[tuple[dict[str, Any], list[str] | None]] = []
+    legal_set = set(legal)
+    for comp, code, values in component_moves(comps):
+        if values is None:
+            if code in legal_set:
+                candidates.append((comp, None))
+            continue
+        verb = code
+        options = [o["value"] for o in comp["options"]]
+        lo, hi = comp.get("min_values") or 1, comp.get("max_values") or 1
+        for action in legal:
+            words = action.split()
+            if verb:
+                if words[0] != verb:
+                    continue
+                words = words[1:]
+            chosen = [w for w in words]
+            if lo <= len(chosen) <= hi and all(w in options for w in chosen):
+                # The host sorts the values in option order; accept only codes it reproduces.
+                if sorted(chosen, key=options.index) == chosen or verb == "":
+                    candidates.append((comp, chosen))
+            elif not verb and action in options and lo <= 1 <= hi:
+                candidates.append((comp, [action]))
+    if not candidates:
+        raise AssertionError(
+            f"no component sends any of {legal[:10]}... in {[c['custom_id'] for c in comps]}"
+        )
+    comp, values = rng.choice(candidates)
+    if values is None:
+        return await fake.click(user_id, message, comp["custom_id"])
+    return await fake.select(user_id, message, comp["custom_id"], values)

@@ -86,7 +86,9 @@ async def test_a_player_can_take_their_seat_back_from_the_ai(
     fake_discord: FakeDiscord, tmp_path, games_channel: int, alice: int
 ) -> None:
     fake = fake_discord
-    running = RunningBot(fake, settings_for(str(tmp_path / "b.db"), timeouts_before_ai=1, ai_delay=0.3))
+    running = RunningBot(
+        fake, settings_for(str(tmp_path / "b.db"), timeouts_before_ai=1, ai_delay=0.3)
+    )
     bot = await running.start()
     try:
         table_id, lobby = await _lobby(fake, games_channel, alice)
@@ -100,7 +102,9 @@ async def test_a_player_can_take_their_seat_back_from_the_ai(
         await fake.wait_until(lambda: table.seats[0].ai_takeover, timeout=30)
         table.options["turn_seconds"] = 600
         dm = await fake.wait_until(
-            lambda: next((m for m in reversed(fake.dms(alice)) if "an AI plays your seat" in m.content), None)
+            lambda: next(
+                (m for m in reversed(fake.dms(alice)) if "an AI plays your seat" in m.content), None
+            )
         )
         back = await fake.click(alice, dm, label="I'm back — let me play")
         await back.wait_response()

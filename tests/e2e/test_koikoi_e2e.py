@@ -40,7 +40,9 @@ def ephemeral_text(interaction) -> str:
     return ""
 
 
-async def open_table(fake: FakeDiscord, channel: int, host: int, guest: int | None) -> tuple[int, object]:
+async def open_table(
+    fake: FakeDiscord, channel: int, host: int, guest: int | None
+) -> tuple[int, object]:
     """``host`` runs /koikoi new; ``guest`` joins (or the host adds an AI); host starts."""
     inter = await fake.slash(host, channel, "koikoi new", {"rounds": 6})
     await inter.wait_response()
@@ -70,8 +72,14 @@ async def table_status(bot, table_id: int) -> str:
 
 
 async def play_until(
-    fake: FakeDiscord, running: RunningBot, table_id: int, users: list[int], rng: random.Random,
-    *, max_clicks: int = 2000, stop_after: int | None = None,
+    fake: FakeDiscord,
+    running: RunningBot,
+    table_id: int,
+    users: list[int],
+    rng: random.Random,
+    *,
+    max_clicks: int = 2000,
+    stop_after: int | None = None,
 ) -> int:
     """Users click their DM controls until the match ends (or ``stop_after`` clicks)."""
     clicks = 0
@@ -109,7 +117,12 @@ async def play_until(
 
 
 async def test_two_users_play_a_whole_match_by_clicking(
-    fake_discord: FakeDiscord, teahouse: RunningBot, games_channel: int, alice: int, bob: int, guild_id: int
+    fake_discord: FakeDiscord,
+    teahouse: RunningBot,
+    games_channel: int,
+    alice: int,
+    bob: int,
+    guild_id: int,
 ) -> None:
     fake = fake_discord
     table_id, lobby = await open_table(fake, games_channel, alice, bob)
@@ -138,7 +151,16 @@ async def test_two_users_play_a_whole_match_by_clicking(
     assert "games **1**" in stats.callback.data["embeds"][0]["fields"][0]["value"]
     # The table message was edited as the game went, not re-posted.
     assert table_message.edits > 10
-    assert len([m for m in fake.messages_in(thread) if m.attachments and "table" in m.attachments[0][0]]) == 1
+    assert (
+        len(
+            [
+                m
+                for m in fake.messages_in(thread)
+                if m.attachments and "table" in m.attachments[0][0]
+            ]
+        )
+        == 1
+    )
 
 
 async def test_restart_in_the_middle_resumes_the_match(
@@ -166,13 +188,16 @@ async def test_stale_and_duplicate_clicks_are_refused(
 ) -> None:
     fake = fake_discord
     table_id, _ = await open_table(fake, games_channel, alice, bob)
-    found = await fake.wait_until(lambda: latest_controls(fake, alice) or latest_controls(fake, bob))
+    found = await fake.wait_until(
+        lambda: latest_controls(fake, alice) or latest_controls(fake, bob)
+    )
     user = alice if latest_controls(fake, alice) else bob
     message, comps = found
     button = next(c for c in comps if c["type"] == 2)
     # A double click: both clicks arrive before the first is processed; one move is made.
     first, second = await asyncio.gather(
-        fake.click(user, message, button["custom_id"]), fake.click(user, message, button["custom_id"])
+        fake.click(user, message, button["custom_id"]),
+        fake.click(user, message, button["custom_id"]),
     )
     await first.wait_response()
     await second.wait_response()
@@ -231,7 +256,14 @@ async def test_closed_dms_fall_back_to_show_my_hand(
     table_id, _ = await open_table(fake, games_channel, alice, bob)
     thread = fake.threads_of(games_channel)[0]
     notice = await fake.wait_until(
-        lambda: next((m for m in fake.messages_in(thread) if f"<@{bob}>" in m.content and "direct messages" in m.content), None)
+        lambda: next(
+            (
+                m
+                for m in fake.messages_in(thread)
+                if f"<@{bob}>" in m.content and "direct messages" in m.content
+            ),
+            None,
+        )
     )
     assert notice is not None
     table = teahouse.bot.host.tables[table_id]

@@ -45,7 +45,9 @@ class Countdown(State):
 
     @property
     def scores(self) -> list[int]:
-        return [0, 0] if not self.is_over else [1 if self.turn == 0 else 0, 1 if self.turn == 1 else 0]
+        return (
+            [0, 0] if not self.is_over else [1 if self.turn == 0 else 0, 1 if self.turn == 1 else 0]
+        )
 
     def result(self) -> Result:
         return Result.free_for_all(self.scores)

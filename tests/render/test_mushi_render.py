@@ -68,8 +68,26 @@ def test_deal_summary_and_game_over() -> None:
 
 def test_crowded_table_and_the_wild_marked() -> None:
     view = mushi.new_game(5, ["A", "B"]).view(0)
-    table = ["1p1", "2p1", "3p1", "4p1", "5p1", "8p1", "9p1", "10p1", "12p1", "11p1", "11b",
-             "1p2", "2p2", "3p2", "4p2", "5p2", "8p2", "9p2"]  # fmt: skip
+    table = [
+        "1p1",
+        "2p1",
+        "3p1",
+        "4p1",
+        "5p1",
+        "8p1",
+        "9p1",
+        "10p1",
+        "12p1",
+        "11p1",
+        "11b",
+        "1p2",
+        "2p2",
+        "3p2",
+        "4p2",
+        "5p2",
+        "8p2",
+        "9p2",
+    ]
     view = dict(view, table=table, wild_duty=True, set_aside=["11b", "11a", "11r"])
     img = mr.render_table(view)
     # The WILD tag's violet shows somewhere on the table.

@@ -103,11 +103,13 @@ class Card:
         return self.code
 
 
-ALL_CARDS: tuple[str, ...] = tuple(
-    f"{m}{k}" for m in range(1, 13) for k in _MONTH_CARDS[m]
-)
+ALL_CARDS: tuple[str, ...] = tuple(f"{m}{k}" for m in range(1, 13) for k in _MONTH_CARDS[m])
 _BY_CODE = {
-    code: Card(code, int(_CODE.fullmatch(code).group(1)), _KIND_CLASS[code[-1] if code[-1] in "bar" else "p"])  # type: ignore[union-attr]
+    code: Card(
+        code,
+        int(_CODE.fullmatch(code).group(1)),
+        _KIND_CLASS[code[-1] if code[-1] in "bar" else "p"],
+    )  # type: ignore[union-attr]
     for code in ALL_CARDS
 }
 

@@ -1,6 +1,203 @@
-"""placeholder"""
+"""A sensible Mah-Jongg player that sees only its own view (pure).
+
+It goes out whenever it can; discards toward a complete hand by shanten (cards short of
+Mah-Jongg) with the number of live cards that would improve the hand as tie-break, and a
+small value bias (it keeps dragons, its own and the round wind, and pairs); claims a
+discard when that brings the hand closer (or makes a valuable pung); declares concealed
+kongs and expansions; calls a standing hand when it waits on enough live cards; and in the
+one more turn after someone's Mah-Jongg it keeps the cards that score most.
+"""
+
+from __future__ import annotations
+
 import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.games.mahjong.hand import shanten
+from bot.games.mahjong.scoring import PlayerHand, score_non_winner
+from bot.games.mahjong.tiles import CODES, INDEX, NUM_KINDS, WIND_CODES, WINDS, counts_of
+
+def _counts(codes: Sequence[str]) -> list[int]:
+    return counts_of(INDEX[c] for c in codes if INDEX[c] < NUM_KINDS)
 
 
-def choose(view, legal, rng: random.Random) -> str:
-    return rng.choice(list(legal))
+def _melds(view: Mapping[str, Any], seat: int) -> list[tuple[str, int, bool]]:
+    return [(m["kind"], INDEX[m["cards"][0]], m["concealed"]) for m in view["melds"][seat]]
+
+
+def _unseen(view: Mapping[str, Any], seat: int, hand: list[int]) -> list[int]:
+    """Copies of each card the seat has not seen (4 minus hand, melds, rivers, shown hands)."""
+    seen = list(hand)
+    for melds in view["melds"]:
+        for m in melds:
+            for c in m["cards"]:
+                seen[INDEX[c]] += 1
+    for river in view["rivers"]:
+        for c in river:
+            seen[INDEX[c]] += 1
+    for p, st in enumerate(view.get("standing") or []):
+        if st and p != seat:
+            for c in st["hand"]:
+                seen[INDEX[c]] += 1
+    return [max(0, 4 - n) for n in seen]
+
+
+def _value_tiles(view: Mapping[str, Any], seat: int) -> set[int]:
+    own = WINDS[WIND_CODES.index(view["seat_winds"][seat])]
+    rnd = WINDS[WIND_CODES.index(view["round_wind"])]
+    return {own, rnd, 31, 32, 33}
+
+
+def _keep_value(t: int, c: list[int], valuable: set[int]) -> float:
+    """How much a card is worth keeping beyond shanten (higher = keep)."""
+    v = 0.0
+    n = c[t]
+    if t >= 27:
+        v += 1.5 if t in valuable else 0.0
+        v += 2.0 * (n - 1)
+    else:
+        k = t % 9
+        v += 0.3 if 2 <= k <= 6 else 0.0  # middle cards connect more
+        v += 1.0 * (n - 1)
+        if n >= 3:
+            v += 1.0
+    return v
+
+
+def _ukeire(c: list[int], melds: int, s: int, unseen: list[int]) -> int:
+    total = 0
+    for t in range(NUM_KINDS):
+        if not unseen[t] or c[t] >= 4:
+            continue
+        if t < 27:
+            k = t % 9
+            near = c[t] or (k >= 1 and c[t - 1]) or (k <= 7 and c[t + 1])
+            near = near or (k >= 2 and c[t - 2]) or (k <= 6 and c[t + 2])
+            if not near:
+                continue
+        elif not c[t]:
+            continue
+        c[t] += 1
+        if shanten(c, melds) < s:
+            total += unseen[t]
+        c[t] -= 1
+    return total
+
+
+def best_discard(
+    c: list[int], melds: int, unseen: list[int], valuable: set[int], allowed: set[int] | None = None
+) -> int:
+    """The discard that leaves the hand closest to Mah-Jongg (ties: more live improving
+    cards, then the least valuable card)."""
+    options = [t for t in range(NUM_KINDS) if c[t] and (allowed is None or t in allowed)]
+    scored = []
+    for t in options:
+        c[t] -= 1
+        scored.append((shanten(c, melds), t))
+        c[t] += 1
+    best_s = min(s for s, _ in scored)
+    tied = [t for s, t in scored if s == best_s]
+    if len(tied) == 1:
+        return tied[0]
+    ranked = []
+    for t in tied:
+        c[t] -= 1
+        uk = _ukeire(c, melds, best_s, unseen)
+        c[t] += 1
+        ranked.append((-uk, _keep_value(t, c, valuable), t))
+    ranked.sort()
+    return ranked[0][2]
+
+
+def _last_turn_discard(view: Mapping[str, Any], seat: int, legal: Sequence[str]) -> str:
+    """In the one more turn: keep the 13 cards that score most for this seat."""
+    hand = _counts(view["hand"])
+    melds = tuple(_melds(view, seat))
+    extras = tuple(INDEX[e] for e in view["extras"][seat])
+    own = WIND_CODES.index(view["seat_winds"][seat])
+    rnd = WIND_CODES.index(view["round_wind"])
+    best = None
+    for code in legal:
+        if not code.startswith("discard "):
+            continue
+        t = INDEX[code.split()[1]]
+        hand[t] -= 1
+        total = score_non_winner(PlayerHand(tuple(hand), melds, extras, own, rnd)).total
+        hand[t] += 1
+        key = (total, -t)
+        if best is None or key > best[0]:
+            best = (key, code)
+    return best[1] if best else legal[0]
+
+
+def choose(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """The AI's action for the seat whose view this is."""
+    legal = list(legal)
+    if not legal:
+        raise ValueError("no legal action")
+    if len(legal) == 1:
+        return legal[0]
+    if "mahjong" in legal:
+        return "mahjong"
+    seat = view["seat"]
+    phase = view["phase"]
+    if phase == "prelude":
+        kongs = [c for c in legal if c.startswith("kong ")]
+        return kongs[0] if kongs else "pass"
+    hand = _counts(view["hand"])
+    melds = _melds(view, seat)
+    m = len(melds)
+    unseen = _unseen(view, seat, hand)
+    valuable = _value_tiles(view, seat)
+    if phase == "claim":
+        return _claim(view, legal, hand, m, valuable)
+    if phase == "last_turns":
+        for code in legal:
+            if code.split()[0] in ("kong", "extend"):
+                return code
+        return _last_turn_discard(view, seat, legal)
+    # our turn
+    for code in legal:
+        if code.split()[0] in ("kong", "extend"):
+            return code
+    pending = view.get("pending_declare")
+    allowed = {INDEX[c.split()[1]] for c in legal if c.startswith("discard ")}
+    if pending is None:
+        declares = [INDEX[c.split()[1]] for c in legal if c.startswith("declare ")]
+        if declares and view.get("wall", 0) >= 8:
+            w = max(declares, key=lambda t: unseen[t])
+            if unseen[w] >= 2:
+                return f"declare {CODES[w]}"
+    t = best_discard(hand, m, unseen, valuable, allowed)
+    return f"discard {CODES[t]}"
+
+
+def _claim(
+    view: Mapping[str, Any], legal: Sequence[str], hand: list[int], m: int, valuable: set[int]
+) -> str:
+    t = INDEX[view["claim"]["card"]]
+    s0 = shanten(hand, m)
+    if "kong" in legal:
+        return "kong"
+    best_code, best_s = "pass", s0
+    if "pung" in legal:
+        hand[t] -= 2
+        s = shanten(hand, m + 1)
+        hand[t] += 2
+        if s < best_s or (s == best_s and t in valuable):
+            best_code, best_s = "pung", s
+    for code in legal:
+        if not code.startswith("chow "):
+            continue
+        cards = [INDEX[x] for x in code.split()[1:]]
+        for x in cards:
+            if x != t:
+                hand[x] -= 1
+        s = shanten(hand, m + 1)
+        for x in cards:
+            if x != t:
+                hand[x] += 1
+        if s < best_s:
+            best_code, best_s = code, s
+    return best_code

@@ -346,7 +346,10 @@ class MahjongState(State):
             return out
         acts: list[str] = []
         melds = self.melds[p]
-        if not last and self._may_self_win(p):
+        # A complete hand is trivially "one swap from complete": when the swap test fails
+        # the hand cannot be a Mah-Jongg either (the test is cached for the discard too).
+        near = strict or (not last and self._swap_gate(p))
+        if not last and near and self._may_self_win(p):
             concealed_ok = all(m[2] for m in melds)
             if strict or is_mahjong(c, melds, self.wind[p], self.round_wind, concealed_ok):
                 acts.append("mahjong")
@@ -359,9 +362,21 @@ class MahjongState(State):
         if not last:
             if strict:
                 acts.extend(DECLARE)
-            else:
+            elif near:
                 acts.extend(DECLARE[w] for w in self._declare_waits(p))
         return acts
+
+    def _swap_gate(self, p: int) -> bool:
+        """Could one discard and one new card complete ``p``'s 14 cards (regular or special)?
+
+        Remembered for the discard that follows: when it fails, no 13 cards left after a
+        discard wait on anything, so the waits need no computing."""
+        c = self.conc[p]
+        gate = one_swap_complete(c) or irregular_near(
+            c, self.melds[p], WINDS[self.wind[p]], WINDS[self.round_wind]
+        )
+        self._cache_gate = (len(self.log), p, gate)
+        return gate
 
     def _may_self_win(self, p: int) -> bool:
         return self.drawn is not None or (p == self.round_player and self.discards == 0)
@@ -382,9 +397,6 @@ class MahjongState(State):
         melds = self.melds[p]
         regular = one_swap_complete(c)
         irregular = irregular_near(c, melds, WINDS[self.wind[p]], WINDS[self.round_wind])
-        # remembered for the discard that follows: if no swap can complete these 14 cards,
-        # no 13 cards left after a discard can wait on anything
-        self._cache_gate = (len(self.log), p, regular or irregular)
         if not regular and not irregular:
             return []
         concealed_ok = all(m[2] for m in melds)

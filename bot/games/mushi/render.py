@@ -234,9 +234,7 @@ def _turn_label(view: View, seat: int) -> str | None:
     return {"declare": "DECIDING", "choose_flip": "CHOOSING"}.get(view.get("phase", ""), "TO PLAY")
 
 
-def _player_strip(
-    img: Image.Image, view: View, seat: int, y: int, hl: Mapping[str, tuple]
-) -> None:
+def _player_strip(img: Image.Image, view: View, seat: int, y: int, hl: Mapping[str, tuple]) -> None:
     d = ImageDraw.Draw(img)
     boxes = _strip_boxes(y)
     x0, y0, x1, y1 = boxes["info"]
@@ -250,17 +248,27 @@ def _player_strip(
     bx = x1 - 8
     if view.get("elder") == seat and not view.get("is_over"):
         box = badge(
-            d, (bx, y0 + 11), "親 Elder", 13, fill=(250, 240, 220), text_fill=(40, 30, 30),
+            d,
+            (bx, y0 + 11),
+            "親 Elder",
+            13,
+            fill=(250, 240, 220),
+            text_fill=(40, 30, 30),
             anchor="ra",
-        )  # fmt: skip
+        )
         bx = box[0] - 6
     text, size = fit_text(name, bx - x0 - 14, 22, bold=True, min_size=13)
     d.text((x0 + 10, y0 + 20), text, font=font(size, True), fill=WHITE, anchor="lm")
     if turn:  # a tab on the panel's top edge
         badge(
-            d, (x1 - 14, y0 - 9), "▶ " + turn, 12, fill=TURN_COLOUR, text_fill=(30, 24, 10),
+            d,
+            (x1 - 14, y0 - 9),
+            "▶ " + turn,
+            12,
+            fill=TURN_COLOUR,
+            text_fill=(30, 24, 10),
             anchor="ra",
-        )  # fmt: skip
+        )
 
     scores = view.get("scores") or [0, 0]
     total = scores[seat]
@@ -276,13 +284,19 @@ def _player_strip(
     combos = (view.get("combos") or [[], []])[seat]
     ty = y0 + 104
     if not combos:
-        d.text((x0 + 10, ty + 8), "No combination", font=font(13), fill=(160, 170, 160),
-               anchor="lm")  # fmt: skip
+        d.text(
+            (x0 + 10, ty + 8), "No combination", font=font(13), fill=(160, 170, 160), anchor="lm"
+        )
     for i, combo in enumerate(combos[:3]):
         line = f"★ {combo['name']} +{combo['value']}"
         text, size = fit_text(line, INFO_W - 20, 14, bold=True, min_size=10)
-        d.text((x0 + 10, ty + 8 + i * 17), text, font=font(size, True), fill=(255, 226, 120),
-               anchor="lm")  # fmt: skip
+        d.text(
+            (x0 + 10, ty + 8 + i * 17),
+            text,
+            font=font(size, True),
+            fill=(255, 226, 120),
+            anchor="lm",
+        )
     _hand_slot(img, view, seat, boxes["hand"])
     _captures(img, view, seat, y, hl)
 
@@ -345,11 +359,19 @@ def _stock_column(img: Image.Image, view: View) -> None:
         back = card_back(cw)
         for i in range(depth):
             paste_with_shadow(img, back, (left + i * 2, top + depth * 2 - i * 2), offset=(1, 2))
-        badge(d, (cx, top + ch // 2 + 4), str(n), 20, fill=(250, 244, 226),
-              text_fill=(30, 24, 24), anchor="mm")  # fmt: skip
+        badge(
+            d,
+            (cx, top + ch // 2 + 4),
+            str(n),
+            20,
+            fill=(250, 244, 226),
+            text_fill=(30, 24, 24),
+            anchor="mm",
+        )
     else:
-        d.rounded_rectangle((left, top, left + cw, top + ch), radius=7, outline=(90, 130, 110),
-                            width=2)  # fmt: skip
+        d.rounded_rectangle(
+            (left, top, left + cw, top + ch), radius=7, outline=(90, 130, 110), width=2
+        )
         d.text((cx, top + ch // 2), "empty", font=font(14), fill=MUTED, anchor="mm")
     y = top + ch + 22
     d.text((cx, y), "Stock", font=font(14, True), fill=MUTED, anchor="mm")
@@ -360,8 +382,9 @@ def _stock_column(img: Image.Image, view: View) -> None:
         step = ASIDE_CARD_W + 4
         ax = cx - (len(aside) * step - 4) // 2
         for i, code in enumerate(aside):
-            paste_with_shadow(img, card_image(code, ASIDE_CARD_W), (ax + i * step, y + 10),
-                              offset=(1, 1))  # fmt: skip
+            paste_with_shadow(
+                img, card_image(code, ASIDE_CARD_W), (ax + i * step, y + 10), offset=(1, 1)
+            )
     history = view.get("history") or []
     if history and not view.get("is_over"):
         last = history[-1]
@@ -384,19 +407,32 @@ def _table(img: Image.Image, view: View, hl: Mapping[str, tuple]) -> None:
     pad = 30 if duty else 0
     if duty:
         text = "雷 The wild is on the table: the next flip must take it"
-        badge(d, ((x0 + x1) // 2, y0 + 8), text, 14, fill=WILD_COLOUR, text_fill=(30, 10, 50),
-              anchor="ma")  # fmt: skip
+        badge(
+            d,
+            ((x0 + x1) // 2, y0 + 8),
+            text,
+            14,
+            fill=WILD_COLOUR,
+            text_fill=(30, 10, 50),
+            anchor="ma",
+        )
     cw = _table_card_width(len(table))
     ch = card_height(TABLE_CARD_W)
     if len(table) <= 16:  # faint outlines of the free places
         for x, y in _table_slots(16, TABLE_CARD_W, pad)[len(table) :]:
-            d.rounded_rectangle((x, y, x + TABLE_CARD_W, y + ch), radius=7,
-                                outline=(70, 120, 96), width=1)  # fmt: skip
+            d.rounded_rectangle(
+                (x, y, x + TABLE_CARD_W, y + ch), radius=7, outline=(70, 120, 96), width=1
+            )
     for code, xy in zip(table, _table_slots(len(table), cw, pad), strict=True):
         _paste_card(img, code, cw, xy, hl)
     if not table:
-        d.text(((x0 + x1) // 2, (y0 + y1) // 2), "The table is empty", font=font(18), fill=MUTED,
-               anchor="mm")  # fmt: skip
+        d.text(
+            ((x0 + x1) // 2, (y0 + y1) // 2),
+            "The table is empty",
+            font=font(18),
+            fill=MUTED,
+            anchor="mm",
+        )
 
 
 def _now_text(view: View) -> str:
@@ -431,10 +467,21 @@ def _status_column(img: Image.Image, view: View) -> None:
     mch = card_height(MOVE_CARD_W)
     if view.get("phase") == "choose_flip" and pending.get("card"):
         d.text((x0 + 10, y), "Flipped", font=font(12, True), fill=MUTED)
-        _paste_card(img, pending["card"], MOVE_CARD_W, (x0 + 10, y + 18),
-                    {pending["card"]: OPTION_COLOUR}, wild_tag=False)  # fmt: skip
-        d.text((x0 + 20 + MOVE_CARD_W, y + 18 + mch // 2), "takes one of\nthe green cards",
-               font=font(13), fill=WHITE, anchor="lm")  # fmt: skip
+        _paste_card(
+            img,
+            pending["card"],
+            MOVE_CARD_W,
+            (x0 + 10, y + 18),
+            {pending["card"]: OPTION_COLOUR},
+            wild_tag=False,
+        )
+        d.text(
+            (x0 + 20 + MOVE_CARD_W, y + 18 + mch // 2),
+            "takes one of\nthe green cards",
+            font=font(13),
+            fill=WHITE,
+            anchor="lm",
+        )
         y += 24 + mch
     for key, title, colour in (
         ("last_play", "Last play", PLAY_COLOUR),
@@ -638,8 +685,12 @@ def render_deal_summary(view: View) -> Image.Image | None:
     height = 70 + 2 * block_h + 50
     img = felt((SUMMARY_W, height)).convert("RGB")
     d = ImageDraw.Draw(img)
-    d.text((20, 18), f"Hand {h['hand']} / {view.get('deals', 12)} — score sheet",
-           font=font(22, True), fill=WHITE)  # fmt: skip
+    d.text(
+        (20, 18),
+        f"Hand {h['hand']} / {view.get('deals', 12)} — score sheet",
+        font=font(22, True),
+        fill=WHITE,
+    )
     elder = players[h["elder"]]
     d.text((SUMMARY_W - 20, 24), f"親 elder: {elder}", font=font(15), fill=MUTED, anchor="ra")
     y = 64
@@ -650,8 +701,13 @@ def render_deal_summary(view: View) -> Image.Image | None:
         name, size = fit_text(str(players[seat]), 300, 20, bold=True, min_size=12)
         d.text((x0 + 12, y0 + 20), name, font=font(size, True), fill=WHITE, anchor="lm")
         score = h["scores"][seat]
-        d.text((x1 - 12, y0 + 20), _signed(score), font=font(26, True),
-               fill=GOLD if score >= 0 else LOSS_RED, anchor="rm")  # fmt: skip
+        d.text(
+            (x1 - 12, y0 + 20),
+            _signed(score),
+            font=font(26, True),
+            fill=GOLD if score >= 0 else LOSS_RED,
+            anchor="rm",
+        )
         pts = h["card_points"][seat]
         combos = h["combos"][seat]
         against = h["combos"][1 - seat]
@@ -669,21 +725,35 @@ def render_deal_summary(view: View) -> Image.Image | None:
             cards = list(groups.get(cls, []))
             kanji, word = CLASS_LABEL[cls]
             label = f"{kanji} {word} {len(cards)} · {sum(card_points(c) for c in cards)}"
-            badge(d, (gx, gy), label, 13, fill=CLASS_COLOUR[cls] if cards else (60, 70, 64),
-                  text_fill=WHITE)  # fmt: skip
+            badge(
+                d,
+                (gx, gy),
+                label,
+                13,
+                fill=CLASS_COLOUR[cls] if cards else (60, 70, 64),
+                text_fill=WHITE,
+            )
             avail = (x1 - x0) // 2 - 30 - SUMMARY_CARD_W
             step = min(SUMMARY_CARD_W + 3, avail / max(1, len(cards) - 1))
             for j, code in enumerate(cards):
-                _paste_card(img, code, SUMMARY_CARD_W, (round(gx + j * step), gy + 24), {},
-                            halo=False, wild_tag=False)  # fmt: skip
+                _paste_card(
+                    img,
+                    code,
+                    SUMMARY_CARD_W,
+                    (round(gx + j * step), gy + 24),
+                    {},
+                    halo=False,
+                    wild_tag=False,
+                )
         y += block_h + 10
     notes = []
     for x in h.get("leftovers", []):
         who = players[x["seat"]]
         notes.append(f"{card_label(x['card'])} → {who} ({x['why']})")
     if notes:
-        text, size = fit_text("Left on the table: " + "; ".join(notes), SUMMARY_W - 40, 14,
-                              min_size=10)  # fmt: skip
+        text, size = fit_text(
+            "Left on the table: " + "; ".join(notes), SUMMARY_W - 40, 14, min_size=10
+        )
         d.text((20, y + 12), text, font=font(size), fill=MUTED)
     return img
 

@@ -169,9 +169,7 @@ def month_count(table: Sequence[str], month: int) -> int:
 def wild_targets(table: Sequence[str]) -> list[str]:
     """What the wild may take: any table card except rain cards and months with three there."""
     return sort_mushi(
-        t
-        for t in table
-        if t != WILD and t not in RAIN_CARDS and month_count(table, MONTH[t]) != 3
+        t for t in table if t != WILD and t not in RAIN_CARDS and month_count(table, MONTH[t]) != 3
     )
 
 
@@ -714,7 +712,9 @@ class MushiState(State):
             "hand": hand_no,
             "elder": elder,
             "card_points": list(score.card_points),
-            "combos": [[{"name": c.name, "value": c.value} for c in score.combos[s]] for s in (0, 1)],
+            "combos": [
+                [{"name": c.name, "value": c.value} for c in score.combos[s]] for s in (0, 1)
+            ],
             "combo_points": list(score.combo_points),
             "scores": list(score.scores),
             "totals": list(self.match_scores),
@@ -800,9 +800,7 @@ class MushiState(State):
         if len(choices) > 1:
             example = f"`play {c} {targets[0]}`"
             if len(args) == 1:
-                return (
-                    f"{card_text(c)} may take {cards_text(targets)}: choose one, e.g. {example}."
-                )
+                return f"{card_text(c)} may take {cards_text(targets)}: choose one, e.g. {example}."
             if args[1] == WILD:
                 return "The wild on the table cannot be taken by a card from a hand."
             if c == WILD and args[1] in RAIN_CARDS:

@@ -44,8 +44,9 @@ def test_ai_takes_the_best_card_and_keeps_a_four_of_a_kind():
     hand = ["8p1", "1p2", "12p1", "12p2", "12p3", "11r", "9a", "10a"]
     younger = ["1r", "2r", "3r", "4a", "5a", "9r", "10r", "11a"]
     rest = [c for c in mushi.DECK if c not in table + hand + younger]
-    state = mushi.new_game(1, ["a", "b"], {"four_of_a_kind_cancel": False},
-                           deck=hand + younger + table + rest)  # fmt: skip
+    state = mushi.new_game(
+        1, ["a", "b"], {"four_of_a_kind_cancel": False}, deck=hand + younger + table + rest
+    )
     legal = state.legal_actions(0)
     choice = mushi.choose(state.view(0), legal, random.Random(0))
     assert choice == "play 8p1"

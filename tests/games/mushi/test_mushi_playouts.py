@@ -134,9 +134,12 @@ def test_ai_playouts_choose_legal_actions(seed: int) -> None:
 
 
 @settings(max_examples=20, deadline=None)
-@given(seed=st.integers(0, 10**6), junk=st.sampled_from(
-    ["play", "take", "take 1b", "play 6a", "play 1b 1b 1b", "cancel", "keep", "koikoi", ""]
-))  # fmt: skip
+@given(
+    seed=st.integers(0, 10**6),
+    junk=st.sampled_from(
+        ["play", "take", "take 1b", "play 6a", "play 1b 1b 1b", "cancel", "keep", "koikoi", ""]
+    ),
+)
 def test_illegal_actions_change_nothing(seed: int, junk: str) -> None:
     state = mushi.new_game(seed, ["Ann", "Ben"])
     rng = random.Random(seed)

@@ -550,8 +550,15 @@ def test_option_three_table_rain_cards_go_to_whoever_takes_the_wild():
 
 
 # The elder holds the four Paulownias (turns 1, 3, 5, 7 of the script).
-FOUR_PAULOWNIA_TURNS = [("12b", "4r"), ("4a", "5r"), ("12p1", "9r"), ("5a", "10r"),
-                        ("12p2", "1p1"), ("9a", "11b"), ("12p3", "2p1")]  # fmt: skip
+FOUR_PAULOWNIA_TURNS = [
+    ("12b", "4r"),
+    ("4a", "5r"),
+    ("12p1", "9r"),
+    ("5a", "10r"),
+    ("12p2", "1p1"),
+    ("9a", "11b"),
+    ("12p3", "2p1"),
+]
 
 
 def test_four_of_a_kind_in_hand_may_cancel_the_deal():
@@ -585,8 +592,16 @@ def test_four_of_a_kind_option_off_offers_nothing():
 def test_wild_counts_as_a_willow_for_the_declaration_and_both_may_declare():
     # Elder: the four Willows (the wild among them); younger: four Paulownias.
     table = ["1b", "1r", "2a", "2r", "3b", "3r", "8b", "8a"]
-    turns = [("11b", "4a"), ("12b", "4r"), ("11a", "5a"), ("12p1", "5r"), ("11r", "9a"),
-             ("12p2", "9r"), (WILD, "10a"), ("12p3", "10r")]  # fmt: skip
+    turns = [
+        ("11b", "4a"),
+        ("12b", "4r"),
+        ("11a", "5a"),
+        ("12p1", "5r"),
+        ("11r", "9a"),
+        ("12p2", "9r"),
+        (WILD, "10a"),
+        ("12p3", "10r"),
+    ]
     s = game(deck_from_turns(table, turns))
     assert s.to_act == [E] and s.view(E)["pending"]["months"] == [11]
     s.apply(E, "keep")

@@ -57,14 +57,16 @@ def play_out(
 
 
 def card_strings(obj: object) -> set[str]:
-    """Every string anywhere in a view that is a card code."""
+    """Every string anywhere in a view that is a card code (except settlement case codes
+    such as "3C", which are spelt like cards)."""
     out: set[str] = set()
     if isinstance(obj, str):
         if is_card(obj):
             out.add(obj)
     elif isinstance(obj, Mapping):
         for k, v in obj.items():
-            out |= card_strings(k) | card_strings(v)
+            if k != "case":
+                out |= card_strings(k) | card_strings(v)
     elif isinstance(obj, Iterable):
         for v in obj:
             out |= card_strings(v)

@@ -1,0 +1,608 @@
+"""Mah-Jongg images: the table, a seat's hand, and the end-of-hand score sheet (Pillow).
+
+Every card is drawn here (no downloaded art): dots as coloured rings, bamboo as jointed
+sticks, characters as a Chinese numeral over 萬, winds 東南西北, dragons 中 發 and the
+framed white dragon, flowers 梅蘭菊竹 and seasons 春夏秋冬. Sprites are drawn at 3× and
+reduced (antialiasing) and cached by code and size. Renders are pure functions of a view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from bot.render.draw import (
+    FELT_GREEN,
+    GOLD,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    WHITE,
+    badge,
+    draw_text,
+    felt,
+    fit_text,
+    glow,
+    panel,
+    paste_with_shadow,
+)
+from bot.render.fonts import font
+
+SCALE = 3
+IVORY = (250, 246, 232)
+IVORY_EDGE = (214, 206, 186)
+BACK = (34, 120, 104)
+BACK_DARK = (20, 84, 72)
+RED = (200, 36, 36)
+GREEN = (24, 130, 64)
+BLUE = (28, 62, 150)
+NAVY = (22, 30, 70)
+BLACK = (30, 30, 30)
+
+TABLE_TILE = (34, 46)
+RIVER_TILE = (30, 40)
+HAND_TILE = (62, 84)
+SMALL_TILE = (24, 32)
+
+WIND_GLYPH = {"E": "東", "S": "南", "W": "西", "N": "北"}
+WIND_WORD = {"E": "East", "S": "South", "W": "West", "N": "North"}
+NUMERALS = "一二三四五六七八九"
+FLOWER_GLYPH = {"f1": "梅", "f2": "蘭", "f3": "菊", "f4": "竹"}
+SEASON_GLYPH = {"s1": "春", "s2": "夏", "s3": "秋", "s4": "冬"}
+EXTRA_COLOUR = {
+    "f1": (196, 50, 110),
+    "f2": (120, 60, 160),
+    "f3": (206, 130, 20),
+    "f4": (30, 120, 60),
+    "s1": (40, 140, 60),
+    "s2": (200, 60, 40),
+    "s3": (190, 110, 20),
+    "s4": (40, 90, 170),
+}
+
+# dot centres (x, y in 0..1 of the face) for 1..9
+DOTS = {
+    1: [(0.5, 0.5)],
+    2: [(0.5, 0.27), (0.5, 0.73)],
+    3: [(0.24, 0.2), (0.5, 0.5), (0.76, 0.8)],
+    4: [(0.28, 0.27), (0.72, 0.27), (0.28, 0.73), (0.72, 0.73)],
+    5: [(0.26, 0.22), (0.74, 0.22), (0.5, 0.5), (0.26, 0.78), (0.74, 0.78)],
+    6: [(0.3, 0.18), (0.7, 0.18), (0.3, 0.5), (0.7, 0.5), (0.3, 0.82), (0.7, 0.82)],
+    7: [(0.22, 0.13), (0.5, 0.25), (0.78, 0.37), (0.3, 0.62), (0.7, 0.62), (0.3, 0.86), (0.7, 0.86)],
+    8: [(0.3, y) for y in (0.14, 0.38, 0.62, 0.86)] + [(0.7, y) for y in (0.14, 0.38, 0.62, 0.86)],
+    9: [(x, y) for y in (0.18, 0.5, 0.82) for x in (0.22, 0.5, 0.78)],
+}
+DOT_RADIUS = {1: 0.36, 2: 0.2, 3: 0.16, 4: 0.17, 5: 0.15, 6: 0.14, 7: 0.12, 8: 0.11, 9: 0.12}
+
+# bamboo sticks: (x, y centre) per stick, all sticks the same size for a count
+BAMBOO = {
+    2: [(0.5, 0.27), (0.5, 0.73)],
+    3: [(0.5, 0.27), (0.3, 0.73), (0.7, 0.73)],
+    4: [(0.3, 0.27), (0.7, 0.27), (0.3, 0.73), (0.7, 0.73)],
+    5: [(0.24, 0.27), (0.76, 0.27), (0.5, 0.5), (0.24, 0.73), (0.76, 0.73)],
+    6: [(x, y) for y in (0.27, 0.73) for x in (0.2, 0.5, 0.8)],
+    7: [(0.5, 0.16)] + [(x, y) for y in (0.5, 0.84) for x in (0.2, 0.5, 0.8)],
+    8: [(x, y) for y in (0.27, 0.73) for x in (0.14, 0.38, 0.62, 0.86)],
+    9: [(x, y) for y in (0.17, 0.5, 0.83) for x in (0.2, 0.5, 0.8)],
+}
+BAMBOO_RED = {5: {2}, 7: {0}, 9: {1, 4, 7}}
+
+
+# ----- card sprites ------------------------------------------------------------------------
+@lru_cache(maxsize=512)
+def tile_image(code: str | None, size: tuple[int, int] = TABLE_TILE, highlight: bool = False) -> Image.Image:
+    """A card face (``None``: a card back) as an RGBA sprite of ``size``."""
+    w, h = size
+    W, H = w * SCALE, h * SCALE
+    img = Image.new("RGBA", (W, H), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    r = max(4, W // 8)
+    edge = max(3, H // 14)
+    if code is None:
+        d.rounded_rectangle((0, 0, W - 1, H - 1), radius=r, fill=BACK_DARK)
+        d.rounded_rectangle((0, 0, W - 1, H - 1 - edge), radius=r, fill=BACK)
+        inset = W // 7
+        d.rounded_rectangle(
+            (inset, inset, W - 1 - inset, H - 1 - edge - inset),
+            radius=r // 2,
+            outline=(120, 200, 180),
+            width=max(2, SCALE),
+        )
+        return img.resize(size, Image.Resampling.LANCZOS)
+    # body: a darker edge below the face gives the card some thickness
+    d.rounded_rectangle((0, 0, W - 1, H - 1), radius=r, fill=IVORY_EDGE)
+    face_fill = (255, 240, 170) if highlight else IVORY
+    d.rounded_rectangle(
+        (0, 0, W - 1, H - 1 - edge), radius=r, fill=face_fill, outline=(150, 140, 120), width=SCALE
+    )
+    box = (W * 0.08, H * 0.06, W * 0.92, H * 0.94 - edge)
+    _draw_face(d, code, box)
+    return img.resize(size, Image.Resampling.LANCZOS)
+
+
+def _draw_face(d: ImageDraw.ImageDraw, code: str, box: tuple[float, float, float, float]) -> None:
+    x0, y0, x1, y1 = box
+    fw, fh = x1 - x0, y1 - y0
+    if len(code) == 2 and code[0].isdigit() and code[1] in "bcd":
+        n = int(code[0])
+        if code[1] == "d":
+            _dots(d, n, box)
+        elif code[1] == "b":
+            _bamboo(d, n, box)
+        else:
+            g1 = font(int(fh * 0.42), True)
+            d.text((x0 + fw / 2, y0 + fh * 0.27), NUMERALS[n - 1], font=g1, fill=NAVY, anchor="mm")
+            g2 = font(int(fh * 0.44), True)
+            d.text((x0 + fw / 2, y0 + fh * 0.74), "萬", font=g2, fill=RED, anchor="mm")
+        # an Arabic index in the corner keeps small cards readable
+        idx = font(max(9, int(fh * 0.26)), True)
+        col = {"b": GREEN, "c": NAVY, "d": BLUE}[code[1]]
+        d.text((x0 - fw * 0.02, y0 - fh * 0.03), str(n), font=idx, fill=col, anchor="la",
+               stroke_width=max(1, int(fh * 0.02)), stroke_fill=IVORY)
+        return
+    if code in WIND_GLYPH:
+        g = font(int(fh * 0.62), True)
+        d.text((x0 + fw / 2, y0 + fh * 0.55), WIND_GLYPH[code], font=g, fill=NAVY, anchor="mm")
+        idx = font(max(8, int(fh * 0.2)), True)
+        d.text((x0 - fw * 0.02, y0 - fh * 0.03), code, font=idx, fill=NAVY, anchor="la")
+        return
+    if code == "C":
+        g = font(int(fh * 0.66), True)
+        d.text((x0 + fw / 2, y0 + fh * 0.5), "中", font=g, fill=RED, anchor="mm")
+        return
+    if code == "F":
+        g = font(int(fh * 0.62), True)
+        d.text((x0 + fw / 2, y0 + fh * 0.5), "發", font=g, fill=GREEN, anchor="mm")
+        return
+    if code == "P":
+        m = fw * 0.12
+        width = max(2, int(fw * 0.07))
+        d.rectangle((x0 + m, y0 + fh * 0.1, x1 - m, y1 - fh * 0.1), outline=BLUE, width=width)
+        m2 = m + width * 1.8
+        d.rectangle(
+            (x0 + m2, y0 + fh * 0.1 + width * 1.8, x1 - m2, y1 - fh * 0.1 - width * 1.8),
+            outline=BLUE,
+            width=max(1, width // 2),
+        )
+        return
+    colour = EXTRA_COLOUR.get(code, BLACK)
+    glyph = FLOWER_GLYPH.get(code) or SEASON_GLYPH.get(code) or "?"
+    # a petal ring behind the glyph marks an extra card
+    cx, cy, rad = x0 + fw / 2, y0 + fh * 0.56, fw * 0.42
+    tint = tuple(int(255 - (255 - c) * 0.22) for c in colour)
+    d.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), fill=tint)
+    g = font(int(fh * 0.5), True)
+    d.text((cx, cy), glyph, font=g, fill=colour, anchor="mm")
+    idx = font(max(8, int(fh * 0.2)), True)
+    d.text((x0 - fw * 0.02, y0 - fh * 0.03), code, font=idx, fill=colour, anchor="la")
+
+
+def _dots(d: ImageDraw.ImageDraw, n: int, box: tuple[float, float, float, float]) -> None:
+    x0, y0, x1, y1 = box
+    fw, fh = x1 - x0, y1 - y0
+    rad = DOT_RADIUS[n] * min(fw, fh * 0.75)
+    colours = [BLUE, GREEN, RED]
+    for i, (px, py) in enumerate(DOTS[n]):
+        cx, cy = x0 + px * fw, y0 + py * fh
+        outer = RED if n == 1 else colours[(i + n) % 3] if n not in (2, 4, 8) else (BLUE if i % 2 == 0 else GREEN)
+        if n == 5 and i == 2:
+            outer = RED
+        d.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), fill=outer)
+        d.ellipse((cx - rad * 0.68, cy - rad * 0.68, cx + rad * 0.68, cy + rad * 0.68), fill=IVORY)
+        d.ellipse((cx - rad * 0.4, cy - rad * 0.4, cx + rad * 0.4, cy + rad * 0.4), fill=outer)
+        if n == 1:
+            d.ellipse((cx - rad * 0.15, cy - rad * 0.15, cx + rad * 0.15, cy + rad * 0.15), fill=IVORY)
+
+
+def _stick(d: ImageDraw.ImageDraw, cx: float, cy: float, sw: float, sh: float, colour: tuple[int, int, int]) -> None:
+    d.rounded_rectangle((cx - sw / 2, cy - sh / 2, cx + sw / 2, cy + sh / 2), radius=sw / 2, fill=colour)
+    node = max(1.0, sh * 0.07)
+    d.rectangle((cx - sw / 2, cy - node / 2, cx + sw / 2, cy + node / 2), fill=IVORY)
+    d.line((cx, cy - sh / 2 + sw * 0.6, cx, cy + sh / 2 - sw * 0.6), fill=(190, 230, 200), width=max(1, int(sw * 0.18)))
+
+
+def _bamboo(d: ImageDraw.ImageDraw, n: int, box: tuple[float, float, float, float]) -> None:
+    x0, y0, x1, y1 = box
+    fw, fh = x1 - x0, y1 - y0
+    if n == 1:
+        # the one of bamboo: a single tall red-tipped stalk with leaves
+        cx = x0 + fw / 2
+        _stick(d, cx, y0 + fh * 0.55, fw * 0.2, fh * 0.7, GREEN)
+        d.ellipse((cx - fw * 0.17, y0 + fh * 0.04, cx + fw * 0.17, y0 + fh * 0.24), fill=RED)
+        d.polygon([(cx, y0 + fh * 0.45), (cx - fw * 0.38, y0 + fh * 0.32), (cx - fw * 0.1, y0 + fh * 0.55)], fill=GREEN)
+        d.polygon([(cx, y0 + fh * 0.65), (cx + fw * 0.38, y0 + fh * 0.5), (cx + fw * 0.1, y0 + fh * 0.75)], fill=GREEN)
+        return
+    rows = 3 if n in (7, 9) else 2
+    sh = fh / rows * 0.82
+    cols = 4 if n == 8 else 3 if n in (6, 7, 9) else 2
+    sw = min(fw / cols * 0.6, sh * 0.36)
+    red = BAMBOO_RED.get(n, set())
+    for i, (px, py) in enumerate(BAMBOO[n]):
+        _stick(d, x0 + px * fw, y0 + py * fh, sw, sh, RED if i in red else GREEN)
+
+
+@lru_cache(maxsize=64)
+def wind_disk(code: str, size: int, active: bool) -> Image.Image:
+    """A round seat-wind badge with the CJK glyph."""
+    S = size * SCALE
+    img = Image.new("RGBA", (S, S), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    d.ellipse((0, 0, S - 1, S - 1), fill=GOLD if active else (236, 228, 208), outline=INK, width=SCALE * 2)
+    d.text((S / 2, S / 2 + S * 0.02), WIND_GLYPH[code], font=font(int(S * 0.58), True), fill=NAVY, anchor="mm")
+    return img.resize((size, size), Image.Resampling.LANCZOS)
+
+
+# ----- layout helpers ----------------------------------------------------------------------
+def _paste_tile(canvas: Image.Image, code: str | None, xy: tuple[int, int], size: tuple[int, int], highlight: bool = False) -> None:
+    paste_with_shadow(canvas, tile_image(code, size, highlight), xy, offset=(1, 2))
+
+
+def _meld_width(meld: Mapping[str, Any], size: tuple[int, int]) -> int:
+    return len(meld["cards"]) * (size[0] + 1)
+
+
+def _draw_meld(canvas: Image.Image, meld: Mapping[str, Any], x: int, y: int, size: tuple[int, int]) -> int:
+    """A meld; a concealed kong shows its outer cards face down. Returns the next x."""
+    cards = meld["cards"]
+    concealed_kong = meld["kind"] == "kong" and meld.get("concealed")
+    for i, c in enumerate(cards):
+        face_down = concealed_kong and i in (0, len(cards) - 1)
+        _paste_tile(canvas, None if face_down else c, (x, y), size)
+        x += size[0] + 1
+    return x
+
+
+def _name(view: Mapping[str, Any], seat: int) -> str:
+    players = view.get("players") or []
+    return players[seat] if seat < len(players) else f"Seat {seat + 1}"
+
+
+def _status(view: Mapping[str, Any]) -> str:
+    if view.get("is_over"):
+        scores = view.get("scores") or []
+        if scores:
+            best = max(scores)
+            win = [_name(view, s) for s in range(len(scores)) if scores[s] == best]
+            return f"Game over — {' & '.join(win)} wins with {best}"
+        return "Game over"
+    phase = view.get("phase")
+    claim = view.get("claim")
+    if phase == "claim" and claim:
+        waiting = ", ".join(_name(view, s) for s in claim.get("waiting", []))
+        return f"{_name(view, claim['by'])} discarded — claims from {waiting or '…'}"
+    turn = view.get("turn")
+    if turn is None:
+        return ""
+    who = _name(view, turn)
+    if phase == "prelude":
+        return f"{who} may declare a concealed kong before play"
+    if phase == "last_turns":
+        win = view.get("win") or {}
+        return f"Mah-Jongg by {_name(view, win.get('winner', turn))} — {who} takes one more turn"
+    return f"{who} to play"
+
+
+def _seat_order(view: Mapping[str, Any]) -> list[int]:
+    """Seats in turn order, East first."""
+    winds = view["seat_winds"]
+    return sorted(range(len(winds)), key=lambda s: "ESWN".index(winds[s]))
+
+
+# ----- the table ---------------------------------------------------------------------------
+TABLE_W = 1280
+HEADER_H = 84
+STRIP_H = 164
+
+
+def render_table(view: Mapping[str, Any]) -> Image.Image:
+    """The public table: every seat's melds, extras and discards, winds, wall and turn."""
+    order = _seat_order(view)
+    height = HEADER_H + STRIP_H * len(order) + 12
+    canvas = felt((TABLE_W, height), FELT_GREEN).convert("RGBA")
+    d = ImageDraw.Draw(canvas)
+    _header(canvas, d, view)
+    y = HEADER_H
+    for seat in order:
+        _strip(canvas, view, seat, y)
+        y += STRIP_H
+    return canvas.convert("RGB")
+
+
+def _header(canvas: Image.Image, d: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
+    panel(canvas, (10, 8, TABLE_W - 10, HEADER_H - 6), fill=(0, 0, 0, 110))
+    rw = view.get("round_wind", "E")
+    canvas.alpha_composite(wind_disk(rw, 56, True), (22, 14))
+    title = f"Mah-Jongg — hand {view.get('deal', 1)}"
+    draw_text(d, (90, 16), title, 26, WHITE, bold=True)
+    rounds = view.get("rounds")
+    played = view.get("rounds_played", 0)
+    sub = f"{WIND_WORD.get(rw, rw)} round · seat changes {played}/{rounds}" if rounds else f"{WIND_WORD.get(rw, rw)} round"
+    draw_text(d, (92, 50), sub, 17, MUTED)
+    # wall and kong box
+    x = TABLE_W - 24
+    box = badge(d, (x, 16), f"Kong box {view.get('kong_box', 0)}", 18, fill=(236, 228, 208), anchor="ra")
+    badge(d, (box[0] - 10, 16), f"Wall {view.get('wall', 0)}", 18, fill=GOLD, anchor="ra")
+    status = _status(view)
+    if status:
+        text, size = fit_text(status, 640, 19, bold=True)
+        draw_text(d, (TABLE_W - 24, 52), text, size, HIGHLIGHT, bold=True, anchor="ra")
+
+
+def _strip(canvas: Image.Image, view: Mapping[str, Any], seat: int, y: int) -> None:
+    d = ImageDraw.Draw(canvas)
+    to_act = set(view.get("to_act") or [])
+    active = seat in to_act or (view.get("turn") == seat and view.get("phase") != "claim" and not view.get("is_over"))
+    border = HIGHLIGHT if active else (255, 255, 255, 40)
+    panel(canvas, (10, y + 4, TABLE_W - 10, y + STRIP_H - 4), fill=(0, 0, 0, 70 if not active else 105), border=border)
+    if active:
+        d.rounded_rectangle((10, y + 4, TABLE_W - 10, y + STRIP_H - 4), radius=10, outline=HIGHLIGHT, width=3)
+    wind = view["seat_winds"][seat]
+    canvas.alpha_composite(wind_disk(wind, 52, seat == view.get("round_player")), (24, y + 16))
+    name, size = fit_text(_name(view, seat), 140, 20, bold=True)
+    draw_text(d, (86, y + 16), name, size, WHITE, bold=True)
+    draw_text(d, (86, y + 42), WIND_WORD[wind] + (" · round player" if seat == view.get("round_player") else ""), 14, MUTED)
+    scores = view.get("scores") or []
+    if seat < len(scores):
+        badge(d, (24, y + 76), f"{scores[seat]} pts", 16, fill=GOLD)
+    tags_y = y + 106
+    standing = (view.get("standing") or [None] * 4)[seat]
+    if standing:
+        box = badge(d, (24, tags_y), "Standing, calls", 14, fill=(120, 200, 255))
+        _paste_tile(canvas, standing["card"], (box[2] + 6, tags_y - 6), SMALL_TILE)
+        tags_y += 30
+    win = view.get("win")
+    if win and win.get("winner") == seat:
+        badge(d, (24, tags_y), "MAH-JONGG", 15, fill=(120, 230, 140))
+    if seat in to_act and view.get("phase") == "claim":
+        badge(d, (24, y + STRIP_H - 34), "may claim…", 13, fill=(255, 214, 74))
+    # row 1: the hand (backs, or shown), melds, extras
+    x0 = 236
+    x = x0
+    ty = y + 14
+    counts = view.get("hand_counts") or [0] * 4
+    shown = None
+    if standing:
+        shown = standing["hand"]
+    if win and win.get("winner") == seat:
+        shown = win["hand"]["concealed"]
+    if view.get("seat") == seat and view.get("hand"):
+        shown = view["hand"]
+    if shown:
+        for c in shown:
+            _paste_tile(canvas, c, (x, ty), SMALL_TILE)
+            x += SMALL_TILE[0] + 1
+    else:
+        for _ in range(counts[seat]):
+            _paste_tile(canvas, None, (x, ty + 4), (18, 26))
+            x += 19
+    x += 16
+    for meld in (view.get("melds") or [[]] * 4)[seat]:
+        x = _draw_meld(canvas, meld, x, ty - 6, TABLE_TILE) + 10
+    extras = (view.get("extras") or [[]] * 4)[seat]
+    if extras:
+        ex = TABLE_W - 24 - len(extras) * (RIVER_TILE[0] + 2)
+        ex = max(ex, x + 8)
+        for c in extras:
+            _paste_tile(canvas, c, (ex, ty - 4), RIVER_TILE)
+            ex += RIVER_TILE[0] + 2
+    # rows 2-3: the river
+    river = (view.get("rivers") or [[]] * 4)[seat]
+    claim = view.get("claim")
+    hot = len(river) - 1 if claim and claim.get("by") == seat else -1
+    per_row = (TABLE_W - 24 - x0) // (RIVER_TILE[0] + 2)
+    ry = y + 68
+    rx = x0
+    for i, c in enumerate(river):
+        if i and i % per_row == 0:
+            ry += RIVER_TILE[1] + 4
+            rx = x0
+        if i == hot:
+            g = glow(RIVER_TILE, HIGHLIGHT, 8)
+            canvas.alpha_composite(g, (rx - 8, ry - 8))
+        _paste_tile(canvas, c, (rx, ry), RIVER_TILE, highlight=i == hot)
+        rx += RIVER_TILE[0] + 2
+    if not river:
+        draw_text(d, (x0, ry + 10), "no discards yet", 14, MUTED)
+
+
+# ----- a seat's hand ------------------------------------------------------------------------
+def render_hand(view: Mapping[str, Any]) -> Image.Image:
+    """The seat's private hand (big cards; the drawn card set apart), its melds and extras."""
+    seat = view.get("seat")
+    hand: Sequence[str] = view.get("hand") or []
+    drawn = view.get("drawn")
+    cards = list(hand)
+    if drawn and drawn in cards:
+        cards.remove(drawn)
+    width = max(900, 40 + (len(cards) + 1) * (HAND_TILE[0] + 3) + 40)
+    height = 320
+    canvas = felt((width, height), FELT_GREEN, seed=11).convert("RGBA")
+    d = ImageDraw.Draw(canvas)
+    if seat is None:
+        draw_text(d, (20, 20), "Spectators have no hand.", 22, WHITE, bold=True)
+        return canvas.convert("RGB")
+    wind = view["seat_winds"][seat]
+    canvas.alpha_composite(wind_disk(wind, 48, seat == view.get("round_player")), (18, 12))
+    title = f"{_name(view, seat)} — {WIND_WORD[wind]} seat, {WIND_WORD.get(view.get('round_wind', 'E'), '')} round"
+    draw_text(d, (76, 14), title, 22, WHITE, bold=True)
+    draw_text(d, (76, 42), _hand_status(view), 16, HIGHLIGHT)
+    x, y = 20, 82
+    for c in cards:
+        _paste_tile(canvas, c, (x, y), HAND_TILE)
+        x += HAND_TILE[0] + 3
+    if drawn:
+        x += 18
+        g = glow(HAND_TILE, HIGHLIGHT, 10)
+        canvas.alpha_composite(g, (x - 10, y - 10))
+        _paste_tile(canvas, drawn, (x, y), HAND_TILE)
+        draw_text(d, (x + HAND_TILE[0] / 2, y + HAND_TILE[1] + 8), "drawn", 14, HIGHLIGHT, anchor="ma")
+    # melds and extras
+    y2 = y + HAND_TILE[1] + 36
+    x = 20
+    melds = (view.get("melds") or [[]] * 4)[seat]
+    if melds:
+        draw_text(d, (x, y2 - 2), "Melds", 14, MUTED)
+        x += 52
+        for meld in melds:
+            x = _draw_meld(canvas, meld, x, y2, TABLE_TILE) + 12
+    extras = (view.get("extras") or [[]] * 4)[seat]
+    if extras:
+        x += 12
+        draw_text(d, (x, y2 - 2), "Extras", 14, MUTED)
+        x += 52
+        for c in extras:
+            _paste_tile(canvas, c, (x, y2), TABLE_TILE)
+            x += TABLE_TILE[0] + 3
+    claim = view.get("claim")
+    if claim:
+        cx = width - 20 - TABLE_TILE[0]
+        draw_text(d, (cx - 8, y2 + 14), f"{_name(view, claim['by'])} discarded", 15, WHITE, anchor="ra")
+        _paste_tile(canvas, claim["card"], (cx, y2), TABLE_TILE, highlight=True)
+    standing = (view.get("standing") or [None] * 4)[seat]
+    if standing:
+        draw_text(d, (20, height - 28), f"Standing hand: calling {standing['card']}", 16, (120, 200, 255), bold=True)
+    return canvas.convert("RGB")
+
+
+def _hand_status(view: Mapping[str, Any]) -> str:
+    seat = view.get("seat")
+    phase = view.get("phase")
+    if view.get("is_over"):
+        return "The game is over."
+    if phase == "claim":
+        claim = view.get("claim") or {}
+        if seat in (claim.get("waiting") or []):
+            return "A discard you can claim — see the buttons."
+        return "Waiting for claims."
+    if view.get("turn") == seat:
+        if phase == "prelude":
+            return "Before play: declare a concealed kong or keep your cards."
+        if view.get("pending_declare"):
+            return f"Standing hand calling {view['pending_declare']}: now discard."
+        return "Your turn." if phase != "last_turns" else "Your one more turn: discard."
+    return f"{_name(view, view['turn'])} is playing." if view.get("turn") is not None else ""
+
+
+# ----- the score sheet ---------------------------------------------------------------------
+def render_deal_summary(view: Mapping[str, Any]) -> Image.Image | None:
+    """The score sheet of the last finished hand: every item of every player's score."""
+    history = view.get("history") or []
+    if not history:
+        return None
+    entry = history[-1]
+    cols = 4
+    col_w = 316
+    width = 20 + cols * col_w + 12
+    sheets = entry.get("sheets")
+    lines = 3
+    if sheets:
+        lines = max(len(s["items"]) + len(s["multipliers"]) for s in sheets) + 8
+    height = 120 + 150 + lines * 21 + 30
+    canvas = felt((width, height), (60, 36, 30), seed=5).convert("RGBA")
+    d = ImageDraw.Draw(canvas)
+    draw_text(d, (22, 14), _summary_title(view, entry), 26, WHITE, bold=True)
+    rw = entry.get("round_wind", "E")
+    draw_text(d, (22, 50), f"{WIND_WORD.get(rw, rw)} round · round player {_name(view, entry.get('round_player', 0))}", 16, MUTED)
+    if entry.get("penalties"):
+        pens = "; ".join(f"{_name(view, p['seat'])} {p['points']} ({p['reason']})" for p in entry["penalties"])
+        draw_text(d, (22, 74), "Penalties: " + pens, 15, (255, 160, 140))
+    winds = entry.get("winds") or ["E", "S", "W", "N"]
+    order = sorted(range(4), key=lambda s: "ESWN".index(winds[s]))
+    for i, seat in enumerate(order):
+        x0 = 20 + i * col_w
+        _summary_column(canvas, view, entry, seat, x0, 100, col_w - 12, height - 112)
+    return canvas.convert("RGB")
+
+
+def _summary_title(view: Mapping[str, Any], entry: Mapping[str, Any]) -> str:
+    n = entry.get("deal")
+    if entry.get("outcome") == "draw":
+        return f"Hand {n}: a draw — the wall is exhausted, no scores (the hand is replayed)"
+    if entry.get("outcome") == "void":
+        return f"Hand {n}: void ({entry.get('reason', '')}) — replayed without scoring"
+    win = entry.get("win") or {}
+    who = _name(view, entry["winner"])
+    how = "by wall" if win.get("by") == "wall" else f"on {_name(view, win['from'])}'s discard" if win.get("from") is not None else ""
+    card = f" ({win['card']})" if win.get("card") else ""
+    extra = " — original hand" if win.get("original") else ""
+    return f"Hand {n}: Mah-Jongg by {who} {how}{card}{extra}"
+
+
+def _summary_column(
+    canvas: Image.Image, view: Mapping[str, Any], entry: Mapping[str, Any], seat: int, x0: int, y0: int, w: int, h: int
+) -> None:
+    is_winner = entry.get("winner") == seat
+    inner = panel(
+        canvas,
+        (x0, y0, x0 + w, y0 + h),
+        fill=(0, 0, 0, 120) if not is_winner else (40, 90, 40, 160),
+        border=HIGHLIGHT if is_winner else (255, 255, 255, 50),
+    )
+    d = ImageDraw.Draw(canvas)
+    winds = entry.get("winds") or ["E", "S", "W", "N"]
+    canvas.alpha_composite(wind_disk(winds[seat], 36, seat == entry.get("round_player")), (inner[0] + 2, inner[1] + 2))
+    name, size = fit_text(_name(view, seat), w - 60, 18, bold=True)
+    draw_text(d, (inner[0] + 46, inner[1] + 2), name, size, WHITE, bold=True)
+    label = WIND_WORD[winds[seat]] + (" · Mah-Jongg" if is_winner else "")
+    draw_text(d, (inner[0] + 46, inner[1] + 24), label, 13, HIGHLIGHT if is_winner else MUTED)
+    # the hand: melds then concealed cards (small)
+    hand = (entry.get("hands") or [None] * 4)[seat]
+    x, y = inner[0] + 2, inner[1] + 48
+    if hand:
+        size_t = (20, 27)
+        for meld in hand["melds"]:
+            if x + _meld_width(meld, size_t) > inner[2]:
+                x, y = inner[0] + 2, y + size_t[1] + 4
+            x = _draw_meld(canvas, meld, x, y, size_t) + 5
+        for c in hand["concealed"]:
+            if x + size_t[0] > inner[2]:
+                x, y = inner[0] + 2, y + size_t[1] + 4
+            _paste_tile(canvas, c, (x, y), size_t)
+            x += size_t[0] + 1
+        if hand["extras"]:
+            for c in hand["extras"]:
+                if x + size_t[0] + 4 > inner[2]:
+                    x, y = inner[0] + 2, y + size_t[1] + 4
+                _paste_tile(canvas, c, (x + 4, y), size_t)
+                x += size_t[0] + 2
+    y = inner[1] + 150
+    sheets = entry.get("sheets")
+    if not sheets:
+        deltas = entry.get("deltas") or [0] * 4
+        draw_text(d, (inner[0], y), f"change {deltas[seat]:+d}", 16, WHITE, bold=True)
+        return
+    sheet = sheets[seat]
+    small = 14
+    if sheet.get("special"):
+        draw_text(d, (inner[0], y), f"Special: {sheet['special']}", 15, HIGHLIGHT, bold=True)
+        y += 22
+    for item in sheet["items"]:
+        text, sz = fit_text(item["name"], w - 70, small)
+        draw_text(d, (inner[0], y), text, sz, WHITE)
+        draw_text(d, (inner[2], y), f"{item['value']}", small, WHITE, anchor="ra", bold=True)
+        y += 21
+    d.line((inner[0], y + 2, inner[2], y + 2), fill=(255, 255, 255, 90), width=1)
+    y += 6
+    draw_text(d, (inner[0], y), "Basic points", small, MUTED)
+    draw_text(d, (inner[2], y), f"{sheet['basic']}", small, WHITE, anchor="ra", bold=True)
+    y += 21
+    for m in sheet["multipliers"]:
+        text, sz = fit_text(m["name"], w - 70, small)
+        draw_text(d, (inner[0], y), text, sz, (170, 220, 255))
+        draw_text(d, (inner[2], y), f"+{m['value']}", small, (170, 220, 255), anchor="ra", bold=True)
+        y += 21
+    factor = sheet.get("factor", 1)
+    draw_text(d, (inner[0], y), f"Total {sheet['basic']} × {factor:g}", 15, WHITE, bold=True)
+    draw_text(d, (inner[2], y), f"{sheet['total']}", 16, HIGHLIGHT, anchor="ra", bold=True)
+    y += 24
+    pay = sheet.get("payment", 0)
+    draw_text(d, (inner[0], y), "Payments (8 / 16)", small, MUTED)
+    draw_text(d, (inner[2], y), f"{pay:+d}", small, WHITE, anchor="ra")
+    y += 21
+    deltas = entry.get("deltas") or [0] * 4
+    totals = entry.get("totals") or [0] * 4
+    draw_text(d, (inner[0], y), "Change / new total", small, MUTED)
+    draw_text(d, (inner[2], y), f"{deltas[seat]:+d} → {totals[seat]}", small, WHITE, anchor="ra", bold=True)

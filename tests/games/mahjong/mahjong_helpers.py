@@ -1,0 +1,83 @@
+"""Shared helpers for the Mah-Jongg tests: stacked decks, hands, random playouts."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from bot.games.mahjong import new_game
+from bot.games.mahjong.rules import MahjongState
+from bot.games.mahjong.scoring import PlayerHand
+from bot.games.mahjong.tiles import CODES, FULL_SET, counts_of, tiles
+
+PLAYERS = ["Ann", "Ben", "Cat", "Dov"]
+FIXED = {"random_seats": False}  # player i starts in wind i (0 = East = round player)
+
+
+def full_deck(east: str, south: str, west: str, north: str, wall: str = "", box: str = "") -> list[str]:
+    """A 144-card deck: the four hands (East 14 cards), the live wall's first draws, the
+    remaining cards in a fixed order, and (optionally) the kong box's first cards."""
+    front = [*east.split(), *south.split(), *west.split(), *north.split(), *wall.split()]
+    assert len(east.split()) == 14 and all(len(h.split()) == 13 for h in (south, west, north)), (
+        "East holds 14 cards, the others 13"
+    )
+    box_cards = box.split()
+    left = Counter(CODES[t] for t in FULL_SET)
+    left.subtract(front + box_cards)
+    assert all(v >= 0 for v in left.values()), f"too many copies: {[k for k, v in left.items() if v < 0]}"
+    rest = [c for c in CODES for _ in range(left[c])]
+    # the box is the last 14 cards; its first cards are the ones asked for
+    filler = rest[: len(rest) - (14 - len(box_cards))]
+    tail = rest[len(rest) - (14 - len(box_cards)) :]
+    deck = front + filler + box_cards + tail
+    assert len(deck) == 144
+    return deck
+
+
+def game(deck: Any, **options: Any) -> MahjongState:
+    return new_game(1, PLAYERS, {**FIXED, **options}, deck=deck)
+
+
+def hand(cards: str, melds: tuple = (), own: int = 0, round_: int = 0, extras: str = "") -> PlayerHand:
+    return PlayerHand(
+        tuple(counts_of(tiles(cards))), tuple(melds), tuple(tiles(extras)), own, round_
+    )
+
+
+def play(state: MahjongState, seat: int, *codes: str) -> None:
+    for c in codes:
+        state.apply(seat, c)
+
+
+def all_cards(state: MahjongState) -> Counter:
+    """Every card the state holds anywhere (must always be the full 144)."""
+    out: Counter = Counter()
+    out.update(state.live[state.live_pos : state.live_end])
+    out.update(state.box[state.box_pos :])
+    for p in range(4):
+        for t, n in enumerate(state.conc[p]):
+            out[t] += n
+        out.update(state.held_extras[p])
+        out.update(state.extras[p])
+        out.update(state.river[p])
+        for kind, t, _ in state.melds[p]:
+            if kind == "chow":
+                out.update([t, t + 1, t + 2])
+            else:
+                out[t] += 4 if kind == "kong" else 3
+    return out
+
+
+FULL = Counter(FULL_SET)
+
+
+def random_playout(state: MahjongState, rng: random.Random, steps: int = 100000, check=None) -> None:
+    for _ in range(steps):
+        if state.is_over:
+            return
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        state.apply(seat, rng.choice(legal))
+        if check:
+            check(state)
