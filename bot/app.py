@@ -17,6 +17,8 @@ log = logging.getLogger(__name__)
 
 COGS = (
     "cogs.koikoi",
+    "cogs.mushi",
+    "cogs.sandayi",
     "cogs.leaderboard",
     "cogs.rules",
     "cogs.admin",

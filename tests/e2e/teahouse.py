@@ -146,11 +146,9 @@ async def click_legal_action(
                 if words[0] != verb:
                     continue
                 words = words[1:]
-            chosen = [w for w in words]
-            if lo <= len(chosen) <= hi and all(w in options for w in chosen):
-                # The host sorts the values in option order; accept only codes it reproduces.
-                if sorted(chosen, key=options.index) == chosen or verb == "":
-                    candidates.append((comp, chosen))
+            if lo <= len(words) <= hi and all(w in options for w in words):
+                # The host sends the values in option order; the game's normalize() sorts.
+                candidates.append((comp, words))
             elif not verb and action in options and lo <= 1 <= hi:
                 candidates.append((comp, [action]))
     if not candidates:

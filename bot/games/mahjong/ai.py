@@ -18,6 +18,7 @@ from bot.games.mahjong.hand import shanten
 from bot.games.mahjong.scoring import PlayerHand, score_non_winner
 from bot.games.mahjong.tiles import CODES, INDEX, NUM_KINDS, WIND_CODES, WINDS, counts_of
 
+
 def _counts(codes: Sequence[str]) -> list[int]:
     return counts_of(INDEX[c] for c in codes if INDEX[c] < NUM_KINDS)
 

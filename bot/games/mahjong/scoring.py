@@ -26,8 +26,8 @@ from bot.games.mahjong.specials import (
     GoldenCoin,
     Meld,
     SpecialHand,
-    irregular_complete,
     irregular_candidates,
+    irregular_complete,
 )
 from bot.games.mahjong.tiles import (
     DRAGONS,

@@ -574,6 +574,7 @@ class ThirteenFabulousFingers(SpecialHand):
 class BigSnake(SpecialHand):
     name = "Big Snake"
     value = 1600
+    irregular = True  # with a melded chow such as 2-3-4 inside the run it is not regular-shaped
     consists_of = "1..9 of one suit + honour pung + honour pair"
 
     @classmethod
@@ -745,8 +746,9 @@ def _signature(conc: Sequence[int], melds: Sequence[Meld], slack: int) -> bool:
 
     Every irregular special needs all four winds (Enemies, Snake of the winds, Little snake,
     the 13s, Yin-Yang), all three dragons (Crazy Monkey, Snake of the dragons, Yin-Yang,
-    the 13s), a Red pair with East, South and West (Revolution) — with five honours or
-    more — or exactly one Red and one Green among bamboos 1, 5, 7, 9 (Red-Green).
+    the 13s), a Red pair with East, South and West (Revolution), a run 1..9 of one suit
+    (Big Snake) — with five honours or more — or exactly one Red and one Green among
+    bamboos 1, 5, 7, 9 (Red-Green).
     """
     h = conc[27:34]
     if melds:
@@ -764,6 +766,11 @@ def _signature(conc: Sequence[int], melds: Sequence[Meld], slack: int) -> bool:
         esw = (e > 0) + (s > 0) + (w > 0)
         if red >= 2 - slack and esw >= 3 - slack and red + esw >= 5 - slack:
             return True
+        if total <= 5:  # Big Snake: a run 1..9 of one suit + an honour pung and pair
+            norm = normalized_counts(conc, melds)
+            for b in (0, 9, 18):
+                if sum(1 for t in range(b, b + 9) if norm[t]) >= 9 - slack:
+                    return True
     if red <= 1 and green <= 1 and red + green >= 2 - slack and total - red - green <= slack:
         norm = normalized_counts(conc, melds)
         rg = norm[0] + norm[4] + norm[6] + norm[8] + red + green

@@ -4,7 +4,8 @@ Every card ends the hand in somebody's pile, so a card is worth its card points 
 takes it (plus its share of a combination still within reach). A play is worth what it
 takes now, plus the expected take of this turn's flip (averaged over the unseen cards,
 which is what the stock's top card is, as far as this seat knows), minus the expected best
-capture the table we leave offers the opponent's next play.
+capture the table we leave offers the opponent's next play, plus our best capture next
+turn if the opponent leaves it to us (so a capture nobody else can make can wait).
 """
 
 from __future__ import annotations
@@ -26,8 +27,10 @@ from bot.games.mushi.rules import (
     wild_targets,
 )
 
-RISK = 0.9  # weight of what the opponent's next play may take from the table we leave
-FLIP = 1.0  # weight of this turn's flip, in expectation
+# Weights, tuned in paired matches against a greedy player (take the most points, else lay
+# the cheapest card): the table we leave matters more than the flip's expected take.
+RISK = 1.5  # weight of what the opponent's next play may take from the table we leave
+FLIP = 0.3  # weight of this turn's flip, in expectation
 FUTURE = 0.8  # weight of our best capture next turn, if the opponent leaves it to us
 COMBO = 0.8  # weight of progress towards (or denial of) a combination
 

@@ -40,7 +40,6 @@ _DECK_ORDER = {c: i for i, c in enumerate(DECK)}
 
 WILD = "11p1"  # the Willow junk card (lightning)
 RAIN_CARDS = frozenset({"11b", "11a", "11r"})  # the other three Willow cards
-WILLOW = 11
 
 HAND_SIZE = 8
 TABLE_SIZE = 8
@@ -400,9 +399,7 @@ class MushiState(State):
         events: list[Event] = []
         elder = self.elder
         for month in table_four_months(self.table):
-            four = sort_mushi(
-                t for t in self.table if MONTH[t] == month or (month == WILLOW and t == WILD)
-            )
+            four = sort_mushi(t for t in self.table if MONTH[t] == month)  # the wild is a Willow
             for t in four:
                 self.table.remove(t)
             self._capture(elder, four)

@@ -271,12 +271,20 @@ def pass_plan(view: Mapping[str, Any], hand: list[str]) -> dict[str, str]:
 
 
 def _wish_choice(view: Mapping[str, Any], legal: set[str]) -> str:
-    # The seed's tip: name the card passed to the next player (an opponent).
-    given = (view.get("given") or {}).get("left")
-    if given and given not in (STORK, CAT, CATFISH, PANDA):
-        code = f"wish {given[:-1]}"
-        if code in legal:
-            return code
+    """A high rank the AI does not hold and did not pass to its partner: opponents holding
+    it must spend it. The seed's tip: the card passed to the next player (an opponent)
+    is a sure hit, so a high one of those comes first."""
+    hand = view.get("hand") or []
+    given = view.get("given") or {}
+    held = {c[:-1] for c in hand if c not in (STORK, CAT, CATFISH, PANDA)}
+    to_partner = given.get("partner", "")[:-1]
+    left = given.get("left", "")
+    if left and left not in (STORK, CAT, CATFISH, PANDA) and value(left) >= 9:
+        if left[:-1] not in held and f"wish {left[:-1]}" in legal:
+            return f"wish {left[:-1]}"
+    for rank in ("M", "E", "G", "B", "10"):
+        if rank not in held and rank != to_partner and f"wish {rank}" in legal:
+            return f"wish {rank}"
     return "wish none"
 
 

@@ -139,7 +139,14 @@ def pip_image(suit_letter: str, size: int, colour: RGB | None = None) -> Image.I
     """A standalone antialiased suit symbol (RGBA), for labels next to text."""
     colour = colour or (CARD_RED if suit_letter in RED_SUITS else CARD_BLACK)
     big = Image.new("RGBA", (size * SCALE, size * SCALE), (0, 0, 0, 0))
-    draw_pip(ImageDraw.Draw(big), suit_letter, size * SCALE / 2, size * SCALE / 2, size * SCALE * 0.9, colour)
+    draw_pip(
+        ImageDraw.Draw(big),
+        suit_letter,
+        size * SCALE / 2,
+        size * SCALE / 2,
+        size * SCALE * 0.9,
+        colour,
+    )
     return big.resize((size, size), Image.Resampling.LANCZOS)
 
 
@@ -178,7 +185,9 @@ def _draw_corner_text(
 
 def _master_face(code: str, width: int) -> Image.Image:
     w, h = width * SCALE, card_height(width) * SCALE
-    img = card_frame((w, h), fill=CARD_FACE, border=(120, 118, 112), border_width=max(2, SCALE), radius=w // 10)
+    img = card_frame(
+        (w, h), fill=CARD_FACE, border=(120, 118, 112), border_width=max(2, SCALE), radius=w // 10
+    )
     d = ImageDraw.Draw(img)
     colour = _colour(code)
     if code in JOKERS:
@@ -186,18 +195,18 @@ def _master_face(code: str, width: int) -> Image.Image:
         return img
     r, s = rank(code), suit(code)
     # Corner index: large rank and pip at top-left, repeated upside down at bottom-right.
-    idx = int(w * 0.26)
-    cx = w * 0.14
+    idx = int(w * 0.27)
+    cx = w * 0.125
     bottom = _draw_corner_text(d, r, cx, h * 0.035, idx, colour)
-    draw_pip(d, s, cx, bottom + w * 0.1, w * 0.17, colour)
-    corner = img.crop((0, 0, int(w * 0.3), int(h * 0.34)))
+    draw_pip(d, s, cx, bottom + w * 0.1, w * 0.16, colour)
+    corner = img.crop((0, 0, int(w * 0.26), int(h * 0.34)))
     img.alpha_composite(corner.rotate(180), (w - corner.width, h - corner.height))
     d = ImageDraw.Draw(img)
     # The field between the corner columns.
-    fx0, fx1 = w * 0.32, w * 0.68
-    fy0, fy1 = h * 0.17, h * 0.83
+    fx0, fx1 = w * 0.37, w * 0.63
+    fy0, fy1 = h * 0.15, h * 0.85
     if r in PIP_LAYOUT:
-        ps = w * 0.2
+        ps = w * 0.17
         for px, py in PIP_LAYOUT[r]:
             x = fx0 + (fx1 - fx0) * px
             y = fy0 + (fy1 - fy0) * py
@@ -205,8 +214,10 @@ def _master_face(code: str, width: int) -> Image.Image:
     elif r == "A":
         draw_pip(d, s, w / 2, h / 2, w * (0.5 if s == "S" else 0.42), colour)
     else:  # J Q K: a tinted frame with the letter and the suit
-        box = (w * 0.27, h * 0.15, w * 0.73, h * 0.85)
-        d.rounded_rectangle(box, radius=w * 0.04, fill=FACE_TINT, outline=colour, width=max(2, SCALE))
+        box = (w * 0.27, h * 0.13, w * 0.73, h * 0.87)
+        d.rounded_rectangle(
+            box, radius=w * 0.04, fill=FACE_TINT, outline=colour, width=max(2, SCALE)
+        )
         f = font(int(w * 0.42), True)
         d.text((w / 2, h * 0.42), r, font=f, fill=colour, anchor="mm")
         draw_pip(d, s, w / 2, h * 0.66, w * 0.2, colour)
@@ -231,8 +242,23 @@ def _draw_joker(img: Image.Image, d: ImageDraw.ImageDraw, code: str, w: int, h: 
     left = (cx - s * 0.5, cy + s * 0.2)
     right = (cx + s * 0.5, cy + s * 0.2)
     tips = [(cx - s * 0.52, cy - s * 0.45), (cx, cy - s * 0.62), (cx + s * 0.52, cy - s * 0.45)]
-    d.polygon([left, tips[0], (cx - s * 0.2, cy - s * 0.05), tips[1], (cx + s * 0.2, cy - s * 0.05), tips[2], right], fill=hat, outline=band, width=max(2, SCALE))
-    d.rounded_rectangle((cx - s * 0.55, cy + s * 0.14, cx + s * 0.55, cy + s * 0.34), radius=s * 0.06, fill=band)
+    d.polygon(
+        [
+            left,
+            tips[0],
+            (cx - s * 0.2, cy - s * 0.05),
+            tips[1],
+            (cx + s * 0.2, cy - s * 0.05),
+            tips[2],
+            right,
+        ],
+        fill=hat,
+        outline=band,
+        width=max(2, SCALE),
+    )
+    d.rounded_rectangle(
+        (cx - s * 0.55, cy + s * 0.14, cx + s * 0.55, cy + s * 0.34), radius=s * 0.06, fill=band
+    )
     for tx, ty in tips:
         r = s * 0.09
         d.ellipse((tx - r, ty - r, tx + r, ty + r), fill=band)
@@ -250,7 +276,9 @@ def card_image(code: str, width: int = 80) -> Image.Image:
 @lru_cache(maxsize=16)
 def card_back(width: int = 80) -> Image.Image:
     w, h = width * SCALE, card_height(width) * SCALE
-    img = card_frame((w, h), fill=CARD_FACE, border=(120, 118, 112), border_width=max(2, SCALE), radius=w // 10)
+    img = card_frame(
+        (w, h), fill=CARD_FACE, border=(120, 118, 112), border_width=max(2, SCALE), radius=w // 10
+    )
     d = ImageDraw.Draw(img)
     m = w * 0.07
     d.rounded_rectangle((m, m, w - m, h - m), radius=w * 0.06, fill=BACK_RED)
@@ -264,11 +292,18 @@ def card_back(width: int = 80) -> Image.Image:
     # Re-mask the lattice to the inner panel and add a medallion.
     inner = Image.new("L", (w, h), 0)
     ImageDraw.Draw(inner).rounded_rectangle((m, m, w - m, h - m), radius=w * 0.06, fill=255)
-    face = card_frame((w, h), fill=CARD_FACE, border=(120, 118, 112), border_width=max(2, SCALE), radius=w // 10)
+    face = card_frame(
+        (w, h), fill=CARD_FACE, border=(120, 118, 112), border_width=max(2, SCALE), radius=w // 10
+    )
     face.paste(img, (0, 0), inner)
     d = ImageDraw.Draw(face)
     r = w * 0.2
-    d.ellipse((w / 2 - r, h / 2 - r, w / 2 + r, h / 2 + r), fill=CARD_FACE, outline=JOKER_GOLD, width=lw * 2)
+    d.ellipse(
+        (w / 2 - r, h / 2 - r, w / 2 + r, h / 2 + r),
+        fill=CARD_FACE,
+        outline=JOKER_GOLD,
+        width=lw * 2,
+    )
     d.text((w / 2, h / 2), "三", font=font(int(r * 1.2), True), fill=BACK_RED, anchor="mm")
     return face.resize((width, card_height(width)), Image.Resampling.LANCZOS)
 
@@ -334,6 +369,23 @@ def _status_line(view: View) -> str:
     return ""
 
 
+def _hand_prompt(view: View) -> str:
+    """What the hand's owner is asked to do now (or what the table is waiting for)."""
+    if view.get("seat") not in (view.get("to_act") or []):
+        return _status_line(view)
+    phase = view.get("phase")
+    if phase == "bidding":
+        minimum = view.get("bid_minimum")
+        return f"Your bid: {minimum}–80 or pass" if minimum and minimum <= 80 else "Your turn: pass"
+    if phase == "bury":
+        return "Your turn: bury 6 of these 18 cards"
+    if phase == "trump":
+        return "Your turn: name the trump suit"
+    if phase == "play":
+        return "Your turn: play a lifted card"
+    return _status_line(view)
+
+
 def _paste_text_with_pip(
     img: Image.Image, xy: tuple[int, int], text: str, suit_letter: str | None, size: int,
     fill: RGB = WHITE, bold: bool = True, pip_colour: RGB | None = None,
@@ -368,7 +420,7 @@ LEFT_W = 262
 RIGHT_W = 262
 CENTER = (M + LEFT_W + 10, M, W - M - RIGHT_W - 10, H - M - 66)
 FOOT = (M, H - M - 56, W - M, H - M)
-TRICK_CARD = 84
+TRICK_CARD = 100
 SEAT_W, SEAT_H = 230, 92
 SIDE_SEAT_W = 150
 
@@ -400,14 +452,14 @@ def _trick_slot(side: str) -> tuple[int, int]:
     x0, y0, x1, y1 = CENTER
     cx, cy = (x0 + x1) // 2, (y0 + y1) // 2 + 4
     cw, ch = TRICK_CARD, card_height(TRICK_CARD)
-    off_x, off_y = 100, 76
+    off_x, off_y = 122, 96
     if side == "bottom":
         return (cx - cw // 2, cy + off_y - ch // 2)
     if side == "top":
         return (cx - cw // 2, cy - off_y - ch // 2)
     if side == "left":
-        return (cx - off_x - cw // 2 - 20, cy - ch // 2)
-    return (cx + off_x - cw // 2 + 20, cy - ch // 2)
+        return (cx - off_x - cw // 2, cy - ch // 2)
+    return (cx + off_x - cw // 2, cy - ch // 2)
 
 
 def _seat_panel(img: Image.Image, view: View, seat: int, side: str) -> None:
@@ -432,18 +484,21 @@ def _seat_panel(img: Image.Image, view: View, seat: int, side: str) -> None:
     elif view.get("phase") == "bidding":
         said = next((b["bid"] for b in view.get("bids") or [] if b["seat"] == seat), "—")
         text = "Pass" if said is None else ("…" if said == "—" else f"Bid {said}")
-        badge(d, (x0 + 10, y), text, size=13, fill=GOLD if isinstance(said, int) else (180, 180, 180))
+        badge(
+            d, (x0 + 10, y), text, size=13, fill=GOLD if isinstance(said, int) else (180, 180, 180)
+        )
     if seat == view.get("first_bidder") and view.get("phase") == "bidding":
         badge(d, (x1 - 10, y), "1st", size=13, fill=(200, 200, 200), anchor="ra")
     total = (view.get("scores") or [0, 0, 0, 0])[seat]
     counts = view.get("hand_counts") or [0, 0, 0, 0]
     won = (view.get("tricks_won") or [0, 0, 0, 0])[seat]
     stats = f"Total {_signed(total)}"
-    line2 = f"{counts[seat]} cards · {won} tricks"
+    tricks = f"{won} trick" + ("" if won == 1 else "s")
+    line2 = f"{counts[seat]} cards · {tricks}"
     if side in ("left", "right"):
         d.text((x0 + 10, y + 28), stats, font=font(15, True), fill=GOLD)
         d.text((x0 + 10, y + 52), f"{counts[seat]} cards", font=font(14), fill=MUTED)
-        d.text((x0 + 10, y + 72), f"{won} tricks won", font=font(14), fill=MUTED)
+        d.text((x0 + 10, y + 72), f"{tricks} won", font=font(14), fill=MUTED)
     else:
         d.text((x0 + 10, y + 28), stats, font=font(15, True), fill=GOLD)
         d.text((x1 - 10, y + 30), line2, font=font(14), fill=MUTED, anchor="ra")
@@ -455,7 +510,12 @@ def _info_column(img: Image.Image, view: View) -> None:
     d = ImageDraw.Draw(img)
     d.text((x0, y0), "三打一 San Da Yi", font=font(22, True), fill=WHITE)
     deal, deals = view.get("deal", 1), view.get("deals")
-    d.text((x0, y0 + 32), f"Hand {deal} / {deals}" if deals else f"Hand {deal}", font=font(17, True), fill=GOLD)
+    d.text(
+        (x0, y0 + 32),
+        f"Hand {deal} / {deals}" if deals else f"Hand {deal}",
+        font=font(17, True),
+        fill=GOLD,
+    )
     redeals = view.get("redeals") or 0
     if redeals:
         d.text((x1, y0 + 34), f"redealt ×{redeals}", font=font(13), fill=MUTED, anchor="ra")
@@ -464,11 +524,21 @@ def _info_column(img: Image.Image, view: View) -> None:
     d.text((x0, y), "BID", font=font(13, True), fill=MUTED)
     if bid:
         d.text((x0, y + 18), f"{bid}", font=font(34, True), fill=WHITE)
-        d.text((x0 + 64, y + 22), f"by {_name(view, declarer)}", font=font(15, True), fill=DECLARER_COLOUR)
+        d.text(
+            (x0 + 64, y + 22),
+            f"by {_name(view, declarer)}",
+            font=font(15, True),
+            fill=DECLARER_COLOUR,
+        )
         d.text((x0 + 64, y + 42), f"stake ×{view.get('stake')}", font=font(14), fill=MUTED)
     else:
         high = view.get("high_bid")
-        d.text((x0, y + 20), f"highest so far: {high}" if high else "no bid yet", font=font(16), fill=MUTED)
+        d.text(
+            (x0, y + 20),
+            f"highest so far: {high}" if high else "no bid yet",
+            font=font(16),
+            fill=MUTED,
+        )
     y += 78
     d.text((x0, y), "TRUMP", font=font(13, True), fill=MUTED)
     trump = view.get("trump")
@@ -500,7 +570,12 @@ def _info_column(img: Image.Image, view: View) -> None:
         d.text((x0, y + 22), "needed: 105 − bid", font=font(16), fill=MUTED)
     y += 116
     d.text((x0, y), f"TRICKS  {view.get('tricks_played', 0)} / 12", font=font(13, True), fill=MUTED)
-    y += 26
+    if declarer is not None:
+        kept = sum(t["points"] for t in view.get("tricks") or [] if t["winner"] == declarer)
+        d.text(
+            (x0, y + 18), f"Declarer's tricks: {kept} pts (not counted)", font=font(13), fill=MUTED
+        )
+    y += 44
     _kitty(img, view, (x0, y), x1)
 
 
@@ -558,12 +633,28 @@ def _right_column(img: Image.Image, view: View) -> None:
             cx = x0 + i * (cw + 14)
             paste_with_shadow(img, card_image(p["card"], cw), (cx, y))
             initial, _ = fit_text(_name(view, p["seat"]), cw + 12, 11)
-            d.text((cx + cw // 2, y + card_height(cw) + 4), initial, font=font(11), fill=MUTED, anchor="mt")
+            d.text(
+                (cx + cw // 2, y + card_height(cw) + 4),
+                initial,
+                font=font(11),
+                fill=MUTED,
+                anchor="mt",
+            )
             if p["seat"] == last["winner"]:
-                d.rounded_rectangle((cx - 2, y - 2, cx + cw + 1, y + card_height(cw) + 1), radius=5, outline=HIGHLIGHT, width=2)
+                d.rounded_rectangle(
+                    (cx - 2, y - 2, cx + cw + 1, y + card_height(cw) + 1),
+                    radius=5,
+                    outline=HIGHLIGHT,
+                    width=2,
+                )
         y += card_height(cw) + 22
         side = "defenders" if last["winner"] != view.get("declarer") else "declarer"
-        d.text((x0, y), f"{_name(view, last['winner'])} won {last['points']} pts ({side})", font=font(13), fill=WHITE)
+        d.text(
+            (x0, y),
+            f"{_name(view, last['winner'])} won {last['points']} pts ({side})",
+            font=font(13),
+            fill=WHITE,
+        )
         y += 24
     else:
         d.text((x0, y), "—", font=font(14), fill=MUTED)
@@ -589,7 +680,9 @@ def _right_column(img: Image.Image, view: View) -> None:
             text, size = fit_text(text, x1 - x0 - 44, 13)
             d.text((x0, y), text, font=font(size), fill=WHITE)
             dd = h["settlement"][h["declarer"]]
-            d.text((x1, y), _signed(dd), font=font(13, True), fill=GOOD if dd > 0 else BAD, anchor="ra")
+            d.text(
+                (x1, y), _signed(dd), font=font(13, True), fill=GOOD if dd > 0 else BAD, anchor="ra"
+            )
             y += 19
 
 
@@ -600,13 +693,13 @@ def _centre(img: Image.Image, view: View, sides: dict[int, str]) -> None:
     phase = view.get("phase")
     trick = view.get("trick") or []
     trump = view.get("trump")
-    if phase == "play" or (phase == "over" and view.get("last_trick")):
-        shown, caption, dim = trick, None, False
+    if view.get("is_over"):
+        _game_over_banner(img, view)
+        return
+    if phase == "play":
+        shown, dim = trick, False
         if not trick and view.get("last_trick"):
-            last = view["last_trick"]
-            shown = last["cards"]
-            dim = True
-            caption = f"Last trick: {_name(view, last['winner'])} won {last['points']} points"
+            shown, dim = view["last_trick"]["cards"], True
         winner = _trick_winner(shown, trump)
         leader = shown[0]["seat"] if shown else None
         for p in shown:
@@ -614,41 +707,94 @@ def _centre(img: Image.Image, view: View, sides: dict[int, str]) -> None:
             sprite = card_image(p["card"], TRICK_CARD)
             if dim:
                 sprite = sprite.copy()
-                sprite.putalpha(sprite.getchannel("A").point(lambda a: a * 150 // 255))
+                sprite.putalpha(sprite.getchannel("A").point(lambda a: a * 210 // 255))
             x, y = _trick_slot(side)
-            if p["seat"] == winner and not dim:
+            if p["seat"] == winner:
                 g = glow(sprite.size, HIGHLIGHT, spread=10)
                 img.paste(g, (x - 10, y - 10), g)
             paste_with_shadow(img, sprite, (x, y))
             if p["seat"] == leader:
-                badge(ImageDraw.Draw(img), (x + TRICK_CARD // 2, y - 12), "led", size=11, anchor="ma", fill=(220, 220, 220))
-        if caption:
-            d.text((cx, cy + 4), caption, font=font(15, True), fill=WHITE, anchor="mm")
-        elif not shown:
-            d.text((cx, cy), f"{_name(view, view['to_act'][0])} leads" if view.get("to_act") else "", font=font(16, True), fill=WHITE, anchor="mm")
+                ly = y + card_height(TRICK_CARD) + 2 if side == "bottom" else y - 22
+                badge(
+                    ImageDraw.Draw(img),
+                    (x + TRICK_CARD // 2, ly),
+                    "led",
+                    size=12,
+                    anchor="ma",
+                    fill=(220, 220, 220),
+                )
+        d = ImageDraw.Draw(img)
+        if dim:
+            last = view["last_trick"]
+            box = (cx - 68, cy - 20, cx + 68, cy + 28)
+            panel(img, box, fill=(0, 0, 0, 170), border=HIGHLIGHT)
+            d = ImageDraw.Draw(img)
+            d.text(
+                (cx, cy - 8),
+                f"trick {view.get('tricks_played')} won by",
+                font=font(12),
+                fill=MUTED,
+                anchor="mm",
+            )
+            who, size = fit_text(
+                f"{_name(view, last['winner'])} +{last['points']}", 126, 15, bold=True
+            )
+            d.text((cx, cy + 12), who, font=font(size, True), fill=WHITE, anchor="mm")
+        elif not shown and view.get("to_act"):
+            d.text(
+                (cx, cy),
+                f"{_name(view, view['to_act'][0])} leads",
+                font=font(16, True),
+                fill=WHITE,
+                anchor="mm",
+            )
     elif phase == "bidding":
         cw = 48
         total = 6 * (cw + 6) - 6
         for i in range(6):
-            paste_with_shadow(img, card_back(cw), (cx - total // 2 + i * (cw + 6), cy - card_height(cw) // 2 - 10))
-        d.text((cx, cy + card_height(cw) // 2 + 6), "the kitty: 6 cards face down", font=font(14), fill=MUTED, anchor="mt")
+            paste_with_shadow(
+                img, card_back(cw), (cx - total // 2 + i * (cw + 6), cy - card_height(cw) // 2 - 10)
+            )
+        d.text(
+            (cx, cy + card_height(cw) // 2 + 6),
+            "the kitty: 6 cards face down",
+            font=font(14),
+            fill=MUTED,
+            anchor="mt",
+        )
         minimum = view.get("bid_minimum")
         if minimum and view.get("to_act"):
-            d.text((cx, cy + card_height(cw) // 2 + 28), f"{_name(view, view['to_act'][0])} may bid {minimum}–80 or pass", font=font(15, True), fill=GOLD, anchor="mt")
+            d.text(
+                (cx, cy + card_height(cw) // 2 + 28),
+                f"{_name(view, view['to_act'][0])} may bid {minimum}–80 or pass",
+                font=font(15, True),
+                fill=GOLD,
+                anchor="mt",
+            )
     elif phase in ("bury", "trump"):
         kitty = view.get("kitty")
-        cw = 56
+        cw = 46
         total = 6 * (cw + 6) - 6
         for i in range(6):
             sprite = card_image(kitty[i], cw) if kitty else card_back(cw)
-            paste_with_shadow(img, sprite, (cx - total // 2 + i * (cw + 6), cy - card_height(cw) // 2 - 14))
+            paste_with_shadow(
+                img, sprite, (cx - total // 2 + i * (cw + 6), cy - card_height(cw) // 2 - 14)
+            )
         who = _name(view, view["declarer"])
-        text = f"{who} takes the kitty and buries 6 cards" if phase == "bury" else f"{who} names the trump suit"
-        d.text((cx, cy + card_height(cw) // 2 + 2), text, font=font(16, True), fill=WHITE, anchor="mt")
-        note = "kitty shown to all (bid 60/65)" if view.get("kitty_public") else "kitty hidden (bid 70+)"
+        text = (
+            f"{who} takes the kitty and buries 6 cards"
+            if phase == "bury"
+            else f"{who} names the trump suit"
+        )
+        d.text(
+            (cx, cy + card_height(cw) // 2 + 2), text, font=font(16, True), fill=WHITE, anchor="mt"
+        )
+        note = (
+            "kitty shown to all (bid 60/65)"
+            if view.get("kitty_public")
+            else "kitty hidden (bid 70+)"
+        )
         d.text((cx, cy + card_height(cw) // 2 + 26), note, font=font(13), fill=MUTED, anchor="mt")
-    if view.get("is_over"):
-        _game_over_banner(img, view)
 
 
 def _game_over_banner(img: Image.Image, view: View) -> None:
@@ -656,13 +802,18 @@ def _game_over_banner(img: Image.Image, view: View) -> None:
     cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
     scores = view.get("scores") or [0, 0, 0, 0]
     best = max(scores)
-    winners = " & ".join(_name(view, s) for s in range(4) if scores[s] == best)
-    box = (cx - 200, cy - 44, cx + 200, cy + 44)
+    winners = [s for s in range(4) if scores[s] == best]
+    names = " & ".join(_name(view, s) for s in winners)
+    box = (cx - 165, cy - 62, cx + 165, cy + 62)
     panel(img, box, fill=(0, 0, 0, 200), border=GOLD)
     d = ImageDraw.Draw(img)
-    d.text((cx, cy - 16), "Match over", font=font(18, True), fill=MUTED, anchor="mm")
-    text, size = fit_text(f"{winners} wins with {_signed(best)}", 380, 24, bold=True)
-    d.text((cx, cy + 14), text, font=font(size, True), fill=GOLD, anchor="mm")
+    d.text((cx, cy - 36), "Match over", font=font(18, True), fill=MUTED, anchor="mm")
+    text, size = fit_text(names, 300, 24, bold=True)
+    d.text((cx, cy), text, font=font(size, True), fill=GOLD, anchor="mm")
+    verb = "wins" if len(winners) == 1 else "win"
+    d.text(
+        (cx, cy + 34), f"{verb} with {_signed(best)}", font=font(18, True), fill=WHITE, anchor="mm"
+    )
 
 
 def _settlement_line(img: Image.Image, view: View) -> None:
@@ -670,7 +821,13 @@ def _settlement_line(img: Image.Image, view: View) -> None:
     d = ImageDraw.Draw(img)
     history = view.get("history") or []
     if not history:
-        d.text((x0 + 14, (y0 + y1) // 2), "The settlement of each hand appears here.", font=font(15), fill=MUTED, anchor="lm")
+        d.text(
+            (x0 + 14, (y0 + y1) // 2),
+            "The settlement of each hand appears here.",
+            font=font(15),
+            fill=MUTED,
+            anchor="lm",
+        )
         return
     h = history[-1]
     kou = "抠底 by the defenders" if h["kou_di"] else "no 抠底"
@@ -678,15 +835,15 @@ def _settlement_line(img: Image.Image, view: View) -> None:
         f"Hand {h['hand']}: {_name(view, h['declarer'])} bid {h['bid']} · D {h['defender_points']}"
         f"/{h['target']} · {kou} · case {h['case']}"
     )
-    x = _paste_text_with_pip(img, (x0 + 14, y0 + 7), head + " ·", None, 15)
-    d.text((x, y0 + 7), h["case_name"], font=font(15), fill=MUTED)
+    x = _paste_text_with_pip(img, (x0 + 14, y0 + 5), head + " ·", None, 16)
+    d.text((x, y0 + 5), h["case_name"], font=font(16), fill=MUTED)
     x = x0 + 14
     for s in range(4):
         delta = h["settlement"][s]
-        name, size = fit_text(_name(view, s), 150, 15)
+        name, size = fit_text(_name(view, s), 150, 16)
         text = f"{name} {_signed(delta)}"
         colour = GOOD if delta > 0 else BAD
-        d.text((x, y0 + 30), text, font=font(size, True), fill=colour)
+        d.text((x, y0 + 29), text, font=font(size, True), fill=colour)
         x += int(font(size, True).getlength(text)) + 24
 
 
@@ -728,19 +885,23 @@ def render_hand(view: View) -> Image.Image:
     trump = view.get("trump")
     seat = view.get("seat")
     groups = _hand_groups(hand, trump)
-    n, gaps = len(hand), max(0, len(groups) - 1)
+    n, g = len(hand), len(groups)
     group_gap = 22
     cw = 84
     step = cw + 6
-    if n and n * step + gaps * group_gap > HAND_W - 40:  # 18 cards while burying: overlap
-        step = (HAND_W - 40 - gaps * group_gap - cw) // max(1, n - 1)
+    avail = HAND_W - 40
+    # Width: each group is one full card plus a step per further card, groups apart.
+    if n and (n - g) * step + g * cw + (g - 1) * group_gap > avail:  # 18 cards: overlap
+        step = (avail - g * cw - (g - 1) * group_gap) // max(1, n - g)
     ch = card_height(cw)
     extra = 0
     declarer = view.get("declarer")
-    side_cards = view.get("buried") or (view.get("kitty") if seat == declarer and view.get("phase") in ("bury",) else None)
+    side_cards = view.get("buried") or (
+        view.get("kitty") if seat == declarer and view.get("phase") in ("bury",) else None
+    )
     if view.get("buried"):
         extra = 92
-    height = 70 + ch + 40 + extra
+    height = 88 + ch + 40 + extra
     img = felt((HAND_W, height)).convert("RGB")
     d = ImageDraw.Draw(img)
     if seat is None:
@@ -755,12 +916,12 @@ def render_hand(view: View) -> Image.Image:
         x = _paste_text_with_pip(img, (x + 16, 16), "Trump", None, 17, fill=GOLD)
         _suit_chip(img, (x, 10), trump, 34)
         x += 42
-    d.text((HAND_W - 20, 18), _status_line(view), font=font(15, True), fill=GOLD, anchor="ra")
+    d.text((HAND_W - 20, 18), _hand_prompt(view), font=font(15, True), fill=GOLD, anchor="ra")
     legal = _legal_cards(view)
     x = 20
-    top = 66
-    for g, cards in groups:
-        label = "Trumps" if g == TRUMP_GROUP else SUIT_NAME[g]
+    top = 84
+    for grp, cards in groups:
+        label = "Trumps" if grp == TRUMP_GROUP else SUIT_NAME[grp]
         gx = x
         for c in cards:
             lift = 12 if c in legal else 0
@@ -771,12 +932,19 @@ def render_hand(view: View) -> Image.Image:
             paste_with_shadow(img, sprite, (x, top + 8 - lift))
             x += step
         x += cw - step + group_gap
-        d.text((gx, top - 14), label, font=font(13, True), fill=GOLD if g == TRUMP_GROUP else MUTED)
+        d.text(
+            (gx, top - 26), label, font=font(13, True), fill=GOLD if grp == TRUMP_GROUP else MUTED
+        )
         pts = sum(points(c) for c in cards)
         if pts:
-            d.text((x - group_gap, top - 14), f"{pts} pts", font=font(12), fill=MUTED, anchor="ra")
+            d.text((x - group_gap, top - 26), f"{pts} pts", font=font(12), fill=MUTED, anchor="ra")
     if view.get("phase") == "play" and legal:
-        d.text((20, top + ch + 18), "Lifted cards are the ones you may play.", font=font(14), fill=MUTED)
+        d.text(
+            (20, top + ch + 18),
+            "Lifted cards are the ones you may play.",
+            font=font(14),
+            fill=MUTED,
+        )
     if side_cards and view.get("buried"):
         y = top + ch + 44
         d.text((20, y), "Buried (face down, only you see them):", font=font(14, True), fill=MUTED)
@@ -800,13 +968,27 @@ def render_deal_summary(view: View) -> Image.Image | None:
     d = ImageDraw.Draw(img)
     declarer = h["declarer"]
     d.text((24, 18), f"Hand {h['hand']} — settlement", font=font(26, True), fill=WHITE)
-    x = _paste_text_with_pip(
-        img, (24, 60), f"{_name(view, declarer)} bid {h['bid']} (stake ×{h['stake']}) · trump", h["trump"], 18,
+    _paste_text_with_pip(
+        img,
+        (24, 60),
+        f"{_name(view, declarer)} bid {h['bid']} (stake ×{h['stake']}) · trump",
+        h["trump"],
+        18,
         pip_colour=None,
     )
-    d.text((24, 92), f"Defenders took {h['defender_points']} points (needed {h['target']}, twice: {2 * h['target']})", font=font(18), fill=WHITE)
-    kou = "Yes — a defender won the last trick (抠底)" if h["kou_di"] else "No — the declarer won the last trick"
-    d.text((24, 120), f"抠底: {kou}", font=font(18), fill=WHITE)
+    d.text(
+        (24, 92),
+        f"Defenders took {h['defender_points']} points (needed {h['target']}, twice: {2 * h['target']})",
+        font=font(18),
+        fill=WHITE,
+    )
+    last = _name(view, h["last_trick_winner"])
+    kou = (
+        f"{last} (a defender) won the last trick: 抠底"
+        if h["kou_di"]
+        else f"{last} (the declarer) won the last trick: no 抠底"
+    )
+    d.text((24, 120), kou, font=font(18), fill=WHITE)
     # The seven rows, the applied one highlighted.
     tx0, ty = 24, 160
     panel(img, (tx0 - 8, ty - 8, 560, ty + 7 * 34 + 40))
@@ -819,7 +1001,13 @@ def render_deal_summary(view: View) -> Image.Image | None:
     for case in SETTLEMENT_CASES:
         hit = case.code == h["case"]
         if hit:
-            d.rounded_rectangle((tx0 - 6, ty - 4, 552, ty + 26), radius=6, fill=(90, 70, 20), outline=HIGHLIGHT, width=2)
+            d.rounded_rectangle(
+                (tx0 - 6, ty - 4, 552, ty + 26),
+                radius=6,
+                fill=(90, 70, 20),
+                outline=HIGHLIGHT,
+                width=2,
+            )
         colour = WHITE if hit else DIM
         d.text((tx0, ty), case.code, font=font(16, True), fill=GOLD if hit else colour)
         name, size = fit_text(case.name, 330, 15)
@@ -835,10 +1023,21 @@ def render_deal_summary(view: View) -> Image.Image | None:
     for s in range(4):
         name, size = fit_text(_name(view, s), 150, 16, bold=True)
         role = "庄" if s == declarer else "闲"
-        d.text((px + 4, y), role, font=font(16, True), fill=DECLARER_COLOUR if s == declarer else DEFENDER_COLOUR)
+        d.text(
+            (px + 4, y),
+            role,
+            font=font(16, True),
+            fill=DECLARER_COLOUR if s == declarer else DEFENDER_COLOUR,
+        )
         d.text((px + 28, y), name, font=font(size, True), fill=WHITE)
         delta = h["settlement"][s]
-        d.text((px + 220, y), _signed(delta), font=font(18, True), fill=GOOD if delta > 0 else BAD, anchor="ra")
+        d.text(
+            (px + 220, y),
+            _signed(delta),
+            font=font(18, True),
+            fill=GOOD if delta > 0 else BAD,
+            anchor="ra",
+        )
         d.text((px + 290, y + 2), _signed(h["totals"][s]), font=font(15), fill=GOLD, anchor="ra")
         y += 40
     d.text((px + 220, 168), "hand", font=font(12, True), fill=MUTED, anchor="ra")

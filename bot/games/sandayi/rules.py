@@ -60,7 +60,7 @@ class Options:
 @lru_cache(maxsize=8)
 def _bury_codes(hand: tuple[str, ...]) -> tuple[str, ...]:
     """Every `bury` code for an 18-card hand (18564 of them), in canonical card order."""
-    return tuple("bury " + " ".join(combo) for combo in combinations(hand, KITTY_SIZE))
+    return tuple(map("bury ".__add__, map(" ".join, combinations(hand, KITTY_SIZE))))
 
 
 def _check_deck(deck: Sequence[str]) -> list[str]:

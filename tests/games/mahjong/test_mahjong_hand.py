@@ -233,8 +233,13 @@ def test_one_add_matches_waits(c: list[int], drop: int) -> None:
 @settings(max_examples=200, deadline=None)
 @given(built_hands())
 def test_shanten_minus_one_iff_complete(c: list[int]) -> None:
+    """Shanten (the AI's yardstick) is exact one swap from complete, except that block
+    counting may imagine a fifth copy of a card held four times (then it is a lower bound)."""
     assert (shanten(c) == -1) == is_complete(c)
-    assert (shanten(c) <= 0) == brute_swap(list(c))
+    if brute_swap(list(c)):
+        assert shanten(c) <= 0
+    elif 4 not in c:
+        assert shanten(c) >= 1
 
 
 @settings(max_examples=200, deadline=None)

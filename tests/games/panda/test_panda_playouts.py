@@ -69,6 +69,7 @@ def test_random_matches_keep_every_invariant(seed: int, options: dict, eager: fl
     steps = 0
     histories = 0
     while not state.is_over:
+        assert state.deal_no < 200, "the match should have ended long ago"
         assert _cards_in_play(state) == Counter(ALL_CARDS)
         if steps % 4 == 0:
             _check_views(state)
@@ -78,6 +79,9 @@ def test_random_matches_keep_every_invariant(seed: int, options: dict, eager: fl
             optional = [(s, c) for s in state.may_act for c in state.legal_actions(s)]
             assert optional
             choices = optional
+        # Random players who call Panda at every chance could drift below zero forever.
+        if rng.random() > 0.05:
+            choices = [x for x in choices if x[1] != "call"] or choices
         seat, code = rng.choice(choices)
         assert state.normalize(seat, code) == code, "legal codes are canonical"
         state.apply(seat, code)
@@ -99,5 +103,5 @@ def test_replay_midway_equals_live_state(seed: int) -> None:
     stop = rng.randint(5, 300)
     while not state.is_over and len(state.log) < stop:
         seat = rng.choice(state.to_act)
-        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        state.apply(seat, rng.choice([c for c in state.legal_actions(seat) if c != "call"]))
     assert replay(seed, NAMES, {"target": 200}, state.log).snapshot() == state.snapshot()

@@ -12,9 +12,7 @@ from bot.games.sandayi.rules import SanDaYiState
 PLAYERS = ["Ann", "Bob", "Cai", "Dee"]
 
 
-def stack(
-    hands: Mapping[int, Sequence[str]] | None = None, kitty: Sequence[str] = ()
-) -> list[str]:
+def stack(hands: Mapping[int, Sequence[str]] | None = None, kitty: Sequence[str] = ()) -> list[str]:
     """A deck (top first) that deals the given cards to the given seats and kitty; the rest
     of the 54 cards fill the gaps in deck order. Card i of the deck goes to seat i % 4."""
     hands = {s: list(c) for s, c in (hands or {}).items()}

@@ -42,7 +42,9 @@ def test_strong_hand_bids_and_weak_hand_passes() -> None:
 def test_ai_bids_no_more_than_its_hand_is_worth() -> None:
     hand = ["BJ", "SJ", "2S", "2H", "2D", "AS", "KS", "QS", "JS", "10S", "AH", "3D"]
     view = {"phase": "bidding", "hand": hand}
-    max_bid = int(ai.choose_bid(view, ["pass", "bid 60", "bid 65", "bid 70", "bid 75", "bid 80"]).split()[1])
+    max_bid = int(
+        ai.choose_bid(view, ["pass", "bid 60", "bid 65", "bid 70", "bid 75", "bid 80"]).split()[1]
+    )
     assert max_bid == 60  # the lowest bid it accepts
     assert ai.choose_bid(view, ["pass", "bid 80"]) in ("pass", "bid 80")
 

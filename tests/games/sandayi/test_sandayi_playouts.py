@@ -27,9 +27,7 @@ def check_invariants(state: SanDaYiState) -> None:
     if state.phase == "play":
         counts = [len(h) for h in state.hands]
         assert max(counts) - min(counts) <= 1
-        defenders = sum(
-            t["points"] for t in state.tricks if t["winner"] != state.declarer
-        )
+        defenders = sum(t["points"] for t in state.tricks if t["winner"] != state.declarer)
         assert state.defender_points == defenders
 
 
@@ -74,9 +72,12 @@ def test_random_matches(seed: int, hands: int, fixed: bool, data: st.DataObject)
             entry = state.history[-1]
             assert sum(entry["settlement"]) == 0
             assert entry["totals"] == state.scores
-            assert entry["case"] == sandayi.scoring.settle(
-                entry["bid"], entry["defender_points"], entry["kou_di"]
-            ).case.code
+            assert (
+                entry["case"]
+                == sandayi.scoring.settle(
+                    entry["bid"], entry["defender_points"], entry["kou_di"]
+                ).case.code
+            )
             assert 0 <= entry["defender_points"] <= 100
             assert entry["defender_points"] % 5 == 0
         assert steps < 5000
@@ -106,9 +107,13 @@ def test_replay_mid_hand_equals_live_state(seed: int, data: st.DataObject) -> No
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10**6), data=st.data(), bogus=st.sampled_from(
-    ["", "bid", "bid 55", "bid 90", "play", "play ZZ", "play 3D 4D", "trump X", "bury", "xyzzy"]
-))
+@given(
+    seed=st.integers(0, 10**6),
+    data=st.data(),
+    bogus=st.sampled_from(
+        ["", "bid", "bid 55", "bid 90", "play", "play ZZ", "play 3D 4D", "trump X", "bury", "xyzzy"]
+    ),
+)
 def test_illegal_actions_change_nothing(seed: int, data: st.DataObject, bogus: str) -> None:
     state = sandayi.new_game(seed, PLAYERS, {"hands": 1})
     for _ in range(data.draw(st.integers(0, 40))):

@@ -107,6 +107,9 @@ def test_every_reachable_score_settles_by_the_first_matching_row(bid: int) -> No
 
 def test_all_seven_rows_are_reached() -> None:
     reached = {
-        settle(bid, d, kou).case.code for bid in BIDS for d in range(0, 101, 5) for kou in (False, True)
+        settle(bid, d, kou).case.code
+        for bid in BIDS
+        for d in range(0, 101, 5)
+        for kou in (False, True)
     }
     assert reached == {"3C", "3B", "3A", "2B", "2A", "2C", "2D"}

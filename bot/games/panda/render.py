@@ -1,0 +1,513 @@
+"""Panda images: the public table, a seat's hand (for its DM) and the hand's score sheet.
+
+All card art is drawn here with Pillow: naturals show their rank and a suit emblem in the
+suit's colour (Tamahagane a steel blade, Gyokuro a tea leaf, Renge a lotus, Asahi a rising
+sun); the four specials each have their own picture and colour. Sprites are drawn at 2x,
+reduced with antialiasing and cached.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from bot.games.panda.cards import (
+    CAT,
+    CATFISH,
+    PANDA,
+    RANK_NAMES,
+    STORK,
+    SUIT_NAMES,
+    rank_name,
+)
+from bot.render.draw import (
+    FELT_GREEN,
+    GOLD,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PAPER,
+    WHITE,
+    badge,
+    card_frame,
+    draw_text,
+    felt,
+    fit_text,
+    glow,
+    panel,
+    paste_with_shadow,
+)
+from bot.render.fonts import font
+
+SUIT_COLOURS = {
+    "t": (58, 84, 122),  # steel blue
+    "g": (38, 122, 62),  # tea green
+    "r": (196, 48, 110),  # lotus pink
+    "a": (222, 104, 18),  # sunrise orange
+}
+SPECIAL_STYLE = {
+    STORK: ((232, 240, 248), (40, 70, 120), "STORK"),
+    CAT: ((60, 56, 66), (250, 236, 200), "CAT"),
+    CATFISH: ((210, 232, 226), (24, 96, 110), "CATFISH"),
+    PANDA: ((250, 250, 246), (20, 20, 20), "PANDA"),
+}
+TEAM_COLOURS = ((86, 160, 232), (232, 120, 86))  # team A (0+2), team B (1+3)
+TABLE_SIZE = (1280, 800)
+CARD = (66, 94)
+SMALL = (50, 72)
+HAND_CARD = (84, 120)
+MINI = (34, 48)
+BIG = (82, 116)
+SCALE = 2
+
+
+# ----- card sprites ------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=512)
+def card_sprite(code: str, size: tuple[int, int] = CARD) -> Image.Image:
+    """The face of one card, RGBA, ``size`` pixels."""
+    w, h = size[0] * SCALE, size[1] * SCALE
+    if code in SPECIAL_STYLE:
+        img = _special(code, w, h)
+    else:
+        img = _natural(code, w, h)
+    return img.resize(size, Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=8)
+def card_back(size: tuple[int, int] = SMALL) -> Image.Image:
+    w, h = size[0] * SCALE, size[1] * SCALE
+    img = card_frame((w, h), fill=(122, 34, 40), border=(240, 220, 180), border_width=3 * SCALE)
+    d = ImageDraw.Draw(img)
+    # A bamboo-lattice pattern and a small panda-paw emblem.
+    for x in range(-h, w, 10 * SCALE):
+        d.line((x, 0, x + h, h), fill=(150, 52, 56), width=SCALE)
+        d.line((x + h, 0, x, h), fill=(150, 52, 56), width=SCALE)
+    cx, cy, r = w // 2, h // 2, min(w, h) // 5
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(240, 220, 180))
+    d.ellipse((cx - r // 2, cy - r // 3, cx + r // 2, cy + r * 2 // 3), fill=(40, 30, 30))
+    for dx in (-r // 2, 0, r // 2):
+        d.ellipse((cx + dx - r // 5, cy - r * 2 // 3, cx + dx + r // 5, cy - r // 4), fill=(40, 30, 30))
+    mask = img.getchannel("A")
+    img.putalpha(mask)
+    return img.resize(size, Image.Resampling.LANCZOS)
+
+
+def _natural(code: str, w: int, h: int) -> Image.Image:
+    rank, suit = code[:-1], code[-1]
+    colour = SUIT_COLOURS[suit]
+    img = card_frame((w, h), fill=PAPER, border=colour, border_width=3 * SCALE)
+    d = ImageDraw.Draw(img)
+    corner = int(h * 0.2)
+    f = font(corner, True)
+    d.text((8 * SCALE, 4 * SCALE), rank, font=f, fill=colour)
+    # Suit emblem in the middle, rank big below it.
+    r = int(w * 0.22)
+    _emblem(d, suit, w // 2, int(h * 0.47), r, colour)
+    word = RANK_NAMES.get(rank)
+    if word:
+        fw, size = fit_text(word, w - 10 * SCALE, int(h * 0.12), bold=True)
+        d.text((w // 2, h - 6 * SCALE), fw, font=font(size, True), fill=colour, anchor="md")
+    else:
+        d.text(
+            (w - 7 * SCALE, h - 4 * SCALE), rank, font=font(int(h * 0.16), True), fill=colour, anchor="rd"
+        )
+    return img
+
+
+def _emblem(d: ImageDraw.ImageDraw, suit: str, cx: int, cy: int, r: int, colour: tuple[int, int, int]) -> None:
+    if suit == "t":  # a steel blade: a long rhombus with a guard
+        d.polygon([(cx, cy - r * 1.3), (cx + r * 0.35, cy), (cx, cy + r * 1.3), (cx - r * 0.35, cy)], fill=colour)
+        d.line((cx - r * 0.7, cy + r * 0.55, cx + r * 0.7, cy + r * 0.55), fill=INK, width=max(2, r // 5))
+        d.line((cx, cy - r * 1.1, cx, cy + r * 0.4), fill=(200, 214, 232), width=max(1, r // 8))
+    elif suit == "g":  # a tea leaf with its vein
+        d.ellipse((cx - r * 0.7, cy - r * 1.2, cx + r * 0.7, cy + r * 1.2), fill=colour)
+        d.line((cx, cy - r * 1.0, cx, cy + r * 1.4), fill=(210, 236, 200), width=max(2, r // 6))
+        for k in (-0.5, 0.0, 0.5):
+            y = cy + k * r
+            d.line((cx, y, cx - r * 0.45, y - r * 0.35), fill=(210, 236, 200), width=max(1, r // 8))
+            d.line((cx, y, cx + r * 0.45, y - r * 0.35), fill=(210, 236, 200), width=max(1, r // 8))
+    elif suit == "r":  # a lotus: five petals over a bar of water
+        for ang in (-60, -30, 0, 30, 60):
+            a = math.radians(ang)
+            px, py = cx + math.sin(a) * r * 0.55, cy - math.cos(a) * r * 0.55
+            petal = Image.new("L", (int(r * 1.0), int(r * 1.8)), 0)
+            ImageDraw.Draw(petal).ellipse((0, 0, petal.width - 1, petal.height - 1), fill=255)
+            petal = petal.rotate(-ang, expand=True, resample=Image.Resampling.BICUBIC)
+            x0, y0 = int(px - petal.width / 2), int(py - petal.height / 2)
+            d._image.paste(colour, (x0, y0, x0 + petal.width, y0 + petal.height), petal)  # type: ignore[attr-defined]
+        d.rectangle((cx - r, cy + r * 0.55, cx + r, cy + r * 0.75), fill=colour)
+    else:  # a rising sun with rays over the horizon
+        for k in range(9):
+            a = math.radians(180 + k * 22.5)
+            d.line(
+                (cx + math.cos(a) * r * 0.9, cy + math.sin(a) * r * 0.9, cx + math.cos(a) * r * 1.45, cy + math.sin(a) * r * 1.45),
+                fill=colour,
+                width=max(2, r // 5),
+            )
+        d.pieslice((cx - r * 0.8, cy - r * 0.8, cx + r * 0.8, cy + r * 0.8), 180, 360, fill=colour)
+        d.rectangle((cx - r * 1.3, cy + r * 0.1, cx + r * 1.3, cy + r * 0.3), fill=colour)
+
+
+def _special(code: str, w: int, h: int) -> Image.Image:
+    bg, fg, title = SPECIAL_STYLE[code]
+    img = card_frame((w, h), fill=bg, border=fg, border_width=3 * SCALE)
+    d = ImageDraw.Draw(img)
+    ts, size = fit_text(title, w - 12 * SCALE, int(h * 0.13), bold=True)
+    d.text((w // 2, 5 * SCALE), ts, font=font(size, True), fill=fg, anchor="ma")
+    cx, cy, r = w // 2, int(h * 0.56), int(w * 0.3)
+    if code == PANDA:
+        d.ellipse((cx - r * 1.05, cy - r * 1.05, cx - r * 0.45, cy - r * 0.45), fill=fg)  # ears
+        d.ellipse((cx + r * 0.45, cy - r * 1.05, cx + r * 1.05, cy - r * 0.45), fill=fg)
+        d.ellipse((cx - r, cy - r * 0.85, cx + r, cy + r * 0.95), fill=(255, 255, 255), outline=fg, width=SCALE * 2)
+        d.ellipse((cx - r * 0.62, cy - r * 0.35, cx - r * 0.18, cy + r * 0.2), fill=fg)  # eye patches
+        d.ellipse((cx + r * 0.18, cy - r * 0.35, cx + r * 0.62, cy + r * 0.2), fill=fg)
+        d.ellipse((cx - r * 0.42, cy - r * 0.15, cx - r * 0.3, cy - r * 0.03), fill=WHITE)
+        d.ellipse((cx + r * 0.3, cy - r * 0.15, cx + r * 0.42, cy - r * 0.03), fill=WHITE)
+        d.ellipse((cx - r * 0.16, cy + r * 0.3, cx + r * 0.16, cy + r * 0.5), fill=fg)  # nose
+        corner = "+25"
+    elif code == CAT:
+        d.polygon([(cx - r * 0.9, cy - r * 0.3), (cx - r * 0.75, cy - r * 1.2), (cx - r * 0.2, cy - r * 0.65)], fill=fg)
+        d.polygon([(cx + r * 0.9, cy - r * 0.3), (cx + r * 0.75, cy - r * 1.2), (cx + r * 0.2, cy - r * 0.65)], fill=fg)
+        d.ellipse((cx - r * 0.95, cy - r * 0.8, cx + r * 0.95, cy + r * 0.85), fill=fg)
+        for sx in (-1, 1):
+            d.ellipse((cx + sx * r * 0.4 - r * 0.16, cy - r * 0.2, cx + sx * r * 0.4 + r * 0.16, cy + r * 0.12), fill=(120, 200, 90))
+            d.line((cx + sx * r * 0.3, cy + r * 0.4, cx + sx * r * 1.3, cy + r * 0.25), fill=bg, width=SCALE)
+            d.line((cx + sx * r * 0.3, cy + r * 0.5, cx + sx * r * 1.3, cy + r * 0.6), fill=bg, width=SCALE)
+        d.polygon([(cx - r * 0.12, cy + r * 0.3), (cx + r * 0.12, cy + r * 0.3), (cx, cy + r * 0.45)], fill=(240, 150, 160))
+        corner = "-25"
+    elif code == CATFISH:
+        d.ellipse((cx - r * 1.1, cy - r * 0.5, cx + r * 0.8, cy + r * 0.5), fill=fg)
+        d.polygon([(cx + r * 0.6, cy), (cx + r * 1.2, cy - r * 0.55), (cx + r * 1.2, cy + r * 0.55)], fill=fg)
+        d.ellipse((cx - r * 0.75, cy - r * 0.25, cx - r * 0.5, cy), fill=WHITE)
+        for k, dy in enumerate((-0.05, 0.15)):
+            d.line((cx - r * 1.0, cy + r * dy, cx - r * 1.45, cy + r * (dy + 0.5 + 0.2 * k)), fill=fg, width=SCALE * 2)
+        d.text((cx, cy + r * 0.95), "joker", font=font(int(h * 0.09), True), fill=fg, anchor="mt")
+        corner = "-25"
+    else:  # the Stork: a white bird on one leg, value 1
+        d.ellipse((cx - r * 0.8, cy - r * 0.2, cx + r * 0.5, cy + r * 0.45), fill=WHITE, outline=fg, width=SCALE * 2)
+        d.line((cx + r * 0.3, cy, cx + r * 0.6, cy - r * 0.9), fill=fg, width=SCALE * 3)  # neck
+        d.ellipse((cx + r * 0.45, cy - r * 1.1, cx + r * 0.8, cy - r * 0.78), fill=WHITE, outline=fg, width=SCALE * 2)
+        d.ellipse((cx + r * 0.57, cy - r * 1.02, cx + r * 0.7, cy - r * 0.9), fill=(200, 30, 40))
+        d.polygon([(cx + r * 0.78, cy - r * 0.98), (cx + r * 1.45, cy - r * 0.88), (cx + r * 0.78, cy - r * 0.86)], fill=(230, 160, 40))
+        d.line((cx - r * 0.1, cy + r * 0.4, cx - r * 0.1, cy + r * 1.2), fill=fg, width=SCALE * 2)
+        d.polygon([(cx - r * 0.8, cy - r * 0.05), (cx - r * 1.2, cy + r * 0.2), (cx - r * 0.7, cy + r * 0.3)], fill=fg)
+        d.text((8 * SCALE, h - 5 * SCALE), "1", font=font(int(h * 0.16), True), fill=fg, anchor="ld")
+        corner = "+25"
+    d.text((w - 7 * SCALE, h - 5 * SCALE), corner, font=font(int(h * 0.1), True), fill=fg, anchor="rd")
+    return img
+
+
+# ----- helpers -------------------------------------------------------------------------------------
+
+
+def _seat_positions(viewer: int | None) -> dict[int, str]:
+    bottom = viewer if viewer is not None else 0
+    return {(bottom + k) % 4: pos for k, pos in enumerate(("bottom", "right", "top", "left"))}
+
+
+def _team_label(view: Mapping[str, Any], team: int) -> str:
+    names = view["players"]
+    a, b = view["teams"][team]
+    return f"{names[a]} & {names[b]}"
+
+
+def _place(n: int) -> str:
+    return ("1st", "2nd", "3rd", "4th")[n]
+
+
+def _row_of_cards(
+    canvas: Image.Image, cards: Sequence[str], x: int, y: int, size: tuple[int, int], step: int
+) -> int:
+    for i, c in enumerate(cards):
+        paste_with_shadow(canvas, card_sprite(c, size), (x + i * step, y))
+    return x + (len(cards) - 1) * step + size[0] if cards else x
+
+
+# ----- the table --------------------------------------------------------------------------------------
+
+
+def render_table(view: Mapping[str, Any]) -> Image.Image:
+    """The public table: every seat's card count, calls, tricks; the trick; team scores."""
+    W, H = TABLE_SIZE
+    canvas = felt(TABLE_SIZE, FELT_GREEN).copy().convert("RGBA")
+    d = ImageDraw.Draw(canvas)
+    _header(canvas, d, view)
+    positions = _seat_positions(view.get("seat"))
+    for seat, pos in positions.items():
+        _seat_panel(canvas, view, seat, pos)
+    _centre(canvas, view)
+    return canvas.convert("RGB")
+
+
+def _header(canvas: Image.Image, d: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
+    W = canvas.width
+    panel(canvas, (10, 8, W - 10, 56), fill=(0, 0, 0, 120))
+    draw_text(d, (24, 32), f"Panda · hand {view['deal']}", 24, WHITE, bold=True, anchor="lm")
+    scores = view["team_scores"]
+    x = W - 24
+    for team in (1, 0):
+        text = f"{_team_label(view, team)}  {scores[team]}"
+        box = badge(d, (x, 32), text, size=18, fill=TEAM_COLOURS[team], text_fill=INK, anchor="rm")
+        x = box[0] - 12
+    draw_text(d, (x - 6, 32), f"to {view['target']}:", 16, MUTED, anchor="rm")
+
+
+_PANEL = {  # position -> box (x0, y0, x1, y1)
+    "bottom": (330, 640, 950, 790),
+    "top": (330, 66, 950, 206),
+    "left": (10, 230, 300, 560),
+    "right": (980, 230, 1270, 560),
+}
+
+
+def _seat_panel(canvas: Image.Image, view: Mapping[str, Any], seat: int, pos: str) -> None:
+    box = _PANEL[pos]
+    x0, y0, x1, y1 = box
+    d = ImageDraw.Draw(canvas)
+    team = seat % 2
+    acting = seat in view.get("to_act", [])
+    panel(canvas, box, fill=(0, 0, 0, 130), border=TEAM_COLOURS[team] + (200,), radius=12)
+    if acting:
+        d.rounded_rectangle((x0 - 3, y0 - 3, x1 + 3, y1 + 3), radius=14, outline=HIGHLIGHT, width=4)
+    name = view["players"][seat]
+    text, size = fit_text(name, x1 - x0 - 130, 22, bold=True)
+    draw_text(d, (x0 + 14, y0 + 10), text, size, WHITE, bold=True)
+    badge(d, (x1 - 12, y0 + 10), "Team " + "AB"[team], size=14, fill=TEAM_COLOURS[team], anchor="ra")
+    # Status badges.
+    bx = x0 + 14
+    by = y0 + 42
+    status: list[tuple[str, tuple[int, int, int]]] = []
+    if view["calls"][seat]:
+        status.append(("PANDA!", (240, 60, 60)))
+    out = view.get("out", [])
+    if seat in out:
+        status.append((f"out {_place(out.index(seat))}", GOLD))
+    if view.get("first_kingdom") == seat:
+        status.append(("Kingdom +100", (190, 120, 240)))
+    phase = view.get("phase")
+    if phase == "passing":
+        status.append(("cards chosen" if view["passing_done"][seat] else "choosing cards…", MUTED))
+    elif phase == "play":
+        if view.get("passes", [False] * 4)[seat] and view.get("trick"):
+            status.append(("passed", (150, 150, 150)))
+        pending = view.get("pending")
+        if acting:
+            if pending and pending["kind"] == "gift":
+                status.append(("gives the Panda trick", HIGHLIGHT))
+            elif pending and pending["kind"] == "wish":
+                status.append(("names a wish", HIGHLIGHT))
+            elif not view.get("trick") or view.get("trick_won"):
+                status.append(("to lead", HIGHLIGHT))
+            else:
+                status.append(("to play", HIGHLIGHT))
+        elif seat in view.get("may_act", []) and not view["played_any"][seat] and not view["calls"][seat]:
+            pass
+    for text, colour in status:
+        b = badge(d, (bx, by), text, size=14, fill=colour, text_fill=INK)
+        bx = b[2] + 6
+    # Cards in hand (backs) and tricks won.
+    count = view["hand_counts"][seat]
+    cy = y0 + 72
+    horizontal = pos in ("top", "bottom")
+    max_w = (x1 - x0) - 170 if horizontal else (x1 - x0) - 28
+    step = min(16, max(4, (max_w - SMALL[0]) // max(1, count - 1))) if count > 1 else 0
+    back = card_back(SMALL)
+    if horizontal:
+        cx = x0 + 14
+    else:
+        cx = x0 + 14
+        cy = y0 + 100
+    for i in range(count):
+        paste_with_shadow(canvas, back, (cx + i * step, cy))
+    label_x = cx + (count - 1) * step + SMALL[0] + 10 if count else cx
+    if horizontal:
+        lx, ly = x1 - 150, y0 + 74
+    else:
+        lx, ly = x0 + 14, y1 - 70
+        label_x = x0 + 14
+    draw_text(d, (label_x if horizontal and count == 0 else lx, ly), f"{count} card{'s' if count != 1 else ''}", 18, WHITE, bold=True)
+    tricks = view["tricks_won"][seat]
+    pts = view["pile_points"][seat]
+    draw_text(d, (lx, ly + 26), f"{tricks} trick{'s' if tricks != 1 else ''} · {pts:+d} pts", 16, MUTED)
+
+
+def _centre(canvas: Image.Image, view: Mapping[str, Any]) -> None:
+    d = ImageDraw.Draw(canvas)
+    box = (320, 222, 960, 622)
+    inner = panel(canvas, box, fill=(0, 0, 0, 70), border=(255, 255, 255, 30), radius=16)
+    x0, y0, x1, y1 = inner
+    names = view["players"]
+    phase = view.get("phase")
+    info: list[str] = []
+    if view.get("wish"):
+        info.append(f"Wish: {rank_name(view['wish'])}")
+    if phase == "passing":
+        draw_text(d, ((x0 + x1) // 2, (y0 + y1) // 2 - 14), "Passing: everyone chooses three cards", 24, WHITE, bold=True, anchor="mm")
+        done = sum(view["passing_done"])
+        draw_text(d, ((x0 + x1) // 2, (y0 + y1) // 2 + 22), f"{done} of 4 ready", 18, MUTED, anchor="mm")
+    elif phase == "over":
+        scores = view["team_scores"]
+        win = 0 if scores[0] > scores[1] else 1
+        draw_text(d, ((x0 + x1) // 2, (y0 + y1) // 2 - 16), f"{_team_label(view, win)} win!", 34, GOLD, bold=True, anchor="mm")
+        draw_text(d, ((x0 + x1) // 2, (y0 + y1) // 2 + 26), f"{scores[win]} – {scores[1 - win]}", 24, WHITE, anchor="mm")
+    else:
+        trick = view.get("trick") or []
+        if not trick:
+            turn = view.get("turn")
+            text = f"{names[turn]} to lead" if turn is not None else ""
+            if view.get("first_lead"):
+                text = f"{names[turn]} holds the Stork and leads" if turn is not None else text
+            draw_text(d, ((x0 + x1) // 2, (y0 + y1) // 2), text, 24, MUTED, anchor="mm")
+        else:
+            _trick(canvas, view, trick, inner)
+        if view.get("trick_won") and view.get("top_seat") is not None:
+            info.append(f"Trick won by {names[view['top_seat']]}")
+        pending = view.get("pending")
+        if pending and pending["kind"] == "gift":
+            info.append(f"{names[pending['seat']]} gives the Panda trick away")
+    if info:
+        bx = x0 + 4
+        for text in info:
+            b = badge(d, (bx, y1 - 26), text, size=15, fill=GOLD)
+            bx = b[2] + 8
+    if view.get("history") and phase != "over":
+        last = view["history"][-1]
+        hs = last["hand_scores"]
+        text = f"Last hand: {hs[0]:+d} / {hs[1]:+d}" + (" (double victory)" if last["double_victory"] else "")
+        draw_text(d, (x1 - 4, y1 - 14), text, 14, MUTED, anchor="rm")
+
+
+def _trick(canvas: Image.Image, view: Mapping[str, Any], trick: Sequence[Mapping[str, Any]], box) -> None:
+    d = ImageDraw.Draw(canvas)
+    names = view["players"]
+    x0, y0, x1, y1 = box
+    earlier = list(trick[:-1])[-3:]
+    last = trick[-1]
+    # Earlier plays of the trick: a row of mini cards each, with who played what.
+    y = y0 + 4
+    if len(trick) > 4:
+        draw_text(d, (x0 + 6, y), f"… {len(trick) - 4} earlier play(s)", 14, MUTED)
+        y += 20
+    for play in earlier:
+        cards = play["cards"]
+        step = min(MINI[0] + 3, (x1 - x0 - 300) // max(1, len(cards)))
+        end = _row_of_cards(canvas, cards, x0 + 6, y, MINI, step)
+        label, size = fit_text(f"{names[play['seat']]}: {play['label']}", x1 - end - 20, 16)
+        draw_text(d, (end + 12, y + MINI[1] // 2), label, size, MUTED, anchor="lm")
+        y += MINI[1] + 6
+    # The combination to beat, large.
+    cards = last["cards"]
+    ly = max(y + 16, (y0 + y1 - BIG[1]) // 2 - 10)
+    ly = min(ly, y1 - BIG[1] - 64)
+    step = min(BIG[0] + 6, (x1 - x0 - 20 - BIG[0]) // max(1, len(cards) - 1)) if len(cards) > 1 else 0
+    total = (len(cards) - 1) * step + BIG[0]
+    sx = (x0 + x1 - total) // 2
+    for i, c in enumerate(cards):
+        paste_with_shadow(canvas, card_sprite(c, BIG), (sx + i * step, ly))
+    label = f"{names[last['seat']]}: {last['label']}"
+    text, size = fit_text(label, x1 - x0 - 20, 22, bold=True)
+    draw_text(d, ((x0 + x1) // 2, ly + BIG[1] + 18), text, size, WHITE, bold=True, anchor="mm")
+
+
+# ----- the hand (DM) ----------------------------------------------------------------------------------
+
+
+def render_hand(view: Mapping[str, Any]) -> Image.Image:
+    """The seat's own hand, with what it passed/received and its team's situation."""
+    seat = view.get("seat")
+    hand = list(view.get("hand") or [])
+    n = max(1, len(hand))
+    gap = 6
+    width = max(900, 40 + n * (HAND_CARD[0] + gap))
+    height = 250
+    canvas = felt((width, height), (30, 52, 82)).copy().convert("RGBA")
+    d = ImageDraw.Draw(canvas)
+    names = view["players"]
+    if seat is None:
+        draw_text(d, (20, 20), "Spectator: no hand", 22, WHITE, bold=True)
+        return canvas.convert("RGB")
+    team = seat % 2
+    title = f"{names[seat]} · Team {'AB'[team]} · {view['team_scores'][team]} – {view['team_scores'][1 - team]}"
+    draw_text(d, (20, 14), title, 22, WHITE, bold=True)
+    sub = []
+    if view["calls"][seat]:
+        sub.append("You called Panda!")
+    if view.get("wish"):
+        sub.append(f"Wish: {rank_name(view['wish'])}")
+    given = view.get("given") or {}
+    received = view.get("received") or {}
+    tags: dict[str, tuple[str, tuple[int, int, int]]] = {}
+    offsets = {"left": 1, "partner": 2, "right": 3}
+    if view.get("phase") == "passing":
+        for direction, card in given.items():
+            tags[card] = (f"→ {names[(seat + offsets[direction]) % 4]}", GOLD)
+        sub.append("Choose one card for each other player")
+    else:
+        for giver, card in received.items():
+            tags[card] = (f"from {names[int(giver)]}", (120, 210, 140))
+    draw_text(d, (width - 20, 18), "   ".join(sub), 18, HIGHLIGHT, anchor="ra")
+    x, y = 20, 70
+    for c in hand:
+        sprite = card_sprite(c, HAND_CARD)
+        if c in tags:
+            g = glow(HAND_CARD, tags[c][1], spread=8)
+            canvas.alpha_composite(g, (x - 8, y - 8))
+        paste_with_shadow(canvas, sprite, (x, y))
+        if c in tags:
+            text, size = fit_text(tags[c][0], HAND_CARD[0] + 4, 14, bold=True)
+            draw_text(d, (x + HAND_CARD[0] // 2, y + HAND_CARD[1] + 16), text, size, tags[c][1], bold=True, anchor="mm")
+        draw_text(d, (x + HAND_CARD[0] // 2, y + HAND_CARD[1] + 38), c, 13, MUTED, anchor="mm")
+        x += HAND_CARD[0] + gap
+    if not hand:
+        draw_text(d, (20, 120), "You are out.", 24, WHITE, bold=True)
+    return canvas.convert("RGB")
+
+
+# ----- the score sheet ---------------------------------------------------------------------------------
+
+
+def render_deal_summary(view: Mapping[str, Any]) -> Image.Image | None:
+    """The last finished hand's score lines and the match totals."""
+    history = view.get("history") or []
+    if not history:
+        return None
+    entry = history[-1]
+    names = view["players"]
+    lines = entry["lines"]
+    width, height = 760, 150 + 34 * len(lines)
+    canvas = felt((width, height), (60, 40, 30)).copy().convert("RGBA")
+    d = ImageDraw.Draw(canvas)
+    draw_text(d, (20, 14), f"Hand {entry['deal']} — score", 26, WHITE, bold=True)
+    order = ", ".join(f"{_place(i)} {names[s]}" for i, s in enumerate(entry["out"]))
+    draw_text(d, (20, 52), f"Out: {order}" + ("  ·  Double victory!" if entry["double_victory"] else ""), 17, MUTED)
+    y = 86
+    for team in (0, 1):
+        draw_text(d, (330 + 200 * team, y), _team_label(view, team), 16, TEAM_COLOURS[team], bold=True, anchor="ma")
+    y += 30
+    for line in lines:
+        draw_text(d, (20, y), line["name"], 18, WHITE, bold=True)
+        detail, size = fit_text(line.get("detail", ""), 200, 14)
+        draw_text(d, (20, y + 20), detail, size, MUTED)
+        draw_text(d, (330 + 200 * line["team"], y), f"{line['points']:+d}", 20, WHITE, bold=True, anchor="ma")
+        y += 34
+    d.line((20, y, width - 20, y), fill=MUTED, width=1)
+    for team in (0, 1):
+        draw_text(
+            d,
+            (330 + 200 * team, y + 6),
+            f"{entry['hand_scores'][team]:+d}  (total {entry['totals'][team]})",
+            18,
+            GOLD,
+            bold=True,
+            anchor="ma",
+        )
+    return canvas.convert("RGB")
+
+
+__all__ = ["card_sprite", "render_deal_summary", "render_hand", "render_table", "SUIT_NAMES"]

@@ -1,0 +1,39 @@
+"""``/sandayi new``: open a San Da Yi lobby."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+
+class SanDaYi(
+    commands.GroupCog,
+    group_name="sandayi",
+    group_description="San Da Yi 三打一 (4 players, one against three)",
+):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="new", description="Open a San Da Yi table in this channel")
+    @app_commands.describe(
+        hands="Hands in the match (1-40, 8 by default)",
+        fixed_minimums="Use the fixed bidding minimums instead of the positional ones",
+        turn_seconds="Seconds per decision before the default move is played (15-3600)",
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        hands: app_commands.Range[int, 1, 40] | None = None,
+        fixed_minimums: bool | None = None,
+        turn_seconds: app_commands.Range[int, 15, 3600] | None = None,
+    ) -> None:
+        options = {"hands": hands, "fixed_minimums": fixed_minimums, "turn_seconds": turn_seconds}
+        await self.bot.host.open_lobby(  # type: ignore[attr-defined]
+            interaction, "sandayi", {k: v for k, v in options.items() if v is not None}
+        )
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(SanDaYi(bot))

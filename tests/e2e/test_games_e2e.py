@@ -1,0 +1,111 @@
+"""Every game, end to end: simulated people open a table with its slash command, fill it
+(other people or AIs), and play a whole match by clicking the components the bot sent them."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from bot.games import GAME_NAMES
+from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.teahouse import (
+    RunningBot,
+    click_legal_action,
+    eventually,
+    latest_controls,
+    settings_for,
+)
+
+pytestmark = pytest.mark.asyncio
+
+
+@dataclass(frozen=True)
+class Match:
+    game: str
+    options: dict[str, Any] = field(default_factory=dict)
+    humans: int = 2
+    ais: int = 0
+
+
+# Short matches where the game offers a length option, to keep CI fast.
+MATCHES = {
+    "mushi": Match("mushi", {"hands": 6}, humans=2),
+    "panda": Match("panda", {"target": 200}, humans=2, ais=2),
+    "sandayi": Match("sandayi", {"hands": 2}, humans=2, ais=2),
+    "mahjong": Match("mahjong", {"hands": 1}, humans=1, ais=3),
+}
+
+
+def _ephemeral_text(interaction) -> str:
+    if interaction.callback and interaction.callback.ephemeral:
+        return interaction.callback.data.get("content") or ""
+    return next((f.content for f in interaction.followups if f.ephemeral), "")
+
+
+async def play_whole_match(fake: FakeDiscord, running: RunningBot, channel: int, match: Match) -> int:
+    users = [fake.add_user(f"{match.game}-player{i}") for i in range(match.humans)]
+    host = users[0]
+    inter = await fake.slash(host, channel, f"{match.game} new", match.options)
+    await inter.wait_response()
+    assert not _ephemeral_text(inter), _ephemeral_text(inter)
+    lobby = fake.message(inter.original_id)
+    table_id = int(lobby.embeds[0]["title"].split("#")[1])
+    for guest in users[1:]:
+        await (await fake.click(guest, lobby, label="Join")).wait_response()
+    for _ in range(match.ais):
+        await (await fake.click(host, lobby, label="Add AI")).wait_response()
+    await (await fake.click(host, lobby, label="Start")).wait_response()
+    bot = running.bot
+    table = await eventually(lambda: bot.host.tables.get(table_id))
+    rng = random.Random(table_id)
+    clicks = 0
+    while not table.finished:
+        assert clicks < 3000, "the match did not end"
+        found = await fake.wait_until(
+            lambda: table.finished
+            or next(
+                ((u, c) for u in users if (c := latest_controls(fake, u)) and _seat_may_act(table, u)),
+                None,
+            ),
+            timeout=30,
+        )
+        if found is True:
+            break
+        user, (message, comps) = found
+        seat = table.seat_of(user).seat
+        version = table.state.version
+        legal = table.state.legal_actions(seat)
+        inter = await click_legal_action(fake, user, message, comps, legal, rng)
+        await inter.wait_response()
+        await eventually(lambda t=table, v=version: t.state.version > v or t.finished)
+        assert _ephemeral_text(inter) == "", _ephemeral_text(inter)
+        await eventually(lambda t=table: not t.lock.locked())
+        clicks += 1
+    assert (await bot.store.get_table(table_id)).status == "finished"
+    assert await bot.store.actions(table_id) == table.state.log
+    return clicks
+
+
+def _seat_may_act(table, user: int) -> bool:
+    seat = table.seat_of(user)
+    return seat is not None and bool(table.state.legal_actions(seat.seat))
+
+
+@pytest.mark.parametrize("game", [g for g in GAME_NAMES if g in MATCHES])
+async def test_a_whole_match_by_clicking(
+    fake_discord: FakeDiscord, tmp_path, games_channel: int, game: str
+) -> None:
+    running = RunningBot(fake_discord, settings_for(str(tmp_path / f"{game}.db")))
+    await running.start()
+    try:
+        clicks = await play_whole_match(fake_discord, running, games_channel, MATCHES[game])
+        assert clicks > 5
+        player0 = fake_discord.user_named(f"{game}-player0")
+        board = await fake_discord.slash(player0, games_channel, "leaderboard", {"game": game})
+        await board.wait_response()
+        assert f"<@{player0}>" in board.callback.data["embeds"][0]["description"]
+    finally:
+        await running.stop()

@@ -1,0 +1,82 @@
+"""San Da Yi controls: only legal choices, within Discord's limits, for every decision."""
+
+from __future__ import annotations
+
+import random
+
+from sandayi_helpers import PLAYERS, new, stack
+
+from bot.engine.ui import MAX_BUTTONS_PER_ROW, MAX_ROWS, MAX_SELECT_OPTIONS, Controls, Select
+from bot.games import sandayi
+
+
+def check_limits(controls: Controls) -> None:
+    assert controls.prompt
+    assert len(controls.rows) <= MAX_ROWS
+    for row in controls.rows:
+        if isinstance(row, Select):
+            assert 1 <= len(row.options) <= MAX_SELECT_OPTIONS
+            assert row.max_values <= len(row.options)
+        else:
+            assert 1 <= len(row) <= MAX_BUTTONS_PER_ROW
+            for button in row:
+                assert 0 < len(button.label) <= 80
+
+
+def test_bid_buttons_show_only_legal_bids_and_pass() -> None:
+    state = new(stack({0: ["3D"]}))
+    for seat in (0, 1, 2):
+        state.apply(seat, "pass")
+    legal = state.legal_actions(3)
+    controls = sandayi.controls(state.view(3), legal)
+    check_limits(controls)
+    assert (
+        sorted(controls.codes()) == sorted(legal) == sorted(["pass", "bid 70", "bid 75", "bid 80"])
+    )
+    assert "70" in controls.prompt
+
+
+def test_bury_is_one_select_of_exactly_six_over_the_eighteen_cards() -> None:
+    state = new(stack({0: ["3D", "KS"]}))
+    state.apply(0, "bid 60")
+    for seat in (1, 2, 3):
+        state.apply(seat, "pass")
+    view = state.view(0)
+    controls = sandayi.controls(view, state.legal_actions(0))
+    check_limits(controls)
+    (select,) = controls.rows
+    assert isinstance(select, Select) and select.verb == "bury"
+    assert select.min_values == select.max_values == 6
+    assert sorted(o.value for o in select.options) == sorted(view["hand"])
+    chosen = random.Random(1).sample([o.value for o in select.options], 6)
+    code = select.code_for(chosen)
+    state.apply(0, code)  # a valid bury
+    assert state.phase == "trump"
+    king = next(o for o in select.options if o.value == "KS")
+    assert king.description and "points" in king.description
+
+
+def test_trump_buttons_and_card_buttons() -> None:
+    state = new(stack({0: ["3D"]}))
+    state.apply(0, "bid 60")
+    for seat in (1, 2, 3):
+        state.apply(seat, "pass")
+    state.apply(0, state.default_action(0))
+    controls = sandayi.controls(state.view(0), state.legal_actions(0))
+    check_limits(controls)
+    assert sorted(controls.codes()) == ["trump C", "trump D", "trump H", "trump S"]
+    state.apply(0, "trump S")
+    for _ in range(12):
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        controls = sandayi.controls(state.view(seat), legal)
+        check_limits(controls)
+        assert sorted(controls.codes()) == sorted(legal)
+        state.apply(seat, legal[-1])
+
+
+def test_no_controls_for_a_waiting_seat() -> None:
+    state = sandayi.new_game(1, PLAYERS)
+    waiting = (state.to_act[0] + 1) % 4
+    controls = sandayi.controls(state.view(waiting), state.legal_actions(waiting))
+    assert controls.rows == ()

@@ -1,0 +1,108 @@
+"""San Da Yi renderers: valid images for varied views (every phase, spectator, game over)."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from PIL import Image, ImageChops
+
+from bot.games import sandayi
+from bot.games.sandayi import render
+from bot.games.sandayi.arena import ai_policy
+from bot.games.sandayi.cards import DECK
+from bot.render.encode import to_png
+
+PLAYERS = ["Ann", "Bob the Builder with a very long name", "Cai", "Dee"]
+
+
+def _decode(png: bytes) -> Image.Image:
+    img = Image.open(io.BytesIO(png))
+    img.load()
+    return img
+
+
+def _views_of_a_match(seed: int) -> list[dict]:
+    """Views at interesting moments of a 2-hand match with AI players (+ one forced bid)."""
+    state = sandayi.new_game(seed, PLAYERS, {"hands": 2})
+    rng = random.Random(seed)
+    views = []
+    step = 0
+    while not state.is_over:
+        seat = state.to_act[0]
+        if state.phase == "bidding" and not state.bids:
+            code = rng.choice([c for c in state.legal_actions(seat) if c != "pass"])
+        elif state.phase == "bidding":
+            code = "pass"
+        else:
+            code = ai_policy(state, seat, rng)
+        if step % 7 == 0 or state.phase in ("bury", "trump"):
+            views.append(state.view(None))
+            views.append(state.view(seat))
+        state.apply(seat, code)
+        step += 1
+    views.append(state.view(None))
+    views.append(state.view(2))
+    return views
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_table_hand_and_summary_render_for_every_phase(seed: int) -> None:
+    phases = set()
+    for view in _views_of_a_match(seed):
+        phases.add(view["phase"])
+        table = render.render_table(view)
+        assert table.size == (render.W, render.H)
+        assert _decode(to_png(table)).size == table.size
+        hand = render.render_hand(view)
+        assert 1000 <= hand.width <= 1400 and hand.height > 100
+        summary = render.render_deal_summary(view)
+        if view["history"]:
+            assert summary is not None and summary.width >= 600
+        else:
+            assert summary is None
+    assert phases == {"bidding", "bury", "trump", "play", "over"}
+
+
+def test_every_card_has_its_own_face_and_jokers_differ() -> None:
+    faces = {}
+    for card in DECK:
+        img = render.card_image(card, 60)
+        assert img.size == (60, render.card_height(60))
+        faces[card] = img.tobytes()
+    assert len(set(faces.values())) == 54
+    big = render.card_image("BJ", 60).convert("RGB")
+    small = render.card_image("SJ", 60).convert("RGB")
+    assert ImageChops.difference(big, small).getbbox() is not None
+    assert render.card_back(60).size == (60, render.card_height(60))
+
+
+def test_spectator_table_shows_no_hand_and_hand_render_for_spectator() -> None:
+    state = sandayi.new_game(4, PLAYERS, {"hands": 1})
+    view = state.view(None)
+    assert view["hand"] is None
+    img = render.render_hand(view)
+    assert img.width > 0
+    assert render.render_table(view).size == (render.W, render.H)
+
+
+def test_bury_hand_of_18_cards_fits() -> None:
+    state = sandayi.new_game(5, PLAYERS, {"hands": 1})
+    seat = state.to_act[0]
+    state.apply(seat, "bid 70")
+    while state.phase == "bidding":
+        state.apply(state.to_act[0], "pass")
+    view = state.view(seat)
+    assert len(view["hand"]) == 18
+    img = render.render_hand(view)
+    assert img.width == render.HAND_W
+    # Nothing drawn past the right margin (cards stay inside the image).
+    right_strip = img.crop((img.width - 8, 60, img.width, img.height - 40)).convert("L")
+    assert right_strip.getextrema()[1] < 200
+
+
+def test_table_png_is_small() -> None:
+    view = _views_of_a_match(3)[10]
+    png = to_png(render.render_table(view))
+    assert len(png) < 400_000
