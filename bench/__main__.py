@@ -53,6 +53,11 @@ def bench_game(name: str, quick: bool) -> None:
             "AI vs uniformly random",
             f"{value:.1%}" if isinstance(value, float) and value <= 1 else str(value),
         )
+    if hasattr(mod, "ai_vs_random_per_hand"):
+        _line("AI vs random: mean points per hand", f"{mod.ai_vs_random_per_hand(10 if quick else 50):+.1f}")
+    if hasattr(mod, "declarer_and_defender_strength"):
+        for key, value in mod.declarer_and_defender_strength(60 if quick else 300).items():
+            _line(key.replace("_", " "), f"{value:.1%}" if "rate" in key else f"{value:+.2f}")
     r = mod.render_ms(5 if quick else 30)
     _line("table render + PNG encode median", f"{r['median_ms']:.1f} ms")
     _line("table PNG size", f"{r['png_bytes'] / 1024:.0f} KiB")

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.games.mahjong.hand import shanten
-from bot.games.mahjong.scoring import PlayerHand, score_non_winner
+from bot.games.mahjong.scoring import PlayerHand, is_mahjong, mahjong_waits, score_non_winner
 from bot.games.mahjong.tiles import CODES, INDEX, NUM_KINDS, WIND_CODES, WINDS, counts_of
 
 
@@ -139,8 +139,6 @@ def choose(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) ->
         raise ValueError("no legal action")
     if len(legal) == 1:
         return legal[0]
-    if "mahjong" in legal:
-        return "mahjong"
     seat = view["seat"]
     phase = view["phase"]
     if phase == "prelude":
@@ -148,6 +146,9 @@ def choose(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) ->
         return kongs[0] if kongs else "pass"
     hand = _counts(view["hand"])
     melds = _melds(view, seat)
+    # (with the strict option every claim is listed: check our own hand before claiming)
+    if "mahjong" in legal and _really_mahjong(view, seat, hand, melds):
+        return "mahjong"
     m = len(melds)
     unseen = _unseen(view, seat, hand)
     valuable = _value_tiles(view, seat)
@@ -164,8 +165,12 @@ def choose(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) ->
             return code
     pending = view.get("pending_declare")
     allowed = {INDEX[c.split()[1]] for c in legal if c.startswith("discard ")}
+    if pending is not None and view.get("options", {}).get("strict"):
+        allowed = {d for d in allowed if _standing_after(view, seat, hand, melds, d, INDEX[pending])} or allowed
     if pending is None:
         declares = [INDEX[c.split()[1]] for c in legal if c.startswith("declare ")]
+        if view.get("options", {}).get("strict"):
+            declares = _true_declares(view, seat, hand, melds, declares)
         if declares and view.get("wall", 0) >= 8:
             w = max(declares, key=lambda t: unseen[t])
             if unseen[w] >= 2:
@@ -174,15 +179,56 @@ def choose(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) ->
     return f"discard {CODES[t]}"
 
 
+def _winds(view: Mapping[str, Any], seat: int) -> tuple[int, int]:
+    return WIND_CODES.index(view["seat_winds"][seat]), WIND_CODES.index(view["round_wind"])
+
+
+def _really_mahjong(
+    view: Mapping[str, Any], seat: int, hand: list[int], melds: list[tuple[str, int, bool]]
+) -> bool:
+    own, rnd = _winds(view, seat)
+    c = list(hand)
+    if view["phase"] == "claim":
+        c[INDEX[view["claim"]["card"]]] += 1
+        return is_mahjong(c, melds, own, rnd, False)
+    return is_mahjong(c, melds, own, rnd, all(mc for _, _, mc in melds))
+
+
+def _standing_after(
+    view: Mapping[str, Any], seat: int, hand: list[int], melds: list[tuple[str, int, bool]], d: int, w: int
+) -> bool:
+    own, rnd = _winds(view, seat)
+    c = list(hand)
+    c[d] -= 1
+    c[w] += 1
+    return c[w] <= 4 and is_mahjong(c, melds, own, rnd, all(mc for _, _, mc in melds))
+
+
+def _true_declares(
+    view: Mapping[str, Any], seat: int, hand: list[int], melds: list[tuple[str, int, bool]], offered: list[int]
+) -> list[int]:
+    """The calls that are really one card from Mah-Jongg (the strict option lists them all)."""
+    if shanten(hand, len(melds)) > 0:
+        return []
+    own, rnd = _winds(view, seat)
+    out = set()
+    for d in range(NUM_KINDS):
+        if hand[d]:
+            hand[d] -= 1
+            out.update(w for w in mahjong_waits(hand, melds, own, rnd, all(mc for _, _, mc in melds)) if w != d)
+            hand[d] += 1
+    return [w for w in offered if w in out]
+
+
 def _claim(
     view: Mapping[str, Any], legal: Sequence[str], hand: list[int], m: int, valuable: set[int]
 ) -> str:
     t = INDEX[view["claim"]["card"]]
     s0 = shanten(hand, m)
-    if "kong" in legal:
+    if "kong" in legal and hand[t] >= 3:
         return "kong"
     best_code, best_s = "pass", s0
-    if "pung" in legal:
+    if "pung" in legal and hand[t] >= 2:
         hand[t] -= 2
         s = shanten(hand, m + 1)
         hand[t] += 2
@@ -192,6 +238,8 @@ def _claim(
         if not code.startswith("chow "):
             continue
         cards = [INDEX[x] for x in code.split()[1:]]
+        if any(hand[x] < 1 for x in cards if x != t):
+            continue  # (strict option: a chow we cannot make)
         for x in cards:
             if x != t:
                 hand[x] -= 1

@@ -479,35 +479,55 @@ def render_deal_summary(view: Mapping[str, Any]) -> Image.Image | None:
         return None
     entry = history[-1]
     names = view["players"]
-    lines = entry["lines"]
-    width, height = 760, 150 + 34 * len(lines)
+    rows = _summary_rows(entry["lines"])
+    width, row_h = 800, 48
+    height = 170 + row_h * len(rows)
     canvas = felt((width, height), (60, 40, 30)).copy().convert("RGBA")
     d = ImageDraw.Draw(canvas)
+    cols = (470, 660)
     draw_text(d, (20, 14), f"Hand {entry['deal']} — score", 26, WHITE, bold=True)
     order = ", ".join(f"{_place(i)} {names[s]}" for i, s in enumerate(entry["out"]))
-    draw_text(d, (20, 52), f"Out: {order}" + ("  ·  Double victory!" if entry["double_victory"] else ""), 17, MUTED)
-    y = 86
+    extra = "  ·  Double victory!" if entry["double_victory"] else ""
+    draw_text(d, (20, 52), f"Out: {order}{extra}", 17, MUTED)
+    y = 90
     for team in (0, 1):
-        draw_text(d, (330 + 200 * team, y), _team_label(view, team), 16, TEAM_COLOURS[team], bold=True, anchor="ma")
-    y += 30
-    for line in lines:
-        draw_text(d, (20, y), line["name"], 18, WHITE, bold=True)
-        detail, size = fit_text(line.get("detail", ""), 200, 14)
-        draw_text(d, (20, y + 20), detail, size, MUTED)
-        draw_text(d, (330 + 200 * line["team"], y), f"{line['points']:+d}", 20, WHITE, bold=True, anchor="ma")
-        y += 34
+        label, size = fit_text(_team_label(view, team), 180, 17, bold=True)
+        draw_text(d, (cols[team], y), label, size, TEAM_COLOURS[team], bold=True, anchor="ma")
+    y += 34
+    for name, detail, points in rows:
+        draw_text(d, (20, y), name, 19, WHITE, bold=True)
+        text, size = fit_text(detail, cols[0] - 110, 14)
+        draw_text(d, (20, y + 24), text, size, MUTED)
+        for team in (0, 1):
+            if points[team] is not None:
+                draw_text(d, (cols[team], y + 4), f"{points[team]:+d}", 22, WHITE, bold=True, anchor="ma")
+        y += row_h
     d.line((20, y, width - 20, y), fill=MUTED, width=1)
     for team in (0, 1):
-        draw_text(
-            d,
-            (330 + 200 * team, y + 6),
-            f"{entry['hand_scores'][team]:+d}  (total {entry['totals'][team]})",
-            18,
-            GOLD,
-            bold=True,
-            anchor="ma",
-        )
+        text = f"{entry['hand_scores'][team]:+d}  (total {entry['totals'][team]})"
+        draw_text(d, (cols[team], y + 10), text, 19, GOLD, bold=True, anchor="ma")
     return canvas.convert("RGB")
+
+
+def _summary_rows(lines: Sequence[Mapping[str, Any]]) -> list[tuple[str, str, list[int | None]]]:
+    """Score lines as table rows: a line pair of both teams (card points) shares a row."""
+    rows: list[tuple[str, str, list[int | None]]] = []
+    for line in lines:
+        name, team, pts = line["name"], line["team"], line["points"]
+        detail = line.get("detail", "")
+        if rows and rows[-1][0] == name and rows[-1][2][team] is None and name in (
+            "Card points",
+            "Double victory",
+        ):
+            prev = rows[-1]
+            merged = prev[1] if not detail or detail == prev[1] else f"{prev[1]} / {detail}"
+            prev[2][team] = pts
+            rows[-1] = (name, merged, prev[2])
+            continue
+        points: list[int | None] = [None, None]
+        points[team] = pts
+        rows.append((name, detail, points))
+    return rows
 
 
 __all__ = ["card_sprite", "render_deal_summary", "render_hand", "render_table", "SUIT_NAMES"]
