@@ -19,6 +19,7 @@ COGS = (
     "cogs.koikoi",
     "cogs.mushi",
     "cogs.sandayi",
+    "cogs.mahjong",
     "cogs.leaderboard",
     "cogs.rules",
     "cogs.admin",

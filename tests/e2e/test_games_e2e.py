@@ -35,7 +35,7 @@ MATCHES = {
     "mushi": Match("mushi", {"hands": 6}, humans=2),
     "panda": Match("panda", {"target": 200}, humans=2, ais=2),
     "sandayi": Match("sandayi", {"hands": 2}, humans=2, ais=2),
-    "mahjong": Match("mahjong", {"hands": 1}, humans=1, ais=3),
+    "mahjong": Match("mahjong", {"max_hands": 1}, humans=1, ais=3),
 }
 
 

@@ -166,7 +166,9 @@ def choose(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) ->
     pending = view.get("pending_declare")
     allowed = {INDEX[c.split()[1]] for c in legal if c.startswith("discard ")}
     if pending is not None and view.get("options", {}).get("strict"):
-        allowed = {d for d in allowed if _standing_after(view, seat, hand, melds, d, INDEX[pending])} or allowed
+        allowed = {
+            d for d in allowed if _standing_after(view, seat, hand, melds, d, INDEX[pending])
+        } or allowed
     if pending is None:
         declares = [INDEX[c.split()[1]] for c in legal if c.startswith("declare ")]
         if view.get("options", {}).get("strict"):
@@ -195,7 +197,12 @@ def _really_mahjong(
 
 
 def _standing_after(
-    view: Mapping[str, Any], seat: int, hand: list[int], melds: list[tuple[str, int, bool]], d: int, w: int
+    view: Mapping[str, Any],
+    seat: int,
+    hand: list[int],
+    melds: list[tuple[str, int, bool]],
+    d: int,
+    w: int,
 ) -> bool:
     own, rnd = _winds(view, seat)
     c = list(hand)
@@ -205,7 +212,11 @@ def _standing_after(
 
 
 def _true_declares(
-    view: Mapping[str, Any], seat: int, hand: list[int], melds: list[tuple[str, int, bool]], offered: list[int]
+    view: Mapping[str, Any],
+    seat: int,
+    hand: list[int],
+    melds: list[tuple[str, int, bool]],
+    offered: list[int],
 ) -> list[int]:
     """The calls that are really one card from Mah-Jongg (the strict option lists them all)."""
     if shanten(hand, len(melds)) > 0:
@@ -215,7 +226,11 @@ def _true_declares(
     for d in range(NUM_KINDS):
         if hand[d]:
             hand[d] -= 1
-            out.update(w for w in mahjong_waits(hand, melds, own, rnd, all(mc for _, _, mc in melds)) if w != d)
+            out.update(
+                w
+                for w in mahjong_waits(hand, melds, own, rnd, all(mc for _, _, mc in melds))
+                if w != d
+            )
             hand[d] += 1
     return [w for w in offered if w in out]
 

@@ -246,9 +246,7 @@ _SUIT_BLOCKS: dict[tuple[int, ...], tuple[tuple[int, int, int], ...]] = {}
 def _pareto(options: set[tuple[int, int, int]]) -> tuple[tuple[int, int, int], ...]:
     keep = []
     for o in options:
-        if not any(
-            p != o and p[2] == o[2] and p[0] >= o[0] and p[1] >= o[1] for p in options
-        ):
+        if not any(p != o and p[2] == o[2] and p[0] >= o[0] and p[1] >= o[1] for p in options):
             keep.append(o)
     return tuple(sorted(keep, reverse=True))
 

@@ -71,7 +71,15 @@ DOTS = {
     4: [(0.28, 0.27), (0.72, 0.27), (0.28, 0.73), (0.72, 0.73)],
     5: [(0.26, 0.22), (0.74, 0.22), (0.5, 0.5), (0.26, 0.78), (0.74, 0.78)],
     6: [(0.3, 0.18), (0.7, 0.18), (0.3, 0.5), (0.7, 0.5), (0.3, 0.82), (0.7, 0.82)],
-    7: [(0.22, 0.13), (0.5, 0.25), (0.78, 0.37), (0.3, 0.62), (0.7, 0.62), (0.3, 0.86), (0.7, 0.86)],
+    7: [
+        (0.22, 0.13),
+        (0.5, 0.25),
+        (0.78, 0.37),
+        (0.3, 0.62),
+        (0.7, 0.62),
+        (0.3, 0.86),
+        (0.7, 0.86),
+    ],
     8: [(0.3, y) for y in (0.14, 0.38, 0.62, 0.86)] + [(0.7, y) for y in (0.14, 0.38, 0.62, 0.86)],
     9: [(x, y) for y in (0.18, 0.5, 0.82) for x in (0.22, 0.5, 0.78)],
 }
@@ -93,7 +101,9 @@ BAMBOO_RED = {5: {2}, 7: {0}, 9: {1, 4, 7}}
 
 # ----- card sprites ------------------------------------------------------------------------
 @lru_cache(maxsize=512)
-def tile_image(code: str | None, size: tuple[int, int] = TABLE_TILE, highlight: bool = False) -> Image.Image:
+def tile_image(
+    code: str | None, size: tuple[int, int] = TABLE_TILE, highlight: bool = False
+) -> Image.Image:
     """A card face (``None``: a card back) as an RGBA sprite of ``size``."""
     w, h = size
     W, H = w * SCALE, h * SCALE
@@ -140,8 +150,15 @@ def _draw_face(d: ImageDraw.ImageDraw, code: str, box: tuple[float, float, float
         # an Arabic index in the corner keeps small cards readable
         idx = font(max(9, int(fh * 0.26)), True)
         col = {"b": GREEN, "c": NAVY, "d": BLUE}[code[1]]
-        d.text((x0 - fw * 0.02, y0 - fh * 0.03), str(n), font=idx, fill=col, anchor="la",
-               stroke_width=max(1, int(fh * 0.02)), stroke_fill=IVORY)
+        d.text(
+            (x0 - fw * 0.02, y0 - fh * 0.03),
+            str(n),
+            font=idx,
+            fill=col,
+            anchor="la",
+            stroke_width=max(1, int(fh * 0.02)),
+            stroke_fill=IVORY,
+        )
         return
     if code in WIND_GLYPH:
         g = font(int(fh * 0.62), True)
@@ -187,21 +204,37 @@ def _dots(d: ImageDraw.ImageDraw, n: int, box: tuple[float, float, float, float]
     colours = [BLUE, GREEN, RED]
     for i, (px, py) in enumerate(DOTS[n]):
         cx, cy = x0 + px * fw, y0 + py * fh
-        outer = RED if n == 1 else colours[(i + n) % 3] if n not in (2, 4, 8) else (BLUE if i % 2 == 0 else GREEN)
+        outer = (
+            RED
+            if n == 1
+            else colours[(i + n) % 3]
+            if n not in (2, 4, 8)
+            else (BLUE if i % 2 == 0 else GREEN)
+        )
         if n == 5 and i == 2:
             outer = RED
         d.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), fill=outer)
         d.ellipse((cx - rad * 0.68, cy - rad * 0.68, cx + rad * 0.68, cy + rad * 0.68), fill=IVORY)
         d.ellipse((cx - rad * 0.4, cy - rad * 0.4, cx + rad * 0.4, cy + rad * 0.4), fill=outer)
         if n == 1:
-            d.ellipse((cx - rad * 0.15, cy - rad * 0.15, cx + rad * 0.15, cy + rad * 0.15), fill=IVORY)
+            d.ellipse(
+                (cx - rad * 0.15, cy - rad * 0.15, cx + rad * 0.15, cy + rad * 0.15), fill=IVORY
+            )
 
 
-def _stick(d: ImageDraw.ImageDraw, cx: float, cy: float, sw: float, sh: float, colour: tuple[int, int, int]) -> None:
-    d.rounded_rectangle((cx - sw / 2, cy - sh / 2, cx + sw / 2, cy + sh / 2), radius=sw / 2, fill=colour)
+def _stick(
+    d: ImageDraw.ImageDraw, cx: float, cy: float, sw: float, sh: float, colour: tuple[int, int, int]
+) -> None:
+    d.rounded_rectangle(
+        (cx - sw / 2, cy - sh / 2, cx + sw / 2, cy + sh / 2), radius=sw / 2, fill=colour
+    )
     node = max(1.0, sh * 0.07)
     d.rectangle((cx - sw / 2, cy - node / 2, cx + sw / 2, cy + node / 2), fill=IVORY)
-    d.line((cx, cy - sh / 2 + sw * 0.6, cx, cy + sh / 2 - sw * 0.6), fill=(190, 230, 200), width=max(1, int(sw * 0.18)))
+    d.line(
+        (cx, cy - sh / 2 + sw * 0.6, cx, cy + sh / 2 - sw * 0.6),
+        fill=(190, 230, 200),
+        width=max(1, int(sw * 0.18)),
+    )
 
 
 def _bamboo(d: ImageDraw.ImageDraw, n: int, box: tuple[float, float, float, float]) -> None:
@@ -212,8 +245,22 @@ def _bamboo(d: ImageDraw.ImageDraw, n: int, box: tuple[float, float, float, floa
         cx = x0 + fw / 2
         _stick(d, cx, y0 + fh * 0.55, fw * 0.2, fh * 0.7, GREEN)
         d.ellipse((cx - fw * 0.17, y0 + fh * 0.04, cx + fw * 0.17, y0 + fh * 0.24), fill=RED)
-        d.polygon([(cx, y0 + fh * 0.45), (cx - fw * 0.38, y0 + fh * 0.32), (cx - fw * 0.1, y0 + fh * 0.55)], fill=GREEN)
-        d.polygon([(cx, y0 + fh * 0.65), (cx + fw * 0.38, y0 + fh * 0.5), (cx + fw * 0.1, y0 + fh * 0.75)], fill=GREEN)
+        d.polygon(
+            [
+                (cx, y0 + fh * 0.45),
+                (cx - fw * 0.38, y0 + fh * 0.32),
+                (cx - fw * 0.1, y0 + fh * 0.55),
+            ],
+            fill=GREEN,
+        )
+        d.polygon(
+            [
+                (cx, y0 + fh * 0.65),
+                (cx + fw * 0.38, y0 + fh * 0.5),
+                (cx + fw * 0.1, y0 + fh * 0.75),
+            ],
+            fill=GREEN,
+        )
         return
     rows = 3 if n in (7, 9) else 2
     sh = fh / rows * 0.82
@@ -230,13 +277,27 @@ def wind_disk(code: str, size: int, active: bool) -> Image.Image:
     S = size * SCALE
     img = Image.new("RGBA", (S, S), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    d.ellipse((0, 0, S - 1, S - 1), fill=GOLD if active else (236, 228, 208), outline=INK, width=SCALE * 2)
-    d.text((S / 2, S / 2 + S * 0.02), WIND_GLYPH[code], font=font(int(S * 0.58), True), fill=NAVY, anchor="mm")
+    d.ellipse(
+        (0, 0, S - 1, S - 1), fill=GOLD if active else (236, 228, 208), outline=INK, width=SCALE * 2
+    )
+    d.text(
+        (S / 2, S / 2 + S * 0.02),
+        WIND_GLYPH[code],
+        font=font(int(S * 0.58), True),
+        fill=NAVY,
+        anchor="mm",
+    )
     return img.resize((size, size), Image.Resampling.LANCZOS)
 
 
 # ----- layout helpers ----------------------------------------------------------------------
-def _paste_tile(canvas: Image.Image, code: str | None, xy: tuple[int, int], size: tuple[int, int], highlight: bool = False) -> None:
+def _paste_tile(
+    canvas: Image.Image,
+    code: str | None,
+    xy: tuple[int, int],
+    size: tuple[int, int],
+    highlight: bool = False,
+) -> None:
     paste_with_shadow(canvas, tile_image(code, size, highlight), xy, offset=(1, 2))
 
 
@@ -244,7 +305,9 @@ def _meld_width(meld: Mapping[str, Any], size: tuple[int, int]) -> int:
     return len(meld["cards"]) * (size[0] + 1)
 
 
-def _draw_meld(canvas: Image.Image, meld: Mapping[str, Any], x: int, y: int, size: tuple[int, int]) -> int:
+def _draw_meld(
+    canvas: Image.Image, meld: Mapping[str, Any], x: int, y: int, size: tuple[int, int]
+) -> int:
     """A meld; a concealed kong shows its outer cards face down. Returns the next x."""
     cards = meld["cards"]
     concealed_kong = meld["kind"] == "kong" and meld.get("concealed")
@@ -319,11 +382,17 @@ def _header(canvas: Image.Image, d: ImageDraw.ImageDraw, view: Mapping[str, Any]
     draw_text(d, (90, 16), title, 26, WHITE, bold=True)
     rounds = view.get("rounds")
     played = view.get("rounds_played", 0)
-    sub = f"{WIND_WORD.get(rw, rw)} round · seat changes {played}/{rounds}" if rounds else f"{WIND_WORD.get(rw, rw)} round"
+    sub = (
+        f"{WIND_WORD.get(rw, rw)} round · seat changes {played}/{rounds}"
+        if rounds
+        else f"{WIND_WORD.get(rw, rw)} round"
+    )
     draw_text(d, (92, 50), sub, 17, MUTED)
     # wall and kong box
     x = TABLE_W - 24
-    box = badge(d, (x, 16), f"Kong box {view.get('kong_box', 0)}", 18, fill=(236, 228, 208), anchor="ra")
+    box = badge(
+        d, (x, 16), f"Kong box {view.get('kong_box', 0)}", 18, fill=(236, 228, 208), anchor="ra"
+    )
     badge(d, (box[0] - 10, 16), f"Wall {view.get('wall', 0)}", 18, fill=GOLD, anchor="ra")
     status = _status(view)
     if status:
@@ -334,16 +403,31 @@ def _header(canvas: Image.Image, d: ImageDraw.ImageDraw, view: Mapping[str, Any]
 def _strip(canvas: Image.Image, view: Mapping[str, Any], seat: int, y: int) -> None:
     d = ImageDraw.Draw(canvas)
     to_act = set(view.get("to_act") or [])
-    active = seat in to_act or (view.get("turn") == seat and view.get("phase") != "claim" and not view.get("is_over"))
+    active = seat in to_act or (
+        view.get("turn") == seat and view.get("phase") != "claim" and not view.get("is_over")
+    )
     border = HIGHLIGHT if active else (255, 255, 255, 40)
-    panel(canvas, (10, y + 4, TABLE_W - 10, y + STRIP_H - 4), fill=(0, 0, 0, 70 if not active else 105), border=border)
+    panel(
+        canvas,
+        (10, y + 4, TABLE_W - 10, y + STRIP_H - 4),
+        fill=(0, 0, 0, 70 if not active else 105),
+        border=border,
+    )
     if active:
-        d.rounded_rectangle((10, y + 4, TABLE_W - 10, y + STRIP_H - 4), radius=10, outline=HIGHLIGHT, width=3)
+        d.rounded_rectangle(
+            (10, y + 4, TABLE_W - 10, y + STRIP_H - 4), radius=10, outline=HIGHLIGHT, width=3
+        )
     wind = view["seat_winds"][seat]
     canvas.alpha_composite(wind_disk(wind, 52, seat == view.get("round_player")), (24, y + 16))
     name, size = fit_text(_name(view, seat), 140, 20, bold=True)
     draw_text(d, (86, y + 16), name, size, WHITE, bold=True)
-    draw_text(d, (86, y + 42), WIND_WORD[wind] + (" · round player" if seat == view.get("round_player") else ""), 14, MUTED)
+    draw_text(
+        d,
+        (86, y + 42),
+        WIND_WORD[wind] + (" · round player" if seat == view.get("round_player") else ""),
+        14,
+        MUTED,
+    )
     scores = view.get("scores") or []
     if seat < len(scores):
         badge(d, (24, y + 76), f"{scores[seat]} pts", 16, fill=GOLD)
@@ -438,7 +522,9 @@ def render_hand(view: Mapping[str, Any]) -> Image.Image:
         g = glow(HAND_TILE, HIGHLIGHT, 10)
         canvas.alpha_composite(g, (x - 10, y - 10))
         _paste_tile(canvas, drawn, (x, y), HAND_TILE)
-        draw_text(d, (x + HAND_TILE[0] / 2, y + HAND_TILE[1] + 8), "drawn", 14, HIGHLIGHT, anchor="ma")
+        draw_text(
+            d, (x + HAND_TILE[0] / 2, y + HAND_TILE[1] + 8), "drawn", 14, HIGHLIGHT, anchor="ma"
+        )
     # melds and extras
     y2 = y + HAND_TILE[1] + 36
     x = 20
@@ -459,11 +545,20 @@ def render_hand(view: Mapping[str, Any]) -> Image.Image:
     claim = view.get("claim")
     if claim:
         cx = width - 20 - TABLE_TILE[0]
-        draw_text(d, (cx - 8, y2 + 14), f"{_name(view, claim['by'])} discarded", 15, WHITE, anchor="ra")
+        draw_text(
+            d, (cx - 8, y2 + 14), f"{_name(view, claim['by'])} discarded", 15, WHITE, anchor="ra"
+        )
         _paste_tile(canvas, claim["card"], (cx, y2), TABLE_TILE, highlight=True)
     standing = (view.get("standing") or [None] * 4)[seat]
     if standing:
-        draw_text(d, (20, height - 28), f"Standing hand: calling {standing['card']}", 16, (120, 200, 255), bold=True)
+        draw_text(
+            d,
+            (20, height - 28),
+            f"Standing hand: calling {standing['card']}",
+            16,
+            (120, 200, 255),
+            bold=True,
+        )
     return canvas.convert("RGB")
 
 
@@ -505,9 +600,17 @@ def render_deal_summary(view: Mapping[str, Any]) -> Image.Image | None:
     d = ImageDraw.Draw(canvas)
     draw_text(d, (22, 14), _summary_title(view, entry), 26, WHITE, bold=True)
     rw = entry.get("round_wind", "E")
-    draw_text(d, (22, 50), f"{WIND_WORD.get(rw, rw)} round · round player {_name(view, entry.get('round_player', 0))}", 16, MUTED)
+    draw_text(
+        d,
+        (22, 50),
+        f"{WIND_WORD.get(rw, rw)} round · round player {_name(view, entry.get('round_player', 0))}",
+        16,
+        MUTED,
+    )
     if entry.get("penalties"):
-        pens = "; ".join(f"{_name(view, p['seat'])} {p['points']} ({p['reason']})" for p in entry["penalties"])
+        pens = "; ".join(
+            f"{_name(view, p['seat'])} {p['points']} ({p['reason']})" for p in entry["penalties"]
+        )
         draw_text(d, (22, 74), "Penalties: " + pens, 15, (255, 160, 140))
     winds = entry.get("winds") or ["E", "S", "W", "N"]
     order = sorted(range(4), key=lambda s: "ESWN".index(winds[s]))
@@ -525,14 +628,27 @@ def _summary_title(view: Mapping[str, Any], entry: Mapping[str, Any]) -> str:
         return f"Hand {n}: void ({entry.get('reason', '')}) — replayed without scoring"
     win = entry.get("win") or {}
     who = _name(view, entry["winner"])
-    how = "by wall" if win.get("by") == "wall" else f"on {_name(view, win['from'])}'s discard" if win.get("from") is not None else ""
+    how = (
+        "by wall"
+        if win.get("by") == "wall"
+        else f"on {_name(view, win['from'])}'s discard"
+        if win.get("from") is not None
+        else ""
+    )
     card = f" ({win['card']})" if win.get("card") else ""
     extra = " — original hand" if win.get("original") else ""
     return f"Hand {n}: Mah-Jongg by {who} {how}{card}{extra}"
 
 
 def _summary_column(
-    canvas: Image.Image, view: Mapping[str, Any], entry: Mapping[str, Any], seat: int, x0: int, y0: int, w: int, h: int
+    canvas: Image.Image,
+    view: Mapping[str, Any],
+    entry: Mapping[str, Any],
+    seat: int,
+    x0: int,
+    y0: int,
+    w: int,
+    h: int,
 ) -> None:
     is_winner = entry.get("winner") == seat
     inner = panel(
@@ -543,7 +659,9 @@ def _summary_column(
     )
     d = ImageDraw.Draw(canvas)
     winds = entry.get("winds") or ["E", "S", "W", "N"]
-    canvas.alpha_composite(wind_disk(winds[seat], 36, seat == entry.get("round_player")), (inner[0] + 2, inner[1] + 2))
+    canvas.alpha_composite(
+        wind_disk(winds[seat], 36, seat == entry.get("round_player")), (inner[0] + 2, inner[1] + 2)
+    )
     name, size = fit_text(_name(view, seat), w - 60, 18, bold=True)
     draw_text(d, (inner[0] + 46, inner[1] + 2), name, size, WHITE, bold=True)
     label = WIND_WORD[winds[seat]] + (" · Mah-Jongg" if is_winner else "")
@@ -592,7 +710,9 @@ def _summary_column(
     for m in sheet["multipliers"]:
         text, sz = fit_text(m["name"], w - 70, small)
         draw_text(d, (inner[0], y), text, sz, (170, 220, 255))
-        draw_text(d, (inner[2], y), f"+{m['value']}", small, (170, 220, 255), anchor="ra", bold=True)
+        draw_text(
+            d, (inner[2], y), f"+{m['value']}", small, (170, 220, 255), anchor="ra", bold=True
+        )
         y += 21
     factor = sheet.get("factor", 1)
     draw_text(d, (inner[0], y), f"Total {sheet['basic']} × {factor:g}", 15, WHITE, bold=True)
@@ -605,4 +725,12 @@ def _summary_column(
     deltas = entry.get("deltas") or [0] * 4
     totals = entry.get("totals") or [0] * 4
     draw_text(d, (inner[0], y), "Change / new total", small, MUTED)
-    draw_text(d, (inner[2], y), f"{deltas[seat]:+d} → {totals[seat]}", small, WHITE, anchor="ra", bold=True)
+    draw_text(
+        d,
+        (inner[2], y),
+        f"{deltas[seat]:+d} → {totals[seat]}",
+        small,
+        WHITE,
+        anchor="ra",
+        bold=True,
+    )

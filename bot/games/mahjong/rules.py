@@ -2,6 +2,30 @@
 
 One :class:`MahjongState` is a whole game: hands are dealt, played, scored and redealt
 inside ``apply`` until the game ends. See the package docstring for the action grammar.
+
+Readings of the spec where it leaves a choice (each noted where it is implemented):
+
+- Concealed kongs before play are offered to every player holding four of a card, in turn
+  order from the round player, after that player's extras are replaced ("prelude").
+- Kongs and expansions are allowed whenever it is one's turn to discard (also right after
+  claiming a pung or chow, and in the one more turn) while the kong box has a card.
+- The standing hand is declared with ``declare <card>`` followed by the discard; the 13
+  cards left are shown to everybody and stay locked: a drawn card other than the called one
+  is discarded automatically (also in the one more turn, where even the called card goes).
+- Mah-Jongg on the round player's first turn (before any discard) is the original hand:
+  scored as a self-drawn win (3) with the Celestial Blessing multiplier, without a winning
+  card (so no "last card of its type" or kong-box items).
+- "Win with a kong" (+0.5) is a win on the replacement for a kong; a replacement for a
+  season or flower scores only the 10 for a card from the kong box.
+- Between Mah-Jongg claims each claimant is ranked by the best group the discard can
+  complete in any reading of their hand (special hand > pung > chow > pair); the hand is
+  then scored at its highest-scoring reading.
+- Strict option: every player is asked in every claim window and may claim anything. A
+  false group claim costs 2 and is ignored; among several Mah-Jongg claims a false one
+  costs 20 and the valid ones are resolved; a false Mah-Jongg alone (or a false standing
+  hand, found when the hand is shown at the discard) costs 300 and the hand is replayed.
+- After the last live-wall card only Mah-Jongg may be claimed; if nobody goes out the
+  hand is a draw. A game also ends after ``max_hands`` hands when that option is set.
 """
 
 from __future__ import annotations
@@ -386,7 +410,9 @@ class MahjongState(State):
         c[d] -= 1
         c[w] += 1
         melds = self.melds[p]
-        ok = c[w] <= 4 and is_mahjong(c, melds, self.wind[p], self.round_wind, all(m[2] for m in melds))
+        ok = c[w] <= 4 and is_mahjong(
+            c, melds, self.wind[p], self.round_wind, all(m[2] for m in melds)
+        )
         c[w] -= 1
         c[d] += 1
         return ok
@@ -504,7 +530,9 @@ class MahjongState(State):
                 else:
                     self.conc[p][t] += 1
                     events.append(
-                        Event("draw", f"You drew {name(t)} from the kong box.", seat=p, private_to=p)
+                        Event(
+                            "draw", f"You drew {name(t)} from the kong box.", seat=p, private_to=p
+                        )
                     )
             if self.box_count > 0 and any(n == 4 for n in self.conc[p]):
                 self.phase = PRELUDE
@@ -548,7 +576,9 @@ class MahjongState(State):
             if t >= NUM_KINDS:
                 self.extras[p].append(t)
                 events.append(
-                    Event("extra", f"{self._n(p)} lays out {name(t)} and draws a replacement.", seat=p)
+                    Event(
+                        "extra", f"{self._n(p)} lays out {name(t)} and draws a replacement.", seat=p
+                    )
                 )
                 from_box = True
                 after_kong = False
@@ -586,7 +616,9 @@ class MahjongState(State):
         self.drawn = None
         how = " (standing hand, automatically)" if auto else ""
         events.append(
-            Event("discard", f"{self._n(p)} discards {name(t)}{how}.", seat=p, data={"card": CODES[t]})
+            Event(
+                "discard", f"{self._n(p)} discards {name(t)}{how}.", seat=p, data={"card": CODES[t]}
+            )
         )
         if self.phase == LAST:
             return False
@@ -601,7 +633,13 @@ class MahjongState(State):
             return False
         self.phase = CLAIM
         self.turn = p
-        self.claim = {"card": t, "by": p, "options": options, "answers": {}, "order": sorted(options)}
+        self.claim = {
+            "card": t,
+            "by": p,
+            "options": options,
+            "answers": {},
+            "order": sorted(options),
+        }
         return True
 
     def _update_waits(self, p: int) -> None:
@@ -728,7 +766,12 @@ class MahjongState(State):
         self.conc[p][t] -= 4
         self.melds[p].append(("kong", t, True))
         events.append(
-            Event("kong", f"{self._n(p)} declares a concealed kong of {name(t)}.", seat=p, data={"card": CODES[t]})
+            Event(
+                "kong",
+                f"{self._n(p)} declares a concealed kong of {name(t)}.",
+                seat=p,
+                data={"card": CODES[t]},
+            )
         )
         if prelude:
             t2 = self._take_box()
@@ -740,7 +783,9 @@ class MahjongState(State):
                 self._exhausted(events)
                 return False
             self.conc[p][t2] += 1
-            events.append(Event("draw", f"You drew {name(t2)} from the kong box.", seat=p, private_to=p))
+            events.append(
+                Event("draw", f"You drew {name(t2)} from the kong box.", seat=p, private_to=p)
+            )
             return True
         if not self._draw(p, True, True, events):
             self._exhausted(events)
@@ -755,7 +800,12 @@ class MahjongState(State):
                 break
         self.conc[p][t] -= 1
         events.append(
-            Event("extend", f"{self._n(p)} adds {name(t)} to their pung: a melded kong.", seat=p, data={"card": CODES[t]})
+            Event(
+                "extend",
+                f"{self._n(p)} adds {name(t)} to their pung: a melded kong.",
+                seat=p,
+                data={"card": CODES[t]},
+            )
         )
         if not self._draw(p, True, True, events):
             self._exhausted(events)
@@ -822,7 +872,9 @@ class MahjongState(State):
                 for q in mj:
                     c = list(self.conc[q])
                     c[t] += 1
-                    hand = PlayerHand(tuple(c), tuple(self.melds[q]), (), self.wind[q], self.round_wind)
+                    hand = PlayerHand(
+                        tuple(c), tuple(self.melds[q]), (), self.wind[q], self.round_wind
+                    )
                     ranks[q] = claim_rank(hand, t)
                 p = min(mj, key=lambda q: (-ranks[q], self.distance(d, q)))
             self._take_discard(d, t)
@@ -934,13 +986,18 @@ class MahjongState(State):
                 c[tile] -= 1
                 melds = self.melds[p]
                 concealed_ok = self_drawn and all(m[2] for m in melds)
-                last_of_type = mahjong_waits(c, melds, self.wind[p], self.round_wind, concealed_ok) == [tile]
+                last_of_type = mahjong_waits(
+                    c, melds, self.wind[p], self.round_wind, concealed_ok
+                ) == [tile]
         info = WinInfo(
             self_drawn=self_drawn,
             tile=tile,
             from_box=from_box,
             after_kong=from_box and self.draw_src == "kong",
-            last_wall=self_drawn and tile is not None and self.draw_src == "wall" and self.last_wall_draw,
+            last_wall=self_drawn
+            and tile is not None
+            and self.draw_src == "wall"
+            and self.last_wall_draw,
             last_of_type=last_of_type,
             standing=self.standing[p] is not None,
             original=original,
@@ -992,7 +1049,11 @@ class MahjongState(State):
     # ----- end of a hand ------------------------------------------------------------------------
     def _player_hand(self, p: int) -> PlayerHand:
         return PlayerHand(
-            tuple(self.conc[p]), tuple(self.melds[p]), tuple(self.extras[p]), self.wind[p], self.round_wind
+            tuple(self.conc[p]),
+            tuple(self.melds[p]),
+            tuple(self.extras[p]),
+            self.wind[p],
+            self.round_wind,
         )
 
     def _score_hand(self, events: list[Event]) -> None:
@@ -1113,9 +1174,7 @@ class MahjongState(State):
                 new_round = self.rotations // 4
                 if new_round != self.round_wind:
                     self.round_wind = new_round
-                    events.append(
-                        Event("round", f"The round wind is now {WIND_NAMES[new_round]}.")
-                    )
+                    events.append(Event("round", f"The round wind is now {WIND_NAMES[new_round]}."))
         if self.rotations >= self.opts.rounds or (
             self.opts.max_hands and self.hand_no >= self.opts.max_hands
         ):
@@ -1198,7 +1257,9 @@ class MahjongState(State):
             ]
             v["drawn"] = (
                 CODES[self.drawn]
-                if self.drawn is not None and self.turn == seat and self.phase in (DISCARD_PHASE, LAST)
+                if self.drawn is not None
+                and self.turn == seat
+                and self.phase in (DISCARD_PHASE, LAST)
                 else None
             )
             v["pending_declare"] = (
@@ -1271,5 +1332,7 @@ def new_game(
 ) -> MahjongState:
     """A new game. ``deck``: a stacked deck (codes, top first; may be partial) or a list of
     decks, one per hand (see the package docstring)."""
-    opts = options if isinstance(options, MahjongOptions) else parse_options(MahjongOptions, options)
+    opts = (
+        options if isinstance(options, MahjongOptions) else parse_options(MahjongOptions, options)
+    )
     return MahjongState(seed, players, opts, parse_deck(deck))

@@ -65,7 +65,9 @@ class WinInfo:
 class PlayerHand:
     """One player's cards at the end of a hand."""
 
-    conc: tuple[int, ...]  # 34 counts of the concealed part (the winner's includes the winning card)
+    conc: tuple[
+        int, ...
+    ]  # 34 counts of the concealed part (the winner's includes the winning card)
     melds: tuple[Meld, ...]  # declared groups (kind, card, concealed)
     extras: tuple[int, ...]  # seasons and flowers laid out
     own: int  # seat wind 0..3
@@ -132,9 +134,7 @@ class Sheet:
             "factor": self.factor,
             "total": self.total,
             "special": self.special,
-            "groups": [
-                {"kind": k, "card": code(t), "concealed": c} for k, t, c in self.groups
-            ],
+            "groups": [{"kind": k, "card": code(t), "concealed": c} for k, t, c in self.groups],
             "pair": code(self.pair) if self.pair is not None else None,
         }
 
@@ -194,7 +194,13 @@ class KongOfMinors(GroupScore):
 
 
 class KongOfTerminals(GroupScore):
-    name, kind, rank, concealed_value, melded_value = "Kong of terminals", "kong", "terminal", 32, 16
+    name, kind, rank, concealed_value, melded_value = (
+        "Kong of terminals",
+        "kong",
+        "terminal",
+        32,
+        16,
+    )
 
 
 class KongOfHonours(GroupScore):
@@ -347,7 +353,9 @@ class Multiplier:
     winner_only: ClassVar[bool] = False
 
     @classmethod
-    def times(cls, groups: Sequence[tuple[str, int, bool]], hand: PlayerHand, win: WinInfo | None) -> int:
+    def times(
+        cls, groups: Sequence[tuple[str, int, bool]], hand: PlayerHand, win: WinInfo | None
+    ) -> int:
         raise NotImplementedError
 
 
@@ -394,9 +402,7 @@ class FourWindsOrFlowers(Multiplier):
     def times(cls, groups, hand, win) -> int:  # type: ignore[no-untyped-def]
         extras = set(hand.extras)
         return int(
-            set(WINDS) <= _pung_tiles(groups)
-            or set(FLOWERS) <= extras
-            or set(SEASONS) <= extras
+            set(WINDS) <= _pung_tiles(groups) or set(FLOWERS) <= extras or set(SEASONS) <= extras
         )
 
 
@@ -513,9 +519,7 @@ def multiplier_lines(
         for _ in range(n):
             lines.append(Line(m.name, m.quarters / QUARTER))
     kinds = hand.all_tiles()
-    best = max(
-        (c for c in COMPOSITIONS if c.fits(kinds)), key=lambda c: c.quarters, default=None
-    )
+    best = max((c for c in COMPOSITIONS if c.fits(kinds)), key=lambda c: c.quarters, default=None)
     if best is not None:
         lines.append(Line(best.name, best.quarters / QUARTER))
     return lines
@@ -606,9 +610,7 @@ def winner_readings(hand: PlayerHand, win: WinInfo) -> list[Reading]:
 
 def _golden_coin(r: Reading, hand: PlayerHand, win: WinInfo) -> bool:
     if r.special is None:
-        return any(
-            k in ("pung", "kong") and t == GOLDEN_COIN_CARD and c for k, t, c in r.groups
-        )
+        return any(k in ("pung", "kong") and t == GOLDEN_COIN_CARD and c for k, t, c in r.groups)
     for k, t, from_meld in r.arrangement or []:
         if t != GOLDEN_COIN_CARD or k not in ("pung", "kong"):
             continue

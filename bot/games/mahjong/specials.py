@@ -31,7 +31,9 @@ from typing import ClassVar
 from bot.games.mahjong.tiles import DRAGONS, GREEN, HONOURS, NUM_KINDS, RED, TERMINALS, WINDS
 
 Meld = tuple[str, int, bool]  # (kind: chow|pung|kong, card (lowest for a chow), concealed)
-Assigned = tuple[str, int, bool]  # (unit kind as played: chow|pung|kong|pair|single|run, card, melded?)
+Assigned = tuple[
+    str, int, bool
+]  # (unit kind as played: chow|pung|kong|pair|single|run, card, melded?)
 
 ALL = tuple(range(NUM_KINDS))
 CHOW_STARTS = tuple(t for t in range(27) if t % 9 <= 6)
@@ -236,7 +238,8 @@ class SpecialHand:
     consists_of: ClassVar[str] = ""
 
     @classmethod
-    def build(cls, own: int, round_: int) -> list[Pattern]:  # noqa: ARG003
+    def build(cls, own: int, round_: int) -> list[Pattern]:
+        """The patterns for a player with wind card ``own`` in round wind ``round_``."""
         raise NotImplementedError
 
     @classmethod
@@ -299,9 +302,7 @@ class Mandarin(SpecialHand):
 
     @classmethod
     def build(cls, own: int, round_: int) -> list[Pattern]:
-        return [
-            pattern(*(PK(w) for w in WINDS if w != pw), PAIR(pw), GROUP) for pw in WINDS
-        ]
+        return [pattern(*(PK(w) for w in WINDS if w != pw), PAIR(pw), GROUP) for pw in WINDS]
 
 
 class CrazyMonkey(SpecialHand):
@@ -394,35 +395,33 @@ class SmallGreenFinger(SpecialHand):
 
     @classmethod
     def build(cls, own: int, round_: int) -> list[Pattern]:
-        return [
-            pattern(P(2), P(EVEN_BAMBOO), P(EVEN_BAMBOO), P(EVEN_BAMBOO), PAIR(GREEN))
-        ]
+        return [pattern(P(2), P(EVEN_BAMBOO), P(EVEN_BAMBOO), P(EVEN_BAMBOO), PAIR(GREEN))]
 
 
 class HorizontalEnemies(SpecialHand):
     name = "Horizontal Enemies"
     value = 3000
     irregular = True
-    consists_of = "1 and 9 pungs/kongs of one suit + East and West pungs/kongs + one North + one South"
+    consists_of = (
+        "1 and 9 pungs/kongs of one suit + East and West pungs/kongs + one North + one South"
+    )
 
     @classmethod
     def build(cls, own: int, round_: int) -> list[Pattern]:
-        return [
-            pattern(PK(s * 9), PK(s * 9 + 8), PK(27), PK(29), S(30), S(28)) for s in _suits()
-        ]
+        return [pattern(PK(s * 9), PK(s * 9 + 8), PK(27), PK(29), S(30), S(28)) for s in _suits()]
 
 
 class VerticalEnemies(SpecialHand):
     name = "Vertical Enemies"
     value = 3000
     irregular = True
-    consists_of = "1 and 9 pungs/kongs of one suit + North and South pungs/kongs + one East + one West"
+    consists_of = (
+        "1 and 9 pungs/kongs of one suit + North and South pungs/kongs + one East + one West"
+    )
 
     @classmethod
     def build(cls, own: int, round_: int) -> list[Pattern]:
-        return [
-            pattern(PK(s * 9), PK(s * 9 + 8), PK(30), PK(28), S(27), S(29)) for s in _suits()
-        ]
+        return [pattern(PK(s * 9), PK(s * 9 + 8), PK(30), PK(28), S(27), S(29)) for s in _suits()]
 
 
 class ThreeAdoptedSonsOfTheRedDragon(SpecialHand):
@@ -835,14 +834,20 @@ def irregular_near(conc: Sequence[int], melds: Sequence[Meld], own: int, round_:
     if not _signature(conc, melds, 1):
         return False
     norm = normalized_counts(conc, melds)
-    for h in IRREGULAR_HANDS:
-        for pat in h.patterns(own, round_):
-            short = 0
-            for t, n in pat.need:
-                if norm[t] < n:
-                    short += n - norm[t]
-                    if short > 1:
-                        break
-            if short <= 1 and h.near(norm):
-                return True
+    for h, need in _irregular_needs(own, round_):
+        short = 0
+        for t, n in need:
+            if norm[t] < n:
+                short += n - norm[t]
+                if short > 1:
+                    break
+        if short <= 1 and h.near(norm):
+            return True
     return False
+
+
+@lru_cache(maxsize=64)
+def _irregular_needs(
+    own: int, round_: int
+) -> tuple[tuple[type[SpecialHand], tuple[tuple[int, int], ...]], ...]:
+    return tuple((h, pat.need) for h in IRREGULAR_HANDS for pat in h.patterns(own, round_))

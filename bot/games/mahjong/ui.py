@@ -6,7 +6,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.engine.ui import (
-    MAX_BUTTONS_PER_ROW,
     MAX_ROWS,
     MAX_SELECT_OPTIONS,
     Button,
@@ -23,7 +22,9 @@ def _card(code: str) -> str:
     return name(INDEX[code])
 
 
-def _selects(verb: str, placeholder: str, cards: list[str], drawn: str | None = None) -> list[Select]:
+def _selects(
+    verb: str, placeholder: str, cards: list[str], drawn: str | None = None
+) -> list[Select]:
     options = []
     for c in cards:
         label = _card(c) + (" (just drawn)" if c == drawn else "")
@@ -96,9 +97,8 @@ def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
     rows.extend(button_rows(buttons)[:2])
     if declares:
         room = MAX_ROWS - len(rows)
-        rows.extend(_selects("declare", "Declare a standing hand calling…", declares)[: max(0, room)])
+        rows.extend(
+            _selects("declare", "Declare a standing hand calling…", declares)[: max(0, room)]
+        )
         prompt += " You may declare a standing hand (+100 if you win on the called card)."
     return Controls(prompt=prompt, rows=tuple(rows[:MAX_ROWS]))
-
-
-__all__ = ["controls", "MAX_BUTTONS_PER_ROW"]

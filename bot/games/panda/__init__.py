@@ -8,11 +8,13 @@ Action grammar (``legal_actions`` lists them; ``apply`` also takes the shorthand
 
 - ``call`` — call Panda (±100): any time before one's first card, also during the passing
   and out of turn (the seat is then in ``may_act``).
-- Passing (all four seats decide at once, in secret): ``give left <card>``,
-  ``give partner <card>``, ``give right <card>`` — one card for each other player, one
-  code per recipient in any order (left = the next player, who plays after you; right =
-  the player before you). Shorthand: ``pass_cards <to_left> <to_partner> <to_right>``
-  gives all three at once. The cards change hands when all four have chosen.
+- Passing (all four seats decide at once, in secret): ``give <recipient> <card>`` with
+  recipient ``left`` (the next player, an opponent who plays after you), ``partner`` or
+  ``right`` (the opponent who plays before you) — one code per recipient in any order, or
+  several pairs in one code (``give left 2t partner Mg right 3a``, the canonical form
+  ``normalize`` writes; ``pass_cards <to_left> <to_partner> <to_right>`` is accepted as a
+  shorthand and logged that way). ``legal_actions`` lists the single-pair codes. The cards
+  change hands when all four have chosen.
 - ``play <card> <card> …`` — a combination; the cards are sorted canonically by
   ``normalize``. When the Catfish could be read two ways (``5t 5g 6t 6g catfish``: a full
   house of 5s or 6s; a straight with the Catfish at either end) the code states its

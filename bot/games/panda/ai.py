@@ -257,11 +257,15 @@ def pass_plan(view: Mapping[str, Any], hand: list[str]) -> dict[str, str]:
             default=partner_pool[0],
         )
     elif calls[(seat + 2) % 4]:
-        partner_card = max(partner_pool, key=lambda c: 20 if c == PANDA else 16 if c == CATFISH else value(c))
+        partner_card = max(
+            partner_pool, key=lambda c: 20 if c == PANDA else 16 if c == CATFISH else value(c)
+        )
     else:
         # A good card the hand can spare: a high lone natural card.
         spare = [c for c in partner_pool if c not in (PANDA, CATFISH, STORK)]
-        partner_card = max(spare, key=lambda c: value(c) - 3 * max(0.0, loss(c)), default=partner_pool[0])
+        partner_card = max(
+            spare, key=lambda c: value(c) - 3 * max(0.0, loss(c)), default=partner_pool[0]
+        )
     opp_cards = [c for c in to_opp if c != partner_card]
     if CAT in hand and CAT != partner_card:
         opp_cards = [CAT, *opp_cards]
@@ -336,7 +340,9 @@ def _out_of_turn(view: Mapping[str, Any], hand: list[str], legal: set[str]) -> s
     return ""
 
 
-def _turn_choice(view: Mapping[str, Any], hand: list[str], legal: set[str], rng: random.Random) -> str:
+def _turn_choice(
+    view: Mapping[str, Any], hand: list[str], legal: set[str], rng: random.Random
+) -> str:
     seat = view["seat"]
     top = _top_combo(view)
     cands = _candidates(hand, top, legal)

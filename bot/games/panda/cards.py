@@ -70,7 +70,12 @@ def card_points(cards: Iterable[str]) -> int:
     return sum(points(c) for c in cards)
 
 
-_SORT_KEY: dict[str, tuple[int, int]] = {CAT: (0, 0), STORK: (1, 0), CATFISH: (15, 0), PANDA: (16, 0)}
+_SORT_KEY: dict[str, tuple[int, int]] = {
+    CAT: (0, 0),
+    STORK: (1, 0),
+    CATFISH: (15, 0),
+    PANDA: (16, 0),
+}
 for _c in NATURALS:
     _SORT_KEY[_c] = (RANK_VALUE[_c[:-1]], 1 + SUITS.index(_c[-1]))
 

@@ -159,12 +159,7 @@ def _shape(values: list[int], natural_only: bool, suits: list[str]) -> tuple[str
         if n == 4 and natural_only:
             return AMBUSH, v
         return None
-    if (
-        n == 4
-        and natural_only
-        and distinct == list(ROYALS)
-        and len(set(suits)) == 1
-    ):
+    if n == 4 and natural_only and distinct == list(ROYALS) and len(set(suits)) == 1:
         return KINGDOM, MON
     consecutive = distinct[-1] - distinct[0] == len(distinct) - 1
     if n == 5 and sorted(counts.values()) == [2, 3]:
@@ -322,9 +317,7 @@ def _fullhouses(h: _Hand, above: float) -> Iterator[Combo]:
             yield _combo(FULLHOUSE, t.cards + p.cards, t.value, t.catfish or p.catfish)
 
 
-def _runs(
-    h: _Hand, per: int, lengths: Iterable[int], above: float, kind: str
-) -> Iterator[Combo]:
+def _runs(h: _Hand, per: int, lengths: Iterable[int], above: float, kind: str) -> Iterator[Combo]:
     """Straights (``per`` = 1 card a value) or runs of pairs (``per`` = 2) of given lengths
     (counted in values), with a top value above ``above``."""
     options: dict[int, list[tuple[tuple[str, ...], bool]]] = {}
@@ -334,15 +327,18 @@ def _runs(
         if h.catfish:
             opts += [((*cs, CATFISH), True) for cs in combinations(g, per - 1)]
         options[v] = opts
+    # Prefix counts of values that need the Catfish (one card short) or cannot be had.
+    short = [0] * 15
+    gone = [0] * 15
+    for v in range(1, 15):
+        have = len(h.groups[v])
+        short[v] = short[v - 1] + (have == per - 1)
+        gone[v] = gone[v - 1] + (have < per - 1 or (have < per and not h.catfish))
     for n in lengths:
         for top in range(max(n, int(above) + 1), 15):
             low = top - n + 1
-            if any(not options[v] for v in range(low, top + 1)):
-                continue
-            # At most one value may rest on the Catfish.
-            if not h.catfish and any(
-                len(h.groups[v]) < per for v in range(low, top + 1)
-            ):
+            # At most one value of the run may rest on the Catfish.
+            if gone[top] - gone[low - 1] or short[top] - short[low - 1] > 1:
                 continue
             yield from _run_products(options, low, top, kind, per)
 

@@ -92,7 +92,9 @@ def card_back(size: tuple[int, int] = SMALL) -> Image.Image:
     d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(240, 220, 180))
     d.ellipse((cx - r // 2, cy - r // 3, cx + r // 2, cy + r * 2 // 3), fill=(40, 30, 30))
     for dx in (-r // 2, 0, r // 2):
-        d.ellipse((cx + dx - r // 5, cy - r * 2 // 3, cx + dx + r // 5, cy - r // 4), fill=(40, 30, 30))
+        d.ellipse(
+            (cx + dx - r // 5, cy - r * 2 // 3, cx + dx + r // 5, cy - r // 4), fill=(40, 30, 30)
+        )
     mask = img.getchannel("A")
     img.putalpha(mask)
     return img.resize(size, Image.Resampling.LANCZOS)
@@ -115,15 +117,28 @@ def _natural(code: str, w: int, h: int) -> Image.Image:
         d.text((w // 2, h - 6 * SCALE), fw, font=font(size, True), fill=colour, anchor="md")
     else:
         d.text(
-            (w - 7 * SCALE, h - 4 * SCALE), rank, font=font(int(h * 0.16), True), fill=colour, anchor="rd"
+            (w - 7 * SCALE, h - 4 * SCALE),
+            rank,
+            font=font(int(h * 0.16), True),
+            fill=colour,
+            anchor="rd",
         )
     return img
 
 
-def _emblem(d: ImageDraw.ImageDraw, suit: str, cx: int, cy: int, r: int, colour: tuple[int, int, int]) -> None:
+def _emblem(
+    d: ImageDraw.ImageDraw, suit: str, cx: int, cy: int, r: int, colour: tuple[int, int, int]
+) -> None:
     if suit == "t":  # a steel blade: a long rhombus with a guard
-        d.polygon([(cx, cy - r * 1.3), (cx + r * 0.35, cy), (cx, cy + r * 1.3), (cx - r * 0.35, cy)], fill=colour)
-        d.line((cx - r * 0.7, cy + r * 0.55, cx + r * 0.7, cy + r * 0.55), fill=INK, width=max(2, r // 5))
+        d.polygon(
+            [(cx, cy - r * 1.3), (cx + r * 0.35, cy), (cx, cy + r * 1.3), (cx - r * 0.35, cy)],
+            fill=colour,
+        )
+        d.line(
+            (cx - r * 0.7, cy + r * 0.55, cx + r * 0.7, cy + r * 0.55),
+            fill=INK,
+            width=max(2, r // 5),
+        )
         d.line((cx, cy - r * 1.1, cx, cy + r * 0.4), fill=(200, 214, 232), width=max(1, r // 8))
     elif suit == "g":  # a tea leaf with its vein
         d.ellipse((cx - r * 0.7, cy - r * 1.2, cx + r * 0.7, cy + r * 1.2), fill=colour)
@@ -146,7 +161,12 @@ def _emblem(d: ImageDraw.ImageDraw, suit: str, cx: int, cy: int, r: int, colour:
         for k in range(9):
             a = math.radians(180 + k * 22.5)
             d.line(
-                (cx + math.cos(a) * r * 0.9, cy + math.sin(a) * r * 0.9, cx + math.cos(a) * r * 1.45, cy + math.sin(a) * r * 1.45),
+                (
+                    cx + math.cos(a) * r * 0.9,
+                    cy + math.sin(a) * r * 0.9,
+                    cx + math.cos(a) * r * 1.45,
+                    cy + math.sin(a) * r * 1.45,
+                ),
                 fill=colour,
                 width=max(2, r // 5),
             )
@@ -164,42 +184,117 @@ def _special(code: str, w: int, h: int) -> Image.Image:
     if code == PANDA:
         d.ellipse((cx - r * 1.05, cy - r * 1.05, cx - r * 0.45, cy - r * 0.45), fill=fg)  # ears
         d.ellipse((cx + r * 0.45, cy - r * 1.05, cx + r * 1.05, cy - r * 0.45), fill=fg)
-        d.ellipse((cx - r, cy - r * 0.85, cx + r, cy + r * 0.95), fill=(255, 255, 255), outline=fg, width=SCALE * 2)
-        d.ellipse((cx - r * 0.62, cy - r * 0.35, cx - r * 0.18, cy + r * 0.2), fill=fg)  # eye patches
+        d.ellipse(
+            (cx - r, cy - r * 0.85, cx + r, cy + r * 0.95),
+            fill=(255, 255, 255),
+            outline=fg,
+            width=SCALE * 2,
+        )
+        d.ellipse(
+            (cx - r * 0.62, cy - r * 0.35, cx - r * 0.18, cy + r * 0.2), fill=fg
+        )  # eye patches
         d.ellipse((cx + r * 0.18, cy - r * 0.35, cx + r * 0.62, cy + r * 0.2), fill=fg)
         d.ellipse((cx - r * 0.42, cy - r * 0.15, cx - r * 0.3, cy - r * 0.03), fill=WHITE)
         d.ellipse((cx + r * 0.3, cy - r * 0.15, cx + r * 0.42, cy - r * 0.03), fill=WHITE)
         d.ellipse((cx - r * 0.16, cy + r * 0.3, cx + r * 0.16, cy + r * 0.5), fill=fg)  # nose
         corner = "+25"
     elif code == CAT:
-        d.polygon([(cx - r * 0.9, cy - r * 0.3), (cx - r * 0.75, cy - r * 1.2), (cx - r * 0.2, cy - r * 0.65)], fill=fg)
-        d.polygon([(cx + r * 0.9, cy - r * 0.3), (cx + r * 0.75, cy - r * 1.2), (cx + r * 0.2, cy - r * 0.65)], fill=fg)
+        d.polygon(
+            [
+                (cx - r * 0.9, cy - r * 0.3),
+                (cx - r * 0.75, cy - r * 1.2),
+                (cx - r * 0.2, cy - r * 0.65),
+            ],
+            fill=fg,
+        )
+        d.polygon(
+            [
+                (cx + r * 0.9, cy - r * 0.3),
+                (cx + r * 0.75, cy - r * 1.2),
+                (cx + r * 0.2, cy - r * 0.65),
+            ],
+            fill=fg,
+        )
         d.ellipse((cx - r * 0.95, cy - r * 0.8, cx + r * 0.95, cy + r * 0.85), fill=fg)
         for sx in (-1, 1):
-            d.ellipse((cx + sx * r * 0.4 - r * 0.16, cy - r * 0.2, cx + sx * r * 0.4 + r * 0.16, cy + r * 0.12), fill=(120, 200, 90))
-            d.line((cx + sx * r * 0.3, cy + r * 0.4, cx + sx * r * 1.3, cy + r * 0.25), fill=bg, width=SCALE)
-            d.line((cx + sx * r * 0.3, cy + r * 0.5, cx + sx * r * 1.3, cy + r * 0.6), fill=bg, width=SCALE)
-        d.polygon([(cx - r * 0.12, cy + r * 0.3), (cx + r * 0.12, cy + r * 0.3), (cx, cy + r * 0.45)], fill=(240, 150, 160))
+            d.ellipse(
+                (
+                    cx + sx * r * 0.4 - r * 0.16,
+                    cy - r * 0.2,
+                    cx + sx * r * 0.4 + r * 0.16,
+                    cy + r * 0.12,
+                ),
+                fill=(120, 200, 90),
+            )
+            d.line(
+                (cx + sx * r * 0.3, cy + r * 0.4, cx + sx * r * 1.3, cy + r * 0.25),
+                fill=bg,
+                width=SCALE,
+            )
+            d.line(
+                (cx + sx * r * 0.3, cy + r * 0.5, cx + sx * r * 1.3, cy + r * 0.6),
+                fill=bg,
+                width=SCALE,
+            )
+        d.polygon(
+            [(cx - r * 0.12, cy + r * 0.3), (cx + r * 0.12, cy + r * 0.3), (cx, cy + r * 0.45)],
+            fill=(240, 150, 160),
+        )
         corner = "-25"
     elif code == CATFISH:
         d.ellipse((cx - r * 1.1, cy - r * 0.5, cx + r * 0.8, cy + r * 0.5), fill=fg)
-        d.polygon([(cx + r * 0.6, cy), (cx + r * 1.2, cy - r * 0.55), (cx + r * 1.2, cy + r * 0.55)], fill=fg)
+        d.polygon(
+            [(cx + r * 0.6, cy), (cx + r * 1.2, cy - r * 0.55), (cx + r * 1.2, cy + r * 0.55)],
+            fill=fg,
+        )
         d.ellipse((cx - r * 0.75, cy - r * 0.25, cx - r * 0.5, cy), fill=WHITE)
         for k, dy in enumerate((-0.05, 0.15)):
-            d.line((cx - r * 1.0, cy + r * dy, cx - r * 1.45, cy + r * (dy + 0.5 + 0.2 * k)), fill=fg, width=SCALE * 2)
+            d.line(
+                (cx - r * 1.0, cy + r * dy, cx - r * 1.45, cy + r * (dy + 0.5 + 0.2 * k)),
+                fill=fg,
+                width=SCALE * 2,
+            )
         d.text((cx, cy + r * 0.95), "joker", font=font(int(h * 0.09), True), fill=fg, anchor="mt")
         corner = "-25"
     else:  # the Stork: a white bird on one leg, value 1
-        d.ellipse((cx - r * 0.8, cy - r * 0.2, cx + r * 0.5, cy + r * 0.45), fill=WHITE, outline=fg, width=SCALE * 2)
+        d.ellipse(
+            (cx - r * 0.8, cy - r * 0.2, cx + r * 0.5, cy + r * 0.45),
+            fill=WHITE,
+            outline=fg,
+            width=SCALE * 2,
+        )
         d.line((cx + r * 0.3, cy, cx + r * 0.6, cy - r * 0.9), fill=fg, width=SCALE * 3)  # neck
-        d.ellipse((cx + r * 0.45, cy - r * 1.1, cx + r * 0.8, cy - r * 0.78), fill=WHITE, outline=fg, width=SCALE * 2)
+        d.ellipse(
+            (cx + r * 0.45, cy - r * 1.1, cx + r * 0.8, cy - r * 0.78),
+            fill=WHITE,
+            outline=fg,
+            width=SCALE * 2,
+        )
         d.ellipse((cx + r * 0.57, cy - r * 1.02, cx + r * 0.7, cy - r * 0.9), fill=(200, 30, 40))
-        d.polygon([(cx + r * 0.78, cy - r * 0.98), (cx + r * 1.45, cy - r * 0.88), (cx + r * 0.78, cy - r * 0.86)], fill=(230, 160, 40))
+        d.polygon(
+            [
+                (cx + r * 0.78, cy - r * 0.98),
+                (cx + r * 1.45, cy - r * 0.88),
+                (cx + r * 0.78, cy - r * 0.86),
+            ],
+            fill=(230, 160, 40),
+        )
         d.line((cx - r * 0.1, cy + r * 0.4, cx - r * 0.1, cy + r * 1.2), fill=fg, width=SCALE * 2)
-        d.polygon([(cx - r * 0.8, cy - r * 0.05), (cx - r * 1.2, cy + r * 0.2), (cx - r * 0.7, cy + r * 0.3)], fill=fg)
-        d.text((8 * SCALE, h - 5 * SCALE), "1", font=font(int(h * 0.16), True), fill=fg, anchor="ld")
+        d.polygon(
+            [
+                (cx - r * 0.8, cy - r * 0.05),
+                (cx - r * 1.2, cy + r * 0.2),
+                (cx - r * 0.7, cy + r * 0.3),
+            ],
+            fill=fg,
+        )
+        d.text(
+            (8 * SCALE, h - 5 * SCALE), "1", font=font(int(h * 0.16), True), fill=fg, anchor="ld"
+        )
         corner = "+25"
-    d.text((w - 7 * SCALE, h - 5 * SCALE), corner, font=font(int(h * 0.1), True), fill=fg, anchor="rd")
+    d.text(
+        (w - 7 * SCALE, h - 5 * SCALE), corner, font=font(int(h * 0.1), True), fill=fg, anchor="rd"
+    )
     return img
 
 
@@ -278,7 +373,9 @@ def _seat_panel(canvas: Image.Image, view: Mapping[str, Any], seat: int, pos: st
     name = view["players"][seat]
     text, size = fit_text(name, x1 - x0 - 130, 22, bold=True)
     draw_text(d, (x0 + 14, y0 + 10), text, size, WHITE, bold=True)
-    badge(d, (x1 - 12, y0 + 10), "Team " + "AB"[team], size=14, fill=TEAM_COLOURS[team], anchor="ra")
+    badge(
+        d, (x1 - 12, y0 + 10), "Team " + "AB"[team], size=14, fill=TEAM_COLOURS[team], anchor="ra"
+    )
     # Status badges.
     bx = x0 + 14
     by = y0 + 42
@@ -306,9 +403,15 @@ def _seat_panel(canvas: Image.Image, view: Mapping[str, Any], seat: int, pos: st
                 status.append(("to lead", HIGHLIGHT))
             else:
                 status.append(("to play", HIGHLIGHT))
-        elif seat in view.get("may_act", []) and not view["played_any"][seat] and not view["calls"][seat]:
+        elif (
+            seat in view.get("may_act", [])
+            and not view["played_any"][seat]
+            and not view["calls"][seat]
+        ):
             pass
     for text, colour in status:
+        if bx + font(14, True).getlength(text) + 10 > x1 - 10 and bx > x0 + 14:
+            bx, by = x0 + 14, by + 24  # wrap to a second line of badges
         b = badge(d, (bx, by), text, size=14, fill=colour, text_fill=INK)
         bx = b[2] + 6
     # Cards in hand (backs) and tricks won.
@@ -331,10 +434,19 @@ def _seat_panel(canvas: Image.Image, view: Mapping[str, Any], seat: int, pos: st
     else:
         lx, ly = x0 + 14, y1 - 70
         label_x = x0 + 14
-    draw_text(d, (label_x if horizontal and count == 0 else lx, ly), f"{count} card{'s' if count != 1 else ''}", 18, WHITE, bold=True)
+    draw_text(
+        d,
+        (label_x if horizontal and count == 0 else lx, ly),
+        f"{count} card{'s' if count != 1 else ''}",
+        18,
+        WHITE,
+        bold=True,
+    )
     tricks = view["tricks_won"][seat]
     pts = view["pile_points"][seat]
-    draw_text(d, (lx, ly + 26), f"{tricks} trick{'s' if tricks != 1 else ''} · {pts:+d} pts", 16, MUTED)
+    draw_text(
+        d, (lx, ly + 26), f"{tricks} trick{'s' if tricks != 1 else ''} · {pts:+d} pts", 16, MUTED
+    )
 
 
 def _centre(canvas: Image.Image, view: Mapping[str, Any]) -> None:
@@ -348,14 +460,39 @@ def _centre(canvas: Image.Image, view: Mapping[str, Any]) -> None:
     if view.get("wish"):
         info.append(f"Wish: {rank_name(view['wish'])}")
     if phase == "passing":
-        draw_text(d, ((x0 + x1) // 2, (y0 + y1) // 2 - 14), "Passing: everyone chooses three cards", 24, WHITE, bold=True, anchor="mm")
+        draw_text(
+            d,
+            ((x0 + x1) // 2, (y0 + y1) // 2 - 14),
+            "Passing: everyone chooses three cards",
+            24,
+            WHITE,
+            bold=True,
+            anchor="mm",
+        )
         done = sum(view["passing_done"])
-        draw_text(d, ((x0 + x1) // 2, (y0 + y1) // 2 + 22), f"{done} of 4 ready", 18, MUTED, anchor="mm")
+        draw_text(
+            d, ((x0 + x1) // 2, (y0 + y1) // 2 + 22), f"{done} of 4 ready", 18, MUTED, anchor="mm"
+        )
     elif phase == "over":
         scores = view["team_scores"]
         win = 0 if scores[0] > scores[1] else 1
-        draw_text(d, ((x0 + x1) // 2, (y0 + y1) // 2 - 16), f"{_team_label(view, win)} win!", 34, GOLD, bold=True, anchor="mm")
-        draw_text(d, ((x0 + x1) // 2, (y0 + y1) // 2 + 26), f"{scores[win]} – {scores[1 - win]}", 24, WHITE, anchor="mm")
+        draw_text(
+            d,
+            ((x0 + x1) // 2, (y0 + y1) // 2 - 16),
+            f"{_team_label(view, win)} win!",
+            34,
+            GOLD,
+            bold=True,
+            anchor="mm",
+        )
+        draw_text(
+            d,
+            ((x0 + x1) // 2, (y0 + y1) // 2 + 26),
+            f"{scores[win]} – {scores[1 - win]}",
+            24,
+            WHITE,
+            anchor="mm",
+        )
     else:
         trick = view.get("trick") or []
         if not trick:
@@ -379,11 +516,15 @@ def _centre(canvas: Image.Image, view: Mapping[str, Any]) -> None:
     if view.get("history") and phase != "over":
         last = view["history"][-1]
         hs = last["hand_scores"]
-        text = f"Last hand: {hs[0]:+d} / {hs[1]:+d}" + (" (double victory)" if last["double_victory"] else "")
+        text = f"Last hand: {hs[0]:+d} / {hs[1]:+d}" + (
+            " (double victory)" if last["double_victory"] else ""
+        )
         draw_text(d, (x1 - 4, y1 - 14), text, 14, MUTED, anchor="rm")
 
 
-def _trick(canvas: Image.Image, view: Mapping[str, Any], trick: Sequence[Mapping[str, Any]], box) -> None:
+def _trick(
+    canvas: Image.Image, view: Mapping[str, Any], trick: Sequence[Mapping[str, Any]], box
+) -> None:
     d = ImageDraw.Draw(canvas)
     names = view["players"]
     x0, y0, x1, y1 = box
@@ -405,7 +546,9 @@ def _trick(canvas: Image.Image, view: Mapping[str, Any], trick: Sequence[Mapping
     cards = last["cards"]
     ly = max(y + 16, (y0 + y1 - BIG[1]) // 2 - 10)
     ly = min(ly, y1 - BIG[1] - 64)
-    step = min(BIG[0] + 6, (x1 - x0 - 20 - BIG[0]) // max(1, len(cards) - 1)) if len(cards) > 1 else 0
+    step = (
+        min(BIG[0] + 6, (x1 - x0 - 20 - BIG[0]) // max(1, len(cards) - 1)) if len(cards) > 1 else 0
+    )
     total = (len(cards) - 1) * step + BIG[0]
     sx = (x0 + x1 - total) // 2
     for i, c in enumerate(cards):
@@ -461,7 +604,15 @@ def render_hand(view: Mapping[str, Any]) -> Image.Image:
         paste_with_shadow(canvas, sprite, (x, y))
         if c in tags:
             text, size = fit_text(tags[c][0], HAND_CARD[0] + 4, 14, bold=True)
-            draw_text(d, (x + HAND_CARD[0] // 2, y + HAND_CARD[1] + 16), text, size, tags[c][1], bold=True, anchor="mm")
+            draw_text(
+                d,
+                (x + HAND_CARD[0] // 2, y + HAND_CARD[1] + 16),
+                text,
+                size,
+                tags[c][1],
+                bold=True,
+                anchor="mm",
+            )
         draw_text(d, (x + HAND_CARD[0] // 2, y + HAND_CARD[1] + 38), c, 13, MUTED, anchor="mm")
         x += HAND_CARD[0] + gap
     if not hand:
@@ -500,7 +651,9 @@ def render_deal_summary(view: Mapping[str, Any]) -> Image.Image | None:
         draw_text(d, (20, y + 24), text, size, MUTED)
         for team in (0, 1):
             if points[team] is not None:
-                draw_text(d, (cols[team], y + 4), f"{points[team]:+d}", 22, WHITE, bold=True, anchor="ma")
+                draw_text(
+                    d, (cols[team], y + 4), f"{points[team]:+d}", 22, WHITE, bold=True, anchor="ma"
+                )
         y += row_h
     d.line((20, y, width - 20, y), fill=MUTED, width=1)
     for team in (0, 1):
@@ -515,9 +668,15 @@ def _summary_rows(lines: Sequence[Mapping[str, Any]]) -> list[tuple[str, str, li
     for line in lines:
         name, team, pts = line["name"], line["team"], line["points"]
         detail = line.get("detail", "")
-        if rows and rows[-1][0] == name and rows[-1][2][team] is None and name in (
-            "Card points",
-            "Double victory",
+        if (
+            rows
+            and rows[-1][0] == name
+            and rows[-1][2][team] is None
+            and name
+            in (
+                "Card points",
+                "Double victory",
+            )
         ):
             prev = rows[-1]
             merged = prev[1] if not detail or detail == prev[1] else f"{prev[1]} / {detail}"

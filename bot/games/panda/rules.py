@@ -130,9 +130,12 @@ def describe(code: str) -> str:
         return "Pass"
     if verb == "call":
         return "Call Panda!"
-    if verb == "give" and len(args) == 2:
-        card = normalize_card(args[1]) or args[1]
-        return f"Give {card_name(card)} to your {args[0]}"
+    if verb == "give" and len(args) >= 2 and len(args) % 2 == 0:
+        parts = [
+            f"{card_name(normalize_card(c) or c)} to your {d}"
+            for d, c in zip(args[::2], args[1::2], strict=True)
+        ]
+        return "Give " + ", ".join(parts)
     if verb == "pass_cards" and len(args) == 3:
         return "Pass " + ", ".join(args)
     if verb == "gift" and args:
@@ -319,9 +322,7 @@ class PandaState(State):
         if cached is None:
             acting = set(self.to_act)
             cached = [
-                s
-                for s in range(4)
-                if s not in acting and (self._can_call(s) or self._bombs_for(s))
+                s for s in range(4) if s not in acting and (self._can_call(s) or self._bombs_for(s))
             ]
             self._remember(key, cached)
         return list(cached)
@@ -391,8 +392,19 @@ class PandaState(State):
                 else:
                     out.append(c)
             return "play " + " ".join(out)
-        if verb in ("give", "pass_cards"):
-            rest = [w.lower() if w.lower() in DIRECTIONS else (normalize_card(w) or w) for w in words[1:]]
+        if verb == "pass_cards" and len(words) == 4:
+            # The all-three shorthand is logged in the one passing grammar.
+            words = ["give", "left", words[1], "partner", words[2], "right", words[3]]
+            verb = "give"
+        if verb == "give":
+            rest = [
+                w.lower() if w.lower() in DIRECTIONS else (normalize_card(w) or w)
+                for w in words[1:]
+            ]
+            pairs = list(zip(rest[::2], rest[1::2], strict=False))
+            if len(rest) % 2 == 0 and all(d in DIRECTIONS for d, _ in pairs):
+                pairs.sort(key=lambda p: DIRECTIONS.index(p[0]))
+                rest = [w for p in pairs for w in p]
             return " ".join([verb, *rest])
         if verb == "wish" and len(words) == 2:
             r = parse_rank(words[1])
@@ -405,22 +417,35 @@ class PandaState(State):
         if verb == "play" and self.phase == PLAY:
             self._check_play(seat, words[1:])
             return
-        if verb == "pass_cards" and self.phase == PASSING:
-            self._check_pass_cards(seat, words[1:])
+        if verb == "give" and self.phase == PASSING:
+            self._check_give(seat, words[1:])
             return
         if code not in self.legal_actions(seat):
             raise IllegalAction(self.explain_illegal(seat, code))
 
-    def _check_pass_cards(self, seat: int, args: Sequence[str]) -> None:
-        if self.given[seat]:
-            raise IllegalAction("You have already started choosing: give the remaining cards one by one.")
-        if len(args) != 3:
-            raise IllegalAction("Pass exactly three cards: left, partner, right.")
-        if len(set(args)) != 3:
-            raise IllegalAction("Pass three different cards.")
-        for c in args:
+    def _check_give(self, seat: int, args: Sequence[str]) -> None:
+        if len(self.given[seat]) == 3:
+            raise IllegalAction("You have already chosen your three cards.")
+        if not args or len(args) % 2:
+            raise IllegalAction("Say who gets which card: `give left 5t` (left, partner or right).")
+        pairs = list(zip(args[::2], args[1::2], strict=True))
+        directions = [d for d, _ in pairs]
+        cards = [c for _, c in pairs]
+        for d in directions:
+            if d not in DIRECTIONS:
+                raise IllegalAction(f"`{d}` is not a recipient: say left, partner or right.")
+            if d in self.given[seat]:
+                raise IllegalAction(f"You have already chosen the card for your {d}.")
+        if len(set(directions)) != len(directions):
+            raise IllegalAction("Choose one card per recipient.")
+        chosen = set(self.given[seat].values())
+        for c in cards:
             if c not in self.hands[seat]:
                 raise IllegalAction(f"You do not hold `{c}`.")
+            if c in chosen:
+                raise IllegalAction(f"You already pass {card_name(c)} to someone else.")
+        if len(set(cards)) != len(cards):
+            raise IllegalAction("Pass three different cards.")
 
     def _check_play(self, seat: int, args: Sequence[str]) -> None:
         parsed = parse_play(args)
@@ -444,7 +469,9 @@ class PandaState(State):
         if self.pending is not None:
             if seat == self.pending_seat:
                 raise IllegalAction(
-                    "First give the Panda trick away." if self.pending == GIFT else "First name your wish."
+                    "First give the Panda trick away."
+                    if self.pending == GIFT
+                    else "First name your wish."
                 )
             if self.pending == WISH:
                 raise IllegalAction("Wait until the Stork's wish has been named.")
@@ -474,9 +501,13 @@ class PandaState(State):
 
     def _check_out_of_turn(self, seat: int, combo: Combo) -> None:
         if not combo.is_bomb:
-            raise IllegalAction("It is not your turn (only an Ambush or a Kingdom may be laid out of turn).")
+            raise IllegalAction(
+                "It is not your turn (only an Ambush or a Kingdom may be laid out of turn)."
+            )
         if self.top is None:
-            raise IllegalAction("An Ambush or Kingdom can be laid out of turn only on a combination on the table.")
+            raise IllegalAction(
+                "An Ambush or Kingdom can be laid out of turn only on a combination on the table."
+            )
         if combo.kind == KINGDOM and not self._all_hold():
             raise IllegalAction("A Kingdom is only legal while all four players hold cards.")
         if not beats(combo, self.top):
@@ -492,7 +523,9 @@ class PandaState(State):
         if top.kind == "ambush" and not combo.is_bomb:
             return "Only a higher Ambush or a Kingdom beats an Ambush."
         if combo.kind != top.kind or combo.length != top.length:
-            return f"On {top.label()} you must play the same kind with as many cards ({top.length})."
+            return (
+                f"On {top.label()} you must play the same kind with as many cards ({top.length})."
+            )
         return f"{combo.label()} does not beat {top.label()}."
 
     def explain_illegal(self, seat: int, code: str) -> str:
@@ -512,19 +545,22 @@ class PandaState(State):
                 return "You lead this trick: you cannot pass."
             return "The Stork's wish forces you to play the wished rank."
         if verb == "gift":
-            return "Give the Panda trick to one of your two opponents (when your Panda wins a trick)."
+            return (
+                "Give the Panda trick to one of your two opponents (when your Panda wins a trick)."
+            )
         if verb == "wish":
             return "Name a rank (1..10, B, G, E, M) or `wish none` after playing the Stork."
         return f"`{code}` is not a legal move now."
 
     def default_action(self, seat: int) -> str:
         if self.phase == PASSING and len(self.given[seat]) < 3:
+            # Every card still to choose at once: the lowest natural cards; specials stay.
             chosen = set(self.given[seat].values())
-            d = next(d for d in DIRECTIONS if d not in self.given[seat])
-            # The lowest natural card not chosen yet; the specials stay in hand.
             cands = [c for c in self.hands[seat] if c not in chosen]
-            naturals = [c for c in cands if c not in (STORK, CAT, CATFISH, PANDA)] or cands
-            return f"give {d} {naturals[0]}"
+            naturals = [c for c in cands if c not in (STORK, CAT, CATFISH, PANDA)]
+            naturals += [c for c in cands if c not in naturals]
+            open_dirs = [d for d in DIRECTIONS if d not in self.given[seat]]
+            return "give " + " ".join(f"{d} {c}" for d, c in zip(open_dirs, naturals, strict=False))
         legal = self.legal_actions(seat)
         if not legal:
             raise IllegalAction("There is nothing to decide for this seat now.")
@@ -549,10 +585,8 @@ class PandaState(State):
             self.called[seat] = True
             return [Event("call", f"{self._name(seat)} calls Panda!", seat)]
         if verb == "give":
-            return self._give(seat, words[1], words[2])
-        if verb == "pass_cards":
             events: list[Event] = []
-            for d, c in zip(DIRECTIONS, words[1:], strict=True):
+            for d, c in zip(words[1::2], words[2::2], strict=True):
                 events += self._give(seat, d, c)
             return events
         if verb == "wish":
@@ -582,7 +616,9 @@ class PandaState(State):
             )
         ]
         if len(self.given[seat]) == 3:
-            events.append(Event("passed", f"{self._name(seat)} has chosen the cards to pass.", seat))
+            events.append(
+                Event("passed", f"{self._name(seat)} has chosen the cards to pass.", seat)
+            )
         if all(len(g) == 3 for g in self.given):
             events += self._exchange()
         return events
@@ -602,7 +638,9 @@ class PandaState(State):
         self.turn = starter
         events = [Event("exchange", "The passed cards are revealed.")]
         for s in range(4):
-            got = ", ".join(f"{card_name(c)} from {self._name(g)}" for g, c in self.received[s].items())
+            got = ", ".join(
+                f"{card_name(c)} from {self._name(g)}" for g, c in self.received[s].items()
+            )
             events.append(Event("received", f"You received {got}.", s, private_to=s))
         events.append(Event("turn", f"{self._name(starter)} holds the Stork and leads.", starter))
         return events
@@ -612,7 +650,9 @@ class PandaState(State):
         if arg == "none":
             return [Event("wish", f"{self._name(seat)} makes no wish.", seat)]
         self.wish = arg
-        return [Event("wish", f"{self._name(seat)} wishes for a {rank_name(arg)}.", seat, {"rank": arg})]
+        return [
+            Event("wish", f"{self._name(seat)} wishes for a {rank_name(arg)}.", seat, {"rank": arg})
+        ]
 
     def _take_trick(self, winner: int) -> None:
         cards = [c for _, combo in self.trick for c in combo.cards]
@@ -693,7 +733,9 @@ class PandaState(State):
         if self.wish is not None and contains_rank(combo, self.wish):
             text += f", fulfilling the wish for a {rank_name(self.wish)}"
             self.wish = None
-        events.append(Event("play", text + ".", seat, {"cards": list(combo.cards), "kind": combo.kind}))
+        events.append(
+            Event("play", text + ".", seat, {"cards": list(combo.cards), "kind": combo.kind})
+        )
         went_out = not self.hands[seat]
         if went_out:
             self.out.append(seat)
@@ -706,7 +748,9 @@ class PandaState(State):
             if self._hand_over():
                 return events + self._end_hand()
             self.turn = self._leader_after((seat + 2) % 4)
-            return events + [Event("turn", f"The Cat gives the lead to {self._name(self.turn)}.", self.turn)]
+            return events + [
+                Event("turn", f"The Cat gives the lead to {self._name(self.turn)}.", self.turn)
+            ]
 
         self.trick.append((seat, combo))
         self.top, self.top_seat = combo, seat
@@ -718,7 +762,9 @@ class PandaState(State):
                 self.first_kingdom = seat
                 events.append(Event("kingdom", f"{self._name(seat)}'s Kingdom scores 100!", seat))
             self._take_trick(seat)
-            events.append(Event("trick", f"The Kingdom wins the trick for {self._name(seat)}.", seat))
+            events.append(
+                Event("trick", f"The Kingdom wins the trick for {self._name(seat)}.", seat)
+            )
             if self.opts.kingdom_ends_hand or len(self.out) >= 3:
                 return events + self._end_hand()
             self.turn = self._leader_after(seat)
@@ -763,7 +809,9 @@ class PandaState(State):
         a = f"{self._name(0)} & {self._name(2)}"
         b = f"{self._name(1)} & {self._name(3)}"
         detail = "; ".join(
-            f"{x.name} {'AB'[x.team]} {x.points:+d}" for x in lines if x.points or x.name != "Double victory"
+            f"{x.name} {'AB'[x.team]} {x.points:+d}"
+            for x in lines
+            if x.points or x.name != "Double victory"
         )
         text = (
             f"Hand {self.deal_no}: {a} {totals[0]:+d}, {b} {totals[1]:+d} ({detail}). "
@@ -813,7 +861,13 @@ class PandaState(State):
             "played_any": list(self.played_any),
             "turn": self.turn,
             "trick": [
-                {"seat": s, "cards": list(c.cards), "kind": c.kind, "value": c.value, "label": c.label()}
+                {
+                    "seat": s,
+                    "cards": list(c.cards),
+                    "kind": c.kind,
+                    "value": c.value,
+                    "label": c.label(),
+                }
                 for s, c in self.trick
             ],
             "top_seat": self.top_seat,

@@ -93,7 +93,9 @@ def kingdom_lines(first_kingdom: int | None, names: Sequence[str]) -> list[Score
     if first_kingdom is None:
         return []
     return [
-        ScoreLine("Kingdom", team_of(first_kingdom), KINGDOM_POINTS, f"laid by {names[first_kingdom]}")
+        ScoreLine(
+            "Kingdom", team_of(first_kingdom), KINGDOM_POINTS, f"laid by {names[first_kingdom]}"
+        )
     ]
 
 
@@ -107,7 +109,9 @@ def score_hand(
 ) -> tuple[list[ScoreLine], list[int]]:
     """All score lines of a finished hand and the two team totals for it."""
     lines = (
-        double_victory_lines(out) if is_double_victory(out) else card_points_lines(out, piles, hands)
+        double_victory_lines(out)
+        if is_double_victory(out)
+        else card_points_lines(out, piles, hands)
     )
     lines += call_lines(calls, out, names) + kingdom_lines(first_kingdom, names)
     totals = [sum(x.points for x in lines if x.team == t) for t in (0, 1)]

@@ -81,7 +81,9 @@ def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
         if call_row:
             parts.append("you may call Panda (+100 if you go out first, -100 otherwise)")
         rows = button_rows(bomb_buttons + call_row)
-        return Controls(prompt="Not your turn — " + " and ".join(parts) + ".", rows=tuple(rows[:MAX_ROWS]))
+        return Controls(
+            prompt="Not your turn — " + " and ".join(parts) + ".", rows=tuple(rows[:MAX_ROWS])
+        )
     return _turn(view, legal, bomb_buttons, call_row)
 
 
@@ -101,7 +103,9 @@ def _passing(view: Mapping[str, Any], legal: Sequence[str], call_row: list[Butto
         if call_row:
             prompt += " You may still call Panda."
         return Controls(prompt=prompt, rows=(tuple(call_row),) if call_row else ())
-    chosen = ", ".join(f"{card_name(c)} to {names[(seat + OFFSET[d]) % 4]}" for d, c in given.items())
+    chosen = ", ".join(
+        f"{card_name(c)} to {names[(seat + OFFSET[d]) % 4]}" for d, c in given.items()
+    )
     prompt = (
         "Pass three cards: pick one card in each menu, one for each other player. "
         "They change hands when all four players have chosen."
@@ -132,7 +136,10 @@ def _card_option(card: str, value: str | None = None) -> Option:
 
 
 def _turn(
-    view: Mapping[str, Any], legal: Sequence[str], bomb_buttons: list[Button], call_row: list[Button]
+    view: Mapping[str, Any],
+    legal: Sequence[str],
+    bomb_buttons: list[Button],
+    call_row: list[Button],
 ) -> Controls:
     names = view["players"]
     hand = list(view.get("hand") or [])

@@ -15,7 +15,9 @@ PLAYERS = ["Ann", "Ben", "Cat", "Dov"]
 FIXED = {"random_seats": False}  # player i starts in wind i (0 = East = round player)
 
 
-def full_deck(east: str, south: str, west: str, north: str, wall: str = "", box: str = "") -> list[str]:
+def full_deck(
+    east: str, south: str, west: str, north: str, wall: str = "", box: str = ""
+) -> list[str]:
     """A 144-card deck: the four hands (East 14 cards), the live wall's first draws, the
     remaining cards in a fixed order, and (optionally) the kong box's first cards."""
     front = [*east.split(), *south.split(), *west.split(), *north.split(), *wall.split()]
@@ -25,7 +27,9 @@ def full_deck(east: str, south: str, west: str, north: str, wall: str = "", box:
     box_cards = box.split()
     left = Counter(CODES[t] for t in FULL_SET)
     left.subtract(front + box_cards)
-    assert all(v >= 0 for v in left.values()), f"too many copies: {[k for k, v in left.items() if v < 0]}"
+    assert all(v >= 0 for v in left.values()), (
+        f"too many copies: {[k for k, v in left.items() if v < 0]}"
+    )
     rest = [c for c in CODES for _ in range(left[c])]
     # the box is the last 14 cards; its first cards are the ones asked for
     filler = rest[: len(rest) - (14 - len(box_cards))]
@@ -39,7 +43,9 @@ def game(deck: Any, **options: Any) -> MahjongState:
     return new_game(1, PLAYERS, {**FIXED, **options}, deck=deck)
 
 
-def hand(cards: str, melds: tuple = (), own: int = 0, round_: int = 0, extras: str = "") -> PlayerHand:
+def hand(
+    cards: str, melds: tuple = (), own: int = 0, round_: int = 0, extras: str = ""
+) -> PlayerHand:
     return PlayerHand(
         tuple(counts_of(tiles(cards))), tuple(melds), tuple(tiles(extras)), own, round_
     )
@@ -72,7 +78,9 @@ def all_cards(state: MahjongState) -> Counter:
 FULL = Counter(FULL_SET)
 
 
-def random_playout(state: MahjongState, rng: random.Random, steps: int = 100000, check=None) -> None:
+def random_playout(
+    state: MahjongState, rng: random.Random, steps: int = 100000, check=None
+) -> None:
     for _ in range(steps):
         if state.is_over:
             return

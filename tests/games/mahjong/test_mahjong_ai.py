@@ -29,7 +29,11 @@ def test_ai_discards_the_loose_card() -> None:
 
 
 def test_ai_declares_a_concealed_kong_before_play() -> None:
-    g = game(full_deck("1b 2b 3b 4c 5c 6c 7d 8d 9d S S S 5b N", "E E E E 1b 4b 7b 1c 4c 7c 1d 4d 7d", W_, N_))
+    g = game(
+        full_deck(
+            "1b 2b 3b 4c 5c 6c 7d 8d 9d S S S 5b N", "E E E E 1b 4b 7b 1c 4c 7c 1d 4d 7d", W_, N_
+        )
+    )
     assert g.phase == "prelude"
     assert choose(g.view(1), g.legal_actions(1), random.Random(0)) == "kong E"
 

@@ -150,7 +150,19 @@ def test_waits_include_irregular_specials() -> None:
     # (13 Big and Strange) on a self-drawn card
     orphans = C("1b 9b 1c 9c 1d 9d E S W N C F P")
     assert codes(mahjong_waits(orphans, (), 0, 0, concealed_ok=True)) == [
-        "1b", "9b", "1c", "9c", "1d", "9d", "E", "S", "W", "N", "C", "F", "P",
+        "1b",
+        "9b",
+        "1c",
+        "9c",
+        "1d",
+        "9d",
+        "E",
+        "S",
+        "W",
+        "N",
+        "C",
+        "F",
+        "P",
     ]
     # those specials need a concealed hand: no waits on a discard
     assert mahjong_waits(orphans, (), 0, 0, concealed_ok=False) == []

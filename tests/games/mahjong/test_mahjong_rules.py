@@ -145,7 +145,9 @@ def test_pung_beats_chow_and_answers_stay_hidden() -> None:
     assert v["melds"][2] == [{"kind": "pung", "cards": ["5d"] * 3, "concealed": False}]
     assert v["melds"][1] == [] and v["rivers"][0] == []
     assert g.phase == "discard" and g.to_act == [2] and g.drawn is None
-    assert "mahjong" not in g.legal_actions(2)  # no Mah-Jongg without a drawn or claimed winning card
+    assert "mahjong" not in g.legal_actions(
+        2
+    )  # no Mah-Jongg without a drawn or claimed winning card
     assert all_cards(g) == FULL
 
 
@@ -313,7 +315,9 @@ def test_false_standing_declaration_is_refused() -> None:
 
 
 def test_standing_hand_may_not_discard_the_called_card() -> None:
-    east = "1b 2b 3b 4c 5c 6c 7d 8d 9d E E E 5b 5b"  # complete: may also call 5b? no: must discard it
+    east = (
+        "1b 2b 3b 4c 5c 6c 7d 8d 9d E E E 5b 5b"  # complete: may also call 5b? no: must discard it
+    )
     g = game(full_deck(east, S_, W_, N_, wall=DEAD))
     for code in g.legal_actions(0):
         if code.startswith("declare "):
@@ -342,7 +346,9 @@ def test_original_hand_and_round_player_keeps_the_seat() -> None:
     finish_last_turns(g)
     h = g.history[-1]
     assert h["outcome"] == "mahjong" and h["winner"] == 0 and h["win"]["original"]
-    assert {"name": "Original hand (Celestial Blessing)", "value": 1.5} in h["sheets"][0]["multipliers"]
+    assert {"name": "Original hand (Celestial Blessing)", "value": 1.5} in h["sheets"][0][
+        "multipliers"
+    ]
     # the round player won: 16 from each other player, seats stay
     assert h["sheets"][0]["payment"] == 48 and h["sheets"][1]["payment"] == -16
     assert g.view(None)["seat_winds"] == ["E", "S", "W", "N"] and g.hand_no == 2
@@ -357,7 +363,9 @@ def test_one_more_turn_has_no_claims_and_then_seats_rotate() -> None:
     g.apply(2, "mahjong")
     assert g.view(None)["win"]["winner"] == 2
     assert g.to_act == [3]  # the player after the winner starts
-    assert g.legal_actions(3) == [c for c in g.legal_actions(3) if c.split()[0] in ("discard", "kong", "extend")]
+    assert g.legal_actions(3) == [
+        c for c in g.legal_actions(3) if c.split()[0] in ("discard", "kong", "extend")
+    ]
     g.apply(3, g.default_action(3))
     assert g.to_act == [0]  # no claim window in the one more turn
     finish_last_turns(g)
@@ -400,7 +408,9 @@ def test_last_card_of_its_type_option_only_wait() -> None:
     end_turns(g, 3)
     g.apply(0, "mahjong")
     finish_last_turns(g)
-    assert {"name": "Win with the last card of its type", "value": 2} in g.history[-1]["sheets"][0]["items"]
+    assert {"name": "Win with the last card of its type", "value": 2} in g.history[-1]["sheets"][0][
+        "items"
+    ]
 
 
 def test_last_card_of_its_type_last_copy() -> None:

@@ -118,7 +118,9 @@ def test_season_or_flower_is_six_each() -> None:
 
 def test_spec_vector_twenty_three_times_one_and_three_quarters() -> None:
     # melded Red pung 5 + concealed 9c pung 8 + concealed 5d pung 4 + own flower 6 = 23
-    h = hand("9c 9c 9c 5d 5d 5d 2b 7b", melds=(("pung", tile("C"), False),), own=0, round_=1, extras="f1")
+    h = hand(
+        "9c 9c 9c 5d 5d 5d 2b 7b", melds=(("pung", tile("C"), False),), own=0, round_=1, extras="f1"
+    )
     sheet = score_non_winner(h)
     assert sheet.basic == 23
     assert mults(sheet) == {DragonGroup.name: [0.5], OwnSeasonOrFlower.name: [0.25]}
@@ -168,12 +170,16 @@ def test_win_by_last_wall_card_replaces_the_three() -> None:
 
 
 def test_last_card_of_its_type() -> None:
-    sheet = score_winner(hand(REGULAR, own=1), WinInfo(self_drawn=False, tile=tile("4b"), last_of_type=True))
+    sheet = score_winner(
+        hand(REGULAR, own=1), WinInfo(self_drawn=False, tile=tile("4b"), last_of_type=True)
+    )
     assert items(sheet)[LastCardOfItsType.name] == [2]
 
 
 def test_standing_hand_win() -> None:
-    sheet = score_winner(hand(REGULAR, own=1), WinInfo(self_drawn=False, tile=tile("4b"), standing=True))
+    sheet = score_winner(
+        hand(REGULAR, own=1), WinInfo(self_drawn=False, tile=tile("4b"), standing=True)
+    )
     assert items(sheet)[StandingHandWin.name] == [100]
 
 

@@ -97,7 +97,9 @@ def test_every_special_hand_has_a_case() -> None:
     assert len(SPECIAL_HANDS) == 29
 
 
-@pytest.mark.parametrize("special, cards, own, round_, total", CASES, ids=[c[0].name for c in CASES])
+@pytest.mark.parametrize(
+    "special, cards, own, round_, total", CASES, ids=[c[0].name for c in CASES]
+)
 def test_special_hand_known_answer(special, cards: str, own: int, round_: int, total: int) -> None:  # type: ignore[no-untyped-def]
     h = hand(cards, own=own, round_=round_)
     assert is_mahjong(h.conc, (), own, round_, concealed_ok=True)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 
-from conftest import everyone_passes, start_hand
+from panda_helpers import everyone_passes, start_hand
 
-from bench.panda_bench import play_match, random_agent
 from bot.games.panda import choose
 from bot.games.panda.ai import hand_cost, pass_plan
+from bot.games.panda.selfplay import play_match, random_agent
 
 
 def _ask(state, seat):
@@ -82,15 +82,19 @@ def test_ai_gifts_the_panda_trick_to_the_opponent_doing_worse() -> None:
     assert _ask(state, 1) == "gift 2"
 
 
-def test_ai_names_the_card_it_passed_left_as_wish() -> None:
-    state = start_hand(["stork 1t", "", "", ""])
-    state.apply(0, "play stork")
-    given_left = state.given[0]["left"]
-    code = _ask(state, 0)
-    if given_left[:-1] in {"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "B", "G", "E", "M"}:
-        assert code == f"wish {given_left[:-1]}"
-    else:
-        assert code == "wish none"
+def test_ai_wish_targets_high_ranks_opponents_must_spend() -> None:
+    from bot.games.panda.ai import _wish_choice
+
+    legal = {"wish none"} | {f"wish {r}" for r in "1 2 3 4 5 6 7 8 9 10 B G E M".split()}
+    hand = ["2t", "3g", "Mt", "Eg"]
+    # The high card passed to the next player (an opponent) is a sure hit.
+    view = {"hand": hand, "given": {"left": "Ga", "partner": "4g", "right": "2a"}}
+    assert _wish_choice(view, legal) == "wish G"
+    # Else the highest rank it lacks, but not the one its partner got from it.
+    view = {"hand": hand, "given": {"left": "3a", "partner": "Gg", "right": "2a"}}
+    assert _wish_choice(view, legal) == "wish B"
+    view = {"hand": "Mt Et Gt Bt 10t".split(), "given": {"left": "2a"}}
+    assert _wish_choice(view, legal) == "wish none"
 
 
 def test_ai_calls_with_a_strong_hand_only() -> None:

@@ -316,8 +316,19 @@ def test_all_plays_equals_brute_force(hand: list[str]) -> None:
     assert set(got) == _brute(hand)
 
 
-TOPS = ["5t", "Et", "stork", "9t 9g", "3t 3g 3r", "2t 2g 3t 3g", "2t 3g 4r 5a 6t", "7t 7g 7r 7a",
-        "4t 4g 4r 8t 8g", "panda", "Mt"]
+TOPS = [
+    "5t",
+    "Et",
+    "stork",
+    "9t 9g",
+    "3t 3g 3r",
+    "2t 2g 3t 3g",
+    "2t 3g 4r 5a 6t",
+    "7t 7g 7r 7a",
+    "4t 4g 4r 8t 8g",
+    "panda",
+    "Mt",
+]
 
 
 @settings(max_examples=60, deadline=None)

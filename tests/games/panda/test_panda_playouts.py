@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from conftest import NAMES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from panda_helpers import NAMES
 
 from bot.games.panda import new_game, replay
 from bot.games.panda.cards import ALL_CARDS

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import NAMES, everyone_passes, start_hand
+from panda_helpers import NAMES, everyone_passes, start_hand
 
 from bot.engine import IllegalAction
 from bot.games.panda import new_game, replay
@@ -88,8 +88,6 @@ def test_passing_is_secret_until_all_four_have_chosen() -> None:
     assert state.legal_actions(0) == ["call"]
     for seat in (1, 2, 3):
         state.apply(seat, state.default_action(seat))
-        state.apply(seat, state.default_action(seat))
-        state.apply(seat, state.default_action(seat))
     assert state.phase == "play"
     assert card in state.hands[1] and third in state.hands[2] and second in state.hands[3]
     assert state.view(1)["received"]["0"] == card
@@ -102,18 +100,49 @@ def test_passing_errors_change_nothing() -> None:
     state.apply(0, f"give left {a}")
     unchanged_after_illegal(state, 0, f"give right {a}")
     unchanged_after_illegal(state, 0, f"give left {b}")
-    unchanged_after_illegal(state, 0, "give left Mt" if "Mt" not in state.hands[0] else "give left 2g")
+    unchanged_after_illegal(
+        state, 0, "give left Mt" if "Mt" not in state.hands[0] else "give left 2g"
+    )
     unchanged_after_illegal(state, 0, f"pass_cards {b} {state.hands[0][2]} {state.hands[0][3]}")
-    unchanged_after_illegal(state, 1, f"pass_cards {state.hands[1][0]} {state.hands[1][0]} {state.hands[1][1]}")
+    unchanged_after_illegal(state, 0, f"give partner {a}", match="already pass")
+    unchanged_after_illegal(state, 0, f"give middle {b}", match="recipient")
+    unchanged_after_illegal(state, 0, f"give partner {b} right {b}", match="different")
+    unchanged_after_illegal(
+        state, 1, f"pass_cards {state.hands[1][0]} {state.hands[1][0]} {state.hands[1][1]}"
+    )
     unchanged_after_illegal(state, 1, "play 5t")
 
 
 def test_pass_cards_shorthand_gives_all_three() -> None:
     state = new_game(3, NAMES)
     h = state.hands[2]
+    assert state.normalize(2, f"pass_cards {h[0]} {h[1]} {h[2]}") == (
+        f"give left {h[0]} partner {h[1]} right {h[2]}"
+    )
     state.apply(2, f"pass_cards {h[0]} {h[1]} {h[2]}")
     assert state.given[2] == {"left": h[0], "partner": h[1], "right": h[2]}
     assert 2 not in state.to_act
+    assert state.log[-1] == (2, f"give left {h[0]} partner {h[1]} right {h[2]}")
+
+
+def test_several_gives_in_one_code_in_any_order() -> None:
+    state = new_game(3, NAMES)
+    h = state.hands[1]
+    state.apply(1, f"give partner {h[0]}")
+    assert state.normalize(1, f"give right {h[1]} left {h[2]}") == f"give left {h[2]} right {h[1]}"
+    state.apply(1, f"give right {h[1]} left {h[2]}")
+    assert state.given[1] == {"partner": h[0], "right": h[1], "left": h[2]}
+    unchanged_after_illegal(state, 1, f"give left {h[3]}", match="already chosen")
+
+
+def test_timeout_in_passing_gives_every_open_card_at_once() -> None:
+    state = new_game(5, NAMES)
+    state.apply(0, f"give partner {state.hands[0][-1]}")
+    code = state.default_action(0)
+    assert code.startswith("give left ") and " right " in code and "partner" not in code
+    state.apply(0, code)
+    assert 0 not in state.to_act
+    assert not {"panda", "stork", "catfish", "cat"} & set(state.given[0].values()) - {state.hands[0][-1]}
 
 
 # ----- calling Panda (rule 3) ------------------------------------------------------------------
@@ -151,7 +180,12 @@ def test_stork_holder_leads_and_first_lead_needs_a_one() -> None:
     unchanged_after_illegal(state, 0, "play 2t 3t 4t 5t 6t", match="first lead")
     unchanged_after_illegal(state, 0, "pass", match="cannot pass")
     legal = state.legal_actions(0)
-    for code in ("play stork", "play stork catfish", "play stork 2t 3t 4t 5t", f"play {T_STRAIGHT}"):
+    for code in (
+        "play stork",
+        "play stork catfish",
+        "play stork 2t 3t 4t 5t",
+        f"play {T_STRAIGHT}",
+    ):
         assert code in legal
     assert all("stork" in c for c in legal if c.startswith("play"))
 
@@ -242,7 +276,15 @@ def test_no_wish_during_pending_wish_nobody_else_plays() -> None:
 
 def test_passed_player_may_play_again_and_trick_ends_when_all_others_pass() -> None:
     state = start_hand(["stork", "3g 9g", "2r", "Mt"])
-    play(state, (0, "play stork"), (0, "wish none"), (1, "pass"), (2, "play 2r"), (3, "pass"), (0, "pass"))
+    play(
+        state,
+        (0, "play stork"),
+        (0, "wish none"),
+        (1, "pass"),
+        (2, "play 2r"),
+        (3, "pass"),
+        (0, "pass"),
+    )
     assert state.turn == 1
     assert "play 3g" in state.legal_actions(1)
     play(state, (1, "play 3g"))
@@ -432,7 +474,9 @@ def test_higher_ambush_beats_lower_and_lower_cannot_follow() -> None:
         (["stork", "", "6t 6g 6r 6a", "8t 8g 8r 8a"], 3, [2, 3]),
     ],
 )
-def test_simultaneous_ambushes_follow_turn_order_after_last_player(hands, top_seat, applied) -> None:
+def test_simultaneous_ambushes_follow_turn_order_after_last_player(
+    hands, top_seat, applied
+) -> None:
     state = start_hand(hands)
     play(state, (0, "play stork"), (0, "wish none"))
     assert state.priority() == [1, 2, 3, 0]
@@ -607,7 +651,13 @@ def test_match_ends_at_target_with_team_result() -> None:
 
 @pytest.mark.parametrize(
     "scores, winner",
-    [([990, 500], None), ([1000, 500], 0), ([1100, 1200], 1), ([1050, 1050], None), ([900, 1000], 1)],
+    [
+        ([990, 500], None),
+        ([1000, 500], 0),
+        ([1100, 1200], 1),
+        ([1050, 1050], None),
+        ([900, 1000], 1),
+    ],
 )
 def test_match_winner_rule(scores, winner) -> None:
     state = new_game(1, NAMES)
@@ -629,8 +679,8 @@ def test_default_actions_are_safe() -> None:
     assert state.default_action(1) in ("gift 0", "gift 2")
     fresh = new_game(5, NAMES)
     code = fresh.default_action(2)
-    assert code.startswith("give left ")
-    assert code.split()[2] not in ("panda", "stork", "catfish", "cat")
+    assert code.startswith("give left ") and len(code.split()) == 7
+    assert not {"panda", "stork", "catfish", "cat"} & set(code.split())
 
 
 def test_views_hide_other_hands() -> None:

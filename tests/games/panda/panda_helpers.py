@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
-
-import pytest
 
 from bot.games.panda import new_game
 from bot.games.panda.rules import PandaState
@@ -33,13 +31,3 @@ def everyone_passes(state: PandaState) -> None:
     while state.pending is None and not state.trick_won and state.to_act:
         seat = state.to_act[0]
         state.apply(seat, "pass")
-
-
-@pytest.fixture
-def start() -> Callable[..., PandaState]:
-    return start_hand
-
-
-@pytest.fixture
-def all_pass() -> Callable[[PandaState], None]:
-    return everyone_passes

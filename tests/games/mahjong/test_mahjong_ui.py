@@ -1,0 +1,65 @@
+"""The Discord controls: within Discord's limits, every legal action reachable, no other."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.engine.ui import MAX_BUTTONS_PER_ROW, MAX_LABEL, MAX_ROWS, MAX_SELECT_OPTIONS, Select
+from bot.games.mahjong import choose, controls, describe, new_game
+
+PLAYERS = ["Ann", "Ben", "Cat", "Dov"]
+
+
+def reachable(ctrl) -> set[str]:  # type: ignore[no-untyped-def]
+    codes = set(ctrl.codes())
+    for row in ctrl.rows:
+        if isinstance(row, Select):
+            codes.update(row.code_for([o.value]) for o in row.options)
+    return codes
+
+
+def check(ctrl, legal: list[str]) -> None:  # type: ignore[no-untyped-def]
+    assert ctrl.prompt
+    assert len(ctrl.rows) <= MAX_ROWS
+    for row in ctrl.rows:
+        if isinstance(row, Select):
+            assert 1 <= len(row.options) <= MAX_SELECT_OPTIONS
+        else:
+            assert 1 <= len(row) <= MAX_BUTTONS_PER_ROW
+            assert all(len(b.label) <= MAX_LABEL for b in row)
+    got = reachable(ctrl)
+    assert got <= set(legal), got - set(legal)
+    assert got == set(legal), set(legal) - got
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_controls_cover_exactly_the_legal_actions(strict: bool) -> None:
+    rng = random.Random(4)
+    g = new_game(9, PLAYERS, {"max_hands": 3, "strict": strict})
+    while not g.is_over:
+        for seat in range(4):
+            legal = g.legal_actions(seat)
+            ctrl = controls(g.view(seat), legal)
+            if legal:
+                if strict and any(c.startswith("declare ") for c in legal):
+                    # 34 calls + discards + buttons: the calls span two selects; the rows
+                    # may not hold every call then, but never an illegal one
+                    assert reachable(ctrl) <= set(legal)
+                    continue
+                check(ctrl, legal)
+            else:
+                assert ctrl.rows == ()
+        seat = g.to_act[0]
+        g.apply(seat, choose(g.view(seat), g.legal_actions(seat), rng))
+
+
+def test_describe_labels() -> None:
+    assert describe("discard 5d") == "Discard 5 Dots"
+    assert describe("kong E") == "Concealed kong of East wind"
+    assert describe("extend C") == "Add Red dragon to your pung"
+    assert describe("declare 9b") == "Declare standing hand on 9 Bamboo"
+    assert describe("chow 3c 4c 5c") == "Chow 3-4-5 Characters"
+    assert describe("mahjong") == "Mah-Jongg!"
+    assert describe("pass") == "Pass"

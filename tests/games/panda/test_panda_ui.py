@@ -1,0 +1,159 @@
+"""Discord controls of a Panda seat: limits, and every composed code is legal."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from panda_helpers import NAMES, everyone_passes, start_hand
+
+from bot.engine import IllegalAction
+from bot.engine.ui import (
+    MAX_BUTTONS_PER_ROW,
+    MAX_LABEL,
+    MAX_ROWS,
+    MAX_SELECT_OPTIONS,
+    Button,
+    Select,
+)
+from bot.games.panda import controls, describe, new_game
+
+
+def _controls(state, seat):
+    return controls(state.view(seat), state.legal_actions(seat))
+
+
+def _check_limits(ctrl) -> None:
+    assert len(ctrl.rows) <= MAX_ROWS
+    for row in ctrl.rows:
+        if isinstance(row, Select):
+            assert 1 <= len(row.options) <= MAX_SELECT_OPTIONS
+            assert row.max_values <= len(row.options)
+            assert all(len(o.label) <= 100 for o in row.options)
+        else:
+            assert 1 <= len(row) <= MAX_BUTTONS_PER_ROW
+            assert all(isinstance(b, Button) and len(b.label) <= MAX_LABEL for b in row)
+
+
+def _selects(ctrl):
+    return [r for r in ctrl.rows if isinstance(r, Select)]
+
+
+def test_passing_has_one_select_per_recipient() -> None:
+    state = new_game(2, NAMES)
+    ctrl = _controls(state, 0)
+    _check_limits(ctrl)
+    selects = _selects(ctrl)
+    assert [s.verb for s in selects] == ["give left", "give partner", "give right"]
+    assert "Bob" in selects[0].placeholder and "Cid" in selects[1].placeholder
+    assert "call" in ctrl.codes()
+    code = selects[1].code_for([state.hands[0][3]])
+    assert code in state.legal_actions(0)
+    state.apply(0, code)
+    ctrl = _controls(state, 0)
+    assert [s.verb for s in _selects(ctrl)] == ["give left", "give right"]
+    assert "Chosen so far" in ctrl.prompt
+    assert all(o.value != state.hands[0][3] for s in _selects(ctrl) for o in s.options)
+
+
+def test_turn_has_a_hand_multiselect_pass_and_ambush_buttons() -> None:
+    state = start_hand(["stork", "6t 6g 6r 6a 9g 9r", "", ""])
+    state.apply(0, "play stork")
+    state.apply(0, "wish none")
+    ctrl = _controls(state, 1)
+    _check_limits(ctrl)
+    (select,) = _selects(ctrl)
+    assert select.verb == "play" and select.max_values == len(state.hands[1]) == 15
+    assert "pass" in ctrl.codes() and "play 6t 6g 6r 6a" in ctrl.codes()
+    assert "beat the Stork" in ctrl.prompt
+    assert select.code_for(["9r", "9g"]) == "play 9g 9r"
+
+
+def test_multiselect_code_is_applied_and_checked() -> None:
+    state = start_hand(["stork", "9g 9r 5t", "", ""])
+    state.apply(0, "play stork")
+    state.apply(0, "wish none")
+    (select,) = _selects(_controls(state, 1))
+    with pytest.raises(IllegalAction, match="same kind"):
+        state.apply(1, select.code_for(["9g", "9r"]))
+    state.apply(1, select.code_for(["9g"]))
+    assert state.top_seat == 1
+
+
+def test_out_of_turn_controls_list_ambushes_and_the_call() -> None:
+    state = start_hand(["stork", "", "6t 6g 6r 6a", ""])
+    state.apply(0, "play stork")
+    state.apply(0, "wish none")
+    ctrl = _controls(state, 2)
+    _check_limits(ctrl)
+    assert "Not your turn" in ctrl.prompt
+    assert "play 6t 6g 6r 6a" in ctrl.codes() and "call" in ctrl.codes()
+    assert not _selects(ctrl)
+
+
+def test_catfish_lower_reading_option() -> None:
+    state = start_hand(["stork 5t 5g 6t 6g catfish", "", "", ""], {"free_first_lead": True})
+    ctrl = _controls(state, 0)
+    (select,) = _selects(ctrl)
+    assert "catfish=low" in [o.value for o in select.options]
+    assert "LOWER" in ctrl.prompt
+    code = select.code_for(["5t", "5g", "6t", "6g", "catfish=low"])
+    assert state.normalize(0, code) == "play 5t 5g 6t 6g catfish=5"
+    state.apply(0, code)
+    assert state.top.value == 5
+    high = state.normalize(0, select.code_for(["5t", "5g", "6t", "6g", "catfish"]))
+    assert high == "play 5t 5g 6t 6g catfish=6"
+
+
+def test_wish_and_gift_buttons() -> None:
+    state = start_hand(["stork", "panda", "", ""])
+    state.apply(0, "play stork")
+    ctrl = _controls(state, 0)
+    _check_limits(ctrl)
+    assert "wish none" in ctrl.codes() and "wish M" in ctrl.codes() and len(ctrl.codes()) == 15
+    state.apply(0, "wish none")
+    state.apply(1, "play panda")
+    everyone_passes(state)
+    ctrl = _controls(state, 1)
+    assert sorted(ctrl.codes()) == ["gift 0", "gift 2"]
+    labels = [b.label for row in ctrl.rows for b in row]
+    assert labels == ["Give it to Cid", "Give it to Ann"]
+
+
+def test_waiting_seat_gets_a_prompt_only() -> None:
+    state = start_hand(["stork", "", "", ""])
+    state.apply(0, "play stork")
+    for s in (1, 2, 3):
+        state.apply(s, "call")
+    ctrl = _controls(state, 2)
+    assert ctrl.rows == () and "Waiting" in ctrl.prompt
+
+
+def test_describe_codes() -> None:
+    assert describe("pass") == "Pass"
+    assert describe("call") == "Call Panda!"
+    assert describe("play 7t 7g 7r 7a") == "An Ambush of 7s: 7t 7g 7r 7a"
+    assert describe("play 5t 5g 6t 6g catfish=5") == (
+        "A full house (5s over 6s), Catfish as 5: 5t 5g 6t 6g Catfish"
+    )
+    assert describe("give left Mt") == "Give Mon of Tamahagane to your left"
+    assert describe("wish B") == "Wish for a Bushi"
+
+
+def test_controls_fit_discord_in_random_play() -> None:
+    state = new_game(99, NAMES, {"target": 300})
+    rng = random.Random(3)
+    for _ in range(600):
+        if state.is_over:
+            break
+        for seat in range(4):
+            legal = state.legal_actions(seat)
+            ctrl = _controls(state, seat)
+            _check_limits(ctrl)
+            assert set(ctrl.codes()) <= set(legal)
+            for select in _selects(ctrl):
+                code = select.code_for([select.options[0].value])
+                if select.verb.startswith("give"):
+                    assert code in legal
+        seat = state.to_act[0]
+        state.apply(seat, rng.choice([c for c in state.legal_actions(seat) if c != "call"]))
