@@ -54,7 +54,10 @@ def bench_game(name: str, quick: bool) -> None:
             f"{value:.1%}" if isinstance(value, float) and value <= 1 else str(value),
         )
     if hasattr(mod, "ai_vs_random_per_hand"):
-        _line("AI vs random: mean points per hand", f"{mod.ai_vs_random_per_hand(10 if quick else 50):+.1f}")
+        _line(
+            "AI vs random: mean points per hand",
+            f"{mod.ai_vs_random_per_hand(10 if quick else 50):+.1f}",
+        )
     if hasattr(mod, "declarer_and_defender_strength"):
         for key, value in mod.declarer_and_defender_strength(60 if quick else 300).items():
             _line(key.replace("_", " "), f"{value:.1%}" if "rate" in key else f"{value:+.2f}")

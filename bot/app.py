@@ -18,6 +18,7 @@ log = logging.getLogger(__name__)
 COGS = (
     "cogs.koikoi",
     "cogs.mushi",
+    "cogs.panda",
     "cogs.sandayi",
     "cogs.mahjong",
     "cogs.leaderboard",

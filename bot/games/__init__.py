@@ -11,7 +11,7 @@ import importlib
 from types import ModuleType
 
 #: Games that are implemented, in the order menus show them.
-GAME_NAMES: tuple[str, ...] = ("koikoi", "mushi", "sandayi", "mahjong")
+GAME_NAMES: tuple[str, ...] = ("koikoi", "mushi", "panda", "sandayi", "mahjong")
 
 
 def game_module(name: str) -> ModuleType:

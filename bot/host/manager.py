@@ -581,38 +581,36 @@ class TableHost:
         return controls_view(table.id, seat.seat, version, table.controls_for(seat.seat))
 
     async def _refresh_dm(self, table: Table, seat: Seat, fresh: bool = False) -> None:
-        """Show the seat its hand and controls by DM: a new message when a decision starts."""
+        """Show the seat its hand and controls by DM.
+
+        A new message (which notifies the player) when the seat comes to a decision it must
+        make; otherwise the current message is edited in place, so optional out-of-turn
+        controls and hand changes don't flood the DM.
+        """
         if seat.dms_closed or seat.user_id is None:
             return
         file = await self._render(table, "render_hand", seat.seat)
         content = self._hand_content(table, seat)
         view = self._hand_view(table, seat)
+        acting = seat.seat in table.waiting_on() and not seat.played_by_ai
+        new_message = fresh or seat.dm_message_id is None or (acting and not seat.dm_acting)
         try:
             channel = await self._dm_channel(seat)
-            if seat.dm_message_id is not None and not (fresh or view is not None):
-                await channel.get_partial_message(seat.dm_message_id).edit(
-                    content=content, attachments=[file] if file else [], view=None
+            if not new_message:
+                await channel.get_partial_message(seat.dm_message_id).edit(  # type: ignore[arg-type]
+                    content=content, attachments=[file] if file else [], view=view
                 )
-                return
-            if seat.dm_message_id is not None and view is not None and not fresh:
-                # Same decision continuing (e.g. koi-koi after a capture): edit in place.
-                prompt = table.prompts.get(seat.seat)
-                if prompt and prompt.version != table.state.version:
-                    await channel.get_partial_message(seat.dm_message_id).edit(
-                        content=content, attachments=[file] if file else [], view=view
-                    )
-                    return
-                # A new decision: retire the old message's controls, notify with a new one.
-                with contextlib.suppress(discord.HTTPException):
-                    await channel.get_partial_message(seat.dm_message_id).edit(view=None)
-            elif seat.dm_message_id is not None and fresh:
-                with contextlib.suppress(discord.HTTPException):
-                    await channel.get_partial_message(seat.dm_message_id).edit(view=None)
-            message = await channel.send(content, file=file, view=view)  # type: ignore[arg-type]
-            seat.dm_message_id = message.id
-            await self.store.update_seat(
-                table.id, seat.seat, dm_channel_id=channel.id, dm_message_id=message.id
-            )
+            else:
+                if seat.dm_message_id is not None:
+                    # Retire the old message's controls; the new one carries the current ones.
+                    with contextlib.suppress(discord.HTTPException):
+                        await channel.get_partial_message(seat.dm_message_id).edit(view=None)
+                message = await channel.send(content, file=file, view=view)  # type: ignore[arg-type]
+                seat.dm_message_id = message.id
+                await self.store.update_seat(
+                    table.id, seat.seat, dm_channel_id=channel.id, dm_message_id=message.id
+                )
+            seat.dm_acting = acting
         except discord.Forbidden as e:
             if e.code == DM_CLOSED:
                 await self._dms_closed(table, seat)

@@ -26,6 +26,7 @@ class Seat:
     dm_message_id: int | None = None
     dms_closed: bool = False
     timeouts: int = 0
+    dm_acting: bool = False  # the current DM was sent for a decision the seat must make
 
     @property
     def played_by_ai(self) -> bool:

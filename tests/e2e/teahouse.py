@@ -141,11 +141,12 @@ async def click_legal_action(
         options = [o["value"] for o in comp["options"]]
         lo, hi = comp.get("min_values") or 1, comp.get("max_values") or 1
         for action in legal:
-            words = action.split()
             if verb:
-                if words[0] != verb:
+                if not action.startswith(verb + " "):
                     continue
-                words = words[1:]
+                words = action[len(verb) + 1 :].split()
+            else:
+                words = action.split()
             if lo <= len(words) <= hi and all(w in options for w in words):
                 # The host sends the values in option order; the game's normalize() sorts.
                 candidates.append((comp, words))

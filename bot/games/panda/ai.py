@@ -320,6 +320,10 @@ def _urgency(view: Mapping[str, Any], seat: int) -> float:
     calls = view.get("calls", [False] * 4)
     if calls[(seat + 1) % 4] or calls[(seat + 3) % 4]:
         u += 0.7
+    out = view.get("out", [])
+    if out and out[0] % 2 != seat % 2 and len(out) == 1:
+        # The first out is an opponent: their partner going out next is a double victory.
+        u += 1.0 if opp_min > 4 else 2.0
     return u
 
 
@@ -370,9 +374,9 @@ def _turn_choice(
         if combo.kind in (AMBUSH, KINGDOM):
             penalty += 3.0
         elif combo.is_panda:
-            # The trick would go to an opponent anyway.
+            # A won Panda trick goes to an opponent: its points are no reason to play it.
             pts = sum(card_points(p["cards"]) for p in view["trick"])
-            penalty += 1.2 + max(0, pts) / 25
+            penalty += 1.2 + max(0.0, pts / 20) * 2
         elif combo.kind == SINGLE and combo.value >= 13:
             penalty += 0.5
         if best_score is None or penalty < best_score:

@@ -101,6 +101,12 @@ def rank_name(r: str) -> str:
     return RANK_NAMES.get(r, r)
 
 
+def a_rank(r: str) -> str:
+    """``a 7``, ``an 8``, ``an Emperor``: the rank's name with its article."""
+    name = rank_name(r)
+    return ("an " if name[0] in "8AEIOU" or name == "1" else "a ") + name
+
+
 def parse_rank(text: str) -> str | None:
     """``"7"``, ``"b"``, ``"Bushi"`` -> canonical rank, or None."""
     t = text.strip()

@@ -101,7 +101,7 @@ def combo_label(c: Combo) -> str:
             return f"the Catfish ({_fmt(c.value)})"
         if c.cards[0] == STORK:
             return "the Stork"
-        return f"a single {_rank_word(c.value)}"
+        return "a single " + _rank_word(c.value)
     if k == PAIR:
         return f"a pair of {_plural(c.value)}"
     if k == TRIPLE:

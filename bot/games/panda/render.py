@@ -416,7 +416,7 @@ def _seat_panel(canvas: Image.Image, view: Mapping[str, Any], seat: int, pos: st
         bx = b[2] + 6
     # Cards in hand (backs) and tricks won.
     count = view["hand_counts"][seat]
-    cy = y0 + 72
+    cy = y0 + 64
     horizontal = pos in ("top", "bottom")
     max_w = (x1 - x0) - 170 if horizontal else (x1 - x0) - 28
     step = min(16, max(4, (max_w - SMALL[0]) // max(1, count - 1))) if count > 1 else 0

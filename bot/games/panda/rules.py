@@ -18,6 +18,7 @@ from bot.games.panda.cards import (
     RANKS,
     STORK,
     VALUE_RANK,
+    a_rank,
     card_name,
     card_points,
     normalize_card,
@@ -144,7 +145,7 @@ def describe(code: str) -> str:
         if args[0] == "none":
             return "No wish"
         r = parse_rank(args[0])
-        return f"Wish for a {rank_name(r)}" if r else code
+        return f"Wish for {a_rank(r)}" if r else code
     if verb == "play":
         parsed = parse_play(args)
         if parsed.error:
@@ -463,7 +464,7 @@ class PandaState(State):
             options = [o for o in options if o.catfish == parsed.catfish]
             if not options:
                 raise IllegalAction(
-                    f"The Catfish cannot stand for a {rank_name(VALUE_RANK[parsed.catfish])} there."
+                    f"The Catfish cannot stand for {a_rank(VALUE_RANK[parsed.catfish])} there."
                 )
         combo = options[0]
         if self.pending is not None:
@@ -496,7 +497,7 @@ class PandaState(State):
             plays, _ = self._regular_plays(seat)
             if any(contains_rank(p, self.wish) for p in plays):
                 raise IllegalAction(
-                    f"The Stork's wish: you can play a {rank_name(self.wish)}, so you must."
+                    f"The Stork's wish: you can play {a_rank(self.wish)}, so you must."
                 )
 
     def _check_out_of_turn(self, seat: int, combo: Combo) -> None:
@@ -650,9 +651,7 @@ class PandaState(State):
         if arg == "none":
             return [Event("wish", f"{self._name(seat)} makes no wish.", seat)]
         self.wish = arg
-        return [
-            Event("wish", f"{self._name(seat)} wishes for a {rank_name(arg)}.", seat, {"rank": arg})
-        ]
+        return [Event("wish", f"{self._name(seat)} wishes for {a_rank(arg)}.", seat, {"rank": arg})]
 
     def _take_trick(self, winner: int) -> None:
         cards = [c for _, combo in self.trick for c in combo.cards]
@@ -729,9 +728,11 @@ class PandaState(State):
         verb = "plays" if regular else "lays out of turn"
         if was_first_lead:
             verb = "leads"
-        text = f"{self._name(seat)} {verb} {combo.label()} ({cards_text(combo.cards)})"
+        text = f"{self._name(seat)} {verb} {combo.label()}"
+        if combo.cards[0] not in (STORK, CAT, CATFISH, PANDA):
+            text += f" ({cards_text(combo.cards)})"
         if self.wish is not None and contains_rank(combo, self.wish):
-            text += f", fulfilling the wish for a {rank_name(self.wish)}"
+            text += f", fulfilling the wish for {a_rank(self.wish)}"
             self.wish = None
         events.append(
             Event("play", text + ".", seat, {"cards": list(combo.cards), "kind": combo.kind})

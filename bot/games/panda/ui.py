@@ -27,6 +27,7 @@ from bot.engine.ui import (
 from bot.games.panda.cards import (
     RANKS,
     SPECIAL_NAMES,
+    a_rank,
     card_name,
     points,
     rank_name,
@@ -156,7 +157,7 @@ def _turn(
             "with the same kind and number of cards, or pass."
         )
     if view.get("wish"):
-        prompt += f" Wish: a {rank_name(view['wish'])} must be played if you can."
+        prompt += f" Wish: {a_rank(view['wish'])} must be played if you can."
     rows: list[Any] = []
     plays = [c for c in legal if c.startswith("play")]
     if plays:

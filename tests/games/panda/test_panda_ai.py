@@ -18,7 +18,7 @@ def _ask(state, seat):
 def test_ai_team_beats_random_team() -> None:
     rnd = random_agent()
     wins = 0
-    matches = 10
+    matches = 20
     for m in range(matches):
         state = play_match(4242 + m, [choose, rnd, choose, rnd])
         wins += state.team_scores[0] > state.team_scores[1]

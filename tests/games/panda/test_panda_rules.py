@@ -142,7 +142,9 @@ def test_timeout_in_passing_gives_every_open_card_at_once() -> None:
     assert code.startswith("give left ") and " right " in code and "partner" not in code
     state.apply(0, code)
     assert 0 not in state.to_act
-    assert not {"panda", "stork", "catfish", "cat"} & set(state.given[0].values()) - {state.hands[0][-1]}
+    assert not {"panda", "stork", "catfish", "cat"} & set(state.given[0].values()) - {
+        state.hands[0][-1]
+    }
 
 
 # ----- calling Panda (rule 3) ------------------------------------------------------------------
@@ -708,3 +710,27 @@ def test_replay_reproduces_the_state() -> None:
     deck, _ = stack(fill(THREE_OUT))
     again = replay(7, NAMES, None, state.log, deck=deck)
     assert again.snapshot() == state.snapshot()
+
+
+def test_options_are_parsed_and_validated() -> None:
+    from bot.games.panda import OPTIONS
+
+    assert OPTIONS().target == 1000 and OPTIONS().wish and not OPTIONS().free_first_lead
+    with pytest.raises(ValueError, match="Unknown"):
+        new_game(1, NAMES, {"grand_call": True})
+    with pytest.raises(ValueError, match="between"):
+        new_game(1, NAMES, {"target": 50})
+    with pytest.raises(ValueError, match="true or false"):
+        new_game(1, NAMES, {"wish": "yes"})
+    state = new_game(1, NAMES, {"target": 500})
+    assert state.view(None)["target"] == 500 and state.options["target"] == 500
+
+
+def test_module_exports() -> None:
+    import bot.games.panda as panda
+
+    assert (panda.NAME, panda.TITLE, panda.SEATS) == ("panda", "Panda", 4)
+    assert panda.PandaState.teams == ((0, 2), (1, 3))
+    from importlib import resources
+
+    assert "Ambush" in resources.files("bot.games.panda").joinpath("summary.md").read_text()
