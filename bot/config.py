@@ -29,6 +29,9 @@ class Settings:
     ai_delay: float = 1.0
     #: Minimum seconds between two edits of a table message (batches updates).
     edit_interval: float = 1.0
+    #: Out-of-turn plays (Panda's Ambushes) arriving within this many seconds of each other
+    #: count as simultaneous and are applied by the game's priority rule.
+    simultaneous_window: float = 0.4
     #: Guild to sync slash commands to instantly (global sync can take up to an hour).
     sync_guild: int | None = None
     log_level: str = "INFO"
@@ -64,13 +67,14 @@ _ENV_NAMES = {
     "timeouts_before_ai": "TEAHOUSE_TIMEOUTS_BEFORE_AI",
     "ai_delay": "TEAHOUSE_AI_DELAY",
     "edit_interval": "TEAHOUSE_EDIT_INTERVAL",
+    "simultaneous_window": "TEAHOUSE_SIMULTANEOUS_WINDOW",
     "sync_guild": "TEAHOUSE_SYNC_GUILD",
     "log_level": "TEAHOUSE_LOG_LEVEL",
     "api_base": "TEAHOUSE_API_BASE",
     "gateway_url": "TEAHOUSE_GATEWAY_URL",
 }
 
-_FLOATS = {"turn_seconds", "claim_seconds", "ai_delay", "edit_interval"}
+_FLOATS = {"turn_seconds", "claim_seconds", "ai_delay", "edit_interval", "simultaneous_window"}
 _INTS = {"timeouts_before_ai", "sync_guild"}
 
 

@@ -104,6 +104,9 @@ class State:
     game: ClassVar[str] = ""
     #: Seats per team, for team games (Panda: ((0, 2), (1, 3))). None: everyone alone.
     teams: ClassVar[tuple[tuple[int, ...], ...] | None] = None
+    #: Out-of-turn actions that arrive at the same moment are applied by the game's priority
+    #: (``apply_simultaneous``), e.g. Panda's Ambushes. The host gathers them briefly first.
+    batches_out_of_turn: ClassVar[bool] = False
 
     def __init__(self, seed: int | str, players: Sequence[str], options: Mapping[str, Any]):
         self.seed = seed
@@ -196,6 +199,18 @@ class State:
         events = self._apply(seat, code)
         self.log.append((seat, code))
         self.events.extend(events)
+        return events
+
+    def apply_simultaneous(self, requests: Sequence[tuple[int, str]]) -> list[Event]:
+        """Apply actions asked for at the same moment, in the game's priority order (here:
+        as given). Each is checked against the state the earlier ones left; the ones no
+        longer legal are dropped. Games with a priority rule override this."""
+        events: list[Event] = []
+        for seat, code in requests:
+            try:
+                events += self.apply(seat, code)
+            except IllegalAction:
+                continue
         return events
 
     def view(self, seat: int | None = None) -> dict[str, Any]:

@@ -320,6 +320,11 @@ class TableHost:
             return
         assert table is not None
         await interaction.response.defer()
+        if table.state.batches_out_of_turn and (
+            table.batch is not None or seat not in table.state.to_act
+        ):
+            self._gather(table, interaction, seat, version, code)
+            return
         async with table.lock:
             problem = self._precheck(table, interaction.user.id, seat, version)
             if problem is None:
@@ -328,14 +333,47 @@ class TableHost:
                 except IllegalAction as e:
                     problem = f"⚠️ {e.reason}"
             if problem:
-                with contextlib.suppress(discord.HTTPException):
-                    await interaction.followup.send(problem, ephemeral=True)
+                await _followup(interaction, problem)
                 return
             table.seats[seat].timeouts = 0
             ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
             await self._after_change(table, events, skip_dm=seat if ephemeral else None)
             if ephemeral:
                 await self._edit_ephemeral_hand(interaction, table, seat)
+
+    def _gather(
+        self, table: Table, interaction: discord.Interaction, seat: int, version: int, code: str
+    ) -> None:
+        """Hold an out-of-turn request briefly: plays arriving together go by priority."""
+        if table.batch is None:
+            table.batch = []
+            asyncio.get_running_loop().create_task(self._apply_gathered(table))
+        table.batch.append((seat, code, version, interaction))
+
+    async def _apply_gathered(self, table: Table) -> None:
+        await asyncio.sleep(self.settings.simultaneous_window)
+        async with table.lock:
+            batch, table.batch = table.batch or [], None
+            requests = []
+            for seat, code, version, interaction in batch:
+                problem = self._precheck(table, interaction.user.id, seat, version)
+                if problem:
+                    await _followup(interaction, problem)
+                else:
+                    requests.append((seat, code, interaction))
+            start = table.state.version
+            events = table.state.apply_simultaneous([(s, c) for s, c, _ in requests])
+            await self._store_actions(table, start, "player")
+            made = table.state.log[start:]
+            for seat, code, interaction in requests:
+                if (seat, table.state.normalize(seat, code)) in made:
+                    table.seats[seat].timeouts = 0
+                else:
+                    await _followup(
+                        interaction,
+                        "⚠️ Another play had priority at that moment; yours was not made.",
+                    )
+            await self._after_change(table, events)
 
     def _precheck(self, table: Table | None, user_id: int, seat: int, version: int) -> str | None:
         """Why a click cannot be taken (None if it can). In-memory only: it must be fast."""
@@ -363,21 +401,25 @@ class TableHost:
 
     async def _apply(self, table: Table, seat: int, code: str, source: str) -> list[Any]:
         """Apply one action and append it to the log before anything is shown."""
-        index = table.state.version
+        start = table.state.version
         events = table.state.apply(seat, code)
+        await self._store_actions(table, start, source)
+        return events
+
+    async def _store_actions(self, table: Table, start: int, source: str) -> None:
+        """Append the actions applied since ``start`` to the store's log."""
         try:
-            await self.store.append_action(table.id, index, seat, table.state.log[-1][1], source)
+            for index in range(start, table.state.version):
+                seat, code = table.state.log[index]
+                await self.store.append_action(table.id, index, seat, code, source)
         except Exception:
-            log.exception(
-                "table %s: could not store action %d; rebuilding from the log", table.id, index
-            )
+            log.exception("table %s: could not store actions; rebuilding from the log", table.id)
             actions = await self.store.actions(table.id)
             table.state = table.module.replay(
                 table.seed, [s.name for s in table.seats], self._game_options(table), actions
             )
             raise
         table.wake_driver()
-        return events
 
     def _game_options(self, table: Table) -> dict[str, Any]:
         return {k: v for k, v in table.options.items() if k not in HOST_OPTIONS}
@@ -426,6 +468,8 @@ class TableHost:
                     await asyncio.sleep(self.settings.ai_delay)
                     await self._ai_move(table, ai_seat)
                     continue
+                if await self._ai_optional_moves(table):
+                    continue
                 timeout = None
                 if table.deadlines:
                     timeout = max(0.0, min(table.deadlines.values()) - time.monotonic())
@@ -454,6 +498,30 @@ class TableHost:
                 log.error("table %s: AI chose illegal %r (%s); using default", table.id, code, e)
                 events = await self._apply(table, seat, state.default_action(seat), "ai")
             await self._after_change(table, events)
+
+    async def _ai_optional_moves(self, table: Table) -> bool:
+        """Let AI seats with optional out-of-turn actions (an Ambush) use them; the AI
+        answers "" to wait. Each seat considers each state version once. True if one acted."""
+        async with table.lock:
+            version = table.state.version
+            for seat in table.state.may_act:
+                s = table.seats[seat]
+                if not s.played_by_ai or table.ai_considered.get(seat) == version:
+                    continue
+                table.ai_considered[seat] = version
+                view, legal = table.state.view(seat), table.state.legal_actions(seat)
+                rng = make_rng(table.seed, "ai-optional", version, seat)
+                code = await asyncio.to_thread(table.module.choose, view, legal, rng)
+                if not code:
+                    continue
+                try:
+                    events = await self._apply(table, seat, code, "ai")
+                except IllegalAction as e:
+                    log.error("table %s: AI's optional %r refused: %s", table.id, code, e)
+                    continue
+                await self._after_change(table, events)
+                return True
+        return False
 
     async def _timeouts(self, table: Table) -> None:
         async with table.lock:
@@ -803,6 +871,11 @@ def _free_seat(seats: Sequence[SeatRow], total: int) -> int | None:
 def _can_manage(interaction: discord.Interaction) -> bool:
     perms = getattr(interaction.user, "guild_permissions", None)
     return bool(perms and perms.manage_guild)
+
+
+async def _followup(interaction: discord.Interaction, text: str) -> None:
+    with contextlib.suppress(discord.HTTPException):
+        await interaction.followup.send(text, ephemeral=True)
 
 
 async def _ephemeral(interaction: discord.Interaction, text: str) -> None:

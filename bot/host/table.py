@@ -66,6 +66,10 @@ class Table:
     recent: list[str] = field(default_factory=list)  # last public event lines
     finished: bool = False
     tasks: list[asyncio.Task[Any]] = field(default_factory=list)
+    #: Out-of-turn requests being gathered: (seat, code, version, interaction).
+    batch: list[tuple[int, str, int, Any]] | None = None
+    #: AI seats with optional actions: the version at which each last considered them.
+    ai_considered: dict[int, int] = field(default_factory=dict)
 
     def wake_driver(self) -> None:
         self.wake.set()

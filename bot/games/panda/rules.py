@@ -177,6 +177,7 @@ def cards_text(cards: Sequence[str]) -> str:
 class PandaState(State):
     game = "panda"
     teams = ((0, 2), (1, 3))
+    batches_out_of_turn = True  # simultaneous Ambushes go by rule 11's priority
 
     def __init__(
         self,
