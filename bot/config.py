@@ -34,6 +34,8 @@ class Settings:
     simultaneous_window: float = 0.4
     #: Guild to sync slash commands to instantly (global sync can take up to an hour).
     sync_guild: int | None = None
+    #: Processes that draw images (None: one less than the cores; 0: a thread instead).
+    render_processes: int | None = None
     log_level: str = "INFO"
     #: Test-only: REST base and gateway URL of a fake Discord.
     api_base: str | None = None
@@ -69,13 +71,14 @@ _ENV_NAMES = {
     "edit_interval": "TEAHOUSE_EDIT_INTERVAL",
     "simultaneous_window": "TEAHOUSE_SIMULTANEOUS_WINDOW",
     "sync_guild": "TEAHOUSE_SYNC_GUILD",
+    "render_processes": "TEAHOUSE_RENDER_PROCESSES",
     "log_level": "TEAHOUSE_LOG_LEVEL",
     "api_base": "TEAHOUSE_API_BASE",
     "gateway_url": "TEAHOUSE_GATEWAY_URL",
 }
 
 _FLOATS = {"turn_seconds", "claim_seconds", "ai_delay", "edit_interval", "simultaneous_window"}
-_INTS = {"timeouts_before_ai", "sync_guild"}
+_INTS = {"timeouts_before_ai", "sync_guild", "render_processes"}
 
 
 def _convert(name: str, raw: str) -> object:

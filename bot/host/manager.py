@@ -552,7 +552,9 @@ class TableHost:
         view = table.state.view(seat)
         loop = asyncio.get_running_loop()
         try:
-            data = await loop.run_in_executor(render_pool(), render_png, table.game, what, view)
+            data = await loop.run_in_executor(
+                render_pool(self.settings.render_processes), render_png, table.game, what, view
+            )
         except Exception:
             log.exception("table %s: rendering %s failed", table.id, what)
             return None

@@ -38,15 +38,12 @@ def _warm() -> None:
         importlib.import_module(f"bot.games.{game}.render")
 
 
-def pool() -> Executor:
-    """The shared render pool: worker processes (one less than the cores, at least one).
-
-    TEAHOUSE_RENDER_PROCESSES=0 renders in a thread instead (for debugging).
-    """
+def pool(processes: int | None = None) -> Executor:
+    """The shared render pool, created on first use: ``processes`` worker processes
+    (default one less than the cores, at least one); 0 renders in threads instead."""
     global _pool
     if _pool is None:
-        wanted = os.environ.get("TEAHOUSE_RENDER_PROCESSES")
-        workers = int(wanted) if wanted else max(1, (os.cpu_count() or 2) - 1)
+        workers = max(1, (os.cpu_count() or 2) - 1) if processes is None else processes
         if workers <= 0:
             _pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
         else:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.games import GAME_NAMES
+from bot.games import GAME_NAMES, render_module
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.teahouse import (
     RunningBot,
@@ -96,6 +96,14 @@ async def play_whole_match(
         clicks += 1
     assert (await bot.store.get_table(table_id)).status == "finished"
     assert await bot.store.actions(table_id) == table.state.log
+    # Each finished deal got its summary in the thread (with a score sheet where the game
+    # draws one), and the match ended with the standings.
+    thread = table.thread_id
+    summaries = [m for m in fake.messages_in(thread) if m.content.startswith("📜")]
+    assert len(summaries) >= 1
+    if hasattr(render_module(match.game), "render_deal_summary"):
+        assert all(m.attachments and m.attachments[0][1].startswith(b"\x89PNG") for m in summaries)
+    assert any("is over" in m.content for m in fake.messages_in(thread))
     return clicks
 
 
