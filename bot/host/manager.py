@@ -53,9 +53,8 @@ class TableHost:
     ) -> None:
         """``/<game> new``: validate options, create the table row and post the lobby."""
         module = game_module(game)
-        game_options = {k: v for k, v in options.items() if k not in HOST_OPTIONS}
         try:
-            parse_options(module.OPTIONS, game_options)
+            parse_options(module.OPTIONS, game_options(options))
         except ValueError as e:
             await interaction.response.send_message(f"⚠️ {e}", ephemeral=True)
             return
@@ -230,9 +229,8 @@ class TableHost:
 
     def _build_table(self, row: Any, seats: Sequence[SeatRow], log: list[tuple[int, str]]) -> Table:
         module = game_module(row.game)
-        game_options = {k: v for k, v in row.options.items() if k not in HOST_OPTIONS}
         names = [s.name for s in sorted(seats, key=lambda s: s.seat)]
-        state = module.replay(row.seed, names, game_options, log)
+        state = module.replay(row.seed, names, game_options(row.options), log)
         return Table(
             id=row.id,
             game=row.game,
@@ -416,13 +414,10 @@ class TableHost:
             log.exception("table %s: could not store actions; rebuilding from the log", table.id)
             actions = await self.store.actions(table.id)
             table.state = table.module.replay(
-                table.seed, [s.name for s in table.seats], self._game_options(table), actions
+                table.seed, [s.name for s in table.seats], game_options(table.options), actions
             )
             raise
         table.wake_driver()
-
-    def _game_options(self, table: Table) -> dict[str, Any]:
-        return {k: v for k, v in table.options.items() if k not in HOST_OPTIONS}
 
     def _turn_seconds(self, table: Table) -> float:
         if table.state.view(None).get("phase") == "claim":
@@ -730,6 +725,7 @@ class TableHost:
             await self.store.update_seat(table.id, seat, ai_takeover=False, timeouts=0)
             await self._post(table, f"👋 {s.name} is back and plays their own seat again.")
             table.prompts.pop(seat, None)
+            table.deadlines.pop(seat, None)  # a fresh deadline for the returning player
             table.changed_prompts()
             table.set_deadlines(self._turn_seconds(table))
             await self._refresh_dm(table, s, fresh=True)
@@ -863,6 +859,11 @@ class TableHost:
             if channel_id in (table.thread_id, table.channel_id) and not table.finished:
                 return table.id
         return None
+
+
+def game_options(options: dict[str, Any]) -> dict[str, Any]:
+    """A table's options without the host's own (what the game's ``new_game`` takes)."""
+    return {k: v for k, v in options.items() if k not in HOST_OPTIONS}
 
 
 def _free_seat(seats: Sequence[SeatRow], total: int) -> int | None:

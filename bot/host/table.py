@@ -58,7 +58,8 @@ class Table:
     table_message_id: int | None = None
     lobby_message_id: int | None = None
     prompts: dict[int, Prompt] = field(default_factory=dict)
-    deadlines: dict[int, float] = field(default_factory=dict)  # seat -> loop time
+    deadlines: dict[int, float] = field(default_factory=dict)  # seat -> monotonic time
+    deadline_versions: dict[int, int] = field(default_factory=dict)  # the decision it is for
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     table_dirty: asyncio.Event = field(default_factory=asyncio.Event)
     wake: asyncio.Event = field(default_factory=asyncio.Event)  # the driver re-plans
@@ -129,14 +130,17 @@ class Table:
         return [] if self.state.is_over else list(self.state.to_act)
 
     def set_deadlines(self, seconds: float, now: float | None = None) -> None:
-        """Give every seat that must act now a deadline; keep running ones."""
+        """Give every seat that must act now a deadline; a decision keeps its deadline until
+        it changes (calling this again at the same state changes nothing)."""
         now = time.monotonic() if now is None else now
         waiting = set(self.waiting_on())
         for seat in list(self.deadlines):
             if seat not in waiting:
                 del self.deadlines[seat]
+                self.deadline_versions.pop(seat, None)
         for seat in waiting:
             prompt = self.prompts.get(seat)
-            # A new decision (new prompt version) gets a fresh deadline.
-            if seat not in self.deadlines or (prompt and prompt.version == self.state.version):
+            decided_at = prompt.version if prompt else self.state.version
+            if seat not in self.deadlines or self.deadline_versions.get(seat, -1) < decided_at:
                 self.deadlines[seat] = now + seconds
+                self.deadline_versions[seat] = decided_at

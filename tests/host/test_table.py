@@ -1,0 +1,57 @@
+"""The host's per-table bookkeeping: which DMs need refreshing, and deadlines."""
+
+from __future__ import annotations
+
+from bot.games import game_module
+from bot.host.manager import game_options
+from bot.host.table import Seat, Table
+
+
+def _table() -> Table:
+    module = game_module("koikoi")
+    state = module.new_game("5", ["Alice", "Bob"])
+    return Table(
+        id=1,
+        game="koikoi",
+        module=module,
+        guild_id=1,
+        channel_id=2,
+        host_id=10,
+        seed="5",
+        options={},
+        seats=[Seat(0, "Alice", 10), Seat(1, "Bob", 11)],
+        state=state,
+    )
+
+
+def test_changed_prompts_stamp_the_current_version_once() -> None:
+    table = _table()
+    assert table.changed_prompts() == [0, 1]  # first time: everyone
+    assert table.changed_prompts() == []  # nothing happened since
+    actor = table.state.to_act[0]
+    version = table.prompts[actor].version
+    table.state.apply(actor, table.state.legal_actions(actor)[0])
+    changed = table.changed_prompts()
+    assert actor in changed and table.prompts[actor].version == table.state.version > version
+
+
+def test_deadlines_follow_the_seats_that_must_act() -> None:
+    table = _table()
+    table.changed_prompts()
+    table.set_deadlines(30, now=100.0)
+    actor = table.state.to_act[0]
+    assert table.deadlines == {actor: 130.0}
+    # Still the same decision a moment later: the running deadline is kept.
+    table.set_deadlines(30, now=110.0)
+    assert table.deadlines == {actor: 130.0}
+    table.state.apply(actor, table.state.legal_actions(actor)[0])
+    table.changed_prompts()
+    table.set_deadlines(30, now=120.0)
+    assert all(t == 150.0 for t in table.deadlines.values())
+    assert set(table.deadlines) == set(table.state.to_act)
+
+
+def test_seat_lookup_and_host_options() -> None:
+    table = _table()
+    assert table.seat_of(11).seat == 1 and table.seat_of(99) is None
+    assert game_options({"rounds": 12, "turn_seconds": 30}) == {"rounds": 12}
