@@ -1,6 +1,8 @@
 """The hanafuda deck shared by Koi-Koi and Mushi (pure: no discord, no PIL).
 
-The art lives in :mod:`bot.games.hanafuda.render`.
+What else both games share: dealing, deck checks and card wording in
+:mod:`bot.games.hanafuda.deal`, controls helpers in :mod:`bot.games.hanafuda.ui`, and the
+card art and table pieces in :mod:`bot.games.hanafuda.render`.
 """
 
 from bot.games.hanafuda.cards import (

@@ -1,22 +1,37 @@
-"""Hanafuda card art, drawn by our own Pillow code (shared by Koi-Koi and Mushi).
+"""Hanafuda card art, drawn by our own Pillow code, and the table pieces of Koi-Koi and Mushi.
 
 Each card's art is painted once on a large master (in a 100 x 160 unit space) and then
 reduced with LANCZOS for antialiasing; the month label ("1 松") and class badge (光 種 短
 カス) are drawn afterwards at the target size so they stay crisp. Sprites are cached per
-(code, width).
+(code, width). The table pieces (end of the module) are what both games' tables share.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
-from functools import lru_cache
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.games.hanafuda.cards import ANIMAL, BRIGHT, PLAIN, RIBBON, card
-from bot.render.draw import round_mask
+from bot.games.hanafuda.cards import ANIMAL, BRIGHT, CLASS_ORDER, PLAIN, RIBBON, card
+from bot.render.draw import GOLD as TABLE_GOLD
+from bot.render.draw import (
+    HIGHLIGHT,
+    MATCH_GREEN,
+    MUTED,
+    WHITE,
+    badge,
+    felt,
+    fit_text,
+    glow,
+    panel,
+    paste_with_shadow,
+    round_mask,
+)
 from bot.render.fonts import font
 
 CARD_RATIO = 1.6  # height / width (real cards are 54 x 87 mm)
@@ -1078,3 +1093,528 @@ def card_back(width: int = 80) -> Image.Image:
     d.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), fill=(178, 36, 36))
     d.text((cx, cy), "花", font=font(round(rr * 1.15), True), fill=(26, 20, 20), anchor="mm")
     return big.resize((width, h), Image.Resampling.LANCZOS)
+
+
+# ---------------------------------------------------------------- table pieces
+# Koi-Koi and Mushi draw the same two-player table: a strip per player (info | hand |
+# capture piles by class) above and below a middle row (stack column | the face-up field in
+# two rows of 8 | a status column). The game modules lay the pieces out with their own
+# sizes and words; everything here is a pure function of its arguments.
+
+TableBox = tuple[int, int, int, int]
+PasteCard = Callable[[str, int, tuple[int, int]], None]  # (code, width, top-left) -> pasted
+
+PLAY_COLOUR = HIGHLIGHT  # the last card played (and what it took)
+FLIP_COLOUR = (110, 200, 255)  # the last card flipped (and what it took)
+OPTION_COLOUR = MATCH_GREEN  # field cards a pending flip may take
+TURN_COLOUR = TABLE_GOLD
+LAST_MOVES = (("last_play", "Last play", PLAY_COLOUR), ("last_flip", "Last flip", FLIP_COLOUR))
+
+CLASS_WORD = {BRIGHT: "Brights", ANIMAL: "Animals", RIBBON: "Ribbons", PLAIN: "Plains"}
+CLASS_COLOUR = {
+    BRIGHT: (214, 42, 36),
+    ANIMAL: (38, 112, 64),
+    RIBBON: (120, 60, 150),
+    PLAIN: (100, 96, 90),
+}
+EMPTY_PILE_COLOUR = (60, 70, 64)
+MAX_PILE_STEP = 24
+CAPTURE_CARD_W = 54
+BACK_W = 36
+MOVE_CARD_W = 44
+HAND_CARD_W = 112
+HAND_GAP = 14
+HAND_TOP = 64
+NO_MATCH_FILL = (60, 74, 66)
+NO_MATCH_TEXT = (190, 200, 190)
+MATCH_TEXT = (10, 40, 20)
+RIBBON_SHORT_NAME = {"red poetry": "Poetry ribbon", "blue": "Blue ribbon", "red": "Red ribbon"}
+
+
+@dataclass(frozen=True)
+class TableLayout:
+    """The sizes of one game's table; the boxes of its pieces follow from them."""
+
+    width: int
+    height: int
+    strip_h: int
+    mid_h: int
+    class_width: Mapping[str, int]  # how wide each capture pile may fan out
+    pile_label_dy: int  # from a strip's top to its pile labels
+    pile_cards_dy: int  # ... to its pile cards
+    hand_cards_dy: int  # ... to the cards of the hand slot
+    margin: int = 12
+    gap: int = 10
+    info_w: int = 236
+    hand_w: int = 104
+    side_w: int = 150  # the stack column
+    field_card_w: int = 80
+
+    @property
+    def top_y(self) -> int:
+        return self.margin
+
+    @property
+    def mid_y(self) -> int:
+        return self.top_y + self.strip_h + self.gap
+
+    @property
+    def bot_y(self) -> int:
+        return self.mid_y + self.mid_h + self.gap
+
+    @property
+    def captures_x(self) -> int:
+        return self.margin + self.info_w + self.gap + self.hand_w + self.gap
+
+    @property
+    def side_box(self) -> TableBox:
+        return (self.margin, self.mid_y, self.margin + self.side_w, self.mid_y + self.mid_h)
+
+    @property
+    def status_x(self) -> int:
+        return self.margin + self.side_w + self.gap + 8 * self.field_card_w + 7 * 8 + 2 * self.gap
+
+    @property
+    def field_box(self) -> TableBox:
+        x0 = self.margin + self.side_w + self.gap
+        return (x0, self.mid_y, self.status_x - self.gap, self.mid_y + self.mid_h)
+
+    @property
+    def status_box(self) -> TableBox:
+        return (self.status_x, self.mid_y, self.width - self.margin, self.mid_y + self.mid_h)
+
+    def strip_boxes(self, y: int) -> dict[str, TableBox]:
+        """The info panel, hand slot and capture panel of the strip whose top is ``y``."""
+        m, hand_x = self.margin, self.margin + self.info_w + self.gap
+        return {
+            "info": (m, y, m + self.info_w, y + self.strip_h),
+            "hand": (hand_x, y, hand_x + self.hand_w, y + self.strip_h),
+            "captures": (self.captures_x, y, self.width - m, y + self.strip_h),
+        }
+
+    @cached_property
+    def pile_x(self) -> dict[str, int]:
+        """The left edge of each class pile, the spare width spread between them."""
+        inner = self.width - self.margin - self.captures_x - 24
+        spare = (inner - sum(self.class_width.values())) // 3
+        x = self.captures_x + 12
+        out = {}
+        for cls in CLASS_ORDER:
+            out[cls] = x
+            x += self.class_width[cls] + spare
+        return out
+
+
+def table_base(layout: TableLayout) -> Image.Image:
+    """Felt, panels and empty capture slots: everything that does not depend on the view."""
+    img = felt((layout.width, layout.height)).convert("RGB")
+    d = ImageDraw.Draw(img)
+    ch = card_height(CAPTURE_CARD_W)
+    for y in (layout.top_y, layout.bot_y):
+        for box in layout.strip_boxes(y).values():
+            panel(img, box)
+        cy = y + layout.pile_cards_dy
+        for x in layout.pile_x.values():
+            d.rounded_rectangle(
+                (x, cy, x + CAPTURE_CARD_W, cy + ch), radius=5, outline=(64, 104, 84), width=1
+            )
+    for box in (layout.side_box, layout.field_box, layout.status_box):
+        panel(img, box, fill=(0, 0, 0, 60))
+    return img
+
+
+def field_card_width(layout: TableLayout, n: int) -> int:
+    """Field cards shrink once more than 16 lie there."""
+    if n <= 16:
+        return layout.field_card_w
+    x0, _, x1, _ = layout.field_box
+    cols = math.ceil(n / 2)
+    return max(40, (x1 - x0 - 2 * layout.gap - (cols - 1) * 4) // cols)
+
+
+def field_slots(layout: TableLayout, n: int, cw: int, top_pad: int = 0) -> list[tuple[int, int]]:
+    """Top-left corners for n field cards: two rows of 8 (more columns if needed)."""
+    x0, y0, x1, y1 = layout.field_box
+    cols = max(8, math.ceil(n / 2))
+    ch = card_height(cw)
+    gap_x = 8 if cols == 8 else max(2, (x1 - x0 - 2 * layout.gap - cols * cw) // max(1, cols - 1))
+    total_w = cols * cw + (cols - 1) * gap_x
+    left = x0 + (x1 - x0 - total_w) // 2
+    gap_y = 12
+    top = y0 + top_pad + (y1 - y0 - top_pad - 2 * ch - gap_y) // 2
+    return [(left + (i % cols) * (cw + gap_x), top + (i // cols) * (ch + gap_y)) for i in range(n)]
+
+
+def seats_top_bottom(view: Mapping[str, Any]) -> tuple[int, int]:
+    """(top seat, bottom seat): the viewer sits at the bottom; spectators see seat 0 there."""
+    seat = view.get("seat")
+    bottom = seat if seat in (0, 1) else 0
+    return 1 - bottom, bottom
+
+
+def move_highlights(view: Mapping[str, Any]) -> dict[str, RGB]:
+    """Colours of the last play and flip (and what they took), and of a flip's options."""
+    hl: dict[str, RGB] = {}
+    for key, _, colour in LAST_MOVES:
+        move = view.get(key)
+        if move:
+            for code in (move["card"], *move.get("took", [])):
+                hl[code] = colour
+    if view.get("phase") == "choose_flip":
+        for code in (view.get("pending") or {}).get("options", []):
+            hl[code] = OPTION_COLOUR
+    return hl
+
+
+def turn_label(view: Mapping[str, Any], seat: int, phase_labels: Mapping[str, str]) -> str | None:
+    """``TO PLAY`` (or the phase's label) for a seat the table waits for, else None."""
+    if view.get("is_over") or seat not in view.get("to_act", []):
+        return None
+    return phase_labels.get(view.get("phase") or "", "TO PLAY")
+
+
+def paste_card(
+    img: Image.Image,
+    code: str,
+    width: int,
+    xy: tuple[int, int],
+    colour: RGB | None,
+    *,
+    halo: bool = True,
+) -> Image.Image:
+    """Paste a card (and return its sprite); ``colour`` gives a loose card a halo, or a
+    fanned one (``halo=False``) a crisp ring."""
+    sprite = card_image(code, width)
+    if colour and halo:
+        g = glow(sprite.size, colour, spread=8)
+        img.paste(g, (xy[0] - 8, xy[1] - 8), g)
+    paste_with_shadow(img, sprite, xy)
+    if colour and not halo:
+        x, y = xy
+        ImageDraw.Draw(img).rounded_rectangle(
+            (x - 2, y - 2, x + sprite.width + 1, y + sprite.height + 1),
+            radius=6,
+            outline=colour,
+            width=3,
+        )
+    return sprite
+
+
+# ----- a player's strip
+
+
+def seat_name(view: Mapping[str, Any], seat: int) -> str:
+    players = view.get("players", ["?", "?"])
+    return str(players[seat]) if seat < len(players) else f"Seat {seat + 1}"
+
+
+def draw_turn_ring(d: ImageDraw.ImageDraw, box: TableBox) -> None:
+    """The gold frame around the info panel of the seat to act."""
+    x0, y0, x1, y1 = box
+    d.rounded_rectangle((x0 - 2, y0 - 2, x1 + 2, y1 + 2), radius=12, outline=TURN_COLOUR, width=3)
+
+
+def draw_name_row(d: ImageDraw.ImageDraw, box: TableBox, name: str, role: str | None) -> None:
+    """The player's name, with a role badge (``親 Dealer``) on the right when given."""
+    x0, y0, x1, _ = box
+    bx = x1 - 8
+    if role:
+        role_box = badge(
+            d, (bx, y0 + 11), role, 13, fill=(250, 240, 220), text_fill=(40, 30, 30), anchor="ra"
+        )
+        bx = role_box[0] - 6
+    text, size = fit_text(name, bx - x0 - 14, 22, bold=True, min_size=13)
+    d.text((x0 + 10, y0 + 20), text, font=font(size, True), fill=WHITE, anchor="lm")
+
+
+def draw_turn_tab(d: ImageDraw.ImageDraw, box: TableBox, turn: str) -> None:
+    """A tab on the info panel's top edge: ``▶ TO PLAY``."""
+    x1, y0 = box[2], box[1]
+    badge(
+        d, (x1 - 14, y0 - 9), "▶ " + turn, 12, fill=TURN_COLOUR, text_fill=(30, 24, 10), anchor="ra"
+    )
+
+
+def draw_hand_slot(
+    img: Image.Image, view: Mapping[str, Any], seat: int, box: TableBox, cards_dy: int
+) -> None:
+    """A seat's hand as small backs (its own cards face up for its player)."""
+    d = ImageDraw.Draw(img)
+    x0, y0, x1, _ = box
+    n = (view.get("hand_counts") or [0, 0])[seat]
+    own = view.get("hand") if view.get("seat") == seat else None
+    d.text(((x0 + x1) // 2, y0 + 16), f"Hand {n}", font=font(14, True), fill=MUTED, anchor="mm")
+    if n == 0:
+        return
+    cw = BACK_W
+    step = min(12, (x1 - x0 - 16 - cw) / max(1, n - 1))
+    total = cw + step * (n - 1)
+    left = x0 + (x1 - x0 - total) / 2
+    for i in range(n):
+        sprite = card_image(own[i], cw) if own and i < len(own) else card_back(cw)
+        paste_with_shadow(img, sprite, (round(left + i * step), y0 + cards_dy), offset=(1, 2))
+
+
+def draw_capture_piles(
+    img: Image.Image,
+    layout: TableLayout,
+    y: int,
+    piles: Mapping[str, Sequence[str]],
+    labels: Mapping[str, str],
+    paste: PasteCard,
+) -> None:
+    """A seat's captures fanned by class, each under its label pill."""
+    d = ImageDraw.Draw(img)
+    cw = CAPTURE_CARD_W
+    for cls in CLASS_ORDER:
+        x = layout.pile_x[cls]
+        cards = piles[cls]
+        fill = CLASS_COLOUR[cls] if cards else EMPTY_PILE_COLOUR
+        text_fill = WHITE if cards else (150, 160, 150)
+        badge(d, (x, y + layout.pile_label_dy), labels[cls], 13, fill=fill, text_fill=text_fill)
+        step = min(MAX_PILE_STEP, (layout.class_width[cls] - cw) / max(1, len(cards) - 1))
+        for i, code in enumerate(cards):
+            paste(code, cw, (round(x + i * step), y + layout.pile_cards_dy))
+
+
+# ----- the middle row
+
+
+def draw_stack_pile(img: Image.Image, cx: int, top: int, cw: int, count: int, depth: int) -> None:
+    """The face-down stack (``depth`` backs deep) with its count, or an empty outline."""
+    d = ImageDraw.Draw(img)
+    ch = card_height(cw)
+    left = cx - cw // 2 - 4
+    if not count:
+        d.rounded_rectangle(
+            (left, top, left + cw, top + ch), radius=7, outline=(90, 130, 110), width=2
+        )
+        d.text((cx, top + ch // 2), "empty", font=font(14), fill=MUTED, anchor="mm")
+        return
+    back = card_back(cw)
+    for i in range(depth):
+        paste_with_shadow(img, back, (left + i * 2, top + depth * 2 - i * 2), offset=(1, 2))
+    badge(
+        d,
+        (cx, top + ch // 2 + 4),
+        str(count),
+        20,
+        fill=(250, 244, 226),
+        text_fill=(30, 24, 24),
+        anchor="mm",
+    )
+
+
+def draw_side_note(d: ImageDraw.ImageDraw, box: TableBox, text: str, bottom_gap: int) -> None:
+    """A small line at the foot of the stack column (the last round's result)."""
+    x0, _, x1, y1 = box
+    text, size = fit_text(text, x1 - x0 - 12, 13, min_size=10)
+    d.text(
+        ((x0 + x1) // 2, y1 - bottom_gap), text, font=font(size), fill=(220, 220, 200), anchor="mm"
+    )
+
+
+def draw_field(
+    img: Image.Image,
+    layout: TableLayout,
+    cards: Sequence[str],
+    paste: PasteCard,
+    empty_text: str,
+    top_pad: int = 0,
+) -> None:
+    """The face-up cards in two rows, over faint outlines of the free places."""
+    d = ImageDraw.Draw(img)
+    full_w = layout.field_card_w
+    ch = card_height(full_w)
+    for x, y in field_slots(layout, 16, full_w, top_pad)[len(cards) :]:
+        d.rounded_rectangle((x, y, x + full_w, y + ch), radius=7, outline=(70, 120, 96), width=1)
+    cw = field_card_width(layout, len(cards))
+    for code, xy in zip(cards, field_slots(layout, len(cards), cw, top_pad), strict=True):
+        paste(code, cw, xy)
+    if not cards:
+        x0, y0, x1, y1 = layout.field_box
+        d.text(((x0 + x1) // 2, (y0 + y1) // 2), empty_text, font=font(18), fill=MUTED, anchor="mm")
+
+
+def wrap_text(text: str, width: int, size: int, bold: bool = False) -> list[str]:
+    """``text`` broken into lines no wider than ``width`` (a long word keeps its own line)."""
+    fnt = font(size, bold)
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}".strip()
+        if fnt.getlength(trial) <= width or not line:
+            line = trial
+        else:
+            lines.append(line)
+            line = word
+    if line:
+        lines.append(line)
+    return lines
+
+
+def draw_now(d: ImageDraw.ImageDraw, box: TableBox, text: str, max_lines: int) -> int:
+    """The status column's ``NOW`` line; returns the y below it."""
+    x0, y0, x1, _ = box
+    y = y0 + 12
+    d.text((x0 + 10, y), "NOW", font=font(12, True), fill=MUTED)
+    y += 18
+    for line in wrap_text(text, x1 - x0 - 20, 16, bold=True)[:max_lines]:
+        d.text((x0 + 10, y), line, font=font(16, True), fill=TABLE_GOLD)
+        y += 21
+    return y + 6
+
+
+def draw_pending_flip(img: Image.Image, x0: int, y: int, code: str) -> int:
+    """The flipped card waiting for its player's choice; returns the y below it."""
+    d = ImageDraw.Draw(img)
+    d.text((x0 + 10, y), "Flipped", font=font(12, True), fill=MUTED)
+    paste_card(img, code, MOVE_CARD_W, (x0 + 10, y + 18), OPTION_COLOUR)
+    d.text(
+        (x0 + 20 + MOVE_CARD_W, y + 18 + card_height(MOVE_CARD_W) // 2),
+        "takes one of\nthe green cards",
+        font=font(13),
+        fill=WHITE,
+        anchor="lm",
+    )
+    return y + 24 + card_height(MOVE_CARD_W)
+
+
+def draw_last_move(
+    img: Image.Image,
+    box: TableBox,
+    y: int,
+    head: str,
+    colour: RGB,
+    move: Mapping[str, Any],
+    paste: PasteCard,
+    stays_note: str,
+) -> int:
+    """A last play or flip: ``head``, the card, an arrow and what it took (else
+    ``stays_note``); returns the y below it."""
+    d = ImageDraw.Draw(img)
+    x0, _, x1, _ = box
+    head, size = fit_text(head, x1 - x0 - 20, 12, bold=True, min_size=10)
+    d.text((x0 + 10, y), head, font=font(size, True), fill=colour)
+    y += 18
+    paste(move["card"], MOVE_CARD_W, (x0 + 10, y))
+    took = move.get("took") or []
+    ax = x0 + 14 + MOVE_CARD_W
+    mid = y + card_height(MOVE_CARD_W) // 2
+    if took:
+        d.text((ax + 4, mid), "→", font=font(18, True), fill=WHITE, anchor="lm")
+        tx = ax + 26
+        step = min(MOVE_CARD_W + 4, (x1 - 8 - tx - MOVE_CARD_W) / max(1, len(took) - 1))
+        for i, code in enumerate(took):
+            paste(code, MOVE_CARD_W, (round(tx + i * step), y))
+    else:
+        d.text((ax + 4, mid), stays_note, font=font(13), fill=(210, 214, 204), anchor="lm")
+    return y + card_height(MOVE_CARD_W) + 10
+
+
+def draw_banner_panel(img: Image.Image, box: TableBox) -> ImageDraw.ImageDraw:
+    """The dark, gold-edged panel of the final result."""
+    panel(img, box, fill=(12, 10, 10, 215), border=(232, 184, 64, 255), radius=16)
+    return ImageDraw.Draw(img)
+
+
+def draw_text_columns(
+    d: ImageDraw.ImageDraw,
+    lines: Sequence[str],
+    *,
+    cx: int,
+    top: int,
+    avail_w: int,
+    max_col_w: int,
+    size: int,
+    line_h: int,
+) -> None:
+    """``lines`` centred around ``cx``: one column, or two side by side beyond six lines."""
+    cols = 2 if len(lines) > 6 else 1
+    per_col = math.ceil(len(lines) / cols) if lines else 1
+    col_w = min(max_col_w, avail_w // cols)
+    fnt = font(size)
+    widest = max((fnt.getlength(t) for t in lines), default=0)
+    block_w = min(col_w, int(widest) + 10) if cols == 1 else col_w * cols
+    left = cx - block_w // 2
+    for i, text in enumerate(lines):
+        col, row = divmod(i, per_col)
+        text, fitted = fit_text(text, col_w - 10, size, min_size=10)
+        d.text((left + col * col_w, top + row * line_h), text, font=font(fitted), fill=WHITE)
+
+
+# ----- the hand image
+
+
+@dataclass(frozen=True)
+class HandNote:
+    """The pill under a card of the hand image: what the card would do now."""
+
+    text: str
+    fill: RGB
+    text_fill: RGB
+    size: int = 13
+    glow: bool = False  # a halo of ``fill`` behind the card
+
+
+NO_MATCH = HandNote("no match", NO_MATCH_FILL, NO_MATCH_TEXT)
+
+
+def hand_sheet(
+    n_cards: int, min_width: int, foot_h: int, title: str, info: str
+) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """The felt of a hand image for ``n_cards`` large cards, with its title and info line."""
+    n = max(1, n_cards)
+    cw = HAND_CARD_W
+    width = max(min_width, 2 * 20 + n * cw + (n - 1) * HAND_GAP)
+    height = 20 + 30 + 14 + card_height(cw) + foot_h
+    img = felt((width, height)).convert("RGB")
+    d = ImageDraw.Draw(img)
+    d.text((20, 20), title, font=font(20, True), fill=WHITE)
+    d.text((width - 20, 24), info, font=font(15), fill=MUTED, anchor="ra")
+    if not n_cards:
+        d.text(
+            (width // 2, HAND_TOP + card_height(cw) // 2),
+            "No cards left",
+            font=font(18),
+            fill=MUTED,
+            anchor="mm",
+        )
+    return img, d
+
+
+def draw_hand_cards(
+    img: Image.Image,
+    hand: Sequence[str],
+    notes: Sequence[HandNote],
+    names: Sequence[str],
+    name_dy: int,
+) -> None:
+    """The hand in a row, each card over its note and its name (``name_dy`` below it)."""
+    d = ImageDraw.Draw(img)
+    cw, gap = HAND_CARD_W, HAND_GAP
+    ch = card_height(cw)
+    left = (img.width - (len(hand) * cw + (len(hand) - 1) * gap)) // 2
+    for i, (code, note, name) in enumerate(zip(hand, notes, names, strict=True)):
+        x = left + i * (cw + gap)
+        if note.glow:
+            g = glow((cw, ch), note.fill, spread=10)
+            img.paste(g, (x - 10, HAND_TOP - 10), g)
+        paste_with_shadow(img, card_image(code, cw), (x, HAND_TOP))
+        cx = x + cw // 2
+        badge(
+            d,
+            (cx, HAND_TOP + ch + 8),
+            note.text,
+            note.size,
+            fill=note.fill,
+            text_fill=note.text_fill,
+            anchor="ma",
+        )
+        name, size = fit_text(name, cw + gap - 2, 13, min_size=10)
+        d.text((cx, HAND_TOP + ch + name_dy), name, font=font(size), fill=WHITE, anchor="mm")
+
+
+def ribbon_short_name(code: str) -> str:
+    """``Poetry ribbon``, ``Blue ribbon`` or ``Red ribbon``."""
+    return RIBBON_SHORT_NAME[card(code).ribbon_colour or "red"]

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, ClassVar
 
 from bot.engine.core import Event, IllegalAction, Result, State, parse_options
-from bot.engine.rng import make_rng, shuffled
+from bot.engine.rng import make_rng
 from bot.games.hanafuda.cards import (
     ALL_CARDS,
     ANIMAL,
@@ -26,14 +26,21 @@ from bot.games.hanafuda.cards import (
     RED_POETRY_RIBBONS,
     RIBBON,
     card,
-    parse_cards,
     sort_cards,
 )
+from bot.games.hanafuda.deal import (
+    card_label,
+    card_text,
+    deal_out,
+    describe_action,
+    explain_flip_choice,
+    join_and,
+    next_deck,
+)
+from bot.games.hanafuda.deal import parse_decks as parse_hanafuda_decks
 
 log = logging.getLogger(__name__)
 
-HAND_SIZE = 8
-BOARD_SIZE = 8
 INSTANT_WIN_POINTS = 6
 RAIN_MAN = "11b"
 SAKE_CUP = "9a"
@@ -41,8 +48,6 @@ INO_SHIKA_CHO = frozenset({"7a", "10a", "6a"})
 
 MONTH: dict[str, int] = {c: card(c).month for c in ALL_CARDS}
 CLASS: dict[str, str] = {c: card(c).cls for c in ALL_CARDS}
-_DECK_ORDER = {c: i for i, c in enumerate(ALL_CARDS)}
-MONTH_ABBR = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
 @dataclass(frozen=True)
@@ -59,24 +64,8 @@ class KoiKoiOptions:
 # ----- card names --------------------------------------------------------------------------
 
 
-def card_label(code: str) -> str:
-    """A player-readable card name: ``Crane (Jan)``, ``Pine plain``, ``Sake cup (Sep)``."""
-    c = card(code)
-    if c.plant in c.name:
-        return c.name
-    return f"{c.name} ({MONTH_ABBR[c.month - 1]})"
-
-
-def card_text(code: str) -> str:
-    """A card for event texts: its name and its code, ``Curtain (3b)``."""
-    return f"{card(code).name} ({code})"
-
-
 def _cards_text(codes: Sequence[str]) -> str:
-    parts = [card_text(c) for c in codes]
-    if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
+    return join_and([card_text(c) for c in codes])
 
 
 # ----- yaku ----------------------------------------------------------------------------------
@@ -290,31 +279,9 @@ def instant_win(hand: Sequence[str]) -> tuple[str, str] | None:
 
 def parse_decks(deck: Any) -> list[tuple[str, ...]]:
     """Accept one deck (codes, or a string of codes) or a list of decks; validate each."""
-    if deck is None:
-        return []
-    if isinstance(deck, str):
-        decks: list[Any] = [deck]
-    else:
-        deck = list(deck)
-        if deck and all(isinstance(c, str) and c in MONTH for c in deck):
-            decks = [deck]
-        else:
-            decks = deck
-    out = []
-    for d in decks:
-        codes = parse_cards(d) if isinstance(d, str) else list(d)
-        counts = Counter(codes)
-        missing = [c for c in ALL_CARDS if c not in counts]
-        repeated = sorted(c for c, n in counts.items() if n > 1)
-        unknown = [c for c in counts if c not in MONTH]
-        if missing or repeated or unknown:
-            raise ValueError(
-                "A Koi-Koi deck must hold each of the 48 cards exactly once"
-                f" (missing: {missing or 'none'}, repeated: {repeated or 'none'},"
-                f" unknown: {unknown or 'none'})."
-            )
-        out.append(tuple(codes))
-    return out
+    return parse_hanafuda_decks(
+        deck, ALL_CARDS, "A Koi-Koi deck must hold each of the 48 cards exactly once"
+    )
 
 
 # ----- the state -----------------------------------------------------------------------------
@@ -363,24 +330,16 @@ class KoiKoiState(State):
         self.events.extend(self._start_round())
 
     # ----- dealing -------------------------------------------------------------------------
-    def _next_deck(self) -> tuple[str, ...]:
-        if self._decks:
-            return self._decks.pop(0)
-        return tuple(shuffled(ALL_CARDS, make_rng(self.seed, "deal", self.deal_count)))
-
     def _start_round(self) -> list[Event]:
         """Deal until a deal stands (void deals and instant wins are settled here)."""
         events: list[Event] = []
         while not self.is_over:
             self.deal_count += 1
-            deck = self._next_deck()
+            deck = next_deck(self._decks, ALL_CARDS, self.seed, self.deal_count)
             self.dealer = self._next_dealer
             second = 1 - self.dealer
-            self.hands = [[], []]
-            self.hands[self.dealer] = list(deck[:HAND_SIZE])
-            self.hands[second] = list(deck[HAND_SIZE : 2 * HAND_SIZE])
-            self.board = list(deck[2 * HAND_SIZE : 2 * HAND_SIZE + BOARD_SIZE])
-            self.stack = list(reversed(deck[2 * HAND_SIZE + BOARD_SIZE :]))
+            deal = deal_out(deck, self.dealer)
+            self.hands, self.board, self.stack = deal.hands, deal.field, deal.stock
             self.captures = [[], []]
             self.yaku_points = [0, 0]
             self.koikoi = [False, False]
@@ -657,13 +616,12 @@ class KoiKoiState(State):
         verb, *args = code.split() or [""]
         if self.phase == CHOOSE_FLIP:
             assert self.flipped is not None
-            choices = " or ".join(f"`take {t}`" for t in self.flip_options)
-            if verb == "take" and args:
-                return (
-                    f"Your flipped {card_text(self.flipped)} can only take"
-                    f" {_cards_text(self.flip_options)}: {choices}."
-                )
-            return f"You flipped {card_text(self.flipped)}: first choose what it takes, {choices}."
+            return explain_flip_choice(
+                card_text(self.flipped),
+                self.flip_options,
+                _cards_text(self.flip_options),
+                tried_take=verb == "take" and bool(args),
+            )
         if self.phase == DECIDE:
             return "You made a yaku: choose `koikoi` (play on) or `stop` (score now)."
         if verb != "play":
@@ -731,21 +689,7 @@ def card_value(code: str) -> int:
 
 def describe(code: str) -> str:
     """A short button label for an action code."""
-    verb, *args = code.split() or [""]
-    try:
-        if verb == "play" and len(args) == 1:
-            return card_label(args[0])
-        if verb == "play" and len(args) == 2:
-            return f"{card_label(args[0])} → takes {card_label(args[1])}"
-        if verb == "take" and len(args) == 1:
-            return f"Take {card_label(args[0])}"
-    except ValueError:
-        return code
-    if verb == "koikoi":
-        return "Koi-Koi!"
-    if verb == "stop":
-        return "Stop and score"
-    return code
+    return describe_action(code, card_label, {"koikoi": "Koi-Koi!", "stop": "Stop and score"})
 
 
 def new_game(

@@ -5,32 +5,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.engine.ui import (
-    MAX_BUTTONS_PER_ROW,
-    MAX_LABEL,
-    MAX_ROWS,
-    MAX_SELECT_OPTIONS,
-    Button,
-    Controls,
-    Option,
-    Select,
-    button_rows,
-)
+from bot.engine.ui import Button, Controls
+from bot.games.hanafuda.ui import action_label, card_controls, flip_choice_controls, idle_controls
 from bot.games.koikoi.rules import MONTH, card_text, describe
 
 
 def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
     """Buttons for the seat's pending decision, with a prompt saying what to decide."""
     if not legal:
-        if view.get("is_over"):
-            return Controls(prompt="The match is over.")
-        waiting = [view["players"][s] for s in view.get("to_act", [])]
-        return Controls(prompt=f"Waiting for {', '.join(waiting) or 'the next deal'}.")
+        return idle_controls(view)
     phase = view.get("phase")
     if phase == "choose_flip":
-        flipped = view["pending"]["card"]
-        prompt = f"You flipped {card_text(flipped)}: choose which card it takes."
-        return _buttons(prompt, [Button(_label(c), c, "primary") for c in legal])
+        return flip_choice_controls(card_text(view["pending"]["card"]), legal, describe)
     if phase == "decide":
         seat = view["seat"]
         yaku = ", ".join(f"{y['name']} {y['points']}" for y in view["yaku"][seat])
@@ -42,32 +28,16 @@ def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
             else Button(f"Stop and score {points}", c, "danger")
             for c in legal
         ]
-        return _buttons(prompt, buttons)
+        return card_controls(prompt, buttons)
     prompt = "Your turn: play a card from your hand."
     board_months = {MONTH[b] for b in view.get("board", [])}
     buttons = [
         # Cards that capture stand out; a card that matches nothing stays on the board.
-        Button(_label(c), c, "primary" if MONTH[c.split()[1]] in board_months else "secondary")
+        Button(
+            action_label(c, describe),
+            c,
+            "primary" if MONTH[c.split()[1]] in board_months else "secondary",
+        )
         for c in legal
     ]
-    return _buttons(prompt, buttons, select_placeholder="Choose a card to play")
-
-
-def _label(code: str) -> str:
-    return describe(code)[:MAX_LABEL]
-
-
-def _buttons(prompt: str, buttons: list[Button], select_placeholder: str = "Choose") -> Controls:
-    # Plains of one month are interchangeable: one button stands for all its twins.
-    unique: dict[str, Button] = {}
-    for b in buttons:
-        unique.setdefault(b.label, b)
-    buttons = list(unique.values())
-    if len(buttons) <= MAX_ROWS * MAX_BUTTONS_PER_ROW:
-        return Controls(prompt=prompt, rows=tuple(button_rows(buttons)))
-    options = tuple(Option(label=b.label[:100], value=b.code) for b in buttons)
-    rows = tuple(
-        Select(verb="", placeholder=select_placeholder, options=options[i : i + MAX_SELECT_OPTIONS])
-        for i in range(0, len(options), MAX_SELECT_OPTIONS)
-    )
-    return Controls(prompt=prompt, rows=rows[:MAX_ROWS])
+    return card_controls(prompt, buttons, select_placeholder="Choose a card to play")

@@ -14,7 +14,8 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from bot.engine.core import Event, IllegalAction, Result, State, parse_options
-from bot.engine.rng import make_rng, shuffled
+from bot.engine.rng import make_rng
+from bot.games.hanafuda import deal as hanafuda
 from bot.games.hanafuda.cards import (
     ALL_CARDS,
     ANIMAL,
@@ -24,7 +25,15 @@ from bot.games.hanafuda.cards import (
     PLAIN,
     RIBBON,
     card,
-    parse_cards,
+)
+from bot.games.hanafuda.deal import (
+    FIELD_SIZE,
+    HAND_SIZE,
+    deal_out,
+    describe_action,
+    explain_flip_choice,
+    join_and,
+    next_deck,
 )
 
 log = logging.getLogger(__name__)
@@ -41,16 +50,12 @@ _DECK_ORDER = {c: i for i, c in enumerate(DECK)}
 WILD = "11p1"  # the Willow junk card (lightning)
 RAIN_CARDS = frozenset({"11b", "11a", "11r"})  # the other three Willow cards
 
-HAND_SIZE = 8
-TABLE_SIZE = 8
-STOCK_SIZE = len(DECK) - 2 * HAND_SIZE - TABLE_SIZE  # 16: one flip per turn
+STOCK_SIZE = len(DECK) - 2 * HAND_SIZE - FIELD_SIZE  # 16: one flip per turn
 HALF_POINTS = 115
 
 #: Card points by class (spec rule 1).
 CLASS_POINTS: dict[str, int] = {BRIGHT: 20, ANIMAL: 10, RIBBON: 5, PLAIN: 1}
 TOTAL_POINTS = sum(CLASS_POINTS[CLASS[c]] for c in DECK)  # 230
-
-MONTH_ABBR = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
 def card_points(code: str) -> int:
@@ -82,24 +87,18 @@ def card_label(code: str) -> str:
     """A player-readable card name: ``Crane``, ``Pine plain``, ``Wild (Lightning)``."""
     if code == WILD:
         return "Wild (Lightning)"
-    c = card(code)
-    if c.plant in c.name:
-        return c.name
-    return f"{c.name} ({MONTH_ABBR[c.month - 1]})"
+    return hanafuda.card_label(code)
 
 
 def card_text(code: str) -> str:
     """A card for event texts: its name and its code, ``Curtain (3b)``."""
     if code == WILD:
         return f"the wild Lightning ({code})"
-    return f"{card(code).name} ({code})"
+    return hanafuda.card_text(code)
 
 
 def cards_text(codes: Sequence[str]) -> str:
-    parts = [card_text(c) for c in codes]
-    if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
+    return join_and([card_text(c) for c in codes])
 
 
 # ----- combinations --------------------------------------------------------------------------
@@ -249,31 +248,12 @@ class MushiOptions:
 
 def parse_decks(deck: Any) -> list[tuple[str, ...]]:
     """Accept one deck (codes, or a string of codes) or a list of decks; validate each."""
-    if deck is None:
-        return []
-    if isinstance(deck, str):
-        decks: list[Any] = [deck]
-    else:
-        deck = list(deck)
-        if deck and all(isinstance(c, str) and c in _DECK_ORDER for c in deck):
-            decks = [deck]
-        else:
-            decks = deck
-    out = []
-    for d in decks:
-        codes = parse_cards(d) if isinstance(d, str) else list(d)
-        counts = Counter(codes)
-        missing = [c for c in DECK if c not in counts]
-        repeated = sorted(c for c, n in counts.items() if n > 1)
-        unknown = [c for c in counts if c not in _DECK_ORDER]
-        if missing or repeated or unknown:
-            raise ValueError(
-                "A Mushi deck must hold each of the 40 cards (no Peony, no Bush clover)"
-                f" exactly once (missing: {missing or 'none'}, repeated: {repeated or 'none'},"
-                f" not in the deck: {unknown or 'none'})."
-            )
-        out.append(tuple(codes))
-    return out
+    return hanafuda.parse_decks(
+        deck,
+        DECK,
+        "A Mushi deck must hold each of the 40 cards (no Peony, no Bush clover) exactly once",
+        unknown_word="not in the deck",
+    )
 
 
 # ----- the state -------------------------------------------------------------------------------
@@ -330,23 +310,15 @@ class MushiState(State):
         """The 1-based number of the current hand (the last one once the match is over)."""
         return min(len(self.history) + 1, self.total_hands)
 
-    def _next_deck(self) -> tuple[str, ...]:
-        if self._decks:
-            return self._decks.pop(0)
-        return tuple(shuffled(DECK, make_rng(self.seed, "deal", self.deal_count)))
-
     def _start_hand(self) -> list[Event]:
         """Deal until a deal stands (table redeals are settled here; the same elder deals)."""
         events: list[Event] = []
         while True:
             self.deal_count += 1
-            deck = self._next_deck()
+            deck = next_deck(self._decks, DECK, self.seed, self.deal_count)
             elder, younger = self.elder, self.younger
-            self.hands = [[], []]
-            self.hands[elder] = list(deck[:HAND_SIZE])
-            self.hands[younger] = list(deck[HAND_SIZE : 2 * HAND_SIZE])
-            self.table = list(deck[2 * HAND_SIZE : 2 * HAND_SIZE + TABLE_SIZE])
-            self.stock = list(reversed(deck[2 * HAND_SIZE + TABLE_SIZE :]))
+            deal = deal_out(deck, elder)
+            self.hands, self.table, self.stock = deal.hands, deal.field, deal.stock
             self.captures = [[], []]
             self.set_aside = []
             self.wild_holder = None
@@ -774,13 +746,12 @@ class MushiState(State):
             )
         if self.phase == CHOOSE_FLIP:
             assert self.flipped is not None
-            choices = " or ".join(f"`take {t}`" for t in self.flip_options)
-            if verb == "take" and args:
-                return (
-                    f"Your flipped {card_text(self.flipped)} can only take"
-                    f" {cards_text(self.flip_options)}: {choices}."
-                )
-            return f"You flipped {card_text(self.flipped)}: first choose what it takes, {choices}."
+            return explain_flip_choice(
+                card_text(self.flipped),
+                self.flip_options,
+                cards_text(self.flip_options),
+                tried_take=verb == "take" and bool(args),
+            )
         if verb != "play":
             return "Play a card from your hand, e.g. `play 1b`."
         if not args:
@@ -876,24 +847,12 @@ def _copy_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
 
 # ----- module-level helpers (exported by the package) --------------------------------------
 
+_VERB_LABELS = {"cancel": "Show the four and cancel the deal", "keep": "Keep the deal"}
+
 
 def describe(code: str) -> str:
     """A short button label for an action code."""
-    verb, *args = code.split() or [""]
-    try:
-        if verb == "play" and len(args) == 1:
-            return card_label(args[0])
-        if verb == "play" and len(args) == 2:
-            return f"{card_label(args[0])} → takes {card_label(args[1])}"
-        if verb == "take" and len(args) == 1:
-            return f"Take {card_label(args[0])}"
-    except (ValueError, KeyError):
-        return code
-    if verb == "cancel":
-        return "Show the four and cancel the deal"
-    if verb == "keep":
-        return "Keep the deal"
-    return code
+    return describe_action(code, card_label, _VERB_LABELS)
 
 
 def new_game(

@@ -5,28 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.engine.ui import (
-    MAX_BUTTONS_PER_ROW,
-    MAX_LABEL,
-    MAX_ROWS,
-    MAX_SELECT_OPTIONS,
-    Button,
-    Controls,
-    Option,
-    Select,
-    button_rows,
-)
+from bot.engine.ui import Button, Controls
 from bot.games.hanafuda.cards import MONTH_PLANTS
+from bot.games.hanafuda.ui import action_label, card_controls, flip_choice_controls, idle_controls
 from bot.games.mushi.rules import WILD, capture_choices, card_text, describe
 
 
 def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
     """Buttons for the seat's pending decision, with a prompt saying what to decide."""
     if not legal:
-        if view.get("is_over"):
-            return Controls(prompt="The match is over.")
-        waiting = [view["players"][s] for s in view.get("to_act", [])]
-        return Controls(prompt=f"Waiting for {', '.join(waiting) or 'the next deal'}.")
+        return idle_controls(view)
     phase = view.get("phase")
     pending = view.get("pending") or {}
     if phase == "declare":
@@ -41,11 +29,9 @@ def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
             else Button("Keep playing", c, "success")
             for c in legal
         ]
-        return _buttons(prompt, buttons)
+        return card_controls(prompt, buttons)
     if phase == "choose_flip":
-        flipped = pending.get("card", "")
-        prompt = f"You flipped {card_text(flipped)}: choose which card it takes."
-        return _buttons(prompt, [Button(_label(c), c, "primary") for c in legal])
+        return flip_choice_controls(card_text(pending.get("card", "")), legal, describe)
     prompt = "Your turn: play a card from your hand."
     if view.get("wild_duty"):
         prompt += " The wild is on the table: the next flip must take it."
@@ -55,29 +41,9 @@ def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
         # Cards that take something stand out; a card without a match stays on the table.
         captures = len(words) == 3 or _captures(words[1], view.get("table", []))
         style = "success" if words[1] == WILD else ("primary" if captures else "secondary")
-        buttons.append(Button(_label(code), code, style))
-    return _buttons(prompt, buttons, select_placeholder="Choose a card to play")
+        buttons.append(Button(action_label(code, describe), code, style))
+    return card_controls(prompt, buttons, select_placeholder="Choose a card to play")
 
 
 def _captures(code: str, table: Sequence[str]) -> bool:
     return bool(capture_choices(code, table)[0])
-
-
-def _label(code: str) -> str:
-    return describe(code)[:MAX_LABEL]
-
-
-def _buttons(prompt: str, buttons: list[Button], select_placeholder: str = "Choose") -> Controls:
-    # Plains of one month are interchangeable: one button stands for all its twins.
-    unique: dict[str, Button] = {}
-    for b in buttons:
-        unique.setdefault(b.label, b)
-    buttons = list(unique.values())
-    if len(buttons) <= MAX_ROWS * MAX_BUTTONS_PER_ROW:
-        return Controls(prompt=prompt, rows=tuple(button_rows(buttons)))
-    options = tuple(Option(label=b.label[:100], value=b.code) for b in buttons)
-    rows = tuple(
-        Select(verb="", placeholder=select_placeholder, options=options[i : i + MAX_SELECT_OPTIONS])
-        for i in range(0, len(options), MAX_SELECT_OPTIONS)
-    )
-    return Controls(prompt=prompt, rows=rows[:MAX_ROWS])

@@ -1,0 +1,58 @@
+"""Controls that Koi-Koi and Mushi seats share (a pure description; the host builds them)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from bot.engine.ui import (
+    MAX_BUTTONS_PER_ROW,
+    MAX_LABEL,
+    MAX_ROWS,
+    MAX_SELECT_OPTIONS,
+    Button,
+    Controls,
+    Option,
+    Select,
+    button_rows,
+)
+
+
+def idle_controls(view: Mapping[str, Any]) -> Controls:
+    """A seat with nothing to do: the match is over, or it waits for someone."""
+    if view.get("is_over"):
+        return Controls(prompt="The match is over.")
+    waiting = [view["players"][s] for s in view.get("to_act", [])]
+    return Controls(prompt=f"Waiting for {', '.join(waiting) or 'the next deal'}.")
+
+
+def action_label(code: str, describe: Callable[[str], str]) -> str:
+    """A button label for an action code, cut to Discord's limit."""
+    return describe(code)[:MAX_LABEL]
+
+
+def flip_choice_controls(
+    flipped_text: str, legal: Sequence[str], describe: Callable[[str], str]
+) -> Controls:
+    """One button per card the flipped card may take."""
+    prompt = f"You flipped {flipped_text}: choose which card it takes."
+    return card_controls(prompt, [Button(action_label(c, describe), c, "primary") for c in legal])
+
+
+def card_controls(
+    prompt: str, buttons: Sequence[Button], select_placeholder: str = "Choose"
+) -> Controls:
+    """Rows of buttons, or select menus when there are more than the rows hold."""
+    # Plains of one month are interchangeable: one button stands for all its twins.
+    unique: dict[str, Button] = {}
+    for b in buttons:
+        unique.setdefault(b.label, b)
+    shown = list(unique.values())
+    if len(shown) <= MAX_ROWS * MAX_BUTTONS_PER_ROW:
+        return Controls(prompt=prompt, rows=tuple(button_rows(shown)))
+    options = tuple(Option(label=b.label[:100], value=b.code) for b in shown)
+    rows = tuple(
+        Select(verb="", placeholder=select_placeholder, options=options[i : i + MAX_SELECT_OPTIONS])
+        for i in range(0, len(options), MAX_SELECT_OPTIONS)
+    )
+    return Controls(prompt=prompt, rows=rows[:MAX_ROWS])
