@@ -12,7 +12,7 @@ import random
 import tempfile
 from pathlib import Path
 
-from bench.__main__ import percentile
+from bench import percentile
 from tests.e2e.fakediscord import FakeDiscord, configure_discord_py
 from tests.e2e.teahouse import (
     RunningBot,
