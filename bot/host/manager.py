@@ -88,15 +88,13 @@ class TableHost:
         assert row is not None
         module = game_module(row.game)
         seats = {s.seat: s for s in await self.store.get_seats(table_id)}
+        team_of = {seat: t for t, team in enumerate(getattr(module, "TEAMS", ())) for seat in team}
         lines = []
         for i in range(module.SEATS):
             s = seats.get(i)
-            if s is None:
-                lines.append(f"`{i + 1}` — *empty*")
-            elif s.is_ai:
-                lines.append(f"`{i + 1}` — 🤖 {s.name}")
-            else:
-                lines.append(f"`{i + 1}` — <@{s.user_id}>")
+            who = "*empty*" if s is None else f"🤖 {s.name}" if s.is_ai else f"<@{s.user_id}>"
+            team = f" · team {'AB'[team_of[i]]}" if i in team_of else ""
+            lines.append(f"`{i + 1}` — {who}{team}")
         status = {
             "lobby": "Waiting for players",
             "active": "In play",

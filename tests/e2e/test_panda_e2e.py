@@ -56,6 +56,9 @@ async def test_an_ambush_out_of_turn_from_the_dm(
         await (await fake.click(bob, lobby, label="Join")).wait_response()
         for _ in range(2):
             await (await fake.click(alice, lobby, label="Add AI")).wait_response()
+        # Partners sit opposite: the lobby says who plays with whom.
+        seats = lobby.embeds[0]["description"].splitlines()
+        assert "team A" in seats[0] and "team B" in seats[1] and "team A" in seats[2]
         await (await fake.click(alice, lobby, label="Start")).wait_response()
         table = await eventually(lambda: bot.host.tables.get(table_id))
         rng = random.Random(1)

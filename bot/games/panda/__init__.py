@@ -53,6 +53,7 @@ from bot.games.panda.ui import controls
 NAME = "panda"
 TITLE = "Panda"
 SEATS = 4
+TEAMS = PandaState.teams  # partners sit opposite
 OPTIONS = PandaOptions
 
 
