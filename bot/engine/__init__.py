@@ -22,6 +22,7 @@ from bot.engine.core import (
     Result,
     State,
     replay_from,
+    replayer,
 )
 from bot.engine.rng import make_rng, shuffled
 
@@ -33,5 +34,6 @@ __all__ = [
     "State",
     "make_rng",
     "replay_from",
+    "replayer",
     "shuffled",
 ]

@@ -73,6 +73,7 @@ class Result:
 
 
 OptionsT = TypeVar("OptionsT")
+StateT = TypeVar("StateT", bound="State")
 
 
 def parse_options(cls: type[OptionsT], options: Mapping[str, Any] | None) -> OptionsT:
@@ -272,6 +273,22 @@ class GameModule(Protocol):
     ) -> State: ...
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str: ...
+
+
+def replayer(new_game: Callable[..., StateT]) -> Callable[..., StateT]:
+    """The ``replay(seed, players, options, log, deck=None)`` a game module exports."""
+
+    def replay(
+        seed: int | str,
+        players: Sequence[str],
+        options: Mapping[str, Any] | Any | None,
+        log: Sequence[tuple[int, str]],
+        deck: Any = None,
+    ) -> StateT:
+        """Rebuild a match from its action log (raises IllegalAction if the log does not fit)."""
+        return replay_from(new_game, seed, players, options, log, deck=deck)  # type: ignore[return-value]
+
+    return replay
 
 
 def replay_from(

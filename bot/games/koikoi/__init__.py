@@ -27,10 +27,7 @@ from the seed again.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
-from bot.engine.core import replay_from
+from bot.engine.core import replayer
 from bot.games.koikoi.ai import choose
 from bot.games.koikoi.rules import (
     YAKU,
@@ -48,18 +45,7 @@ SEATS = 2
 OPTIONS = KoiKoiOptions
 
 
-def replay(
-    seed: int | str,
-    players: Sequence[str],
-    options: Mapping[str, Any] | KoiKoiOptions | None,
-    log: Sequence[tuple[int, str]],
-    deck: Any = None,
-) -> KoiKoiState:
-    """Rebuild a match from its action log (raises IllegalAction if the log does not fit)."""
-    state = replay_from(new_game, seed, players, options, log, deck=deck)
-    assert isinstance(state, KoiKoiState)
-    return state
-
+replay = replayer(new_game)
 
 __all__ = [
     "NAME",

@@ -37,10 +37,7 @@ player i starts in wind i: 0 East, 1 South, 2 West, 3 North).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
-from bot.engine.core import replay_from
+from bot.engine.core import replayer
 from bot.games.mahjong.ai import choose
 from bot.games.mahjong.rules import MahjongOptions, MahjongState, describe, new_game
 from bot.games.mahjong.ui import controls
@@ -51,18 +48,7 @@ SEATS = 4
 OPTIONS = MahjongOptions
 
 
-def replay(
-    seed: int | str,
-    players: Sequence[str],
-    options: Mapping[str, Any] | MahjongOptions | None,
-    log: Sequence[tuple[int, str]],
-    deck: Any = None,
-) -> MahjongState:
-    """Rebuild a game from its action log (raises IllegalAction if the log does not fit)."""
-    state = replay_from(new_game, seed, players, options, log, deck=deck)
-    assert isinstance(state, MahjongState)
-    return state
-
+replay = replayer(new_game)
 
 __all__ = [
     "NAME",

@@ -35,10 +35,7 @@ deals come from the seed again.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
-from bot.engine.core import replay_from
+from bot.engine.core import replayer
 from bot.games.mushi.ai import choose
 from bot.games.mushi.rules import (
     COMBINATIONS,
@@ -61,18 +58,7 @@ SEATS = 2
 OPTIONS = MushiOptions
 
 
-def replay(
-    seed: int | str,
-    players: Sequence[str],
-    options: Mapping[str, Any] | MushiOptions | None,
-    log: Sequence[tuple[int, str]],
-    deck: Any = None,
-) -> MushiState:
-    """Rebuild a match from its action log (raises IllegalAction if the log does not fit)."""
-    state = replay_from(new_game, seed, players, options, log, deck=deck)
-    assert isinstance(state, MushiState)
-    return state
-
+replay = replayer(new_game)
 
 __all__ = [
     "COMBINATIONS",

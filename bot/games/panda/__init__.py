@@ -41,10 +41,7 @@ out-of-turn actions (it is in ``may_act``, not ``to_act``) and prefers to wait.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
-from bot.engine.core import replay_from
+from bot.engine.core import replayer
 from bot.games.panda.ai import choose
 from bot.games.panda.combos import Combo, beats, classify, readings
 from bot.games.panda.rules import PandaOptions, PandaState, describe, new_game
@@ -57,18 +54,7 @@ TEAMS = PandaState.teams  # partners sit opposite
 OPTIONS = PandaOptions
 
 
-def replay(
-    seed: int | str,
-    players: Sequence[str],
-    options: Mapping[str, Any] | PandaOptions | None,
-    log: Sequence[tuple[int, str]],
-    deck: Any = None,
-) -> PandaState:
-    """Rebuild a match from its action log (raises IllegalAction if the log does not fit)."""
-    state = replay_from(new_game, seed, players, options, log, deck=deck)
-    assert isinstance(state, PandaState)
-    return state
-
+replay = replayer(new_game)
 
 __all__ = [
     "NAME",

@@ -32,7 +32,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.engine.core import parse_options, replay_from
+from bot.engine.core import parse_options, replayer
 from bot.engine.ui import Controls
 from bot.games.sandayi.ai import choose as _ai_choose
 from bot.games.sandayi.rules import Options, SanDaYiState, describe
@@ -78,15 +78,7 @@ def new_game(
     return SanDaYiState(seed, players, opts, _decks(deck))
 
 
-def replay(
-    seed: int | str,
-    players: Sequence[str],
-    options: Mapping[str, Any] | Options | None,
-    log: Sequence[tuple[int, str]],
-    deck: Sequence[str] | Sequence[Sequence[str]] | None = None,
-) -> SanDaYiState:
-    """Rebuild a match from its action log."""
-    return replay_from(new_game, seed, players, options, log, deck=deck)  # type: ignore[return-value]
+replay = replayer(new_game)
 
 
 def choose(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
