@@ -277,7 +277,7 @@ class TableHost:
                 await self._finish(table)
                 continue
             self._launch(table)
-            asyncio.get_running_loop().create_task(self._resume_messages(table))
+            table.track(asyncio.get_running_loop().create_task(self._resume_messages(table)))
         log.info("restored %d active table(s)", restored)
         return restored
 
@@ -343,7 +343,7 @@ class TableHost:
         """Hold an out-of-turn request briefly: plays arriving together go by priority."""
         if table.batch is None:
             table.batch = []
-            asyncio.get_running_loop().create_task(self._apply_gathered(table))
+            table.track(asyncio.get_running_loop().create_task(self._apply_gathered(table)))
         table.batch.append((seat, code, version, interaction))
 
     async def _apply_gathered(self, table: Table) -> None:

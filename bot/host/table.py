@@ -72,6 +72,11 @@ class Table:
     #: AI seats with optional actions: the version at which each last considered them.
     ai_considered: dict[int, int] = field(default_factory=dict)
 
+    def track(self, task: asyncio.Task[Any]) -> None:
+        """Keep a task of this table (cancelled when the host closes); drop finished ones."""
+        self.tasks = [t for t in self.tasks if not t.done()]
+        self.tasks.append(task)
+
     def wake_driver(self) -> None:
         self.wake.set()
 
