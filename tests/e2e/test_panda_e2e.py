@@ -1,7 +1,8 @@
-"""Panda over the fake Discord: an Ambush laid out of turn from the player's DM."""
+"""Panda over the fake Discord: Ambushes laid out of turn from the players' DMs."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
@@ -22,110 +23,147 @@ from tests.e2e.teahouse import (
 pytestmark = pytest.mark.asyncio
 
 SEVENS = ("7t", "7g", "7r", "7a")
+NINES = ("9t", "9g", "9r", "9a")
 
 
-@pytest.fixture
-def stacked_panda(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Deal the table's first hand from a stacked deck: Bob (seat 1) holds four 7s, an AI
-    (seat 2) holds the Stork and leads the first trick."""
-    hands = fill([[], list(SEVENS), ["stork"], []])
-    deck = [c for hand in hands for c in hand]
+def stack_first_deal(monkeypatch: pytest.MonkeyPatch, partial_hands: list[list[str]]) -> None:
+    """Deal every new Panda table's first hand from a stacked deck built from these cards."""
+    deck = [c for hand in fill(partial_hands) for c in hand]
 
     def replay(seed, players, options, log, deck_=None):
         return replay_from(panda.new_game, seed, players, options, log, deck=deck)
 
     monkeypatch.setattr(panda, "replay", replay)
-    return deck
 
 
-def _is_ambush(code: str) -> bool:
-    return code.startswith("play ") and all(c in code.split() for c in SEVENS)
+def _code(component: dict) -> str:
+    return component["custom_id"].split(":", 5)[5]
+
+
+def _ambush_of(cards: tuple[str, ...]):
+    return lambda code: code.startswith("play ") and all(c in code.split() for c in cards)
+
+
+async def _open_table(fake: FakeDiscord, channel: int, host: int, guests: list[int], ais: int):
+    inter = await fake.slash(host, channel, "panda new")
+    await inter.wait_response()
+    lobby = fake.message(inter.original_id)
+    table_id = int(lobby.embeds[0]["title"].split("#")[1])
+    for guest in guests:
+        await (await fake.click(guest, lobby, label="Join")).wait_response()
+    for _ in range(ais):
+        await (await fake.click(host, lobby, label="Add AI")).wait_response()
+    return table_id, lobby
+
+
+async def _play_until(fake: FakeDiscord, table, keep: dict[int, tuple[str, ...]], ready, rng):
+    """Humans answer their own decisions (keeping the cards in ``keep``) until ``ready()``."""
+    for _ in range(80):
+        await eventually(lambda: not table.lock.locked() and table.batch is None)
+        if found := ready():
+            return found
+        seat = next((s for s in table.seats if s.seat in table.state.to_act and not s.is_ai), None)
+        if seat is None:
+            await eventually(
+                lambda: ready() or any(not table.seats[s].is_ai for s in table.state.to_act)
+            )
+            continue
+        message, comps = await fake.wait_until(lambda u=seat.user_id: latest_controls(fake, u))
+        kept = keep.get(seat.seat, ())
+        everything = [c for c in table.state.legal_actions(seat.seat) if c != "call"]
+        legal = [c for c in everything if not any(x in c.split() for x in kept)] or everything
+        version = table.state.version
+        click = await click_legal_action(fake, seat.user_id, message, comps, legal, rng)
+        await click.wait_response()
+        await eventually(lambda v=version: table.state.version > v)
+    raise AssertionError("the moment never came")
+
+
+def _ambush_button(fake: FakeDiscord, table, user: int, seat: int, is_ambush):
+    """The Ambush button in the user's DM while the seat may only act out of turn."""
+    if seat in table.state.to_act or seat not in table.state.may_act:
+        return None
+    found = latest_controls(fake, user)
+    if not found:
+        return None
+    message, comps = found
+    button = next((c for c in comps if c["type"] == 2 and is_ambush(_code(c))), None)
+    return (message, button) if button else None
 
 
 async def test_an_ambush_out_of_turn_from_the_dm(
-    fake_discord: FakeDiscord, tmp_path, games_channel: int, alice: int, bob: int, stacked_panda
+    fake_discord: FakeDiscord, tmp_path, games_channel: int, alice: int, bob: int, monkeypatch
 ) -> None:
+    # Bob (seat 1) holds four 7s; an AI (seat 2) holds the Stork and leads the first trick.
+    stack_first_deal(monkeypatch, [[], list(SEVENS), ["stork"], []])
     fake = fake_discord
     running = RunningBot(fake, settings_for(str(tmp_path / "panda.db"), simultaneous_window=0.05))
     bot = await running.start()
     try:
-        inter = await fake.slash(alice, games_channel, "panda new")
-        await inter.wait_response()
-        lobby = fake.message(inter.original_id)
-        table_id = int(lobby.embeds[0]["title"].split("#")[1])
-        await (await fake.click(bob, lobby, label="Join")).wait_response()
-        for _ in range(2):
-            await (await fake.click(alice, lobby, label="Add AI")).wait_response()
+        table_id, lobby = await _open_table(fake, games_channel, alice, [bob], ais=2)
         # Partners sit opposite: the lobby says who plays with whom.
         seats = lobby.embeds[0]["description"].splitlines()
         assert "team A" in seats[0] and "team B" in seats[1] and "team A" in seats[2]
         await (await fake.click(alice, lobby, label="Start")).wait_response()
         table = await eventually(lambda: bot.host.tables.get(table_id))
-        rng = random.Random(1)
-
-        def bob_can_ambush():
-            if 1 in table.state.to_act:
-                return None
-            found = latest_controls(fake, bob)
-            if not found:
-                return None
-            message, comps = found
-            button = next(
-                (
-                    c
-                    for c in comps
-                    if c["type"] == 2 and _is_ambush(c["custom_id"].split(":", 5)[5])
-                ),
-                None,
-            )
-            return (message, button) if button else None
-
-        # Play on (Bob keeps his 7s) until the Ambush button shows in Bob's DM out of turn.
-        for _ in range(60):
-            await eventually(lambda: not table.lock.locked() and table.batch is None)
-            ready = bob_can_ambush()
-            if ready:
-                break
-            user = next(
-                (s.user_id for s in table.seats if s.seat in table.state.to_act and not s.is_ai),
-                None,
-            )
-            if user is None:
-                await eventually(
-                    lambda: (
-                        any(not table.seats[s].is_ai for s in table.state.to_act)
-                        or bob_can_ambush()
-                    )
-                )
-                continue
-            seat = table.seat_of(user).seat
-            message, comps = await fake.wait_until(lambda u=user: latest_controls(fake, u))
-            legal = [
-                c
-                for c in table.state.legal_actions(seat)
-                if c != "call" and not (seat == 1 and any(x in c.split() for x in SEVENS))
-            ]
-            version = table.state.version
-            click = await click_legal_action(fake, user, message, comps, legal, rng)
-            await click.wait_response()
-            await eventually(lambda v=version: table.state.version > v)
-        else:
-            raise AssertionError("Bob never got the chance to ambush")
-
-        message, button = ready
+        sevens = _ambush_of(SEVENS)
+        message, button = await _play_until(
+            fake,
+            table,
+            {1: SEVENS},
+            lambda: _ambush_button(fake, table, bob, 1, sevens),
+            random.Random(1),
+        )
         assert 1 not in table.state.to_act and 1 in table.state.may_act
         before = len(table.state.log)
         ambush = await fake.click(bob, message, button["custom_id"])
         await ambush.wait_response()
         await eventually(lambda: len(table.state.log) > before)
         seat, code = table.state.log[before]
-        assert seat == 1 and _is_ambush(code)
+        assert seat == 1 and sevens(code)
         assert (await bot.store.actions(table_id))[before] == (1, code)
-        # The Ambush leads the trick now; Bob's DM no longer offers it.
+        # The Ambush is on the table now; Bob's DM no longer offers it.
         await eventually(lambda: not table.lock.locked())
-        assert not any(
-            _is_ambush(c["custom_id"].split(":", 5)[5])
-            for c in action_components(fake.message(message.id))
+        assert not any(sevens(_code(c)) for c in action_components(fake.message(message.id)))
+    finally:
+        await running.stop()
+
+
+async def test_simultaneous_ambushes_go_by_turn_order_after_the_last_player(
+    fake_discord: FakeDiscord, tmp_path, games_channel: int, alice: int, bob: int, monkeypatch
+) -> None:
+    # Alice (seat 0) holds four 7s, Bob (seat 1) four 9s; the AI at seat 2 leads. Rule 11:
+    # after seat 2 played, priority runs 3, 0, 1 — Alice's (lower) Ambush comes first, then
+    # Bob's higher one still beats it.
+    stack_first_deal(monkeypatch, [list(SEVENS), list(NINES), ["stork"], []])
+    fake = fake_discord
+    # The AIs take a moment, so both humans see their chance while the next player thinks.
+    running = RunningBot(
+        fake, settings_for(str(tmp_path / "panda2.db"), simultaneous_window=0.3, ai_delay=1.0)
+    )
+    bot = await running.start()
+    try:
+        table_id, lobby = await _open_table(fake, games_channel, alice, [bob], ais=2)
+        await (await fake.click(alice, lobby, label="Start")).wait_response()
+        table = await eventually(lambda: bot.host.tables.get(table_id))
+        sevens, nines = _ambush_of(SEVENS), _ambush_of(NINES)
+
+        def both_ready():
+            a = _ambush_button(fake, table, alice, 0, sevens)
+            b = _ambush_button(fake, table, bob, 1, nines)
+            return (a, b) if a and b else None
+
+        (am, ab), (bm, bb) = await _play_until(
+            fake, table, {0: SEVENS, 1: NINES}, both_ready, random.Random(2)
         )
+        before = len(table.state.log)
+        # Bob clicks first, Alice a moment later: both arrive within the window.
+        bob_click = await fake.click(bob, bm, bb["custom_id"])
+        alice_click = await fake.click(alice, am, ab["custom_id"])
+        await asyncio.gather(bob_click.wait_response(), alice_click.wait_response())
+        await eventually(lambda: len(table.state.log) >= before + 2 and not table.lock.locked())
+        made = table.state.log[before : before + 2]
+        assert made[0][0] == 0 and sevens(made[0][1])  # Alice first, by priority
+        assert made[1][0] == 1 and nines(made[1][1])  # then Bob's higher Ambush on top of it
     finally:
         await running.stop()
