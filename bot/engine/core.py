@@ -50,6 +50,11 @@ class Result:
     scores: tuple[int, ...]
     placements: tuple[int, ...]
     teams: tuple[tuple[int, ...], ...]
+    #: For ratings, when the match is better seen as a series of contests than by its final
+    #: standing (San Da Yi: each hand is one declarer against three). Each is
+    #: ``(teams, places)``: tuples of seats and each team's place (1 best). Empty: ratings
+    #: use ``teams`` and ``placements``.
+    rating_games: tuple[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], ...] = ()
 
     @classmethod
     def from_team_scores(

@@ -809,7 +809,11 @@ class TableHost:
             for s in table.seats
         ]
         await self.store.record_result(
-            table.id, guild_id=table.guild_id, game=table.game, rows=rows
+            table.id,
+            guild_id=table.guild_id,
+            game=table.game,
+            rows=rows,
+            rating_games=result.rating_games,
         )
         table.table_dirty.set()
         ranking = sorted(table.seats, key=lambda s: (result.placements[s.seat], s.seat))

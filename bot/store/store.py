@@ -321,13 +321,21 @@ class Store:
     # -- results and ratings -----------------------------------------------------------------
 
     async def record_result(
-        self, table_id: int, *, guild_id: int, game: str, rows: Sequence[ResultInput]
+        self,
+        table_id: int,
+        *,
+        guild_id: int,
+        game: str,
+        rows: Sequence[ResultInput],
+        rating_games: Sequence[tuple[Sequence[Sequence[int]], Sequence[int]]] = (),
     ) -> bool:
         """Write a finished match once: results, the table's ``finished`` status, ratings.
 
         Returns False, changing nothing, if the table's results are already recorded. Humans
         are rated by user id; all AI seats share the pseudo-player ``AI_USER_ID`` per
-        (guild, game).
+        (guild, game). Ratings follow the final places and teams of ``rows`` — or, when
+        ``rating_games`` is given, each of those contests in turn (``(teams of seats,
+        place of each team)``, e.g. every San Da Yi hand as one declarer against three).
         """
         if not rows:
             raise StoreError(f"table {table_id}: no result rows")
@@ -368,7 +376,7 @@ class Store:
                 "UPDATE tables SET status = 'finished', finished_at = ? WHERE id = ?",
                 (now, table_id),
             )
-            await self._update_ratings(db, guild_id, game, rows, now)
+            await self._update_ratings(db, guild_id, game, rows, rating_games, now)
         log.info("recorded results of table %d (%s)", table_id, game)
         return True
 
@@ -378,10 +386,23 @@ class Store:
         guild_id: int,
         game: str,
         rows: Sequence[ResultInput],
+        rating_games: Sequence[tuple[Sequence[Sequence[int]], Sequence[int]]],
         now: float,
     ) -> None:
         def player(row: ResultInput) -> int:
             return AI_USER_ID if row.user_id is None else row.user_id
+
+        by_seat = {row.seat: row for row in rows}
+        contests = [[ratings.Entry(player(row), row.team, row.place) for row in rows]]
+        if rating_games:
+            contests = [
+                [
+                    ratings.Entry(player(by_seat[seat]), t, places[t])
+                    for t, team in enumerate(teams)
+                    for seat in team
+                ]
+                for teams, places in rating_games
+            ]
 
         players = sorted({player(row) for row in rows})
         names = {player(row): (AI_NAME if row.user_id is None else row.name) for row in rows}
@@ -393,8 +414,10 @@ class Store:
         ) as cur:
             current = {uid: (mu, sigma) for uid, mu, sigma in await cur.fetchall()}
 
-        entries = [ratings.Entry(player(row), row.team, row.place) for row in rows]
-        new = ratings.rate_match(entries, current)
+        new: dict[Any, tuple[float, float]] = {}
+        for entries in contests:
+            update = ratings.rate_match(entries, {**current, **new})
+            new.update(update)
         if not new:
             return  # e.g. an all-AI game: nothing to learn, nothing to count
         winners = {player(row) for row in rows if row.place == 1}

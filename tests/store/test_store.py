@@ -405,3 +405,25 @@ async def test_stats_figures(store: Store):
     assert (k22.games, k22.wins, k22.rank_in_guild) == (3, 1, 2)
     assert await store.stats(GUILD, 555) == []
     assert await store.stats(999, 11) == []
+
+
+async def test_rating_games_rate_each_contest_in_turn(store: Store):
+    """San Da Yi: the match is rated hand by hand, each one declarer against three."""
+    tid = await new_table(store, "sandayi")
+    rows = [
+        ResultInput(seat, uid, f"p{seat}", 0, 1, team=seat)
+        for seat, uid in enumerate((11, 22, 33, 44))
+    ]
+    defenders = lambda d: tuple(s for s in range(4) if s != d)  # noqa: E731
+    hands = [
+        (((0,), defenders(0)), (1, 2)),  # seat 0 declared and won
+        (((0,), defenders(0)), (1, 2)),  # ...twice
+        (((1,), defenders(1)), (2, 1)),  # seat 1 declared and lost
+    ]
+    await store.record_result(tid, guild_id=GUILD, game="sandayi", rows=rows, rating_games=hands)
+    mus = {u: (await rating(store, u, "sandayi"))[0] for u in (11, 22, 33, 44)}
+    # Seat 0 won twice as declarer; seats 2-3 lost twice and won once; seat 1 lost all three.
+    assert mus[11] > DEFAULT_MU > mus[33] > mus[22]
+    assert mus[33] == pytest.approx(mus[44])  # seats 2 and 3 were always defenders together
+    games = [(await rating(store, u, "sandayi"))[2] for u in mus]
+    assert games == [1, 1, 1, 1]  # the match counts as one game for everyone
