@@ -196,7 +196,10 @@ class SanDaYiState(State):
             cards = code.split()[1:]
             if len(cards) != KITTY_SIZE or len(set(cards)) != KITTY_SIZE:
                 raise IllegalAction("Bury exactly 6 different cards.")
-            missing = [c for c in cards if c not in self.hands[seat]]
+            unknown = [c for c in cards if not is_card(c)]
+            if unknown:
+                raise IllegalAction(_not_a_card(unknown[0]))
+            missing = [label(c) for c in cards if c not in self.hands[seat]]
             if missing:
                 raise IllegalAction(f"You don't hold {', '.join(missing)}.")
             return
@@ -209,7 +212,7 @@ class SanDaYiState(State):
             if verb == "bid" and len(words) == 2:
                 if not words[1].isdigit() or int(words[1]) not in BIDS:
                     return "Bids are 60, 65, 70, 75 or 80."
-                return f"You may bid {self.bid_minimum()} or more, or pass."
+                return self._explain_low_bid()
             return "It is time to bid (`bid 60` … `bid 80`) or `pass`."
         if self.phase == BURY:
             return "Bury 6 cards from your hand: `bury c1 c2 c3 c4 c5 c6`."
@@ -219,12 +222,27 @@ class SanDaYiState(State):
             if verb != "play" or len(words) != 2:
                 return "Play one card: `play QS`."
             card = words[1]
-            if not is_card(card) or card not in self.hands[seat]:
-                return f"You don't hold {card}."
+            if not is_card(card):
+                return _not_a_card(card)
+            if card not in self.hands[seat]:
+                return f"You don't hold {label(card)}."
             led = self._led_group()
             what = "trumps" if led == TRUMP_GROUP else SUIT_NAME.get(led or "", "the led suit")
             return f"You must follow suit: play one of your {what}."
         return f"`{code}` is not a legal move now."
+
+    def _explain_low_bid(self) -> str:
+        """Why the current bidder must bid at least ``bid_minimum()`` (rules 4-5)."""
+        minimum, high = self.bid_minimum(), self.high_bid
+        if high and minimum == high + 5:
+            why = f"The highest bid is {high}"
+        elif self.fixed_minimums:
+            why = (
+                f"The {('1st', '2nd', '3rd', '4th')[len(self.bids)]} bidder bids at least {minimum}"
+            )
+        else:
+            why = f"After {len(self.bids)} passes you must bid at least {minimum}"
+        return f"{why}: bid {minimum} or more, or pass."
 
     def default_action(self, seat: int) -> str:
         """Timeout: pass in the bidding; otherwise the AI's choice (a sensible bury,
@@ -403,8 +421,11 @@ class SanDaYiState(State):
         if self.hand_no >= self.hands_total:
             self.phase = OVER
             best = max(self.totals)
-            winners = " and ".join(self._name(s) for s in range(SEATS) if self.totals[s] == best)
-            events.append(Event("match_end", f"The match is over: {winners} wins with {best}."))
+            top = [self._name(s) for s in range(SEATS) if self.totals[s] == best]
+            who = top[0] if len(top) == 1 else ", ".join(top[:-1]) + " and " + top[-1]
+            verb = "wins" if len(top) == 1 else "share the win"
+            text = f"The match is over: {who} {verb} with {best:+d}."
+            events.append(Event("match_end", text))
             return events
         self.hand_no += 1
         self.redeals = 0
@@ -470,7 +491,15 @@ class SanDaYiState(State):
         return list(self.totals)
 
     def result(self) -> Result:
-        return Result.free_for_all(self.totals)
+        """Final totals decide the places; for ratings every hand is one contest, the
+        declarer against the three defenders (DESIGN: San Da Yi is rated 1 v 3)."""
+        contests = []
+        for hand in self.history:
+            declarer = hand["declarer"]
+            defenders = tuple(s for s in range(SEATS) if s != declarer)
+            won = hand["settlement"][declarer] > 0
+            contests.append((((declarer,), defenders), (1, 2) if won else (2, 1)))
+        return dataclasses.replace(Result.free_for_all(self.totals), rating_games=tuple(contests))
 
     def cards_in_play(self) -> list[str]:
         """Every card somewhere (hands, kitty or buried, current trick, finished tricks);
@@ -482,6 +511,10 @@ class SanDaYiState(State):
         out += [c for _, c in self.trick]
         out += [c["card"] for t in self.tricks for c in t["cards"]]
         return out
+
+
+def _not_a_card(code: str) -> str:
+    return f"`{code}` is not a card: cards are written like `QS`, `10H`, `BJ` (big joker)."
 
 
 def describe(code: str) -> str:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from bot.engine.core import Event
 from bot.games import sandayi
-from bot.games.sandayi.cards import DECK, is_card
+from bot.games.sandayi.cards import DECK, SUIT_SYMBOL, is_card, label
 from bot.games.sandayi.rules import SanDaYiState
 
 PLAYERS = ["Ann", "Bob", "Cai", "Dee"]
@@ -89,3 +91,27 @@ def hidden_from(state: SanDaYiState, seat: int | None) -> set[str]:
 
 def random_policy(rng: random.Random) -> Callable[[SanDaYiState, int, list[str]], str]:
     return lambda state, seat, legal: rng.choice(legal)
+
+
+_LABEL_TO_CARD = {label(c): c for c in DECK}
+_LABEL = re.compile(
+    r"(?:10|[2-9JQKA])[" + "".join(SUIT_SYMBOL.values()) + r"]|Big joker|Small joker"
+)
+
+
+def event_cards(event: Event) -> set[str]:
+    """Every card an event names: codes in its data, labels (``Q♠``) in its text."""
+    return card_strings(event.data) | {_LABEL_TO_CARD[m] for m in _LABEL.findall(event.text)}
+
+
+def revealed_by(
+    before_declarer: int | None, state: SanDaYiState, seat: int | None, code: str
+) -> set[str]:
+    """The cards that the action ``code`` (just applied) shows ``seat``: a played card;
+    the kitty when the bidding ends (to everyone for 60/65, else to the declarer)."""
+    words = code.split()
+    out = {words[1]} if words[0] == "play" else set()
+    if before_declarer is None and state.declarer is not None:
+        if state.kitty_public or seat == state.declarer:
+            out |= set(state.kitty)
+    return out

@@ -6,7 +6,7 @@ from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sandayi_helpers import PLAYERS, card_strings, hidden_from
+from sandayi_helpers import PLAYERS, card_strings, event_cards, hidden_from, revealed_by
 
 from bot.engine import IllegalAction
 from bot.games import sandayi
@@ -65,9 +65,18 @@ def test_random_matches(seed: int, hands: int, fixed: bool, data: st.DataObject)
         else:
             code = legal[data.draw(st.integers(0, len(legal) - 1))]
         history = len(state.history)
+        hidden_before = {s: hidden_from(state, s) for s in (None, 0, 1, 2, 3)}
+        declarer_before, events_before = state.declarer, len(state.events)
         state.apply(seat, code)
         steps += 1
         check_invariants(state)
+        # The new events name no card hidden from a seat that sees them, except the cards
+        # the action itself shows (a played card; the kitty when the bidding ends).
+        for viewer, hidden in hidden_before.items():
+            hidden = hidden - revealed_by(declarer_before, state, viewer, code)
+            for event in state.visible_events(viewer, events_before):
+                leaked = event_cards(event) & hidden
+                assert not leaked, f"seat {viewer} learns {leaked} from {event}"
         if len(state.history) > history:
             entry = state.history[-1]
             assert sum(entry["settlement"]) == 0

@@ -68,14 +68,22 @@ def test_lowest_diamond_bids_first_when_three_of_diamonds_is_in_the_kitty() -> N
 
 
 def test_previous_declarer_bids_first_in_the_next_hand() -> None:
-    state = new(stack({0: ["3D"]}), hands=2)
+    # Hand 2 deals the 3♦ to seat 3 and is redealt once (all pass): the 3♦ rule is for
+    # the first hand only, and a redeal keeps the first bidder (rules 3 and 6).
+    decks = [stack({0: ["3D"]}), stack({3: ["3D"]}), stack({2: ["3D"]})]
+    state = new(decks, hands=2)
     state.apply(0, "pass")
     state.apply(1, "bid 60")
     state.apply(2, "pass")
     state.apply(3, "pass")
     assert state.declarer == 1
     play_out(state)
-    assert state.hand_no == 2
+    assert state.hand_no == 2 and state.hands[3] == decks[1][3:48:4]
+    assert state.first_bidder == 1 and state.to_act == [1]
+    for seat in (1, 2, 3, 0):
+        state.apply(seat, "pass")
+    assert state.hand_no == 2 and state.redeals == 1
+    assert state.hands[2] == decks[2][2:48:4]
     assert state.first_bidder == 1 and state.to_act == [1]
 
 
@@ -153,6 +161,23 @@ def test_unknown_bid_is_explained() -> None:
     state = new(stack({0: ["3D"]}))
     with pytest.raises(IllegalAction, match="60, 65, 70, 75 or 80"):
         state.apply(0, "bid 62")
+
+
+@pytest.mark.parametrize(
+    ("fixed", "script", "message"),
+    [
+        (False, ["pass", "pass"], "After 2 passes you must bid at least 65: bid 65 or more"),
+        (False, ["pass"] * 3, "After 3 passes you must bid at least 70: bid 70 or more"),
+        (False, ["bid 60", "pass", "pass"], "The highest bid is 60: bid 65 or more"),
+        (True, ["bid 60", "pass", "pass"], "The 4th bidder bids at least 70: bid 70 or more"),
+    ],
+)
+def test_a_too_low_bid_is_explained(fixed: bool, script: list[str], message: str) -> None:
+    state = new(stack({0: ["3D"]}), fixed_minimums=fixed)
+    for code in script:
+        state.apply(state.to_act[0], code)
+    with pytest.raises(IllegalAction, match=message):
+        state.apply(state.to_act[0], "bid 60")
 
 
 def test_redeal_when_all_pass_with_the_same_first_bidder() -> None:
@@ -245,8 +270,10 @@ def test_bury_validation_changes_nothing() -> None:
         state.apply(0, "bury " + " ".join(hand[:5]))
     with pytest.raises(IllegalAction, match="exactly 6"):
         state.apply(0, "bury " + " ".join(hand[:5] + hand[:1]))
-    with pytest.raises(IllegalAction, match="don't hold AS"):
+    with pytest.raises(IllegalAction, match="You don't hold A♠"):
         state.apply(0, "bury AS " + " ".join(hand[:5]))
+    with pytest.raises(IllegalAction, match="`ZZ` is not a card"):
+        state.apply(0, "bury ZZ " + " ".join(hand[:5]))
     with pytest.raises(IllegalAction, match="not your turn"):
         state.apply(1, "bury " + " ".join(hand[:6]))
     assert state.snapshot() == before
@@ -345,8 +372,10 @@ def test_must_follow_a_plain_suit_and_a_two_is_not_that_suit() -> None:
     assert playable(state, 1) == clubs
     with pytest.raises(IllegalAction, match="follow suit"):
         state.apply(1, "play 2C")
-    with pytest.raises(IllegalAction, match="don't hold"):
+    with pytest.raises(IllegalAction, match="You don't hold A♣"):
         state.apply(1, "play AC")
+    with pytest.raises(IllegalAction, match="`qs` is not a card"):
+        state.apply(1, "play qs")
 
 
 def test_void_in_the_led_suit_may_play_anything() -> None:
@@ -476,16 +505,87 @@ def test_defenders_take_every_trick_with_kou_di_case_3c() -> None:
     assert entry["case"] == "3C" and entry["stake"] == 2
     assert entry["settlement"] == [-24, 8, 8, 8]
     assert state.scores == [-24, 8, 8, 8]
+    # Rule 7: the declarer still sees its buried cards after the hand; nobody else ever.
+    assert sorted(state.view(0)["buried"]) == ["3D", "4D", "5C", "5D", "5H", "6D"]
+    for seat in (None, 1, 2, 3):
+        assert state.view(seat)["buried"] is None
+        assert not any("cards" in e.data for e in state.visible_events(seat))
+    # Rule 18: the highest total wins; here three defenders share it.
+    end = state.events[-1]
+    assert end.kind == "match_end" and "Bob, Cai and Dee share the win with +8" in end.text
 
 
-def test_kou_di_alone_case_3a() -> None:
-    # Seat 0 wins tricks 1-11 with trumps and loses the 12th (its 3♦) to seat 3's 10♦;
-    # the defenders' only points are in that last trick: 10♦ + 5♣ = 15 < N = 45.
+# Seat 0 holds the 3♦ (it bids first), the 5♦ and the 11 best trumps (spades); it buries
+# the 3♦ and five low spades from the kitty (the 5♠'s points never count). The defenders
+# hold only the 3♠ 4♠ as trumps; seat 3 holds only clubs.
+CLUBS = [r + "C" for r in ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")]
+ONE_TRICK_DECK = stack(
+    {
+        0: ["3D", "5D", "BJ", "SJ", "2S", "2H", "2D", "2C", "AS", "KS", "QS", "JS"],
+        1: ["KD", "4D", "6D", "7D", "8D", "3S", "4S"],
+        2: ["10D", "9D", "JD", "QD", "AD"],
+        3: CLUBS,
+    },
+    kitty=["10S", "9S", "8S", "7S", "6S", "5S"],
+)
+
+
+@pytest.mark.parametrize(
+    ("bid", "case", "settlement"),
+    [
+        (60, "2D", [3, -1, -1, -1]),  # N = 45: 0 < D < N
+        (65, "2D", [6, -2, -2, -2]),
+        (70, "2A", [-9, 3, 3, 3]),  # the spec's 1st vector: s = 3, D = 35 = N
+        (75, "2A", [-12, 4, 4, 4]),
+        (80, "2A", [-15, 5, 5, 5]),  # N = 25 ≤ D < 2N = 50
+    ],
+)
+def test_defenders_take_one_35_point_trick_cases_2d_2a(
+    bid: int, case: str, settlement: list[int]
+) -> None:
+    state = new(ONE_TRICK_DECK, hands=1)
+    declare(state, 0, bid)
+    state.apply(0, "bury 3D 5S 6S 7S 8S 9S")
+    state.apply(0, "trump S")
+    for seat, card in [(0, "5D"), (1, "KD"), (2, "10D"), (3, "10C")]:
+        state.apply(seat, f"play {card}")
+    # Rule 14: every point in a trick the defenders win counts, the declarer's 5♦ too.
+    assert state.tricks[0]["winner"] == 1 and state.defender_points == 35
+    assert state.to_act == [1]  # rule 11: the winner leads
+    play_out(state)  # the declarer holds only trumps above the 3♠ 4♠: it wins the rest
+    assert [t["winner"] for t in state.tricks[1:]] == [0] * 11
+    entry = state.history[-1]
+    assert entry["defender_points"] == 35 and entry["kou_di"] is False
+    assert entry["stake"] == (bid - 55) // 5 and entry["target"] == 105 - bid
+    assert entry["case"] == case and entry["settlement"] == settlement
+    assert state.scores == settlement
+
+
+LOW_SPADES = ["9S", "8S", "7S", "6S", "5S", "4S"]  # the defenders keep only 3♠ as trump
+POINTS_35 = ["KH", "10H", "5H", "5D", "5S", "4S"]  # 35 points the declarer buries again
+
+
+@pytest.mark.parametrize(
+    ("bid", "kitty", "last", "d", "case", "settlement"),
+    [
+        (60, LOW_SPADES, {1: "AH", 2: "5C", 3: "10D"}, 15, "3A", [-6, 2, 2, 2]),  # D < N = 45
+        # Rule 14: buried points never count, not even after 抠底 (15 + 35 would be 3B).
+        (60, POINTS_35, {1: "AH", 2: "5C", 3: "10D"}, 15, "3A", [-6, 2, 2, 2]),
+        # The spec's 5th vector: bid 75 (s = 4, N = 30), D = 30 with 抠底: −36 / +12
+        # (30 + the 35 buried would be 3C).
+        (75, POINTS_35, {1: "KC", 2: "10C", 3: "KD"}, 30, "3B", [-36, 12, 12, 12]),
+    ],
+)
+def test_kou_di_on_the_last_trick_cases_3a_3b(
+    bid: int, kitty: list[str], last: dict[int, str], d: int, case: str, settlement: list[int]
+) -> None:
+    # Seat 0 wins tricks 1-11 with its 11 top trumps (the defenders' spades are all lower)
+    # and loses the 12th (its 3♦) to seat 3's diamond, a plain card (rule 16: any card);
+    # the defenders' only points are in that last trick.
     hand = ["3D"] + TOP_TRUMPS[:11]
-    kitty = ["9S", "8S", "7S", "6S", "5S", "4S"]  # the defenders keep only 3♠ as trump
-    last = {1: "AH", 2: "5C", 3: "10D"}
-    deck = stack({0: hand, 1: ["3S", "AH"], 2: ["5C"], 3: ["10D"]}, kitty=kitty)
-    state = to_play(deck, "S", 60)
+    deck = stack({0: hand, 1: ["3S", last[1]], 2: [last[2]], 3: [last[3]]}, kitty=kitty)
+    state = to_play(deck, "S", bid)
+    assert sorted(state.buried) == sorted(kitty)
 
     def policy(state, seat, legal):
         if seat == 0:  # the declarer keeps 3♦ for the end
@@ -497,8 +597,9 @@ def test_kou_di_alone_case_3a() -> None:
     assert [t["winner"] for t in state.tricks[:11]] == [0] * 11
     assert state.tricks[-1]["winner"] == 3
     entry = state.history[-1]
-    assert entry["defender_points"] == 15 and entry["kou_di"] is True
-    assert entry["case"] == "3A" and entry["settlement"] == [-6, 2, 2, 2]
+    assert entry["defender_points"] == d and entry["kou_di"] is True
+    assert entry["case"] == case and entry["settlement"] == settlement
+    assert state.scores == settlement
 
 
 # ----- rule 18: the match -----------------------------------------------------------------
@@ -565,3 +666,21 @@ def test_describe_labels() -> None:
     assert sandayi.describe("play 10D") == "Play 10♦"
     assert sandayi.describe("play BJ") == "Play Big joker"
     assert sandayi.describe("bury 3S 4S 5S 6S 7S 8S").startswith("Bury 3♠ 4♠")
+
+
+def test_result_rates_every_hand_as_one_declarer_against_three() -> None:
+    import random as _random
+
+    from bot.games.sandayi import new_game as _new_game
+
+    state = _new_game("rating", ["A", "B", "C", "D"], {"hands": 3})
+    rng = _random.Random(4)
+    while not state.is_over:
+        seat = state.to_act[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    result = state.result()
+    assert len(result.rating_games) == 3
+    for hand, (teams, places) in zip(state.history, result.rating_games, strict=True):
+        declarer = hand["declarer"]
+        assert teams == ((declarer,), tuple(s for s in range(4) if s != declarer))
+        assert places == ((1, 2) if hand["settlement"][declarer] > 0 else (2, 1))

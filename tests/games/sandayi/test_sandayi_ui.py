@@ -4,23 +4,40 @@ from __future__ import annotations
 
 import random
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sandayi_helpers import PLAYERS, new, stack
 
-from bot.engine.ui import MAX_BUTTONS_PER_ROW, MAX_ROWS, MAX_SELECT_OPTIONS, Controls, Select
+from bot.engine.ui import (
+    MAX_BUTTONS_PER_ROW,
+    MAX_LABEL,
+    MAX_ROWS,
+    MAX_SELECT_OPTIONS,
+    Controls,
+    Select,
+)
 from bot.games import sandayi
 
 
 def check_limits(controls: Controls) -> None:
-    assert controls.prompt
+    """Discord's limits: 5 rows of 5 buttons or one select of 25 options; labels of 80
+    (buttons) / 100 (options) characters; descriptions 100, placeholders 150, message 2000."""
+    assert controls.prompt and len(controls.prompt) <= 2000
     assert len(controls.rows) <= MAX_ROWS
     for row in controls.rows:
         if isinstance(row, Select):
             assert 1 <= len(row.options) <= MAX_SELECT_OPTIONS
-            assert row.max_values <= len(row.options)
+            assert 1 <= row.min_values <= row.max_values <= len(row.options)
+            assert len(row.placeholder) <= 150
+            values = [o.value for o in row.options]
+            assert len(values) == len(set(values))
+            for option in row.options:
+                assert 0 < len(option.label) <= 100 and 0 < len(option.value) <= 100
+                assert option.description is None or len(option.description) <= 100
         else:
             assert 1 <= len(row) <= MAX_BUTTONS_PER_ROW
             for button in row:
-                assert 0 < len(button.label) <= 80
+                assert 0 < len(button.label) <= MAX_LABEL
 
 
 def test_bid_buttons_show_only_legal_bids_and_pass() -> None:
@@ -80,3 +97,37 @@ def test_no_controls_for_a_waiting_seat() -> None:
     waiting = (state.to_act[0] + 1) % 4
     controls = sandayi.controls(state.view(waiting), state.legal_actions(waiting))
     assert controls.rows == ()
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), fixed=st.booleans(), data=st.data())
+def test_random_matches_played_through_the_controls_alone(
+    seed: int, fixed: bool, data: st.DataObject
+) -> None:
+    """Every decision of a random match is made by clicking: the buttons are exactly the
+    legal actions, and the bury select composes every 6-card choice (``Select.code_for``,
+    then ``normalize``) as a legal action."""
+    state = sandayi.new_game(seed, PLAYERS, {"hands": 2, "fixed_minimums": fixed})
+    steps = 0
+    while not state.is_over:
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        controls = sandayi.controls(state.view(seat), legal)
+        check_limits(controls)
+        selects = [row for row in controls.rows if isinstance(row, Select)]
+        if state.phase == "bury":
+            (select,) = selects
+            assert not controls.codes()
+            assert select.verb == "bury" and select.min_values == select.max_values == 6
+            assert {o.value for o in select.options} == set(state.hands[seat])  # all 18
+            values = data.draw(st.permutations([o.value for o in select.options]))[:6]
+            code = state.normalize(seat, select.code_for(values))
+            assert code in legal
+        else:
+            assert not selects
+            assert sorted(controls.codes()) == sorted(legal)
+            code = data.draw(st.sampled_from(controls.codes()))
+        state.apply(seat, code)
+        steps += 1
+        assert steps < 2000
+    assert len(state.history) == 2
