@@ -33,7 +33,7 @@ def _states(seed: int, options: dict | None = None) -> list[MushiState]:
         state.apply(seat, code)
         step += 1
         v = state.view(None)
-        if step % 23 == 0 or v["phase"] in ("choose_flip", "declare") or v["wild_duty"]:
+        if step % 23 == 0 or v["phase"] == "choose_flip" or v["wild_duty"]:
             if len(picked) < 14:
                 picked.append(state.clone())
     picked.append(state)

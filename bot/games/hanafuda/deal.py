@@ -43,6 +43,13 @@ def join_and(parts: Sequence[str]) -> str:
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
+def join_or(parts: Sequence[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c`` (alternatives to choose from)."""
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " or " + parts[-1]
+
+
 def describe_action(code: str, label: Callable[[str], str], verb_labels: Mapping[str, str]) -> str:
     """A short button label for an action code.
 
@@ -68,7 +75,7 @@ def explain_flip_choice(
     """Why an action is illegal while a flipped card waits for its player to pick a target."""
     choices = " or ".join(f"`take {t}`" for t in options)
     if tried_take:
-        return f"Your flipped {flipped_text} can only take {options_text}: {choices}."
+        return f"You flipped {flipped_text}; it can only take {options_text}: {choices}."
     return f"You flipped {flipped_text}: first choose what it takes, {choices}."
 
 

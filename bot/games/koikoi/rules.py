@@ -35,6 +35,7 @@ from bot.games.hanafuda.deal import (
     describe_action,
     explain_flip_choice,
     join_and,
+    join_or,
     next_deck,
 )
 from bot.games.hanafuda.deal import parse_decks as parse_hanafuda_decks
@@ -619,7 +620,7 @@ class KoiKoiState(State):
             return explain_flip_choice(
                 card_text(self.flipped),
                 self.flip_options,
-                _cards_text(self.flip_options),
+                join_or([card_text(t) for t in self.flip_options]),
                 tried_take=verb == "take" and bool(args),
             )
         if self.phase == DECIDE:
@@ -640,7 +641,7 @@ class KoiKoiState(State):
                     f"{card_text(c)} matches two cards on the board, {_cards_text(targets)}:"
                     f" choose which one it takes, e.g. `play {c} {targets[0]}`."
                 )
-            return f"{card_text(c)} can only take {_cards_text(targets)}."
+            return f"{card_text(c)} can only take {join_or([card_text(t) for t in targets])}."
         if len(args) > 1:
             if not targets:
                 return f"{card_text(c)} matches nothing on the board: play it as `play {c}`."

@@ -15,9 +15,10 @@ Action grammar (card codes as in :mod:`bot.games.hanafuda.cards`):
 - ``take <target>`` — after a play the top stock card is flipped automatically; when it
   has a choice (two matches, the flipped wild's targets, or the bottom wild's rain cards
   with the ``bottom_wild_takes_rain`` option) the same player chooses.
-- ``cancel`` / ``keep`` — at the start of a hand (option ``four_of_a_kind_cancel``), a
-  player dealt four cards of one month (the wild counts as a Willow) may show them and
-  cancel the deal, or play on. The elder answers first.
+- ``cancel`` — on a player's first turn, before they play a card (option
+  ``four_of_a_kind_cancel``), a player dealt four cards of one month (the wild counts as a
+  Willow) may show them and cancel the deal; playing a card keeps it. Nobody else is told
+  of a four unless it is shown.
 
 Everything else happens inside ``apply``: table redeals (four of a month or the three rain
 cards on the table; the same elder deals again), the flip that must take the wild, the

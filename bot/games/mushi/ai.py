@@ -226,12 +226,16 @@ def choose(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) ->
     if len(legal) == 1:
         return legal[0]
     phase = view.get("phase")
-    if phase == "declare":
+    if "cancel" in legal:
         hand = list(view.get("hand") or [])
         # Four of a month is a sure capture; only a poor hand is worth a new deal.
         points = sum(card_points(c) for c in hand)
         keep = points >= 40 or any(m == 11 for m in hand_four_months(hand))
-        return "keep" if keep or "cancel" not in legal else "cancel"
+        if not keep:
+            return "cancel"
+        legal = [c for c in legal if c != "cancel"]
+        if len(legal) == 1:
+            return legal[0]
     pos = _Position(view)
     if phase == "choose_flip":
         return max(legal, key=lambda code: (pos.value([code.split()[1]]), rng.random()))

@@ -107,7 +107,7 @@ WILD_COLOUR = (190, 120, 255)  # the wild card, wherever it is
 WILD_TEXT = (30, 10, 50)
 LOSS_RED = (236, 96, 88)
 CLASS_WORD_MUSHI = {**CLASS_WORD, PLAIN: "Junk"}
-PHASE_TURN = {"declare": "DECIDING", "choose_flip": "CHOOSING"}
+PHASE_TURN = {"choose_flip": "CHOOSING"}
 
 
 @lru_cache(maxsize=2)
@@ -285,8 +285,6 @@ def _now_text(view: View) -> str:
         return "Waiting…"
     who = fit_text(str(players[to_act[0]]), 120, 16, bold=True, min_size=16)[0]
     phase = view.get("phase")
-    if phase == "declare":
-        return f"{who}: dealt four of a kind — cancel the deal or keep it?"
     if phase == "choose_flip":
         return f"{who}: choose what the flip takes"
     return f"{who} to play"

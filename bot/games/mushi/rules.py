@@ -33,6 +33,7 @@ from bot.games.hanafuda.deal import (
     describe_action,
     explain_flip_choice,
     join_and,
+    join_or,
     next_deck,
 )
 
@@ -99,6 +100,11 @@ def card_text(code: str) -> str:
 
 def cards_text(codes: Sequence[str]) -> str:
     return join_and([card_text(c) for c in codes])
+
+
+def choices_text(codes: Sequence[str]) -> str:
+    """Cards to choose from: ``Crane (1b) or Pine plain (1p1)``."""
+    return join_or([card_text(c) for c in codes])
 
 
 # ----- combinations --------------------------------------------------------------------------
@@ -258,7 +264,7 @@ def parse_decks(deck: Any) -> list[tuple[str, ...]]:
 
 # ----- the state -------------------------------------------------------------------------------
 
-DECLARE, PLAY, CHOOSE_FLIP, OVER = "declare", "play", "choose_flip", "over"
+PLAY, CHOOSE_FLIP, OVER = "play", "choose_flip", "over"
 
 
 class MushiState(State):
@@ -291,7 +297,6 @@ class MushiState(State):
         self.captures: list[list[str]] = [[], []]
         self.set_aside: list[str] = []  # three table rain cards waiting for the wild (option)
         self.wild_holder: int | None = None
-        self.declarers: list[int] = []  # seats still to answer cancel/keep, elder first
         self.flipped: str | None = None  # the flipped card waiting for its target
         self.flip_options: list[str] = []
         self.last_play: dict[str, Any] | None = None
@@ -316,7 +321,7 @@ class MushiState(State):
         while True:
             self.deal_count += 1
             deck = next_deck(self._decks, DECK, self.seed, self.deal_count)
-            elder, younger = self.elder, self.younger
+            elder = self.elder
             deal = deal_out(deck, elder)
             self.hands, self.table, self.stock = deal.hands, deal.field, deal.stock
             self.captures = [[], []]
@@ -326,7 +331,6 @@ class MushiState(State):
             self.last_play = self.last_flip = None
             self.current = elder
             self.phase = PLAY
-            self.declarers = []
             again = " (redeal)" if self.redeals else ""
             events.append(
                 Event(
@@ -350,10 +354,6 @@ class MushiState(State):
                 continue
             if self.opts.elder_takes_table_four:
                 events.extend(self._elder_takes_table())
-            if self.opts.four_of_a_kind_cancel:
-                self.declarers = [s for s in (elder, younger) if hand_four_months(self.hands[s])]
-                if self.declarers:
-                    self.phase = DECLARE
             return events
 
     def _table_redeal_reason(self) -> str | None:
@@ -443,15 +443,11 @@ class MushiState(State):
     def to_act(self) -> list[int]:
         if self.is_over:
             return []
-        if self.phase == DECLARE:
-            return [self.declarers[0]]
         return [self.current]
 
     def legal_actions(self, seat: int) -> list[str]:
         if seat not in self.to_act:
             return []
-        if self.phase == DECLARE:
-            return ["cancel", "keep"]
         if self.phase == CHOOSE_FLIP:
             return [f"take {t}" for t in self.flip_options]
         out = []
@@ -461,7 +457,26 @@ class MushiState(State):
                 out.extend(f"play {c} {took[0]}" for took in choices)
             else:
                 out.append(f"play {c}")
+        if self.cancel_months(seat):
+            out.append("cancel")
         return out
+
+    def cancel_months(self, seat: int) -> list[int]:
+        """Months of which ``seat`` was dealt four, while it may still cancel the deal.
+
+        Rule 5: the declaration is offered on the player's first turn, before they play a
+        card (playing one keeps the deal), so the opponent learns of a four only if it is
+        shown: asking at the deal would tell them who holds one.
+        """
+        if (
+            not self.opts.four_of_a_kind_cancel
+            or self.is_over
+            or self.phase != PLAY
+            or seat != self.current
+            or len(self.hands[seat]) != HAND_SIZE
+        ):
+            return []
+        return hand_four_months(self.hands[seat])
 
     def normalize(self, seat: int, code: str) -> str:
         code = " ".join(str(code).lower().split())
@@ -483,8 +498,6 @@ class MushiState(State):
         verb, *args = code.split()
         if verb == "cancel":
             return self._cancel(seat)
-        if verb == "keep":
-            return self._keep(seat)
         if verb == "play":
             return self._play(seat, args[0], args[1] if len(args) > 1 else None)
         return self._take_flip(seat, args[0])
@@ -505,12 +518,6 @@ class MushiState(State):
             )
         ]
         return events + self._start_hand()
-
-    def _keep(self, seat: int) -> list[Event]:
-        self.declarers.pop(0)
-        if not self.declarers:
-            self.phase = PLAY
-        return [Event("keep", f"{self.players[seat]} plays the deal on.", seat=seat)]
 
     # ----- a turn ---------------------------------------------------------------------------
     def _play(self, seat: int, code: str, target: str | None) -> list[Event]:
@@ -562,7 +569,7 @@ class MushiState(State):
             Event(
                 "flip",
                 f"{self.players[seat]} flips {card_text(flip)}: it may take"
-                f" {cards_text(options)} — {question}",
+                f" {choices_text(options)} — {question}",
                 seat=seat,
                 data={"card": flip, "options": list(options)},
             )
@@ -718,11 +725,9 @@ class MushiState(State):
     # ----- timeouts, labels, explanations -----------------------------------------------------
     def default_action(self, seat: int) -> str:
         """Timeout: keep the deal; take the most points; else lay the least valuable card."""
-        legal = self.legal_actions(seat)
+        legal = [c for c in self.legal_actions(seat) if c != "cancel"]
         if not legal:
             raise IllegalAction("There is nothing to decide for this seat now.")
-        if self.phase == DECLARE:
-            return "keep"
         if self.phase == CHOOSE_FLIP:
             return max(legal, key=lambda c: (card_points(c.split()[1]), -legal.index(c)))
 
@@ -738,19 +743,25 @@ class MushiState(State):
         return describe(code)
 
     def explain_illegal(self, seat: int, code: str) -> str:
+        reason = self._why_illegal(seat, code)
+        return reason[:1].upper() + reason[1:]  # "the wild Lightning ..." opens a sentence
+
+    def _why_illegal(self, seat: int, code: str) -> str:
         verb, *args = code.split() or [""]
-        if self.phase == DECLARE:
-            return (
-                "You were dealt four cards of one month: answer `cancel` (throw the deal in)"
-                " or `keep` (play it)."
-            )
         if self.phase == CHOOSE_FLIP:
             assert self.flipped is not None
             return explain_flip_choice(
                 card_text(self.flipped),
                 self.flip_options,
-                cards_text(self.flip_options),
+                choices_text(self.flip_options),
                 tried_take=verb == "take" and bool(args),
+            )
+        if verb == "cancel":
+            if not self.opts.four_of_a_kind_cancel:
+                return "This table does not let a four of a kind in hand cancel the deal."
+            return (
+                "Only a player dealt four cards of one month may cancel the deal, on their"
+                " first turn before playing a card."
             )
         if verb != "play":
             return "Play a card from your hand, e.g. `play 1b`."
@@ -765,24 +776,24 @@ class MushiState(State):
         targets = [t for took in choices for t in took]
         if len(args) > 2:
             return "Name the card to play and at most one target."
+        if len(args) == 2 and args[1] == WILD != c:
+            return "The wild on the table cannot be taken by a card from a hand."
+        if len(args) == 2 and c == WILD and args[1] in RAIN_CARDS:
+            return "The wild cannot take a rain card."
         if len(choices) > 1:
             example = f"`play {c} {targets[0]}`"
             if len(args) == 1:
-                return f"{card_text(c)} may take {cards_text(targets)}: choose one, e.g. {example}."
-            if args[1] == WILD:
-                return "The wild on the table cannot be taken by a card from a hand."
-            if c == WILD and args[1] in RAIN_CARDS:
-                return "The wild cannot take a rain card."
+                return (
+                    f"{card_text(c)} may take {choices_text(targets)}: choose one, e.g. {example}."
+                )
             if c == WILD:
                 return (
                     f"The wild cannot take {card_text(args[1])}: it may take"
-                    f" {cards_text(targets)} (never a rain card nor a month with three on the"
+                    f" {choices_text(targets)} (never a rain card nor a month with three on the"
                     " table)."
                 )
-            return f"{card_text(c)} can only take {cards_text(targets)}."
+            return f"{card_text(c)} can only take {choices_text(targets)}."
         if len(args) == 2:
-            if args[1] == WILD:
-                return "The wild on the table cannot be taken by a card from a hand."
             if not targets:
                 return f"{card_text(c)} takes nothing here: play it as `play {c}`."
             return f"{card_text(c)} takes {cards_text(targets)} by itself: play it as `play {c}`."
@@ -799,11 +810,6 @@ class MushiState(State):
                 "card": self.flipped,
                 "options": list(self.flip_options),
             }
-        elif not over and self.phase == DECLARE:
-            decider = self.declarers[0]
-            pending = {"kind": "declare", "seat": decider}
-            if seat == decider:  # the four stays secret unless it is shown to cancel
-                pending["months"] = hand_four_months(self.hands[decider])
         # Between hands the next deal is already out, so these are the running hand's figures
         # (the finished hand's are in history); once the match is over, the last hand's.
         score = score_hand(self.captures)
@@ -832,6 +838,8 @@ class MushiState(State):
             "last_flip": dict(self.last_flip) if self.last_flip else None,
             "history": [_copy_entry(h) for h in self.history],
             "options": dict(self.options),
+            # Only the seat itself learns that it may cancel (rule 5): the four stays secret.
+            "cancel_months": self.cancel_months(seat) if seat in (0, 1) else [],
         }
 
 
@@ -847,7 +855,7 @@ def _copy_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
 
 # ----- module-level helpers (exported by the package) --------------------------------------
 
-_VERB_LABELS = {"cancel": "Show the four and cancel the deal", "keep": "Keep the deal"}
+_VERB_LABELS = {"cancel": "Show the four and cancel the deal"}
 
 
 def describe(code: str) -> str:

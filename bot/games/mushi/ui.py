@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.engine.ui import Button, Controls
+from bot.engine.ui import MAX_LABEL, Button, Controls
 from bot.games.hanafuda.cards import MONTH_PLANTS
 from bot.games.hanafuda.ui import action_label, card_controls, flip_choice_controls, idle_controls
 from bot.games.mushi.rules import WILD, capture_choices, card_text, describe
@@ -17,26 +17,21 @@ def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
         return idle_controls(view)
     phase = view.get("phase")
     pending = view.get("pending") or {}
-    if phase == "declare":
-        months = " and ".join(MONTH_PLANTS[m] for m in pending.get("months", []))
-        prompt = (
-            f"You were dealt four {months} cards: show them and cancel the deal"
-            " (the elder deals again), or keep playing?"
-        )
-        buttons = [
-            Button("Cancel the deal", c, "danger")
-            if c == "cancel"
-            else Button("Keep playing", c, "success")
-            for c in legal
-        ]
-        return card_controls(prompt, buttons)
     if phase == "choose_flip":
         return flip_choice_controls(card_text(pending.get("card", "")), legal, describe)
     prompt = "Your turn: play a card from your hand."
     if view.get("wild_duty"):
         prompt += " The wild is on the table: the next flip must take it."
+    # Rule 5: a four dealt to this seat may cancel the deal before its first card is played.
+    four = " and ".join(MONTH_PLANTS[m] for m in view.get("cancel_months") or [])
+    if four:
+        prompt += f" You were dealt four {four} cards: you may show them and cancel the deal."
     buttons = []
     for code in legal:
+        if code == "cancel":
+            label = f"Show four {four} & cancel the deal" if four else describe(code)
+            buttons.append(Button(label[:MAX_LABEL], code, "danger"))
+            continue
         words = code.split()
         # Cards that take something stand out; a card without a match stays on the table.
         captures = len(words) == 3 or _captures(words[1], view.get("table", []))

@@ -128,6 +128,16 @@ def test_collect_three_takes_all_four(stacked) -> None:
     assert not any(c.startswith("3") for c in v["board"])
 
 
+def test_flip_collects_three_too(stacked) -> None:
+    board = "9a 10a 11b 12p1 12p2 12p3 1p1 2p1"
+    state = new_game(1, PLAYERS, deck=deck_from(stacked, board=board, stack_top="12b"))
+    play(state, "play 1b")  # the flipped Phoenix takes the three Paulownia plains at once
+    v = state.view(None)
+    assert v["captures"][0] == ["1b", "1p1", "12b", "12p1", "12p2", "12p3"]
+    assert v["last_flip"] == {"seat": 0, "card": "12b", "took": ["12p1", "12p2", "12p3"]}
+    assert not any(c.startswith("12") for c in v["board"]) and state.to_act == [1]
+
+
 def test_flip_with_two_matches_is_a_pending_choice(stacked) -> None:
     board = "9a 10a 11b 12b 5r 5p2 1p1 2p1"
     state = new_game(1, PLAYERS, deck=deck_from(stacked, board=board, stack_top="5p1"))
@@ -260,6 +270,37 @@ def test_koikoi_then_the_opponent_stops_and_the_caller_scores_nothing(
     assert state.scores == [0, 5]
     assert state.history[0]["winner"] == 1 and state.history[0]["points"] == 5
     assert state.view(None)["dealer"] == 1 and state.to_act == [1]  # the winner deals
+
+
+# Alice takes the three poetry ribbons (Akatan), then two more ribbons (Tanzaku 1), then a
+# sixth (Tanzaku 2); Bob's plays and the flips take nothing that makes him a yaku.
+UPGRADE_DEAL = dict(
+    dealer="1r 2r 3r 4r 5r 6r 8a 12b",
+    second="7a 7r 11a 11r 8b 9a 10a 12p3",
+    board="1p1 2p1 3p1 4p1 5p1 6p1 9p1 10p1",
+    stack_top="11b 7p1 11p1 12p2 8p1 7p2 8p2 12p1 4a 5a 2a",
+)
+
+
+def test_a_new_yaku_or_an_upgrade_after_koikoi_asks_again(stacked) -> None:
+    state = new_game(1, PLAYERS, deck=[stacked(**UPGRADE_DEAL), deck_from(stacked)])
+    play(state, "play 1r", "play 7a", "play 2r", "play 11a", "play 3r")
+    assert state.phase == "decide" and state.yaku_points == [6, 0]
+    play(state, "koikoi", "play 8b", "play 4r", "play 9a")
+    assert state.phase == "play"  # four ribbons: no new yaku, no decision
+    play(state, "play 5r")  # a new yaku on top of the old: Tanzaku 1 + Akatan 6
+    assert state.phase == "decide" and state.to_act == [0]
+    assert state.view(0)["pending"] == {"points": 7}
+    play(state, "koikoi", "play 10a", "play 6r")  # an upgrade of a yaku already made
+    assert state.phase == "decide" and state.view(0)["pending"] == {"points": 8}
+    assert state.view(0)["yaku"][0] == [
+        {"name": "Tanzaku", "points": 2},
+        {"name": "Akatan", "points": 6},
+    ]
+    events = state.apply(0, "stop")
+    assert "Alice stops with Tanzaku 2 + Akatan 6 = 8 points." in [e.text for e in events]
+    # Two koi-koi calls double nothing: she scores her yaku total, once.
+    assert state.scores == [8, 0] and state.history[0]["points"] == 8
 
 
 def test_no_new_yaku_means_no_decision(akatan_decks, first_five_turns) -> None:

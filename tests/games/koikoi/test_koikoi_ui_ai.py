@@ -104,6 +104,48 @@ def test_waiting_and_over_prompts(stacked) -> None:
     assert controls(over.view(0), []).prompt == "The match is over."
 
 
+def reachable_codes(c) -> set[str]:
+    """Every code a click can send: buttons, and each option of a select (as the host
+    composes it, ``verb v1 ...``)."""
+    codes: set[str] = set()
+    for row in c.rows:
+        if isinstance(row, Select):
+            codes |= {row.code_for([o.value]) for o in row.options}
+        else:
+            codes |= {b.code for b in row}
+    return codes
+
+
+def twins(a: str, b: str) -> bool:
+    """Codes that differ only by plains of one month (interchangeable cards)."""
+    wa, wb = a.split(), b.split()
+    if len(wa) != len(wb) or wa[0] != wb[0]:
+        return False
+    for x, y in zip(wa[1:], wb[1:], strict=True):
+        cx, cy = koikoi.rules.card(x), koikoi.rules.card(y)
+        if x != y and not (cx.month == cy.month and cx.cls == cy.cls == "plain"):
+            return False
+    return True
+
+
+def test_controls_in_random_matches_stay_in_limits_and_reach_every_action() -> None:
+    for seed in range(12):
+        state = new_game(seed, PLAYERS, {"rounds": 6})
+        rng = random.Random(seed)
+        while not state.is_over:
+            for seat in (0, 1):
+                legal = state.legal_actions(seat)
+                c = controls(state.view(seat), legal)
+                check_limits(c)
+                assert c.prompt
+                reach = reachable_codes(c)
+                assert reach <= set(legal)
+                # Every legal action has a control (twin plains share one).
+                assert all(any(twins(code, r) for r in reach) for code in legal), legal
+            seat = state.to_act[0]
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+
+
 # ----- the AI --------------------------------------------------------------------------------
 
 

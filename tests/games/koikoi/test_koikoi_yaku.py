@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games.hanafuda.cards import ALL_CARDS, parse_cards
+from bot.games.hanafuda.cards import ALL_CARDS, card, parse_cards
 from bot.games.koikoi.rules import YAKU, score_yaku, yaku_total
 
 
@@ -122,3 +122,45 @@ def test_every_yaku_has_a_name_and_a_rule() -> None:
         "Shikō",
         "Gokō",
     ]
+
+
+# The deck table of rules/koikoi.md: month -> (bright, animal, ribbon colour, plains).
+DECK_TABLE = {
+    1: ("Crane", None, "red poetry", 2),
+    2: (None, "Nightingale", "red poetry", 2),
+    3: ("Curtain", None, "red poetry", 2),
+    4: (None, "Cuckoo", "red", 2),
+    5: (None, "Bridge", "red", 2),
+    6: (None, "Butterflies", "blue", 2),
+    7: (None, "Boar", "red", 2),
+    8: ("Moon", "Geese", None, 2),
+    9: (None, "Sake cup", "blue", 2),
+    10: (None, "Deer", "blue", 2),
+    11: ("Rain Man", "Swallow", "red", 1),
+    12: ("Phoenix", None, None, 3),
+}
+
+
+def test_the_deck_matches_the_spec_table() -> None:
+    assert len(ALL_CARDS) == 48 == len(set(ALL_CARDS))
+    for month, (bright, animal, ribbon, plains) in DECK_TABLE.items():
+        cards = [card(c) for c in ALL_CARDS if card(c).month == month]
+        assert [c.name for c in cards if c.cls == "bright"] == ([bright] if bright else [])
+        assert [c.name for c in cards if c.cls == "animal"] == ([animal] if animal else [])
+        assert [c.ribbon_colour for c in cards if c.cls == "ribbon"] == ([ribbon] if ribbon else [])
+        assert sum(c.cls == "plain" for c in cards) == plains
+    classes = [card(c).cls for c in ALL_CARDS]
+    assert [classes.count(k) for k in ("bright", "animal", "ribbon", "plain")] == [5, 9, 10, 24]
+    assert card("11p1").name == "Lightning" and card("11p1").cls == "plain"
+
+
+@pytest.mark.parametrize(
+    "cards",
+    [
+        "3b 9a",  # flower viewing (Hanami) is not in this game
+        "8b 9a",  # nor moon viewing (Tsukimi)
+        "3b 8b 9a",
+    ],
+)
+def test_viewing_yaku_are_not_played(cards: str) -> None:
+    assert score(cards) == []

@@ -59,5 +59,15 @@ def test_ai_answers_the_four_of_a_kind_question():
     younger = ["12b", "12p1", "12p2", "12p3", "11b", "11a", "4r", "5r"]
     rest = [c for c in mushi.DECK if c not in table + elder + younger]
     state = mushi.new_game(1, ["a", "b"], deck=elder + younger + table + rest)
-    assert state.to_act == [1] and state.phase == "declare"
-    assert mushi.choose(state.view(1), state.legal_actions(1), random.Random(0)) == "keep"
+    while state.to_act == [0]:  # the elder's first turn (its flip may ask for a choice)
+        state.apply(0, state.default_action(0))
+    assert state.to_act == [1] and "cancel" in state.legal_actions(1)
+    choice = mushi.choose(state.view(1), state.legal_actions(1), random.Random(0))
+    assert choice != "cancel" and choice in state.legal_actions(1)
+    # A poor four (the Pines, with junk) is thrown in.
+    elder = ["1b", "1r", "1p1", "1p2", "2p1", "3p1", "4p1", "5p1"]
+    younger = ["12b", "12p1", "2a", "2r", "3b", "3r", "8b", "8a"]
+    table = ["4a", "5a", "9a", "10a", "9r", "10r", "4r", "5r"]
+    rest = [c for c in mushi.DECK if c not in table + elder + younger]
+    state = mushi.new_game(1, ["a", "b"], deck=elder + younger + table + rest)
+    assert mushi.choose(state.view(0), state.legal_actions(0), random.Random(0)) == "cancel"

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import json
 import random
+import re
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.engine import IllegalAction
-from bot.engine.ui import MAX_BUTTONS_PER_ROW, MAX_ROWS, MAX_SELECT_OPTIONS, Select
+from bot.engine.ui import MAX_BUTTONS_PER_ROW, MAX_LABEL, MAX_ROWS, MAX_SELECT_OPTIONS, Select
 from bot.games import mushi
-from bot.games.mushi.rules import DECK, MushiState, describe
+from bot.games.mushi.rules import DECK, MushiState, describe, hand_four_months
 
+CARD_TOKEN = re.compile(r"\b(?:1[0-2]|[1-9])(?:b|a|r|p[1-3])\b")
 OPTIONS = st.fixed_dictionaries(
     {
         "hands": st.sampled_from([6, 12]),
@@ -62,9 +65,27 @@ def check_views(state: MushiState) -> None:
         else:
             assert sorted(view["hand"]) == sorted(state.hands[seat])
         assert view["hand_counts"] == [len(h) for h in state.hands]
+        # Only the seat that may cancel learns of its four (rule 5).
+        assert view["cancel_months"] == (state.cancel_months(seat) if seat is not None else [])
         assert view["stock_count"] == len(state.stock)
         grouped = [c for g in view["captures"][0].values() for c in g]
         assert sorted(grouped) == sorted(state.captures[0])
+
+
+def check_events(state: MushiState, since: int) -> None:
+    """Events a seat (or a spectator) sees never name a card hidden from it."""
+    for seat in (None, 0, 1):
+        events = state.visible_events(seat, since)
+        # Events before a new deal name cards of the old deal, which may now be hidden.
+        deals = [i for i, e in enumerate(events) if e.kind == "deal"]
+        events = events[deals[-1] :] if deals else events
+        hidden = set(state.stock)
+        for other in (0, 1):
+            if other != seat:
+                hidden |= set(state.hands[other])
+        text = " ".join(e.text + json.dumps(e.data, default=str) for e in events)
+        named = set(CARD_TOKEN.findall(text))
+        assert not named & hidden, f"events seen by {seat} name hidden cards {named & hidden}"
 
 
 def check_controls(state: MushiState) -> None:
@@ -77,9 +98,12 @@ def check_controls(state: MushiState) -> None:
         for row in controls.rows:
             if isinstance(row, Select):
                 assert len(row.options) <= MAX_SELECT_OPTIONS
-                offered |= {o.value for o in row.options}
+                assert all(len(o.label) <= 100 for o in row.options)
+                # The host sends "verb v1 ..." for the chosen options.
+                offered |= {row.code_for([o.value]) for o in row.options}
             else:
-                assert len(row) <= MAX_BUTTONS_PER_ROW
+                assert 1 <= len(row) <= MAX_BUTTONS_PER_ROW
+                assert all(len(b.label) <= MAX_LABEL for b in row)
                 offered |= {b.code for b in row}
         assert offered <= set(legal)
         # Twins (plains of one month) share a button; every label stays reachable.
@@ -99,10 +123,15 @@ def test_random_playouts(seed: int, options: dict) -> None:
         assert state.legal_actions(1 - seat) == []
         legal = state.legal_actions(seat)
         assert legal
+        if "cancel" in legal:  # a four dealt to this seat, before its first card
+            assert options["four_of_a_kind_cancel"] and len(state.hands[seat]) == 8
+            assert hand_four_months(state.hands[seat])
         if steps % 7 == 0:
             check_views(state)
             check_controls(state)
+        since = len(state.events)
         state.apply(seat, rng.choice(legal))
+        check_events(state, since)
         steps += 1
         if len(state.history) > hands_seen:
             for h in state.history[hands_seen:]:

@@ -566,27 +566,62 @@ def test_four_of_a_kind_in_hand_may_cancel_the_deal():
     first = deck_from_turns(QUIET_TABLE, turns)
     second = deck_from_turns(QUIET_TABLE, QUIET_TURNS)
     s = game([first, second])
-    assert s.phase == "declare" and s.to_act == [E]
-    assert s.legal_actions(E) == ["cancel", "keep"] and s.legal_actions(Y) == []
-    assert s.view(E)["pending"] == {"kind": "declare", "seat": E, "months": [12]}
-    assert s.view(Y)["pending"] == {"kind": "declare", "seat": E}  # the four stays secret
+    # Rule 5: offered on the holder's first turn, next to its plays (playing keeps the deal).
+    assert s.phase == "play" and s.to_act == [E]
+    assert s.legal_actions(E)[-1] == "cancel" and s.legal_actions(Y) == []
+    assert s.view(E)["cancel_months"] == [12]
     events = s.apply(E, "cancel")
-    assert "four Paulownia cards and cancels the deal" in texts(events)
-    assert s.deal_count == 2 and s.elder == E and s.phase == "play"
-    assert s.table == QUIET_TABLE and s.view(None)["deal"] == 1
+    assert "shows four Paulownia cards and cancels the deal" in texts(events)
+    assert next(e for e in events if e.kind == "cancel").data["cards"] == [
+        "12b",
+        "12p1",
+        "12p2",
+        "12p3",
+    ]
+    assert s.deal_count == 2 and s.elder == E and s.to_act == [E] and s.phase == "play"
+    assert s.table == QUIET_TABLE and s.view(None)["deal"] == 1 and s.history == []
 
 
-def test_four_of_a_kind_kept_plays_on():
+def test_an_unshown_four_stays_secret():
+    # Asking at the deal would tell the opponent who holds a four: nothing in the other
+    # seat's view or in the public events differs from a deal without one.
+    with_four = game(deck_from_turns(QUIET_TABLE, FOUR_PAULOWNIA_TURNS))
+    without = game(deck_from_turns(QUIET_TABLE, FOUR_PAULOWNIA_TURNS), four_of_a_kind_cancel=False)
+    for seat in (Y, None):
+        mine, plain = with_four.view(seat), without.view(seat)
+        mine.pop("options"), plain.pop("options")
+        assert mine == plain and mine["cancel_months"] == [] and mine["pending"] is None
+    assert [e.text for e in with_four.visible_events(Y)] == [
+        e.text for e in without.visible_events(Y)
+    ]
+    with_four.apply(E, "play 12b")  # playing a card keeps the deal; nobody is told
+    without.apply(E, "play 12b")
+    assert [e.text for e in with_four.visible_events(Y)] == [
+        e.text for e in without.visible_events(Y)
+    ]
+
+
+def test_four_of_a_kind_kept_by_playing_a_card():
     turns = FOUR_PAULOWNIA_TURNS
     s = game(deck_from_turns(QUIET_TABLE, turns))
-    s.apply(E, "keep")
-    assert s.phase == "play" and s.to_act == [E] and s.deal_count == 1
+    s.apply(E, "play 12b")
+    assert s.to_act == [Y] and "cancel" not in s.legal_actions(Y)
+    s.apply(Y, "play 4a")
+    # The elder still holds three Paulownias, but the first turn is gone.
+    assert s.to_act == [E] and "cancel" not in s.legal_actions(E)
+    assert s.view(E)["cancel_months"] == []
+    before = s.snapshot()
+    with pytest.raises(IllegalAction, match="first turn"):
+        s.apply(E, "cancel")
+    assert s.snapshot() == before and s.deal_count == 1
 
 
 def test_four_of_a_kind_option_off_offers_nothing():
     turns = FOUR_PAULOWNIA_TURNS
     s = game(deck_from_turns(QUIET_TABLE, turns), four_of_a_kind_cancel=False)
-    assert s.phase == "play" and s.to_act == [E]
+    assert s.phase == "play" and s.to_act == [E] and "cancel" not in s.legal_actions(E)
+    with pytest.raises(IllegalAction, match="does not let"):
+        s.apply(E, "cancel")
 
 
 def test_wild_counts_as_a_willow_for_the_declaration_and_both_may_declare():
@@ -602,12 +637,18 @@ def test_wild_counts_as_a_willow_for_the_declaration_and_both_may_declare():
         (WILD, "10a"),
         ("12p3", "10r"),
     ]
-    s = game(deck_from_turns(table, turns))
-    assert s.to_act == [E] and s.view(E)["pending"]["months"] == [11]
-    s.apply(E, "keep")
-    assert s.to_act == [Y] and s.view(Y)["pending"]["months"] == [12]
-    s.apply(Y, "keep")
-    assert s.phase == "play" and s.to_act == [E]
+    s = game([deck_from_turns(table, turns), deck_from_turns(QUIET_TABLE, QUIET_TURNS)])
+    assert s.to_act == [E] and s.view(E)["cancel_months"] == [11]
+    assert "cancel" in s.legal_actions(E)
+    s.apply(E, "play 11b")  # the elder keeps the deal
+    assert s.to_act == [Y] and s.view(Y)["cancel_months"] == [12]
+    assert "cancel" in s.legal_actions(Y)
+    events = s.apply(Y, "cancel")  # the younger cancels on its first turn
+    assert "Younger shows four Paulownia cards and cancels the deal. Elder deals again." in texts(
+        events
+    )
+    assert s.deal_count == 2 and s.elder == E and s.to_act == [E]
+    assert s.table == QUIET_TABLE and s.captures == [[], []]
 
 
 # ----- illegal actions, the match ------------------------------------------------------------
@@ -645,6 +686,8 @@ def test_a_match_is_twelve_hands_or_six_and_zero_sum():
             assert h["elder"] == prev["next_elder"]
         r = s.result()
         assert r.scores == tuple(s.scores)
+        a, b = s.scores  # the highest total wins; equal totals share the first place
+        assert r.placements == ((1, 1) if a == b else (1, 2) if a > b else (2, 1))
         with pytest.raises(IllegalAction, match="over"):
             s.apply(0, "keep")
         v = s.view(None)
