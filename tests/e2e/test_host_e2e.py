@@ -36,7 +36,7 @@ async def test_timeouts_play_the_default_and_an_ai_takes_over(
         await fake.wait_until(
             lambda: any("AI now plays" in m.content for m in fake.messages_in(thread)), timeout=30
         )
-        assert table.seats[0].ai_takeover or table.seats[1].ai_takeover
+        assert table.seats[0].ai_takeover and table.seats[0].user_id == alice
         rows = await bot.store.action_rows(table_id)
         assert sum(1 for r in rows if r.source == "timeout") == 2
         assert any("ran out of time" in m.content for m in fake.messages_in(thread))
