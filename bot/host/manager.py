@@ -206,9 +206,11 @@ class TableHost:
         table.thread_id = thread_id
         await self.store.update_table(row.id, thread_id=thread_id)
         self.tables[table.id] = table
-        await self._show_table(table, new=True)
-        await self._after_change(table, [])
-        self._launch(table)
+        async with table.lock:  # an abort right now waits for the first messages
+            await self._show_table(table, new=True)
+            await self._after_change(table, [])
+            if not table.finished:
+                self._launch(table)
         log.info("table %s: %s started with %s", table.id, row.game, [s.name for s in table.seats])
 
     async def _open_thread(self, table: Table, title: str) -> int | None:
@@ -848,13 +850,46 @@ class TableHost:
             return
         table = self.tables.pop(table_id, None)
         await self.store.update_table(table_id, status="aborted")
+        note = f"🛑 Table #{table_id} was aborted by {interaction.user.display_name}."
+        await interaction.response.send_message(note)
         if table is not None:
-            table.finished = True
-            for task in table.tasks:
-                task.cancel()
-        await interaction.response.send_message(
-            f"🛑 Table #{table_id} was aborted by {interaction.user.display_name}."
-        )
+            await self._retire(table, note, in_thread=interaction.channel_id != table.thread_id)
+        elif row.lobby_message_id is not None:
+            with contextlib.suppress(discord.HTTPException):
+                embed = await self._lobby_embed(table_id, note=note)
+                await (
+                    self._channel(row.channel_id)
+                    .get_partial_message(row.lobby_message_id)
+                    .edit(embed=embed, view=lobby_view(table_id, closed=True))
+                )
+
+    async def _retire(self, table: Table, note: str, *, in_thread: bool) -> None:
+        """Stop an aborted table: its tasks, its controls (DMs, table message, lobby)."""
+        table.finished = True
+        for task in table.tasks:
+            task.cancel()
+        async with table.lock:  # let an action in progress finish first
+            if in_thread:
+                await self._post(table, note)
+            for seat in table.seats:
+                if seat.user_id is None or seat.is_ai or seat.dm_message_id is None:
+                    continue
+                with contextlib.suppress(discord.HTTPException):
+                    channel = await self._dm_channel(seat)
+                    await channel.get_partial_message(seat.dm_message_id).edit(
+                        content=f"**{table.title}** #{table.id}: {note}", view=None
+                    )
+            with contextlib.suppress(discord.HTTPException):
+                channel = self._channel(table.channel_for_table)
+                if table.table_message_id is not None:
+                    await channel.get_partial_message(table.table_message_id).edit(view=None)
+                if table.lobby_message_id is not None:
+                    embed = await self._lobby_embed(table.id, note=note)
+                    await (
+                        self._channel(table.channel_id)
+                        .get_partial_message(table.lobby_message_id)
+                        .edit(embed=embed, view=lobby_view(table.id, closed=True))
+                    )
 
     def table_in_channel(self, channel_id: int | None) -> int | None:
         for table in self.tables.values():

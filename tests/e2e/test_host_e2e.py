@@ -78,6 +78,12 @@ async def test_rules_leaderboard_and_abort(
         assert "aborted" in done.callback.data["content"]
         assert (await bot.store.get_table(table_id)).status == "aborted"
         assert table_id not in bot.host.tables
+        # The thread is told, and nobody is left holding live controls.
+        thread = fake.threads_of(games_channel)[0]
+        await fake.wait_until(lambda: any("aborted" in m.content for m in fake.messages_in(thread)))
+        for user in (alice, bob):
+            await fake.wait_until(lambda u=user: all(not find_components(m) for m in fake.dms(u)))
+        await fake.wait_until(lambda: not find_components(fake.messages_in(thread)[0]))
     finally:
         await running.stop()
 
