@@ -302,18 +302,41 @@ class MahjongState(State):
             return "You have nothing to decide now."
         if self.phase == CLAIM:
             t = self.claim["card"]
+            if self.standing[seat] is not None and verb in ("pung", "kong", "chow"):
+                return "Your standing hand is locked: you may claim only the named card, for Mah-Jongg."
             if verb == "chow" and self.distance(self.claim["by"], seat) != 1:
                 return "You may chow only the discard of the player before you."
-            if verb in ("pung", "kong", "chow", "mahjong"):
-                return f"You cannot claim {name(t)} for {verb} with your hand."
+            if verb == "chow":
+                return (
+                    f"That chow is not one you can make with {name(t)} and two cards of your hand."
+                )
+            if verb in ("pung", "kong"):
+                return f"You cannot claim {name(t)} for a {verb} with your hand."
+            if verb == "mahjong":
+                return f"{name(t)} does not complete a Mah-Jongg for you."
             return "Answer the claim: " + ", ".join(legal) + "."
+        if self.phase == PRELUDE and verb not in ("kong", "pass"):
+            return (
+                "Before play you may only declare a concealed kong of four cards you hold "
+                "(`kong <card>`) or keep them in hand (`pass`)."
+            )
+        if self.phase == LAST and verb in ("mahjong", "declare"):
+            return (
+                "No Mah-Jongg or standing hand in the one more turn after a Mah-Jongg: "
+                "discard a card."
+            )
+        if self.pending_declare is not None and verb in ("mahjong", "declare", "kong", "extend"):
+            return (
+                f"You have declared a standing hand on {name(self.pending_declare)}: now discard "
+                "a card that keeps you one card from Mah-Jongg."
+            )
+        if self.standing[seat] is not None and legal == ["mahjong"]:
+            return "You drew the card your standing hand calls: declare Mah-Jongg."
         if verb in ("discard", "kong", "extend", "declare") and len(words) == 2:
             if words[1] not in INDEX or INDEX[words[1]] >= NUM_KINDS:
                 return f"`{words[1]}` is not a card that can be in a hand."
             t = INDEX[words[1]]
             c = self.conc[seat]
-            if self.standing[seat] is not None:
-                return "Your standing hand is locked: only the named card can be played now."
             if verb == "discard":
                 if c[t] == 0:
                     return f"You do not hold {name(t)}."
@@ -322,8 +345,10 @@ class MahjongState(State):
                         f"After declaring a standing hand on {name(self.pending_declare)} you "
                         "must discard a card that keeps you one card from Mah-Jongg (not the named card)."
                     )
+            if verb in ("kong", "extend") and self.box_count == 0:
+                return "The kong box is empty: no more kongs this hand."
             if verb == "kong":
-                return f"A concealed kong needs all four {name(t)} in your hand (and no standing hand)."
+                return f"A concealed kong needs all four {name(t)} in your hand."
             if verb == "extend":
                 return f"You can extend only your own melded pung of {name(t)} with a card from your hand."
             if verb == "declare":

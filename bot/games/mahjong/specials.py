@@ -765,7 +765,9 @@ def _signature(conc: Sequence[int], melds: Sequence[Meld], slack: int) -> bool:
         esw = (e > 0) + (s > 0) + (w > 0)
         if red >= 2 - slack and esw >= 3 - slack and red + esw >= 5 - slack:
             return True
-        if total <= 5:  # Big Snake: a run 1..9 of one suit + an honour pung and pair
+        # Big Snake: a run 1..9 of one suit + an honour pung and pair (five honours; one
+        # more in a 14-card hand that must still swap an honour for the missing run card)
+        if total <= 5 + slack:
             norm = normalized_counts(conc, melds)
             for b in (0, 9, 18):
                 if sum(1 for t in range(b, b + 9) if norm[t]) >= 9 - slack:

@@ -314,17 +314,27 @@ def test_false_standing_declaration_is_refused() -> None:
         g.apply(0, "declare 9d")
 
 
-def test_standing_hand_may_not_discard_the_called_card() -> None:
-    east = (
-        "1b 2b 3b 4c 5c 6c 7d 8d 9d E E E 5b 5b"  # complete: may also call 5b? no: must discard it
-    )
+@pytest.mark.parametrize(
+    "east, never",
+    [
+        ("1b 2b 3b 4c 5c 6c 7d 8d 9d E E E 5b 5b", None),  # complete: may call 5b, E...
+        # only discarding an N leaves a wait on N: N may not be called (it would be discarded)
+        ("1b 2b 3b 4c 5c 6c 7d 8d 9d 1d 2d 3d N N", "N"),
+    ],
+)
+def test_standing_hand_may_not_discard_the_called_card(east: str, never: str | None) -> None:
     g = game(full_deck(east, S_, W_, N_, wall=DEAD))
-    for code in g.legal_actions(0):
-        if code.startswith("declare "):
-            w = code.split()[1]
-            g2 = g.clone()
-            g2.apply(0, code)
-            assert f"discard {w}" not in g2.legal_actions(0)
+    declares = [c for c in g.legal_actions(0) if c.startswith("declare ")]
+    assert declares
+    if never:
+        assert f"declare {never}" not in declares
+    for code in declares:
+        w = code.split()[1]
+        g2 = g.clone()
+        g2.apply(0, code)
+        after = g2.legal_actions(0)
+        assert after and all(c.startswith("discard ") for c in after)  # some discard keeps it
+        assert f"discard {w}" not in after
 
 
 # ----- Mah-Jongg, the one more turn, scoring and rotation -------------------------------------------------
@@ -401,16 +411,21 @@ def test_last_wall_card_scores_ten() -> None:
     assert not any(i["name"] == "Win by wall card" for i in items)
 
 
-def test_last_card_of_its_type_option_only_wait() -> None:
-    east = "1b 2b 3b 4c 5c 6c 7d 8d 9d E E E 5b N"
-    g = game(full_deck(east, S_, W_, N_, wall="F P C 5b"), last_card="only_wait")
+@pytest.mark.parametrize(
+    "east, wins_on, expected",
+    [
+        ("1b 2b 3b 4c 5c 6c 7d 8d 9d E E E 5b N", "5b", True),  # waits on 5b only
+        ("1b 2b 3b 4c 5c 6c 7d 8d 9d E E 5b 6b N", "4b", False),  # 4b or 7b
+    ],
+)
+def test_last_card_of_its_type_option_only_wait(east: str, wins_on: str, expected: bool) -> None:
+    g = game(full_deck(east, S_, W_, N_, wall=f"F P C {wins_on}"), last_card="only_wait")
     g.apply(0, "discard N")
     end_turns(g, 3)
     g.apply(0, "mahjong")
     finish_last_turns(g)
-    assert {"name": "Win with the last card of its type", "value": 2} in g.history[-1]["sheets"][0][
-        "items"
-    ]
+    items = g.history[-1]["sheets"][0]["items"]
+    assert ({"name": "Win with the last card of its type", "value": 2} in items) is expected
 
 
 def test_last_card_of_its_type_last_copy() -> None:

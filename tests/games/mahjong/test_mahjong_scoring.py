@@ -264,22 +264,22 @@ def test_all_four_winds_or_flowers(melds: tuple, extras: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "cards, best",
+    "cards, best, fraction",
     [
-        ("2b 3b 4b 5b 5b 5b 7b 8b 9b 9b", OneSuitOnly),
-        ("1b 1b 1b 9c 9c 9c 1d 1d 9d 9d", TerminalsOnly),
-        ("E E E C C C S S P P", HonoursOnly),
-        ("2b 3b 4b 5b 5b 5b N N N C C", OneSuitWithHonours),
-        ("1b 1b 1b 9c 9c 9c E E E C C", TerminalsAndHonours),
-        ("1b 1b 1b 9b 9b 9b 1b", OneSuitOnly),  # one suit and only terminals: one 1.5, not two
-        ("2b 3b 4b 2c 3c 4c", None),
+        ("2b 3b 4b 5b 5b 5b 7b 8b 9b 9b", OneSuitOnly, 1.5),
+        ("1b 1b 1b 9c 9c 9c 1d 1d 9d 9d", TerminalsOnly, 1.5),
+        ("E E E C C C S S P P", HonoursOnly, 1.5),
+        ("2b 3b 4b 5b 5b 5b N N N C C", OneSuitWithHonours, 0.5),
+        ("1b 1b 1b 9c 9c 9c E E E C C", TerminalsAndHonours, 0.5),
+        ("1b 1b 1b 9b 9b 9b 1b", OneSuitOnly, 1.5),  # one suit and only terminals: one 1.5
+        ("2b 3b 4b 2c 3c 4c", None, 0),
     ],
 )
-def test_compositions_exclusive_highest(cards: str, best) -> None:  # type: ignore[no-untyped-def]
+def test_compositions_exclusive_highest(cards: str, best, fraction: float) -> None:  # type: ignore[no-untyped-def]
     got = mults(score_non_winner(hand(cards, own=1, round_=3)))
     names = {c.name for c in COMPOSITIONS}
     comp = {k: v for k, v in got.items() if k in names}
-    assert comp == ({best.name: [best.quarters / 4]} if best else {})
+    assert comp == ({best.name: [fraction]} if best else {})
 
 
 def test_win_with_a_kong_multiplier_for_the_winner_only() -> None:
