@@ -262,6 +262,8 @@ class PandaState(State):
         """Ambushes/Kingdoms ``seat`` may lay now on the lying combination (out of turn)."""
         if self.phase != PLAY or self.pending == WISH or self.top is None:
             return []
+        if len(self.out) >= 3:
+            return []  # the third player's final play (a Panda awaiting its gift) wins (rule 15)
         if not self.hands[seat] or not _may_hold_bomb(self.hands[seat]):
             return []
         bombs = bombs_on(self.hands[seat], self.top)
@@ -510,6 +512,10 @@ class PandaState(State):
             raise IllegalAction(
                 "An Ambush or Kingdom can be laid out of turn only on a combination on the table."
             )
+        if len(self.out) >= 3:
+            raise IllegalAction(
+                "The third player out has won this last trick: nothing can be laid on it."
+            )
         if combo.kind == KINGDOM and not self._all_hold():
             raise IllegalAction("A Kingdom is only legal while all four players hold cards.")
         if not beats(combo, self.top):
@@ -517,7 +523,7 @@ class PandaState(State):
 
     def _why_not_beating(self, combo: Combo, top: Combo | None) -> str:
         if top is None:
-            return f"{combo.label()} cannot be led."
+            return _sentence(f"{combo.label()} cannot be led.")
         if top.kind == KINGDOM:
             return "Nothing can be laid on a Kingdom."
         if combo.is_catfish_single and top.kind == "single":
@@ -528,16 +534,20 @@ class PandaState(State):
             return (
                 f"On {top.label()} you must play the same kind with as many cards ({top.length})."
             )
-        return f"{combo.label()} does not beat {top.label()}."
+        return _sentence(f"{combo.label()} does not beat {top.label()}.")
 
     def explain_illegal(self, seat: int, code: str) -> str:
         verb = code.split()[0] if code.split() else ""
+        if not verb:
+            return "Say what you want to do, e.g. `play 5t 5g`, `pass` or `call`."
         if self.phase == PASSING:
             if verb == "give":
                 return "Choose a card you hold and haven't chosen yet, for a recipient still open (`give left 5t`)."
             if verb == "call":
                 return "You have already called Panda."
             return "Now everyone passes three cards: `give left|partner|right <card>`."
+        if verb in ("give", "pass_cards"):
+            return "The cards of this hand have already been passed."
         if verb == "call":
             return "Panda can only be called before you play your first card, and only once."
         if verb == "pass":
@@ -914,6 +924,11 @@ class PandaState(State):
         snap = super().snapshot()
         snap.pop("_cache", None)
         return snap
+
+
+def _sentence(text: str) -> str:
+    """``a single 5 does not beat…`` -> ``A single 5 does not beat…``."""
+    return text[:1].upper() + text[1:]
 
 
 def _may_hold_bomb(hand: Sequence[str]) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 from panda_helpers import NAMES
 
 from bot.games.panda import new_game, replay
-from bot.games.panda.cards import ALL_CARDS
+from bot.games.panda.cards import ALL_CARDS, NATURALS, card_name
 
 PUBLIC = ("history", "played_cards", "trick", "given", "game")
 OPTIONS = [
@@ -45,6 +46,19 @@ def _check_views(state) -> None:
             assert v["hand"] is None and v["given"] is None and v["received"] is None
         else:
             assert v["given"] == state.given[seat]
+
+
+def _check_events(hidden_before: set[str], events) -> None:
+    """Public events name no card that was hidden in a hand, except the cards they show
+    being played (texts by code or name, data by code)."""
+    public = [e for e in events if e.private_to is None]
+    shown = {c for e in public if e.kind == "play" for c in e.data.get("cards", [])}
+    hidden = hidden_before - shown
+    for e in public:
+        named = set(re.findall(r"\w+", e.text)) | set(re.findall(r"'(\w+)'", str(e.data)))
+        leaked = {c for c in hidden if c in named}
+        leaked |= {c for c in hidden & set(NATURALS) if card_name(c) in e.text}
+        assert not leaked, (e, leaked)
 
 
 def _check_history(entry) -> None:
@@ -89,7 +103,8 @@ def test_random_matches_keep_every_invariant(seed: int, options: dict, eager: fl
             seat = state.to_act[0]
             code = state.default_action(seat)  # what a timeout does is always legal
         assert state.normalize(seat, code) == code, "codes are canonical"
-        state.apply(seat, code)
+        hidden_before = {c for h in state.hands for c in h}
+        _check_events(hidden_before, state.apply(seat, code))
         steps += 1
         while histories < len(state.history):
             _check_history(state.history[histories])

@@ -207,6 +207,23 @@ def test_free_first_lead_option() -> None:
     assert state.top_seat == 0
 
 
+def test_first_lead_full_house_with_ones_but_not_without() -> None:
+    state = start_hand(["stork 1t 1g 9t 9g 9r", "9a", "", ""])
+    legal = state.legal_actions(0)
+    assert "play 1t 1g 9t 9g 9r" in legal, "the pair is 1s"
+    assert "play stork 1t 9t 9g 9r" in legal, "the Stork as a 1 in the pair"
+    assert "play 9t 9g 9r" not in legal
+    unchanged_after_illegal(state, 0, "play 9t 9g 9r", match="first lead")
+
+
+def test_ambush_may_lead_but_not_the_first_lead_without_a_one() -> None:
+    hands = ["stork 6t 6g 6r 6a", "", "", ""]
+    unchanged_after_illegal(start_hand(hands), 0, "play 6t 6g 6r 6a", match="first lead")
+    state = start_hand(hands, {"free_first_lead": True})
+    state.apply(0, "play 6t 6g 6r 6a")
+    assert state.top.kind == "ambush" and state.turn == 1
+
+
 # ----- wish (rule 9) ------------------------------------------------------------------------------
 
 WISH = [
@@ -273,6 +290,22 @@ def test_no_wish_during_pending_wish_nobody_else_plays() -> None:
     assert all(not c.startswith("play") for s in (1, 2, 3) for c in state.legal_actions(s))
 
 
+def test_wish_stands_across_tricks_and_binds_the_leader() -> None:
+    # Seat 2 cannot beat the Mon with a 7, wins with the Panda, and must then lead a 7.
+    state = start_hand(["stork 7r 7a", "Mg 9g", "panda 7t 7g 2r", ""])
+    play(state, (0, "play stork"), (0, "wish 7"), (1, "play Mg"))
+    assert "pass" in state.legal_actions(2), "no 7 can beat a Mon: not forced"
+    play(state, (2, "play panda"), (3, "pass"), (0, "pass"), (1, "pass"), (2, "gift 1"))
+    assert state.wish == "7" and state.to_act == [2] and state.top is None
+    plays = [c for c in state.legal_actions(2) if c.startswith("play")]
+    assert "play 7t" in plays and "play 7t 7g" in plays
+    assert all({"7t", "7g"} & set(c.split()) for c in plays)
+    assert "pass" not in state.legal_actions(2)
+    unchanged_after_illegal(state, 2, "play 2r", match="wish: you can play a 7")
+    state.apply(2, "play 7t")
+    assert state.wish is None
+
+
 # ----- tricks (rules 7, 8) ---------------------------------------------------------------------------
 
 
@@ -317,6 +350,16 @@ def test_winner_out_next_holder_leads() -> None:
     assert "catfish" in state.piles[0]
 
 
+def test_illegal_answers_are_sentences_for_players() -> None:
+    state = start_hand(["stork 4t Mt", "5g Eg", "", ""])
+    play(state, (0, "play stork"), (0, "wish none"), (1, "play Eg"), (2, "pass"), (3, "pass"))
+    unchanged_after_illegal(state, 0, "play 4t", match="^A single 4 does not beat a single Emperor")
+    state.apply(0, "play Mt")
+    unchanged_after_illegal(state, 1, "play 5g", match="^A single 5 does not beat a single Mon")
+    unchanged_after_illegal(state, 1, "give left 5g", match="already been passed")
+    unchanged_after_illegal(state, 1, "", match="Say what you want")
+
+
 # ----- the Cat (rule 10) ------------------------------------------------------------------------------
 
 CAT = ["stork 1t", "3g", "2r cat 9r", "Mt"]
@@ -341,6 +384,17 @@ def test_cat_with_partner_out_goes_to_the_partners_left() -> None:
     play(state, (0, "play catfish"), (1, "pass"), (2, "play 2r"), (3, "pass"), (1, "pass"))
     play(state, (2, "play cat"))
     assert state.turn == 1
+
+
+def test_the_cat_cannot_be_ambushed() -> None:
+    state = start_hand(["stork", "", "2r cat", "6t 6g 6r 6a"])
+    play(state, (0, "play stork"), (0, "wish none"), (1, "pass"), (2, "play 2r"))
+    play(state, (3, "pass"), (0, "pass"), (1, "pass"))
+    assert "play 6t 6g 6r 6a" in state.legal_actions(3), "the won trick may still be ambushed"
+    state.apply(2, "play cat")
+    assert state.turn == 0 and state.top is None
+    assert "play 6t 6g 6r 6a" not in state.legal_actions(3)
+    unchanged_after_illegal(state, 3, "play 6t 6g 6r 6a", match="only on a combination")
 
 
 def test_cat_is_not_a_first_lead() -> None:
@@ -539,6 +593,19 @@ def test_kingdom_ends_the_hand_option() -> None:
     assert {"name": "Kingdom", "team": 0, "points": 100, "detail": "laid by Cid"} in entry["lines"]
 
 
+def test_kingdom_from_the_last_four_cards_goes_out_first() -> None:
+    state = start_hand(["stork 2t 3t 4t 5t 6t 7t 8t 9t 10t catfish Br Gr Er Mr", "", "", ""])
+    play(state, (0, "play stork 2t 3t 4t 5t 6t 7t 8t 9t 10t catfish"), (0, "wish none"))
+    everyone_passes(state)
+    assert state.hands[0] == ["Br", "Gr", "Er", "Mr"]
+    assert "play Br Gr Er Mr" in state.legal_actions(0), "all four still hold cards"
+    events = state.apply(0, "play Br Gr Er Mr")
+    assert state.out == [0] and state.first_kingdom == 0
+    assert [e.kind for e in events] == ["play", "out", "kingdom", "trick", "turn"]
+    assert state.trick == [] and state.turn == 1, "the trick is taken; the next holder leads"
+    assert {"Br", "Mr", "stork", "catfish"} <= set(state.piles[0])
+
+
 # ----- end of a hand and scoring (rules 15-18) ---------------------------------------------------------------
 
 
@@ -568,6 +635,31 @@ def test_third_player_out_wins_the_trick_at_once_and_scores() -> None:
     assert state.team_scores == [75, 25]
     assert state.scores == [75, 25, 75, 25]
     assert state.phase == "passing" and state.deal_no == 2
+
+
+def test_nothing_is_laid_on_the_third_players_final_panda() -> None:
+    # Seat 2 goes out third with the Panda; seat 3, the last holder, holds four 1s.
+    state = start_hand(
+        [f"{T_STRAIGHT} catfish", f"{G_13} 3a Ea", f"{R_13} panda Ma", "1t 1g 1r 1a cat 10a"]
+    )
+    play(state, (0, f"play {T_STRAIGHT}"), (0, "wish none"))
+    everyone_passes(state)
+    play(state, (0, "play catfish"), (1, "play Ea"), (2, "pass"), (3, "pass"))
+    play(state, (1, f"play {G_13}"))
+    everyone_passes(state)
+    play(state, (1, "play 3a"), (2, "play Ma"), (3, "pass"), (2, f"play {R_13}"), (3, "pass"))
+    assert "play 1t 1g 1r 1a" in state.legal_actions(3), "Ambushes are fine before"
+    state.apply(2, "play panda")
+    assert state.out == [0, 1, 2] and state.pending == "gift" and state.to_act == [2]
+    assert not any(c.startswith("play") for c in state.legal_actions(3))
+    unchanged_after_illegal(state, 3, "play 1t 1g 1r 1a", match="nothing can be laid")
+    assert state.legal_actions(2) == ["gift 3", "gift 1"]
+    events = state.apply(2, "gift 3")
+    assert [e.kind for e in events][:2] == ["gift", "deal_end"]
+    entry = state.history[-1]
+    # Team A: Ann's 50 + Cid's 35 + Dee's pile (the Panda, 25, to the first out) + Dee's
+    # hand (cat, 5a, 10a: -10) to the opponents = 100; team B: Bob's -25 + 25 = 0.
+    assert entry["out"] == [0, 1, 2] and entry["hand_scores"] == [100, 0]
 
 
 def test_last_player_hand_to_opponents_and_tricks_to_first_out() -> None:
@@ -632,6 +724,15 @@ def test_kingdom_bonus_in_score_unit() -> None:
     names = [x.name for x in lines]
     assert names.count("Kingdom") == 1 and "Panda call" in names
     assert totals == [100 + 100, 100]
+
+
+def test_kingdom_bonus_on_top_of_a_double_victory() -> None:
+    piles = [[], [], [], []]
+    hands = [[], list(ALL_CARDS[:30]), [], list(ALL_CARDS[30:])]
+    lines, totals = score_hand([0, 2], piles, hands, [False] * 4, 1, NAMES)
+    assert totals == [200, 100], "the first Kingdom scores also for the losing side"
+    lines, totals = score_hand([2, 0], piles, hands, [True, False, False, False], 0, NAMES)
+    assert totals == [200 - 100 + 100, 0], "Ann called but Cid went out first"
 
 
 # ----- match (rule 19) --------------------------------------------------------------------------------------

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from panda_helpers import NAMES, everyone_passes, start_hand
 
 from bot.engine import IllegalAction
@@ -28,8 +30,12 @@ def _check_limits(ctrl) -> None:
     for row in ctrl.rows:
         if isinstance(row, Select):
             assert 1 <= len(row.options) <= MAX_SELECT_OPTIONS
-            assert row.max_values <= len(row.options)
-            assert all(len(o.label) <= 100 for o in row.options)
+            assert 1 <= row.min_values <= row.max_values <= len(row.options)
+            assert len(row.placeholder) <= 150
+            assert len({o.value for o in row.options}) == len(row.options), "values are unique"
+            for o in row.options:
+                assert len(o.label) <= 100 and len(o.value) <= 100
+                assert o.description is None or len(o.description) <= 100
         else:
             assert 1 <= len(row) <= MAX_BUTTONS_PER_ROW
             assert all(isinstance(b, Button) and len(b.label) <= MAX_LABEL for b in row)
@@ -37,6 +43,36 @@ def _check_limits(ctrl) -> None:
 
 def _selects(ctrl):
     return [r for r in ctrl.rows if isinstance(r, Select)]
+
+
+def _unreachable(state, seat, ctrl, legal) -> list[str]:
+    """Legal codes that no button and no pick in a select composes (after normalize)."""
+    buttons = set(ctrl.codes())
+    selects = _selects(ctrl)
+    missing = []
+    for code in legal:
+        if code in buttons:
+            continue
+        words = code.split()
+        picks: list[list[str]] = []
+        if words[0] == "give":
+            picks = [[words[2]]]
+        elif words[0] == "play":
+            cards = [w for w in words[1:] if not w.startswith("catfish=")]
+            if len(cards) < len(words) - 1:
+                # A stated Catfish reading: the plain Catfish (higher) or the LOWER option.
+                picks = [[*cards, "catfish"], [*cards, "catfish=low"]]
+            else:
+                picks = [cards]
+        if not any(
+            all(v in {o.value for o in sel.options} for v in pick)
+            and len(pick) <= sel.max_values
+            and state.normalize(seat, sel.code_for(pick)) == code
+            for sel in selects
+            for pick in picks
+        ):
+            missing.append(code)
+    return missing
 
 
 def test_passing_has_one_select_per_recipient() -> None:
@@ -157,3 +193,38 @@ def test_controls_fit_discord_in_random_play() -> None:
                     assert code in legal
         seat = state.to_act[0]
         state.apply(seat, rng.choice([c for c in state.legal_actions(seat) if c != "call"]))
+
+
+def test_catfish_lower_reading_is_reachable_and_legal_codes_compose() -> None:
+    state = start_hand(["stork 5t 5g 6t 6g catfish", "", "", ""], {"free_first_lead": True})
+    legal = state.legal_actions(0)
+    assert {"play 5t 5g 6t 6g catfish=5", "play 5t 5g 6t 6g catfish=6"} <= set(legal)
+    assert _unreachable(state, 0, _controls(state, 0), legal) == []
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10**9))
+def test_every_legal_action_is_reachable_within_discord_limits(seed: int) -> None:
+    """Random playouts (out-of-turn Ambushes and calls included): for every seat in every
+    state the controls fit Discord and compose every legal action, and nothing else."""
+    options = random.Random(seed).choice(
+        [{"target": 200}, {"target": 200, "wish": False, "free_first_lead": True}]
+    )
+    state = new_game(seed, NAMES, options)
+    rng = random.Random(seed)
+    for _ in range(400):
+        if state.is_over:
+            break
+        for seat in range(4):
+            legal = state.legal_actions(seat)
+            ctrl = _controls(state, seat)
+            _check_limits(ctrl)
+            assert set(ctrl.codes()) <= set(legal)
+            assert _unreachable(state, seat, ctrl, legal) == [], (seat, ctrl.prompt)
+        choices = [(s, c) for s in state.to_act for c in state.legal_actions(s)]
+        optional = [(s, c) for s in state.may_act for c in state.legal_actions(s)]
+        if optional and rng.random() < 0.3:
+            choices = optional
+        if rng.random() < 0.9:
+            choices = [x for x in choices if x[1] != "call"] or choices
+        state.apply(*rng.choice(choices))
