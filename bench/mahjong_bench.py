@@ -6,7 +6,7 @@ import random
 import statistics
 import time
 
-from bot.games.mahjong import choose, new_game
+from bot.games.mahjong import choose, new_game, selfplay
 from bot.games.mahjong.render import render_table
 from bot.render.encode import to_png
 
@@ -50,26 +50,10 @@ def ai_decision_ms(samples: int = 300) -> tuple[float, float]:
 
 def ai_vs_random(matches: int = 20) -> str:
     """AI seats (0, 2) against uniformly random seats (1, 3): mean score change per hand."""
-    totals = [0, 0]
-    wins = [0, 0]
-    hands = 0
-    for seed in range(matches):
-        rng = random.Random(seed)
-        g = new_game(seed, PLAYERS, {"max_hands": 8})
-        while not g.is_over:
-            seat = g.to_act[0]
-            legal = g.legal_actions(seat)
-            code = choose(g.view(seat), legal, rng) if seat % 2 == 0 else rng.choice(legal)
-            g.apply(seat, code)
-        hands += g.hand_no
-        for p in range(4):
-            totals[p % 2] += g.totals[p]
-        for h in g.history:
-            if h["winner"] is not None:
-                wins[h["winner"] % 2] += 1
+    ai, rnd, ai_wins, rnd_wins, hands = selfplay.ai_vs_random(range(matches), max_hands=8)
     return (
-        f"per hand: AI {totals[0] / 2 / hands:+.1f}, random {totals[1] / 2 / hands:+.1f}; "
-        f"hands won AI {wins[0]} / random {wins[1]} of {hands}"
+        f"per hand: AI {ai:+.1f}, random {rnd:+.1f}; "
+        f"hands won AI {ai_wins} / random {rnd_wins} of {hands}"
     )
 
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import random
 
-from bot.games.mahjong import choose, new_game
+from bot.games.mahjong import choose
+from bot.games.mahjong.selfplay import ai_vs_random
 
 try:
-    from .mahjong_helpers import PLAYERS, full_deck, game
+    from .mahjong_helpers import full_deck, game
 except ImportError:
-    from mahjong_helpers import PLAYERS, full_deck, game
+    from mahjong_helpers import full_deck, game
 
 S_ = "1b 4b 7b 1c 4c 7c 1d 4d 7d 2b 5b 8b 2c"
 W_ = "3b 6b 9b 3c 6c 9c 3d 6d 9d 2d 5d 8d 5c"
@@ -38,29 +39,7 @@ def test_ai_declares_a_concealed_kong_before_play() -> None:
     assert choose(g.view(1), g.legal_actions(1), random.Random(0)) == "kong E"
 
 
-def per_hand_means(seeds: range) -> tuple[float, float, int, int]:
-    """Mean score change per hand of the AI seats (0, 2) and the random seats (1, 3)."""
-    totals = [0, 0]
-    wins = [0, 0]
-    hands = 0
-    for seed in seeds:
-        rng = random.Random(seed)
-        g = new_game(seed, PLAYERS, {"max_hands": 6})
-        while not g.is_over:
-            seat = g.to_act[0]
-            legal = g.legal_actions(seat)
-            code = choose(g.view(seat), legal, rng) if seat % 2 == 0 else rng.choice(legal)
-            g.apply(seat, code)
-        hands += g.hand_no
-        for p in range(4):
-            totals[p % 2] += g.totals[p]
-        for h in g.history:
-            if h["winner"] is not None:
-                wins[h["winner"] % 2] += 1
-    return totals[0] / 2 / hands, totals[1] / 2 / hands, wins[0], wins[1]
-
-
 def test_ai_scores_clearly_more_than_a_random_player() -> None:
-    ai, rnd, ai_wins, rnd_wins = per_hand_means(range(4))
+    ai, rnd, ai_wins, rnd_wins, _ = ai_vs_random(range(4), max_hands=6)
     assert ai > rnd + 20, (ai, rnd)
     assert ai_wins > 3 * max(1, rnd_wins)
