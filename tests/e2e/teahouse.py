@@ -76,6 +76,21 @@ def latest_controls(
     return None
 
 
+def current_controls(fake: FakeDiscord, table: Any, user_id: int):
+    """The user's DM controls for the decision they must make now, once the bot has sent
+    them (the state changes first, the DM a moment later): (message, components) or None."""
+    seat = table.seat_of(user_id)
+    if seat is None or seat.seat not in table.state.to_act or table.lock.locked():
+        return None
+    found = latest_controls(fake, user_id)
+    prompt = table.prompts.get(seat.seat)
+    if not found or prompt is None:
+        return None
+    if any(int(c["custom_id"].split(":")[4]) != prompt.version for c in found[1]):
+        return None
+    return found
+
+
 async def click_some_action(
     fake: FakeDiscord,
     user_id: int,

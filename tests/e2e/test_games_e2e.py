@@ -14,8 +14,8 @@ from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.teahouse import (
     RunningBot,
     click_legal_action,
+    current_controls,
     eventually,
-    latest_controls,
     settings_for,
 )
 
@@ -66,15 +66,12 @@ async def play_whole_match(
     clicks = 0
     while not table.finished:
         assert clicks < 3000, "the match did not end"
-        found = await fake.wait_until(
+        # Poll: the bot updates its state first and the DMs a moment later.
+        found = await eventually(
             lambda: (
                 table.finished
                 or next(
-                    (
-                        (u, c)
-                        for u in users
-                        if (c := latest_controls(fake, u)) and _seat_may_act(table, u)
-                    ),
+                    ((u, c) for u in users if (c := current_controls(fake, table, u))),
                     None,
                 )
             ),
@@ -105,13 +102,6 @@ async def play_whole_match(
         assert all(m.attachments and m.attachments[0][1].startswith(b"\x89PNG") for m in summaries)
     assert any("is over" in m.content for m in fake.messages_in(thread))
     return clicks
-
-
-def _seat_may_act(table, user: int) -> bool:
-    """Players answer the decisions they must make (optional out-of-turn plays are tested
-    on their own)."""
-    seat = table.seat_of(user)
-    return seat is not None and seat.seat in table.state.to_act
 
 
 @pytest.mark.parametrize("game", [g for g in GAME_NAMES if g in MATCHES])

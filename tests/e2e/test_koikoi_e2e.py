@@ -12,6 +12,7 @@ from tests.e2e.teahouse import (
     RunningBot,
     action_components,
     click_some_action,
+    current_controls,
     eventually,
     latest_controls,
     settings_for,
@@ -90,15 +91,14 @@ async def play_until(
             return clicks
 
         def someone_can_act():
+            table = running.bot.host.tables.get(table_id)
             for u in users:
-                found = latest_controls(fake, u)
+                found = table and current_controls(fake, table, u)
                 if found:
                     return u, found
             return None
 
-        who = await fake.wait_until(
-            lambda: someone_can_act() or is_finished(running, table_id), timeout=20
-        )
+        who = await eventually(lambda: someone_can_act() or is_finished(running, table_id))
         if who is True:
             continue
         user, (message, comps) = who
@@ -285,7 +285,7 @@ async def test_closed_dms_fall_back_to_show_my_hand(
             assert comps
             inter = await click_some_action(fake, bob, private, comps, rng)
         else:
-            message, comps = await fake.wait_until(lambda: latest_controls(fake, alice))
+            message, comps = await eventually(lambda: current_controls(fake, table, alice))
             inter = await click_some_action(fake, alice, message, comps, rng)
         await inter.wait_response()
         assert ephemeral_text(inter) == ""

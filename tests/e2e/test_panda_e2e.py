@@ -15,6 +15,7 @@ from tests.e2e.teahouse import (
     RunningBot,
     action_components,
     click_legal_action,
+    current_controls,
     eventually,
     latest_controls,
     settings_for,
@@ -68,7 +69,7 @@ async def _play_until(fake: FakeDiscord, table, keep: dict[int, tuple[str, ...]]
                 lambda: ready() or any(not table.seats[s].is_ai for s in table.state.to_act)
             )
             continue
-        message, comps = await fake.wait_until(lambda u=seat.user_id: latest_controls(fake, u))
+        message, comps = await eventually(lambda u=seat.user_id: current_controls(fake, table, u))
         kept = keep.get(seat.seat, ())
         everything = [c for c in table.state.legal_actions(seat.seat) if c != "call"]
         legal = [c for c in everything if not any(x in c.split() for x in kept)] or everything
