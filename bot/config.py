@@ -37,6 +37,9 @@ class Settings:
     #: Processes that draw images (None: one less than the cores; 0: a thread instead).
     render_processes: int | None = None
     log_level: str = "INFO"
+    #: Tests and soaks only: derive each table's seed from this and the table id, so deals
+    #: are reproducible (unset: every table gets a fresh random seed).
+    seed_base: str | None = None
     #: Test-only: REST base and gateway URL of a fake Discord.
     api_base: str | None = None
     gateway_url: str | None = None
@@ -73,6 +76,7 @@ _ENV_NAMES = {
     "sync_guild": "TEAHOUSE_SYNC_GUILD",
     "render_processes": "TEAHOUSE_RENDER_PROCESSES",
     "log_level": "TEAHOUSE_LOG_LEVEL",
+    "seed_base": "TEAHOUSE_SEED_BASE",
     "api_base": "TEAHOUSE_API_BASE",
     "gateway_url": "TEAHOUSE_GATEWAY_URL",
 }

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import io
 import logging
 import secrets
@@ -71,6 +72,10 @@ class TableHost:
             seed=str(secrets.randbits(63)),
             host_id=interaction.user.id,
         )
+        if self.settings.seed_base is not None:
+            await self.store.update_table(
+                table_id, seed=derived_seed(self.settings.seed_base, table_id)
+            )
         user = interaction.user
         await self.store.set_seats(
             table_id, [SeatRow(seat=0, user_id=user.id, name=user.display_name, is_ai=False)]
@@ -896,6 +901,12 @@ class TableHost:
             if channel_id in (table.thread_id, table.channel_id) and not table.finished:
                 return table.id
         return None
+
+
+def derived_seed(base: str, table_id: int) -> str:
+    """A table's seed from a fixed base (tests, soaks): the same base deals the same games."""
+    digest = hashlib.sha256(f"{base}:{table_id}".encode()).digest()
+    return str(int.from_bytes(digest[:8], "big") >> 1)
 
 
 def game_options(options: dict[str, Any]) -> dict[str, Any]:

@@ -29,6 +29,7 @@ def settings_for(db_path: str, **overrides: Any) -> Settings:
         ai_delay=0.0,
         edit_interval=0.0,
         timeouts_before_ai=2,
+        seed_base="e2e",
     )
     return dataclasses.replace(base, **overrides)
 
