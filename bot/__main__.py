@@ -6,7 +6,7 @@ import asyncio
 import logging
 import sys
 
-from bot.config import ConfigError, Settings, load_dotenv
+from bot.config import ConfigError, Settings, is_loopback_url, load_dotenv
 
 
 def point_at(settings: Settings) -> None:
@@ -14,6 +14,9 @@ def point_at(settings: Settings) -> None:
     import discord
     import yarl
 
+    for url in (settings.api_base, settings.gateway_url):
+        if url and not is_loopback_url(url):
+            raise ConfigError(f"refusing to send the bot token to {url!r}: not a loopback host")
     if settings.api_base:
         discord.http.Route.BASE = settings.api_base.rstrip("/")
     if settings.gateway_url:

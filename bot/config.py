@@ -6,9 +6,11 @@ point the real discord.py client at a fake Discord on 127.0.0.1.
 
 from __future__ import annotations
 
+import ipaddress
 import os
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
+from urllib.parse import urlsplit
 
 
 class ConfigError(Exception):
@@ -17,7 +19,8 @@ class ConfigError(Exception):
 
 @dataclass(frozen=True)
 class Settings:
-    token: str
+    #: Never printed: kept out of repr (and so out of logs and tracebacks).
+    token: str = field(repr=False)
     database: str = "data/teahouse.db"
     #: Seconds a player has for a decision before the default action is applied.
     turn_seconds: float = 120.0
@@ -36,6 +39,18 @@ class Settings:
     sync_guild: int | None = None
     #: Processes that draw images (None: one less than the cores; 0: a thread instead).
     render_processes: int | None = None
+    #: Quotas: open lobbies and running tables a user may host, and a guild may have.
+    max_lobbies_per_user: int = 2
+    max_tables_per_user: int = 3
+    max_lobbies_per_guild: int = 10
+    max_tables_per_guild: int = 25
+    #: Seconds a lobby stays open without being started before it closes itself.
+    lobby_ttl: float = 900.0
+    #: Seconds a user waits between two ``/<game> new``.
+    new_cooldown: float = 10.0
+    #: Seconds a table whose every seat is played by an AI (all humans timed out) goes on
+    #: before it is ended without a result.
+    ai_only_grace: float = 300.0
     log_level: str = "INFO"
     #: Tests and soaks only: derive each table's seed from this and the table id, so deals
     #: are reproducible (unset: every table gets a fresh random seed).
@@ -62,7 +77,30 @@ class Settings:
             if raw is None or raw.strip() == "":
                 continue
             values[f.name] = _convert(f.name, raw.strip())
+        for name in ("api_base", "gateway_url"):
+            url = values.get(name)
+            if url is not None and not is_loopback_url(str(url)):
+                raise ConfigError(
+                    f"{_ENV_NAMES[name]} may only point at this machine (127.0.0.1, ::1 or "
+                    f"localhost): it exists for tests, and the bot token is sent there."
+                )
         return cls(**values)  # type: ignore[arg-type]
+
+
+def is_loopback_url(url: str) -> bool:
+    """True when ``url`` names a loopback host (the fake Discord of the tests)."""
+    try:
+        host = urlsplit(url).hostname
+    except ValueError:
+        return False
+    if not host:
+        return False
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 _ENV_NAMES = {
@@ -76,13 +114,37 @@ _ENV_NAMES = {
     "sync_guild": "TEAHOUSE_SYNC_GUILD",
     "render_processes": "TEAHOUSE_RENDER_PROCESSES",
     "log_level": "TEAHOUSE_LOG_LEVEL",
+    "max_lobbies_per_user": "TEAHOUSE_MAX_LOBBIES_PER_USER",
+    "max_tables_per_user": "TEAHOUSE_MAX_TABLES_PER_USER",
+    "max_lobbies_per_guild": "TEAHOUSE_MAX_LOBBIES_PER_GUILD",
+    "max_tables_per_guild": "TEAHOUSE_MAX_TABLES_PER_GUILD",
+    "lobby_ttl": "TEAHOUSE_LOBBY_TTL",
+    "new_cooldown": "TEAHOUSE_NEW_COOLDOWN",
+    "ai_only_grace": "TEAHOUSE_AI_ONLY_GRACE",
     "seed_base": "TEAHOUSE_SEED_BASE",
     "api_base": "TEAHOUSE_API_BASE",
     "gateway_url": "TEAHOUSE_GATEWAY_URL",
 }
 
-_FLOATS = {"turn_seconds", "claim_seconds", "ai_delay", "edit_interval", "simultaneous_window"}
-_INTS = {"timeouts_before_ai", "sync_guild", "render_processes"}
+_FLOATS = {
+    "turn_seconds",
+    "claim_seconds",
+    "ai_delay",
+    "edit_interval",
+    "simultaneous_window",
+    "lobby_ttl",
+    "new_cooldown",
+    "ai_only_grace",
+}
+_INTS = {
+    "timeouts_before_ai",
+    "sync_guild",
+    "render_processes",
+    "max_lobbies_per_user",
+    "max_tables_per_user",
+    "max_lobbies_per_guild",
+    "max_tables_per_guild",
+}
 
 
 def _convert(name: str, raw: str) -> object:
@@ -93,7 +155,10 @@ def _convert(name: str, raw: str) -> object:
                 raise ValueError
             return value
         if name in _INTS:
-            return int(raw)
+            number = int(raw)
+            if number < 0:
+                raise ValueError
+            return number
     except ValueError:
         raise ConfigError(
             f"{_ENV_NAMES[name]} must be a non-negative number, not {raw!r}."

@@ -37,3 +37,62 @@ def test_settings_read_and_validate_the_environment() -> None:
         Settings.from_env({"DISCORD_TOKEN": "t", "TEAHOUSE_AI_DELAY": "soon"})
     with pytest.raises(ConfigError, match="DISCORD_TOKEN"):
         Settings.from_env({"DISCORD_TOKEN": "  "})
+
+
+def test_the_token_is_never_in_repr_or_str() -> None:
+    s = Settings.from_env({"DISCORD_TOKEN": "MTIz.secret-token-value"})
+    assert "secret-token-value" not in repr(s)
+    assert "secret-token-value" not in str(s)
+    assert s.token == "MTIz.secret-token-value"
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://discord.example.com/api/v10",
+        "http://10.0.0.1:8080/api",
+        "http://192.168.1.5/api",
+        "ws://evil.test/gateway",
+        "http://127.0.0.1.evil.test/api",
+        "not a url",
+    ],
+)
+def test_fake_discord_urls_must_be_loopback(url: str) -> None:
+    for name in ("TEAHOUSE_API_BASE", "TEAHOUSE_GATEWAY_URL"):
+        with pytest.raises(ConfigError, match="loopback|this machine"):
+            Settings.from_env({"DISCORD_TOKEN": "t", name: url})
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:8080/api",
+        "ws://localhost:9/gw",
+        "http://[::1]:80/api",
+        "http://127.5.0.1/",
+    ],
+)
+def test_loopback_urls_are_accepted(url: str) -> None:
+    s = Settings.from_env({"DISCORD_TOKEN": "t", "TEAHOUSE_API_BASE": url})
+    assert s.api_base == url
+
+
+def test_point_at_refuses_a_remote_host_even_when_settings_are_built_by_hand() -> None:
+    from bot.__main__ import point_at
+
+    with pytest.raises(ConfigError):
+        point_at(Settings(token="t", api_base="https://example.com/api"))
+
+
+def test_quota_settings_read_from_the_environment() -> None:
+    s = Settings.from_env(
+        {
+            "DISCORD_TOKEN": "t",
+            "TEAHOUSE_MAX_LOBBIES_PER_USER": "1",
+            "TEAHOUSE_LOBBY_TTL": "60",
+            "TEAHOUSE_NEW_COOLDOWN": "0",
+        }
+    )
+    assert (s.max_lobbies_per_user, s.lobby_ttl, s.new_cooldown) == (1, 60.0, 0.0)
+    with pytest.raises(ConfigError, match="TEAHOUSE_MAX_TABLES_PER_GUILD"):
+        Settings.from_env({"DISCORD_TOKEN": "t", "TEAHOUSE_MAX_TABLES_PER_GUILD": "-3"})
