@@ -94,6 +94,11 @@ def _is_bomb(code: str) -> bool:
     return bool(options) and options[0].is_bomb
 
 
+def _has_rank(code: str, rank: str) -> bool:
+    """True if the play code holds a natural card of ``rank`` (the Catfish never counts)."""
+    return any(w[:-1] == rank and w not in SPECIAL_NAMES for w in code.split()[1:])
+
+
 def _passing(view: Mapping[str, Any], legal: Sequence[str], call_row: list[Button]) -> Controls:
     seat = view["seat"]
     names = view["players"]
@@ -146,20 +151,34 @@ def _turn(
     hand = list(view.get("hand") or [])
     trick = view.get("trick") or []
     leading = not trick or view.get("trick_won")
+    wish = view.get("wish")
+    plays = [c for c in legal if c.startswith("play")]
+    # The wish binds when every play offered contains the wished rank (rule 9).
+    forced = bool(wish) and bool(plays) and all(_has_rank(c, wish) for c in plays)
     if leading:
         prompt = "Your lead: choose the cards of a combination in the menu."
         if view.get("first_lead") and not view["options"].get("free_first_lead"):
             prompt += " The first lead must be the Stork or a combination with a 1."
+        if forced:
+            prompt += (
+                f" The Stork's wish for {a_rank(wish)} stands and you hold one, "
+                f"so your lead must contain {a_rank(wish)}."
+            )
     else:
         last = trick[-1]
-        prompt = (
-            f"Your turn: beat {last['label']} by {names[last['seat']]} "
-            "with the same kind and number of cards, or pass."
-        )
-    if view.get("wish"):
-        prompt += f" Wish: {a_rank(view['wish'])} must be played if you can."
+        beat = f"beat {last['label']} by {names[last['seat']]}"
+        if forced:
+            prompt = (
+                f"Your turn: the Stork's wish for {a_rank(wish)} stands and you can {beat} "
+                f"with a combination containing {a_rank(wish)}, so you must. "
+                "Passing is not allowed."
+            )
+        else:
+            prompt = f"Your turn: {beat} with the same kind and number of cards"
+            prompt += ", or pass." if "pass" in legal else "."
+    if wish and not forced:
+        prompt += f" The Stork's wish for {a_rank(wish)} stands, but you cannot play one now."
     rows: list[Any] = []
-    plays = [c for c in legal if c.startswith("play")]
     if plays:
         options = [_card_option(c) for c in hand]
         if any("catfish=" in c for c in plays):

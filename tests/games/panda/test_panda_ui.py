@@ -228,3 +228,42 @@ def test_every_legal_action_is_reachable_within_discord_limits(seed: int) -> Non
         if rng.random() < 0.9:
             choices = [x for x in choices if x[1] != "call"] or choices
         state.apply(*rng.choice(choices))
+
+
+def test_prompt_says_why_passing_is_not_allowed_under_a_wish() -> None:
+    # Seat 0 plays the Stork and wishes for a 7; seat 1 holds the 7t, which beats it.
+    state = start_hand(["stork 7g 7r 7a", "7t", "", ""])
+    state.apply(0, "play stork")
+    state.apply(0, "wish 7")
+    assert "pass" not in state.legal_actions(1)
+    ctrl = _controls(state, 1)
+    _check_limits(ctrl)
+    assert "pass" not in ctrl.codes()
+    assert "or pass" not in ctrl.prompt
+    assert "a 7" in ctrl.prompt and "Passing is not allowed" in ctrl.prompt
+    assert _unreachable(state, 1, ctrl, state.legal_actions(1)) == []
+
+
+def test_prompt_under_a_wish_the_player_cannot_fulfil_still_offers_pass() -> None:
+    state = start_hand(["stork 7t 7g 7r 7a", "", "", ""])
+    state.apply(0, "play stork")
+    state.apply(0, "wish 7")
+    ctrl = _controls(state, 1)
+    assert "pass" in ctrl.codes()
+    assert "or pass" in ctrl.prompt and "a 7" in ctrl.prompt
+    assert "you cannot play one now" in ctrl.prompt and "not allowed" not in ctrl.prompt
+
+
+def test_lead_prompt_names_the_wished_rank_the_leader_must_lead() -> None:
+    # Seat 1 cannot play its single 7 on a pair, wins the trick with Mons and must then
+    # lead a combination with its 7.
+    state = start_hand(["stork 1t 7g 7r 7a", "7t Mt Mg", "", ""])
+    state.apply(0, "play stork 1t")
+    state.apply(0, "wish 7")
+    state.apply(1, "play Mt Mg")
+    everyone_passes(state)
+    assert state.turn == 1 and state.wish == "7"
+    ctrl = _controls(state, 1)
+    assert "pass" not in ctrl.codes()
+    assert "a 7" in ctrl.prompt and "must" in ctrl.prompt
+    assert "if you can" not in ctrl.prompt
