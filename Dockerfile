@@ -9,6 +9,7 @@ COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY cogs ./cogs
 COPY images ./images
+COPY docs ./docs
 RUN pip install --no-cache-dir . \
     && useradd --create-home --uid 10001 teahouse \
     && mkdir -p /data && chown teahouse /data

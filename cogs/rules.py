@@ -1,12 +1,38 @@
-"""``/rules game:<game>``: a short explanation of a game's rules."""
+"""``/rules game:<game>``: a short explanation of a game's rules, with the complete rules
+(``docs/rules/<game>.md`` of the repository) attached as a file."""
 
 from __future__ import annotations
+
+import io
+from pathlib import Path
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAME_NAMES, game_module, rules_summary
+
+#: The repository's top level (``cogs/`` sits right under it, in a checkout, an editable
+#: install and the Docker image alike); ``docs/`` is looked up there, then in the working
+#: directory.
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+def full_rules_path(game: str) -> Path | None:
+    """Where ``docs/rules/<game>.md`` is, or None if this installation has no docs."""
+    for base in (REPO_ROOT, Path.cwd()):
+        path = base / "docs" / "rules" / f"{game}.md"
+        if path.is_file():
+            return path
+    return None
+
+
+def full_rules_file(game: str) -> discord.File | None:
+    path = full_rules_path(game)
+    if path is None:
+        return None
+    data = path.read_bytes()
+    return discord.File(io.BytesIO(data), filename=f"teahouse-{game}-rules.md")
 
 
 def game_choices() -> list[app_commands.Choice[str]]:
@@ -22,13 +48,22 @@ class Rules(commands.Cog):
     @app_commands.choices(game=game_choices())
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         module = game_module(game.value)
+        file = full_rules_file(game.value)
+        if file is not None:
+            more = f"The complete rules, every option and every ruling: the attached `{file.filename}`."
+        else:
+            more = f"The complete rules are in `docs/rules/{game.value}.md` of the Teahouse repository."
+        summary = rules_summary(game.value)
         embed = discord.Embed(
             title=f"{module.TITLE} — rules",
-            description=rules_summary(game.value)[:4000],
+            description=f"{summary[: 4000 - len(more) - 2]}\n\n{more}",
             colour=discord.Colour.from_rgb(176, 48, 48),
         )
         embed.set_footer(text=f"Start a table with /{game.value} new")
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        if file is not None:
+            await interaction.response.send_message(embed=embed, file=file, ephemeral=True)
+        else:
+            await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -59,6 +59,10 @@ async def test_rules_leaderboard_and_abort(
         assert rules.callback.ephemeral
         assert "Koi-Koi" in rules.callback.data["embeds"][0]["title"]
         assert "Ino-Shika-Chō" in rules.callback.data["embeds"][0]["description"]
+        # The long version comes along: docs/rules/koikoi.md as an attached file.
+        files = dict(rules.callback.files)
+        assert list(files) == ["teahouse-koikoi-rules.md"]
+        assert "Teahouse's ruling" in files["teahouse-koikoi-rules.md"].decode("utf-8")
         empty = await fake.slash(bob, games_channel, "leaderboard", {"game": "koikoi"})
         await empty.wait_response()
         assert "Nobody has finished" in empty.callback.data["embeds"][0]["description"]
