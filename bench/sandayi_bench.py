@@ -47,7 +47,7 @@ def ai_decision_ms(samples: int = 300) -> tuple[float, float]:
         while not state.is_over and len(times) < samples:
             seat = state.to_act[0]
             view = state.view(seat)
-            legal = [] if state.phase == "bury" else state.legal_actions(seat)
+            legal = state.legal_actions(seat)
             t0 = time.perf_counter()
             code = sandayi.choose(view, legal, rng)
             times.append((time.perf_counter() - t0) * 1000)

@@ -11,8 +11,12 @@ Action grammar (verb first, space-separated):
 
 - ``bid 60`` | ``bid 65`` | ``bid 70`` | ``bid 75`` | ``bid 80`` — bid (once per hand);
 - ``pass`` — pass in the bidding;
-- ``bury c1 c2 c3 c4 c5 c6`` — the declarer buries 6 of its 18 cards (any order; the code
-  is normalised to the canonical deck order);
+- ``bury c1 …`` — the declarer buries 6 of its 18 cards, one card per code or several
+  at once (``bury 10H`` … or ``bury c1 c2 c3 c4 c5 c6``; any order, normalised to the
+  canonical deck order); the phase ends when 6 are buried. ``legal_actions`` lists one
+  code per card in hand (at most 18), never the 18,564 six-card sets; ``apply`` checks a
+  several-card bury as a set (cards in hand, none twice, no more than still to bury).
+  A timeout buries all the cards still to bury in one action, as does the AI;
 - ``trump S`` | ``trump H`` | ``trump D`` | ``trump C`` — the declarer names trump;
 - ``play QS`` — play one card to the trick.
 

@@ -28,6 +28,7 @@ from bot.games.sandayi.cards import (
 
 SEATS = 4
 KITTY_SIZE = 6
+HAND_SIZE = 12
 
 # Bidding: the highest bid the AI makes for a hand strength (see hand_strength); found by
 # self-play (AI declarer vs AI defenders, mean settlement per bid and strength bucket).
@@ -86,10 +87,11 @@ def choose_bid(view: Mapping[str, Any], legal: Sequence[str]) -> str:
     return f"bid {min(affordable)}" if affordable else "pass"
 
 
-def choose_bury(hand: Sequence[str]) -> str:
-    """Bury 6 of 18 cards: keep the trumps of the best suit, void the shortest plain suits,
-    then bury plain point cards (buried points never count for the defenders) and the
-    lowest plain cards; plain aces are kept while there is any other choice."""
+def choose_bury(hand: Sequence[str], count: int = KITTY_SIZE) -> str:
+    """Bury ``count`` cards (6 of 18, or the rest after some were buried one by one) in one
+    action: keep the trumps of the best suit, void the shortest plain suits, then bury
+    plain point cards (buried points never count for the defenders) and the lowest plain
+    cards; plain aces are kept while there is any other choice."""
     trump = best_trump(hand)
     plain = [c for c in hand if not is_trump(c, trump)]
     chosen: list[str] = []
@@ -99,7 +101,7 @@ def choose_bury(hand: Sequence[str]) -> str:
     # Void whole short suits first (an ace alone is still worth keeping).
     for s in sorted(by_suit, key=lambda s: (len(by_suit[s]), SUITS.index(s))):
         cards = by_suit[s]
-        if len(chosen) + len(cards) <= KITTY_SIZE and not any(rank(c) == "A" for c in cards):
+        if len(chosen) + len(cards) <= count and not any(rank(c) == "A" for c in cards):
             chosen.extend(cards)
 
     def bury_priority(c: str) -> tuple[int, int, int]:
@@ -109,13 +111,13 @@ def choose_bury(hand: Sequence[str]) -> str:
         return (is_ace, -points(c), length * 20 + PLAIN_RANK_VALUE[rank(c)])
 
     rest = sorted((c for c in plain if c not in chosen), key=bury_priority)
-    chosen.extend(rest[: KITTY_SIZE - len(chosen)])
-    if len(chosen) < KITTY_SIZE:  # fewer than 6 plain cards: bury the weakest trumps
+    chosen.extend(rest[: count - len(chosen)])
+    if len(chosen) < count:  # fewer than 6 plain cards: bury the weakest trumps
         trumps = sorted(
             (c for c in hand if is_trump(c, trump) and c not in chosen),
             key=lambda c: (trick_strength(c, trump, TRUMP_GROUP), -points(c)),
         )
-        chosen.extend(trumps[: KITTY_SIZE - len(chosen)])
+        chosen.extend(trumps[: count - len(chosen)])
     return "bury " + " ".join(sort_canonical(chosen))
 
 
@@ -326,12 +328,15 @@ def choose_play(view: Mapping[str, Any], legal: Sequence[str]) -> str:
 
 
 def choose(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
-    """The AI's action from its own view (``legal`` may be empty for a bury)."""
+    """The AI's action from its own view. In the bury phase it buries every card still to
+    bury in one action (``bury c1 … c6``), which ``apply`` accepts though ``legal`` lists
+    one card per code; ``legal`` may then be empty."""
     phase = view["phase"]
     if phase == "bidding":
         return choose_bid(view, legal)
     if phase == "bury":
-        return choose_bury(view["hand"])
+        hand = view["hand"]
+        return choose_bury(hand, view.get("to_bury") or len(hand) - HAND_SIZE)
     if phase == "trump":
         return choose_trump(view["hand"])
     if phase == "play":

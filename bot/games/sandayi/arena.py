@@ -14,15 +14,14 @@ from typing import Any
 
 from bot.engine.rng import make_rng
 from bot.games.sandayi.ai import choose
-from bot.games.sandayi.rules import BURY, Options, SanDaYiState
+from bot.games.sandayi.rules import Options, SanDaYiState
 
 Policy = Callable[[SanDaYiState, int, random.Random], str]
 PLAYERS = ("North", "East", "South", "West")
 
 
 def ai_policy(state: SanDaYiState, seat: int, rng: random.Random) -> str:
-    legal = [] if state.phase == BURY else state.legal_actions(seat)
-    return choose(state.view(seat), legal, rng)
+    return choose(state.view(seat), state.legal_actions(seat), rng)
 
 
 def random_policy(state: SanDaYiState, seat: int, rng: random.Random) -> str:

@@ -361,7 +361,8 @@ def _status_line(view: View) -> str:
     if phase == "bidding":
         return f"Bidding — {who} to speak"
     if phase == "bury":
-        return f"{who} is burying 6 cards"
+        left = view.get("to_bury") or 6
+        return f"{who} is burying {left} card{'s' if left != 1 else ''}"
     if phase == "trump":
         return f"{who} is naming trump"
     if phase == "play":
@@ -378,7 +379,9 @@ def _hand_prompt(view: View) -> str:
         minimum = view.get("bid_minimum")
         return f"Your bid: {minimum}–80 or pass" if minimum and minimum <= 80 else "Your turn: pass"
     if phase == "bury":
-        return "Your turn: bury 6 of these 18 cards"
+        left = view.get("to_bury") or 6
+        n = len(view.get("hand") or [])
+        return f"Your turn: bury {left} of these {n} cards"
     if phase == "trump":
         return "Your turn: name the trump suit"
     if phase == "play":

@@ -9,8 +9,6 @@ import dataclasses
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from itertools import combinations
 from typing import Any
 
 from bot.engine.core import Event, IllegalAction, Result, State
@@ -55,12 +53,6 @@ class Options:
     def __post_init__(self) -> None:
         if not 1 <= self.hands <= 40:
             raise ValueError("hands must be between 1 and 40.")
-
-
-@lru_cache(maxsize=8)
-def _bury_codes(hand: tuple[str, ...]) -> tuple[str, ...]:
-    """Every `bury` code for an 18-card hand (18564 of them), in canonical card order."""
-    return tuple(map("bury ".__add__, map(" ".join, combinations(hand, KITTY_SIZE))))
 
 
 def _check_deck(deck: Sequence[str]) -> list[str]:
@@ -142,6 +134,11 @@ class SanDaYiState(State):
             floor = BIDS[0]
         return max(floor, self.high_bid + 5)
 
+    @property
+    def to_bury(self) -> int:
+        """Cards the declarer still has to bury (0 outside the bury phase)."""
+        return KITTY_SIZE - len(self.buried) if self.phase == BURY else 0
+
     def _next_player(self) -> int:
         assert self.leader is not None
         return (self.leader + len(self.trick)) % SEATS
@@ -178,7 +175,9 @@ class SanDaYiState(State):
         if self.phase == BIDDING:
             return ["pass"] + [f"bid {b}" for b in BIDS if b >= self.bid_minimum()]
         if self.phase == BURY:
-            return list(_bury_codes(tuple(sort_canonical(self.hands[seat]))))
+            # One code per card; ``apply`` also takes several cards at once (up to the
+            # number still to bury), validated as a set: no list of the C(18, 6) choices.
+            return [f"bury {c}" for c in sort_canonical(self.hands[seat])]
         if self.phase == TRUMP:
             return [f"trump {s}" for s in SUITS]
         if self.phase == PLAY:
@@ -193,17 +192,27 @@ class SanDaYiState(State):
 
     def check(self, seat: int, code: str) -> None:
         if self.phase == BURY and code.split()[:1] == ["bury"]:
-            cards = code.split()[1:]
-            if len(cards) != KITTY_SIZE or len(set(cards)) != KITTY_SIZE:
-                raise IllegalAction("Bury exactly 6 different cards.")
-            unknown = [c for c in cards if not is_card(c)]
-            if unknown:
-                raise IllegalAction(_not_a_card(unknown[0]))
-            missing = [label(c) for c in cards if c not in self.hands[seat]]
-            if missing:
-                raise IllegalAction(f"You don't hold {', '.join(missing)}.")
+            self._check_bury(seat, code.split()[1:])
             return
         super().check(seat, code)
+
+    def _check_bury(self, seat: int, cards: list[str]) -> None:
+        """A bury of one or several cards, checked as a set (rule 7: any cards)."""
+        left = self.to_bury
+        more = f"{left} more card{'s' if left != 1 else ''}"
+        if not cards:
+            raise IllegalAction(f"Name the cards to bury ({more} to bury): `bury 10H`.")
+        unknown = [c for c in cards if not is_card(c)]
+        if unknown:
+            raise IllegalAction(_not_a_card(unknown[0]))
+        twice = sorted({c for c in cards if cards.count(c) > 1}, key=cards.index)
+        if twice:
+            raise IllegalAction(f"Each card is buried once: {label(twice[0])} is named twice.")
+        if len(cards) > left:
+            raise IllegalAction(f"You have {more} to bury, not {len(cards)}.")
+        missing = [label(c) for c in cards if c not in self.hands[seat]]
+        if missing:
+            raise IllegalAction(f"You don't hold {', '.join(missing)}.")
 
     def explain_illegal(self, seat: int, code: str) -> str:
         words = code.split()
@@ -215,7 +224,11 @@ class SanDaYiState(State):
                 return self._explain_low_bid()
             return "It is time to bid (`bid 60` … `bid 80`) or `pass`."
         if self.phase == BURY:
-            return "Bury 6 cards from your hand: `bury c1 c2 c3 c4 c5 c6`."
+            left = self.to_bury
+            return (
+                f"Bury {left} more card{'s' if left != 1 else ''} from your hand, one at a "
+                "time (`bury 10H`) or together (`bury c1 c2 …`)."
+            )
         if self.phase == TRUMP:
             return "Name the trump suit: `trump S`, `trump H`, `trump D` or `trump C`."
         if self.phase == PLAY:
@@ -245,15 +258,15 @@ class SanDaYiState(State):
         return f"{why}: bid {minimum} or more, or pass."
 
     def default_action(self, seat: int) -> str:
-        """Timeout: pass in the bidding; otherwise the AI's choice (a sensible bury,
-        trump or card)."""
+        """Timeout: pass in the bidding; otherwise the AI's choice (a sensible trump or
+        card; in the bury phase all the cards still to bury, in one action)."""
         if seat not in self.to_act:
             raise IllegalAction("There is nothing to decide for this seat now.")
         if self.phase == BIDDING:
             return "pass"
         from bot.games.sandayi import ai  # pure; imported late to keep the modules apart
 
-        legal = [] if self.phase == BURY else self.legal_actions(seat)  # the AI builds its bury
+        legal = self.legal_actions(seat)
         return ai.choose(self.view(seat), legal, make_rng(self.seed, "timeout", self.version))
 
     def describe(self, code: str) -> str:
@@ -322,11 +335,16 @@ class SanDaYiState(State):
     def _apply_bury(self, seat: int, cards: list[str]) -> list[Event]:
         for c in cards:
             self.hands[seat].remove(c)
-        self.buried = list(cards)
-        self.phase = TRUMP
+        self.buried.extend(cards)
+        left = KITTY_SIZE - len(self.buried)
+        if not left:
+            self.phase = TRUMP
+        n = len(cards)
+        text = f"{self._name(seat)} buries {n} card{'s' if n != 1 else ''}"
+        text += f" ({left} more to bury)." if left else "."
         mine = " ".join(label(c) for c in sort_for_display(cards))
         return [
-            Event("bury", f"{self._name(seat)} buries 6 cards.", seat),
+            Event("bury", text, seat, {"count": n, "left": left}),
             Event("buried", f"You bury {mine}.", seat, {"cards": list(cards)}, private_to=seat),
         ]
 
@@ -461,6 +479,7 @@ class SanDaYiState(State):
             "buried": sort_for_display(self.buried, self.trump)
             if is_declarer and self.buried
             else None,
+            "to_bury": self.to_bury,
             "hand": sort_for_display(self.hands[seat], self.trump) if seat is not None else None,
             "hand_counts": [len(h) for h in self.hands],
             "leader": self.leader,

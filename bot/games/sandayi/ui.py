@@ -49,22 +49,27 @@ def _bid_controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
 
 def _bury_controls(view: Mapping[str, Any]) -> Controls:
     hand = sort_for_display(view["hand"])
+    left = view.get("to_bury") or len(hand) - 12
     options = []
     for card in hand:
         pts = points(card)
         note = f"{pts} points — buried points never count" if pts else None
         options.append(Option(label(card), card, note))
+    cards = f"{left} card{'s' if left != 1 else ''}"
     select = Select(
         verb="bury",
-        placeholder="Choose exactly 6 cards to bury",
+        placeholder=f"Choose exactly {cards} to bury",
         options=tuple(options),
-        min_values=6,
-        max_values=6,
+        min_values=left,
+        max_values=left,
     )
-    prompt = (
-        f"You declared at {view['bid']}. Bury 6 of your 18 cards face down; "
-        "then you will name trump (jokers and 2s are always trump)."
-    )
+    buried = view.get("buried") or []
+    if buried:
+        done = " ".join(label(c) for c in buried)
+        head = f"You have buried {done}. Bury {left} more of your {len(hand)} cards face down"
+    else:
+        head = f"You declared at {view['bid']}. Bury {cards} of your {len(hand)} cards face down"
+    prompt = head + "; then you will name trump (jokers and 2s are always trump)."
     return Controls(prompt=prompt, rows=(select,))
 
 

@@ -20,8 +20,13 @@ def test_ai_always_chooses_a_legal_action() -> None:
             seat = state.to_act[0]
             legal = state.legal_actions(seat)
             view = state.view(seat)
-            code = sandayi.choose(view, [] if state.phase == "bury" else legal, rng)
+            code = sandayi.choose(view, legal, rng)
             if state.phase == "bury":
+                # One action burying every card still to bury: not one of the one-card
+                # codes ``legal`` lists, but each of its cards is one, and apply takes it.
+                cards = code.split()[1:]
+                assert len(cards) == state.to_bury
+                assert all(f"bury {c}" in legal for c in cards)
                 state.check(seat, state.normalize(seat, code))
             else:
                 assert code in legal
@@ -151,3 +156,16 @@ def test_bury_suits_have_expected_shape() -> None:
     assert {"3H", "4H", "5D"} <= set(buried)
     assert not {"BJ", "SJ", "2S"} & set(buried)
     assert all(suit(c) in "SHD" for c in buried)
+
+
+def test_ai_buries_the_rest_after_a_partial_bury() -> None:
+    state = new(stack({0: ["3D"]}))
+    state.apply(0, "bid 60")
+    for seat in (1, 2, 3):
+        state.apply(seat, "pass")
+    hand = list(state.hands[0])
+    state.apply(0, f"bury {hand[0]} {hand[1]}")
+    code = sandayi.choose(state.view(0), state.legal_actions(0), random.Random(0))
+    assert code.startswith("bury ") and len(code.split()) == 1 + 4
+    state.apply(0, code)
+    assert state.phase == "trump" and len(state.hands[0]) == 12

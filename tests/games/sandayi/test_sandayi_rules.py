@@ -15,7 +15,7 @@ from bot.games.sandayi.cards import (
     trick_strength,
     trick_winner_index,
 )
-from bot.games.sandayi.rules import _bury_codes
+from bot.games.sandayi.rules import KITTY_SIZE
 
 # ----- rules 1-2: cards and deal --------------------------------------------------------
 
@@ -266,25 +266,97 @@ def test_bury_validation_changes_nothing() -> None:
     declare(state)
     hand = list(state.hands[0])
     before = state.snapshot()
-    with pytest.raises(IllegalAction, match="exactly 6"):
-        state.apply(0, "bury " + " ".join(hand[:5]))
-    with pytest.raises(IllegalAction, match="exactly 6"):
+    with pytest.raises(IllegalAction, match="6 more cards to bury, not 7"):
+        state.apply(0, "bury " + " ".join(hand[:7]))
+    with pytest.raises(IllegalAction, match="named twice"):
         state.apply(0, "bury " + " ".join(hand[:5] + hand[:1]))
+    with pytest.raises(IllegalAction, match="named twice"):
+        state.apply(0, f"bury {hand[0]} {hand[0]}")
     with pytest.raises(IllegalAction, match="You don't hold A♠"):
         state.apply(0, "bury AS " + " ".join(hand[:5]))
     with pytest.raises(IllegalAction, match="`ZZ` is not a card"):
         state.apply(0, "bury ZZ " + " ".join(hand[:5]))
+    with pytest.raises(IllegalAction, match="Name the cards to bury"):
+        state.apply(0, "bury")
     with pytest.raises(IllegalAction, match="not your turn"):
         state.apply(1, "bury " + " ".join(hand[:6]))
     assert state.snapshot() == before
+    # After 4 cards are buried, only 2 more may be.
+    state.apply(0, "bury " + " ".join(hand[:4]))
+    before = state.snapshot()
+    with pytest.raises(IllegalAction, match="2 more cards to bury, not 3"):
+        state.apply(0, "bury " + " ".join(hand[4:7]))
+    with pytest.raises(IllegalAction, match="You don't hold"):
+        state.apply(0, f"bury {hand[0]}")  # already buried
+    assert state.snapshot() == before
 
 
-def test_every_six_card_choice_is_a_legal_bury() -> None:
+def test_bury_legal_actions_are_one_short_code_per_card() -> None:
     state = new(stack({0: ["3D"]}))
     declare(state)
     legal = state.legal_actions(0)
-    assert len(legal) == len(set(legal)) == 18564  # C(18, 6)
-    assert legal[0] in _bury_codes(tuple(sorted(state.hands[0], key=DECK.index)))
+    assert len(legal) == 18  # not the C(18, 6) = 18564 six-card sets
+    assert sorted(legal) == sorted(f"bury {c}" for c in state.hands[0])
+    assert state.legal_actions(1) == []
+
+
+def test_bury_one_card_at_a_time() -> None:
+    state = new(stack({0: ["3D", "KS", "10H", "5C", "4D", "6D", "7D"]}))
+    declare(state, 0, 70)
+    order = ["KS", "10H", "5C", "4D", "6D"]
+    for i, card in enumerate(order):
+        events = state.apply(0, f"bury {card}")
+        assert state.phase == "bury" and state.to_act == [0]
+        assert state.view(0)["to_bury"] == KITTY_SIZE - 1 - i
+        assert f"bury {card}" not in state.legal_actions(0)
+        assert len(state.legal_actions(0)) == 17 - i
+        assert events[0].text.endswith(f"({KITTY_SIZE - 1 - i} more to bury).")
+        assert card not in events[0].text  # the public event never names the card
+    assert sorted(state.view(0)["buried"]) == sorted(order)
+    assert state.view(1)["buried"] is None
+    with pytest.raises(IllegalAction, match="1 more card to bury, not 2"):
+        state.apply(0, "bury 7D 3D")
+    state.apply(0, "bury 7D")
+    assert state.phase == "trump" and state.to_act == [0]
+    assert sorted(state.buried) == sorted([*order, "7D"]) and len(state.hands[0]) == 12
+
+
+def test_bury_ends_after_six_cards_in_parts() -> None:
+    state = new(stack({0: ["3D", "KS", "10H", "5C", "4D", "6D", "7D"]}))
+    declare(state, 0, 70)
+    state.apply(0, "bury KS")
+    state.apply(0, "bury 7D 10H")  # several at once, any order
+    assert state.log[-1] == (0, "bury 10H 7D")
+    state.apply(0, "bury 4D 5C 6D")
+    assert state.phase == "trump" and state.to_bury == 0 and state.view(0)["to_bury"] == 0
+    assert sorted(state.buried) == sorted(["KS", "10H", "5C", "4D", "6D", "7D"])
+    assert len(state.hands[0]) == 12
+    assert state.legal_actions(0) == ["trump S", "trump H", "trump D", "trump C"]
+
+
+def test_replay_of_a_log_with_a_six_card_bury_code() -> None:
+    state = new(stack({0: ["3D"]}), hands=1)
+    declare(state)
+    six = " ".join(state.hands[0][:6])
+    state.apply(0, f"bury {six}")
+    state.apply(0, "trump S")
+    for _ in range(5):
+        seat = state.to_act[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    assert any(code.startswith("bury ") and len(code.split()) == 7 for _, code in state.log)
+    again = sandayi.replay(state.seed, PLAYERS, state.options, state.log, deck=state.stacked)
+    assert again.snapshot() == state.snapshot()
+
+
+def test_default_action_buries_every_card_still_to_bury() -> None:
+    state = new(stack({0: ["3D"]}))
+    declare(state)
+    state.apply(0, "bury " + state.hands[0][0])
+    state.apply(0, "bury " + state.hands[0][0])
+    code = state.default_action(0)
+    assert code.startswith("bury ") and len(code.split()) == 1 + 4
+    state.apply(0, code)
+    assert state.phase == "trump" and len(state.buried) == KITTY_SIZE
 
 
 # ----- rules 8-9: trump -----------------------------------------------------------------

@@ -73,6 +73,24 @@ def test_bury_is_one_select_of_exactly_six_over_the_eighteen_cards() -> None:
     assert king.description and "points" in king.description
 
 
+def test_bury_select_after_a_partial_bury_asks_for_the_rest() -> None:
+    state = new(stack({0: ["3D", "KS", "4D"]}))
+    state.apply(0, "bid 60")
+    for seat in (1, 2, 3):
+        state.apply(seat, "pass")
+    state.apply(0, "bury 3D 4D")
+    controls = sandayi.controls(state.view(0), state.legal_actions(0))
+    check_limits(controls)
+    (select,) = controls.rows
+    assert isinstance(select, Select) and select.verb == "bury"
+    assert select.min_values == select.max_values == 4
+    assert sorted(o.value for o in select.options) == sorted(state.hands[0])  # 16 cards
+    assert "4 more" in controls.prompt and "3♦" in controls.prompt  # what is already buried
+    assert "4 cards" in select.placeholder
+    state.apply(0, select.code_for([o.value for o in select.options][:4]))
+    assert state.phase == "trump"
+
+
 def test_trump_buttons_and_card_buttons() -> None:
     state = new(stack({0: ["3D"]}))
     state.apply(0, "bid 60")
@@ -105,8 +123,9 @@ def test_random_matches_played_through_the_controls_alone(
     seed: int, fixed: bool, data: st.DataObject
 ) -> None:
     """Every decision of a random match is made by clicking: the buttons are exactly the
-    legal actions, and the bury select composes every 6-card choice (``Select.code_for``,
-    then ``normalize``) as a legal action."""
+    legal actions, and the bury select composes a bury of the cards still to bury
+    (``Select.code_for``, then ``normalize``) that ``apply`` accepts, each of its cards
+    being a one-card legal action."""
     state = sandayi.new_game(seed, PLAYERS, {"hands": 2, "fixed_minimums": fixed})
     steps = 0
     while not state.is_over:
@@ -120,9 +139,11 @@ def test_random_matches_played_through_the_controls_alone(
             assert not controls.codes()
             assert select.verb == "bury" and select.min_values == select.max_values == 6
             assert {o.value for o in select.options} == set(state.hands[seat])  # all 18
+            assert len(legal) == 18
             values = data.draw(st.permutations([o.value for o in select.options]))[:6]
             code = state.normalize(seat, select.code_for(values))
-            assert code in legal
+            assert all(f"bury {v}" in legal for v in values)
+            state.check(seat, code)
         else:
             assert not selects
             assert sorted(controls.codes()) == sorted(legal)
