@@ -1,4 +1,4 @@
-"""DESIGN.md's layering: rules and AI are pure; renderers don't talk to Discord."""
+"""The layering of docs/architecture.md: rules and AI are pure; renderers don't talk to Discord."""
 
 from __future__ import annotations
 

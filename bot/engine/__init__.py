@@ -1,6 +1,6 @@
 """The game contract every Teahouse game implements.
 
-A game is a deterministic state machine over string notation (see DESIGN.md):
+A game is a deterministic state machine over string notation (see docs/architecture.md):
 
 - ``new_game(seed, players, options, deck=None) -> State``
 - ``state.to_act`` — the seats with a pending decision *now* (several at once for

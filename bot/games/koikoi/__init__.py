@@ -1,4 +1,4 @@
-"""Koi-Koi: the two-player hanafuda matching game (rules: ``shared/rules/koikoi.md``).
+"""Koi-Koi: the two-player hanafuda matching game (rules: ``docs/rules/koikoi.md``).
 
 Action grammar (card codes as in :mod:`bot.games.hanafuda.cards`):
 

@@ -1,4 +1,4 @@
-"""Koi-Koi rules: yaku scoring and the match state machine (pure; see rules/koikoi.md).
+"""Koi-Koi rules: yaku scoring and the match state machine (pure; see docs/rules/koikoi.md).
 
 A match is one :class:`KoiKoiState`: deals follow each other automatically inside
 ``apply`` (void deals, instant wins by teshi/kuttsuki, stops and draws), so the only

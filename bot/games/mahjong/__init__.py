@@ -1,4 +1,4 @@
-"""Mah-Jongg, Israeli rules (144 cards), for four players (spec: ``shared/rules/mahjong.md``).
+"""Mah-Jongg, Israeli rules (144 cards), for four players (rules: ``docs/rules/mahjong.md``).
 
 Cards: ``1b``..``9b`` bamboo, ``1c``..``9c`` characters, ``1d``..``9d`` dots, winds
 ``E S W N``, dragons ``C`` red, ``F`` green, ``P`` white, flowers ``f1``..``f4``, seasons

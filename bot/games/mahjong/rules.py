@@ -1,4 +1,4 @@
-"""The Mah-Jongg (Israeli rules) state machine (pure; spec: ``shared/rules/mahjong.md``).
+"""The Mah-Jongg (Israeli rules) state machine (pure; ``docs/rules/mahjong.md``).
 
 One :class:`MahjongState` is a whole game: hands are dealt, played, scored and redealt
 inside ``apply`` until the game ends. See the package docstring for the action grammar.

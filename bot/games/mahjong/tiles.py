@@ -1,6 +1,6 @@
 """The 144 Mah-Jongg cards, their notation and their integer indices (pure).
 
-Codes (DESIGN.md): ``1b``..``9b`` bamboo, ``1c``..``9c`` characters, ``1d``..``9d`` dots;
+Codes (docs/architecture.md): ``1b``..``9b`` bamboo, ``1c``..``9c`` characters, ``1d``..``9d`` dots;
 winds ``E S W N``; dragons ``C`` red, ``F`` green, ``P`` white; flowers ``f1``..``f4``
 (plum, orchid, chrysanthemum, bamboo); seasons ``s1``..``s4`` (spring..winter).
 

@@ -1,4 +1,4 @@
-"""Mushi: the two-player hanafuda fishing game of Kansai (rules: ``shared/rules/mushi.md``).
+"""Mushi: the two-player hanafuda fishing game of Kansai (rules: ``docs/rules/mushi.md``).
 
 40 cards (the hanafuda deck without Peony and Bush clover), 230 card points in all; the
 Willow junk card ``11p1`` is the wild card. A hand scores ``(card points − 115)`` plus the

@@ -1,4 +1,4 @@
-"""Mushi rules: card points, combinations and the match state machine (pure; rules/mushi.md).
+"""Mushi rules: card points, combinations and the match state machine (pure; docs/rules/mushi.md).
 
 A match is one :class:`MushiState`. Deals, redeals, flips without a choice, the end-of-hand
 leftovers and the scoring all happen inside ``apply``; the only decisions left to players

@@ -1,4 +1,4 @@
-"""Panda: the 60-card Tichu-family climbing game, two teams of two (``shared/rules/panda.md``).
+"""Panda: the 60-card Tichu-family climbing game, two teams of two (``docs/rules/panda.md``).
 
 Seats 0+2 and 1+3 are partners; play goes to the left (0 → 1 → 2 → 3). Cards are written
 ``<rank><suit>`` with ranks ``1 2 … 10 B G E M`` and suits ``t g r a``, or ``stork cat

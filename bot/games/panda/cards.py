@@ -1,4 +1,4 @@
-"""The 60 Panda cards and their notation (DESIGN.md).
+"""The 60 Panda cards and their notation (docs/architecture.md).
 
 A natural card is a rank ``1 2 … 10 B G E M`` (Bushi, Geisha, Emperor, Mon; values 1..14)
 followed by a suit ``t g r a`` (Tamahagane, Gyokuro, Renge, Asahi): ``1t``, ``10a``, ``Mg``.

@@ -1,4 +1,4 @@
-"""The Panda match state (rules: ``shared/rules/panda.md``; grammar: the package docstring)."""
+"""The Panda match state (rules: ``docs/rules/panda.md``; grammar: the package docstring)."""
 
 from __future__ import annotations
 

@@ -2,9 +2,9 @@
 
 Each hand one player wins the bidding and becomes the declarer, who plays alone against
 the three defenders; the match is a set number of hands with individual running totals.
-Rules: ``shared/rules/sandayi.md``.
+Rules: ``docs/rules/sandayi.md``.
 
-Cards (DESIGN.md): rank ``2 … 10 J Q K A`` + suit ``S H D C`` (``10H``, ``QS``); jokers
+Cards (docs/architecture.md): rank ``2 … 10 J Q K A`` + suit ``S H D C`` (``10H``, ``QS``); jokers
 ``BJ`` (big) and ``SJ`` (small).
 
 Action grammar (verb first, space-separated):

@@ -511,7 +511,7 @@ class SanDaYiState(State):
 
     def result(self) -> Result:
         """Final totals decide the places; for ratings every hand is one contest, the
-        declarer against the three defenders (DESIGN: San Da Yi is rated 1 v 3)."""
+        declarer against the three defenders (docs/architecture.md: San Da Yi is rated 1 v 3)."""
         contests = []
         for hand in self.history:
             declarer = hand["declarer"]

@@ -1,4 +1,4 @@
-"""Koi-Koi rules from stacked decks: every special rule of rules/koikoi.md."""
+"""Koi-Koi rules from stacked decks: every special rule of docs/rules/koikoi.md."""
 
 from __future__ import annotations
 

@@ -124,7 +124,7 @@ def test_every_yaku_has_a_name_and_a_rule() -> None:
     ]
 
 
-# The deck table of rules/koikoi.md: month -> (bright, animal, ribbon colour, plains).
+# The deck table of docs/rules/koikoi.md: month -> (bright, animal, ribbon colour, plains).
 DECK_TABLE = {
     1: ("Crane", None, "red poetry", 2),
     2: (None, "Nightingale", "red poetry", 2),

@@ -1,5 +1,5 @@
 """Known answers for spec items that had no test that would fail if they broke (audit of
-``shared/rules/mahjong.md``): the card set, the round player, claimed kongs, expansions,
+``docs/rules/mahjong.md``): the card set, the round player, claimed kongs, expansions,
 kongs in the one more turn, the standing hand on a discard, irregular special hands with
 melded chows, private claim answers, readable refusals, the full special-hands table."""
 

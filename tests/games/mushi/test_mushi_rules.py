@@ -1,4 +1,4 @@
-"""Known answers for every rule of rules/mushi.md, from stacked decks.
+"""Known answers for every rule of docs/rules/mushi.md, from stacked decks.
 
 Decks are written as turn scripts: ``turns[i] = (hand card, flipped card)`` of turn i+1;
 the elder (seat 0 with a stacked deck) plays the odd turns, the younger the even ones, so

@@ -1,4 +1,4 @@
-"""Known answers for every rule of shared/rules/panda.md, from stacked decks."""
+"""Known answers for every rule of docs/rules/panda.md, from stacked decks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Known answers for every San Da Yi rule, from stacked decks (rules/sandayi.md)."""
+"""Known answers for every San Da Yi rule, from stacked decks (docs/rules/sandayi.md)."""
 
 from __future__ import annotations
 
