@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -104,8 +105,41 @@ def parse_options(cls: type[OptionsT], options: Mapping[str, Any] | None) -> Opt
     return cls(**kwargs)
 
 
+#: Longer action codes are refused before a game parses them (the longest real code, a
+#: Panda play of 14 cards, is well under 200 characters).
+MAX_CODE_LENGTH = 500
+
+
+def is_seat(state: State, seat: object) -> bool:
+    """Whether ``seat`` names a seat at ``state``'s table (an int in range, not a bool)."""
+    return type(seat) is int and 0 <= seat < state.num_seats
+
+
+def _seat_guarded(method: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """``legal_actions`` / ``default_action`` of a game, first checking the seat: a seat
+    that is not at the table has no legal action and no default one."""
+    if getattr(method, "_seat_guarded", False):
+        return method
+
+    @functools.wraps(method)
+    def guarded(self: State, seat: int, *args: Any, **kwargs: Any) -> Any:
+        if not is_seat(self, seat):
+            if name == "legal_actions":
+                return []
+            raise IllegalAction("You are not seated at this table.")
+        return method(self, seat, *args, **kwargs)
+
+    guarded._seat_guarded = True  # type: ignore[attr-defined]
+    return guarded
+
+
 class State:
-    """Base class of every game's match state. A match (several deals) is one State."""
+    """Base class of every game's match state. A match (several deals) is one State.
+
+    Games override ``legal_actions`` and ``default_action``; the overrides are wrapped (in
+    ``__init_subclass__``) so that a seat not at the table gets ``[]`` and IllegalAction
+    before the game looks at it.
+    """
 
     game: ClassVar[str] = ""
     #: Seats per team, for team games (Panda: ((0, 2), (1, 3))). None: everyone alone.
@@ -113,6 +147,12 @@ class State:
     #: Out-of-turn actions that arrive at the same moment are applied by the game's priority
     #: (``apply_simultaneous``), e.g. Panda's Ambushes. The host gathers them briefly first.
     batches_out_of_turn: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in ("legal_actions", "default_action"):
+            if name in cls.__dict__:
+                setattr(cls, name, _seat_guarded(cls.__dict__[name], name))
 
     def __init__(self, seed: int | str, players: Sequence[str], options: Mapping[str, Any]):
         self.seed = seed
@@ -196,8 +236,12 @@ class State:
         """Validate and carry out ``code`` for ``seat``; raises IllegalAction, changing nothing."""
         if self.is_over:
             raise IllegalAction("The match is over.")
-        if not isinstance(seat, int) or not 0 <= seat < self.num_seats:
+        if not is_seat(self, seat):
             raise IllegalAction("You are not seated at this table.")
+        if not isinstance(code, str):
+            raise IllegalAction("An action is a line of text, such as `pass`.")
+        if len(code) > MAX_CODE_LENGTH:
+            raise IllegalAction("That action is too long to be a move.")
         if seat not in self.to_act and seat not in self.may_act:
             raise IllegalAction("It is not your turn.")
         code = self.normalize(seat, code)
@@ -220,7 +264,11 @@ class State:
         return events
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
-        """Exactly what ``seat`` (None: a spectator) may see."""
+        """Exactly what ``seat`` (None: a spectator) may see. ``may_act`` holds at most the
+        viewer itself: who else could act out of turn (Panda: who holds a bomb) is secret.
+        Raises IllegalAction for a seat that is not at the table."""
+        if seat is not None and not is_seat(self, seat):
+            raise IllegalAction("You are not seated at this table.")
         v = self._view(seat)
         v.update(
             game=self.game,
@@ -228,7 +276,7 @@ class State:
             players=list(self.players),
             version=self.version,
             to_act=list(self.to_act),
-            may_act=list(self.may_act),
+            may_act=[seat] if seat is not None and seat in self.may_act else [],
             scores=list(self.scores),
             is_over=self.is_over,
         )

@@ -776,6 +776,8 @@ class MushiState(State):
         targets = [t for took in choices for t in took]
         if len(args) > 2:
             return "Name the card to play and at most one target."
+        if len(args) == 2 and args[1] not in _DECK_ORDER:
+            return f"`{args[1]}` is not a Mushi card."
         if len(args) == 2 and args[1] == WILD != c:
             return "The wild on the table cannot be taken by a card from a hand."
         if len(args) == 2 and c == WILD and args[1] in RAIN_CARDS:

@@ -219,7 +219,7 @@ class SanDaYiState(State):
         verb = words[0] if words else ""
         if self.phase == BIDDING:
             if verb == "bid" and len(words) == 2:
-                if not words[1].isdigit() or int(words[1]) not in BIDS:
+                if words[1] not in {str(b) for b in BIDS}:
                     return "Bids are 60, 65, 70, 75 or 80."
                 return self._explain_low_bid()
             return "It is time to bid (`bid 60` … `bid 80`) or `pass`."
