@@ -6,10 +6,12 @@ import asyncio
 import dataclasses
 import random
 import re
+from collections.abc import Callable
 from typing import Any
 
 from bot.app import Teahouse
 from bot.config import Settings
+from bot.engine import IllegalAction
 from tests.e2e.fakediscord import (
     FakeDiscord,
     FakeMessage,
@@ -26,6 +28,8 @@ def settings_for(db_path: str, **overrides: Any) -> Settings:
         token="fake-token",
         database=db_path,
         turn_seconds=600.0,
+        # Mah-Jongg claim windows must not close on their own under a loaded machine.
+        claim_seconds=600.0,
         ai_delay=0.0,
         edit_interval=0.0,
         timeouts_before_ai=2,
@@ -92,6 +96,47 @@ def current_controls(fake: FakeDiscord, table: Any, user_id: int):
     return found
 
 
+def settled(table: Any) -> bool:
+    """Nothing is under way inside the bot: no lock held, no out-of-turn plays being
+    gathered, no AI seat with a decision to make, and every AI seat that may act out of turn
+    (an Ambush) has considered the current state. Simulated people wait for this before
+    clicking, so AI and human moves never race and a seed always plays the same match."""
+    if table.finished:
+        return True
+    if table.lock.locked() or table.batch is not None:
+        return False
+    if any(table.seats[s].played_by_ai for s in table.waiting_on()):
+        return False
+    version = table.state.version
+    return all(
+        table.ai_considered.get(s) == version
+        for s in table.state.may_act
+        if table.seats[s].played_by_ai
+    )
+
+
+def next_decision(fake: FakeDiscord, table: Any, users: list[int]):
+    """Once the bot has settled: the human seat that acts next (the lowest seat among those
+    who must decide, so the order never depends on timing) with its DM controls, as
+    (user, (message, components)); None while waiting."""
+    if not settled(table):
+        return None
+    seats = sorted(
+        (s for s in table.seats if s.user_id in users and s.seat in table.state.to_act),
+        key=lambda s: s.seat,
+    )
+    if not seats:
+        return None
+    found = current_controls(fake, table, seats[0].user_id)
+    return (seats[0].user_id, found) if found else None
+
+
+def decision_rng(table: Any, seat: int) -> random.Random:
+    """The simulated person's dice for one decision: from the table's seed, the state version
+    and the seat, so a choice never depends on what was clicked before or when."""
+    return random.Random(f"{table.seed}:{table.state.version}:{seat}")
+
+
 async def click_some_action(
     fake: FakeDiscord,
     user_id: int,
@@ -121,19 +166,134 @@ async def eventually(predicate, timeout: float = 20.0, interval: float = 0.01):
         await asyncio.sleep(interval)
 
 
-def component_moves(
+@dataclasses.dataclass(frozen=True)
+class Move:
+    """One way to use a control: click a button (``values`` None) or pick ``values`` in a
+    select; ``code`` is the action code the host builds from it (bot/host/components.py)."""
+
+    component: dict[str, Any]
+    values: tuple[str, ...] | None
+    code: str
+
+
+def _parts(comp: dict[str, Any]) -> tuple[str, str]:
+    """(kind "a"/"s", code or verb) of an action component's custom id."""
+    kind = ACTION_ID.match(comp["custom_id"]).group(1)
+    return kind, comp["custom_id"].split(":", 5)[5]
+
+
+def select_code(comp: dict[str, Any], values: list[str] | tuple[str, ...]) -> str:
+    """The code the host's ActionSelect builds: the verb, then the values in option order."""
+    _, verb = _parts(comp)
+    order = {o["value"]: i for i, o in enumerate(comp["options"])}
+    chosen = sorted(values, key=lambda v: order.get(v, len(order)))
+    return " ".join([verb, *chosen]) if verb else " ".join(chosen)
+
+
+def _values_for(
+    comp: dict[str, Any], action: str, normalize: Callable[[str], str]
+) -> tuple[str, ...] | None:
+    """Select values whose code means ``action`` (None if this select cannot say it).
+
+    A word of the action that is no option value (Panda's ``catfish=7``, which the select
+    says as the plain Catfish or "Catfish as the LOWER card") is matched with the option
+    that makes the game read the same action."""
+    _, verb = _parts(comp)
+    options = [o["value"] for o in comp["options"]]
+    lo, hi = comp.get("min_values") or 1, comp.get("max_values") or 1
+    if not verb and action in options:  # a select whose values are whole codes
+        return (action,) if lo <= 1 <= hi else None
+    if verb:
+        if not action.startswith(verb + " "):
+            return None
+        words = action[len(verb) + 1 :].split()
+    else:
+        words = action.split()
+    if not lo <= len(words) <= hi or len(set(words)) != len(words):
+        return None
+    target = normalize(action)
+    chosen = [w for w in words if w in options]
+    for w in words:
+        if w in options:
+            continue
+        rest = [o for o in options if o not in chosen]
+        fit = next(
+            (
+                o
+                for o in rest
+                if normalize(select_code(comp, [*(x for x in words if x != w), o])) == target
+            ),
+            None,
+        )
+        if fit is None:
+            return None
+        chosen.append(fit)
+    if normalize(select_code(comp, chosen)) != target:
+        return None
+    return tuple(chosen)
+
+
+def control_moves(
     comps: list[dict[str, Any]],
-) -> list[tuple[dict[str, Any], str, list[str] | None]]:
-    """What each component can send: (component, action code, select values or None)."""
-    moves: list[tuple[dict[str, Any], str, list[str] | None]] = []
+    legal: list[str],
+    *,
+    normalize: Callable[[str], str] | None = None,
+    accepts: Callable[[str], bool] | None = None,
+    rng: random.Random | None = None,
+    samples: int = 60,
+) -> list[Move]:
+    """Every way the controls let a player make one of the ``legal`` actions.
+
+    ``normalize`` is the game's spelling of codes (``state.normalize(seat, ·)``); codes are
+    compared after it, as the bot does. A multi-select from which no listed action can be
+    composed (a game may accept codes it does not list, e.g. several cards at once) is
+    tried with up to ``samples`` random picks, kept when ``accepts`` (the game's own
+    check) takes them."""
+    norm = normalize or (lambda code: " ".join(code.split()))
+    wanted = {norm(c) for c in legal}
+    moves: list[Move] = []
     for comp in comps:
-        kind, *_rest = ACTION_ID.match(comp["custom_id"]).groups()
-        tail = comp["custom_id"].split(":", 5)[5]
+        kind, code = _parts(comp)
         if kind == "a":
-            moves.append((comp, tail, None))
-        else:
-            moves.append((comp, tail, []))  # a select: the verb; values are chosen later
+            if norm(code) in wanted:
+                moves.append(Move(comp, None, code))
+            continue
+        found = []
+        for action in legal:
+            values = _values_for(comp, action, norm)
+            if values is not None:
+                found.append(Move(comp, values, select_code(comp, values)))
+        if not found and accepts is not None and rng is not None:
+            options = [o["value"] for o in comp["options"]]
+            lo, hi = comp.get("min_values") or 1, comp.get("max_values") or 1
+            for _ in range(samples):
+                values = tuple(rng.sample(options, rng.randint(lo, min(hi, len(options)))))
+                if accepts(select_code(comp, values)):
+                    found.append(Move(comp, values, select_code(comp, values)))
+        moves += found
     return moves
+
+
+def state_checks(state: Any, seat: int) -> tuple[Callable[[str], str], Callable[[str], bool]]:
+    """(normalize, accepts) for ``seat`` from a game state: what the bot itself applies."""
+
+    def normalize(code: str) -> str:
+        return state.normalize(seat, code)
+
+    def accepts(code: str) -> bool:
+        try:
+            state.check(seat, state.normalize(seat, code))
+        except IllegalAction:
+            return False
+        return True
+
+    return normalize, accepts
+
+
+async def click_move(fake: FakeDiscord, user_id: int, message: FakeMessage, move: Move):
+    if move.values is None:
+        return await fake.click(user_id, message, move.component["custom_id"])
+    return await fake.select(user_id, message, move.component["custom_id"], list(move.values))
 
 
 async def click_legal_action(
@@ -143,36 +303,20 @@ async def click_legal_action(
     comps: list[dict[str, Any]],
     legal: list[str],
     rng: random.Random,
+    *,
+    state: Any = None,
+    seat: int | None = None,
 ):
     """Click a component that sends one of the ``legal`` codes (like a player who knows the
-    rules): a button carrying the code, or select values that compose it."""
-    candidates: list[tuple[dict[str, Any], list[str] | None]] = []
-    legal_set = set(legal)
-    for comp, code, values in component_moves(comps):
-        if values is None:
-            if code in legal_set:
-                candidates.append((comp, None))
-            continue
-        verb = code
-        options = [o["value"] for o in comp["options"]]
-        lo, hi = comp.get("min_values") or 1, comp.get("max_values") or 1
-        for action in legal:
-            if verb:
-                if not action.startswith(verb + " "):
-                    continue
-                words = action[len(verb) + 1 :].split()
-            else:
-                words = action.split()
-            if lo <= len(words) <= hi and all(w in options for w in words):
-                # The host sends the values in option order; the game's normalize() sorts.
-                candidates.append((comp, words))
-            elif not verb and action in options and lo <= 1 <= hi:
-                candidates.append((comp, [action]))
-    if not candidates:
+    rules), chosen at random among everything the controls can send. With ``state`` and
+    ``seat``, codes are compared as the game spells them (and checked as the bot will)."""
+    normalize = accepts = None
+    if state is not None and seat is not None:
+        normalize, accepts = state_checks(state, seat)
+    moves = control_moves(comps, legal, normalize=normalize, accepts=accepts, rng=rng)
+    if not moves:
         raise AssertionError(
-            f"no component sends any of {legal[:10]}... in {[c['custom_id'] for c in comps]}"
+            f"no component sends any of {legal[:10]}... in "
+            f"{[(c['custom_id'], [o['value'] for o in c.get('options') or []]) for c in comps]}"
         )
-    comp, values = rng.choice(candidates)
-    if values is None:
-        return await fake.click(user_id, message, comp["custom_id"])
-    return await fake.select(user_id, message, comp["custom_id"], values)
+    return await click_move(fake, user_id, message, rng.choice(moves))

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,8 +13,9 @@ from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.teahouse import (
     RunningBot,
     click_legal_action,
-    current_controls,
+    decision_rng,
     eventually,
+    next_decision,
     settings_for,
 )
 
@@ -62,20 +62,13 @@ async def play_whole_match(
     await (await fake.click(host, lobby, label="Start")).wait_response()
     bot = running.bot
     table = await eventually(lambda: bot.host.tables.get(table_id))
-    rng = random.Random(table_id)
     clicks = 0
     while not table.finished:
         assert clicks < 3000, "the match did not end"
-        # Poll: the bot updates its state first and the DMs a moment later.
+        # Wait until the bot has settled (AIs moved, DMs sent), then the lowest human seat
+        # that must decide clicks: the same seed always plays the same match.
         found = await eventually(
-            lambda: (
-                table.finished
-                or next(
-                    ((u, c) for u in users if (c := current_controls(fake, table, u))),
-                    None,
-                )
-            ),
-            timeout=30,
+            lambda: table.finished or next_decision(fake, table, users), timeout=30
         )
         if found is True:
             break
@@ -85,7 +78,10 @@ async def play_whole_match(
         # Like most people, these players don't call Panda on a whim (random calls can keep a
         # match from ever reaching its target).
         legal = [c for c in table.state.legal_actions(seat) if c != "call"]
-        inter = await click_legal_action(fake, user, message, comps, legal, rng)
+        rng = decision_rng(table, seat)
+        inter = await click_legal_action(
+            fake, user, message, comps, legal, rng, state=table.state, seat=seat
+        )
         await inter.wait_response()
         await eventually(lambda t=table, v=version: t.state.version > v or t.finished)
         assert _ephemeral_text(inter) == "", _ephemeral_text(inter)

@@ -19,6 +19,7 @@ from tests.e2e.teahouse import (
     eventually,
     latest_controls,
     settings_for,
+    settled,
 )
 
 pytestmark = pytest.mark.asyncio
@@ -58,36 +59,44 @@ async def _open_table(fake: FakeDiscord, channel: int, host: int, guests: list[i
 
 
 async def _play_until(fake: FakeDiscord, table, keep: dict[int, tuple[str, ...]], ready, rng):
-    """Humans answer their own decisions (keeping the cards in ``keep``) until ``ready()``."""
+    """Humans answer their own decisions (keeping the cards in ``keep``) until ``ready()``.
+
+    Each step waits until the bot has settled (the AIs have moved), so the moment comes at
+    the same point of the same deal every run."""
     for _ in range(80):
-        await eventually(lambda: not table.lock.locked() and table.batch is None)
+        await eventually(lambda: settled(table))
         if found := ready():
             return found
-        seat = next((s for s in table.seats if s.seat in table.state.to_act and not s.is_ai), None)
-        if seat is None:
-            await eventually(
-                lambda: ready() or any(not table.seats[s].is_ai for s in table.state.to_act)
-            )
-            continue
+        seat = min(
+            (s for s in table.seats if s.seat in table.state.to_act and not s.is_ai),
+            key=lambda s: s.seat,
+            default=None,
+        )
+        assert seat is not None, "the bot settled with nobody to act"
         message, comps = await eventually(lambda u=seat.user_id: current_controls(fake, table, u))
         kept = keep.get(seat.seat, ())
         everything = [c for c in table.state.legal_actions(seat.seat) if c != "call"]
         legal = [c for c in everything if not any(x in c.split() for x in kept)] or everything
         version = table.state.version
-        click = await click_legal_action(fake, seat.user_id, message, comps, legal, rng)
+        click = await click_legal_action(
+            fake, seat.user_id, message, comps, legal, rng, state=table.state, seat=seat.seat
+        )
         await click.wait_response()
         await eventually(lambda v=version: table.state.version > v)
     raise AssertionError("the moment never came")
 
 
 def _ambush_button(fake: FakeDiscord, table, user: int, seat: int, is_ambush):
-    """The Ambush button in the user's DM while the seat may only act out of turn."""
+    """The Ambush button in the user's current DM while the seat may only act out of turn."""
     if seat in table.state.to_act or seat not in table.state.may_act:
         return None
     found = latest_controls(fake, user)
-    if not found:
+    prompt = table.prompts.get(seat)
+    if not found or prompt is None:
         return None
     message, comps = found
+    if any(int(c["custom_id"].split(":")[4]) != prompt.version for c in comps):
+        return None  # the DM for the current state is still on its way
     button = next((c for c in comps if c["type"] == 2 and is_ambush(_code(c))), None)
     return (message, button) if button else None
 
@@ -138,15 +147,17 @@ async def test_simultaneous_ambushes_go_by_turn_order_after_the_last_player(
     # Bob's higher one still beats it.
     stack_first_deal(monkeypatch, [list(SEVENS), list(NINES), ["stork"], []])
     fake = fake_discord
-    # The AIs take a moment, so both humans see their chance while the next player thinks.
-    running = RunningBot(
-        fake, settings_for(str(tmp_path / "panda2.db"), simultaneous_window=0.3, ai_delay=1.0)
-    )
+    carol = fake.add_user("Carol")
+    # Seat 3 is a person too, who takes her time once the Stork is out: both Ambushes are
+    # laid while she thinks, however loaded the machine (no race with an AI's move).
+    running = RunningBot(fake, settings_for(str(tmp_path / "panda2.db"), simultaneous_window=1.0))
     bot = await running.start()
     try:
-        table_id, lobby = await _open_table(fake, games_channel, alice, [bob], ais=2)
+        table_id, lobby = await _open_table(fake, games_channel, alice, [bob], ais=1)
+        await (await fake.click(carol, lobby, label="Join")).wait_response()
         await (await fake.click(alice, lobby, label="Start")).wait_response()
         table = await eventually(lambda: bot.host.tables.get(table_id))
+        assert table.seats[2].is_ai and table.seats[3].user_id == carol
         sevens, nines = _ambush_of(SEVENS), _ambush_of(NINES)
 
         def both_ready():

@@ -20,9 +20,12 @@ pytestmark = pytest.mark.asyncio
 async def test_python_m_bot_connects_syncs_commands_and_stops_cleanly(
     fake_discord: FakeDiscord, tmp_path
 ) -> None:
+    # The developer's own TEAHOUSE_* settings (a sync guild, a database...) must not leak in.
+    inherited = {k: v for k, v in os.environ.items() if not k.startswith(("TEAHOUSE_", "DISCORD_"))}
     env = {
-        **os.environ,
+        **inherited,
         "DISCORD_TOKEN": "fake-token",
+        "TEAHOUSE_SEED_BASE": "e2e-process",
         "TEAHOUSE_API_BASE": fake_discord.api_base,
         "TEAHOUSE_GATEWAY_URL": fake_discord.gateway_url,
         "TEAHOUSE_DATABASE": str(tmp_path / "data" / "teahouse.db"),
