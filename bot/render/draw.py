@@ -1,13 +1,18 @@
 """Shared drawing primitives: felt backgrounds, card frames with shadows, text, panels, badges.
 
-Everything expensive (felt textures, shadows, masks) is cached by size so a table render
-only pastes ready-made layers.
+Everything expensive (felt textures, shadows, masks, panel layers, rendered text runs) is
+cached (bounded lru caches, one set per render process) so a table render only pastes
+ready-made layers. Draw on RGB canvases: pasting an RGBA sprite with itself as the mask
+blends it over the canvas, like ``alpha_composite`` but without a full-size RGBA layer.
 """
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
 
@@ -27,8 +32,98 @@ MATCH_GREEN = (82, 214, 120)
 WHITE = (255, 255, 255)
 MUTED = (200, 210, 200)
 
+FELT_SHADES = 6
 SHADOW_OFFSET = (2, 3)
 SHADOW_BLUR = 3
+
+
+# ----- text: rendered glyph masks are cached (font rendering is the costliest drawing step)
+
+
+@lru_cache(maxsize=4096)
+def _text_mask(
+    fnt: ImageFont.FreeTypeFont,
+    text: str,
+    anchor: str,
+    stroke_width: float,
+    start: tuple[float, float],
+) -> tuple[Any, tuple[int, int]]:
+    return fnt.getmask2(
+        text, "L", None, None, None, stroke_width, anchor, 0, start, stroke_filled=True
+    )
+
+
+def cached_text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    fnt: ImageFont.FreeTypeFont,
+    fill: Any,
+    anchor: str | None = None,
+    stroke_width: float = 0,
+    stroke_fill: Any = None,
+) -> None:
+    """``draw.text`` for one line of text in a FreeType font, from cached glyph masks:
+    the same pixels as ``ImageDraw.text``."""
+    if draw.fontmode != "L" or "\n" in text:
+        draw.text(xy, text, fill, fnt, anchor, stroke_width=stroke_width, stroke_fill=stroke_fill)
+        return
+    ink = _ink(draw, fill)
+    if ink is None:
+        return
+    x, y = xy
+    start = (math.modf(x)[0], math.modf(y)[0])
+    anchor = anchor or "la"
+    passes = [(ink, 0.0)]
+    if stroke_width:
+        stroke_ink = _ink(draw, stroke_fill) if stroke_fill is not None else ink
+        passes = [(stroke_ink, stroke_width)] + ([(ink, 0.0)] if ink != stroke_ink else [])
+    for pass_ink, sw in passes:
+        mask, (ox, oy) = _text_mask(fnt, text, anchor, sw, start)
+        draw.draw.draw_bitmap((int(x) + ox, int(y) + oy), mask, pass_ink)
+
+
+def _ink(draw: ImageDraw.ImageDraw, fill: Any) -> int | None:
+    ink, fill_ink = draw._getink(fill)
+    return fill_ink if ink is None else ink
+
+
+class Draw(ImageDraw.ImageDraw):
+    """``ImageDraw.Draw`` whose single-line FreeType ``text`` comes from the glyph-mask cache."""
+
+    def __init__(self, im: Image.Image, mode: str | None = None) -> None:
+        super().__init__(im, mode)
+
+    def text(  # type: ignore[override]
+        self,
+        xy: tuple[float, float],
+        text: Any,
+        fill: Any = None,
+        font: Any = None,
+        anchor: str | None = None,
+        *args: Any,
+        stroke_width: float = 0,
+        stroke_fill: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        if (
+            args
+            or kwargs
+            or not isinstance(text, str)
+            or not isinstance(font, ImageFont.FreeTypeFont)
+        ):
+            super().text(
+                xy, text, fill, font, anchor, *args, stroke_width=stroke_width,
+                stroke_fill=stroke_fill, **kwargs,
+            )  # fmt: skip
+            return
+        cached_text(self, xy, text, font, fill, anchor, stroke_width, stroke_fill)
+
+
+@lru_cache(maxsize=4096)
+def text_length(text: str, size: int, bold: bool = False) -> float:
+    """``font(size, bold).getlength(text)``, cached."""
+    return font(size, bold).getlength(text)
 
 
 @lru_cache(maxsize=16)
@@ -44,13 +139,19 @@ def felt(size: tuple[int, int], base: Colour = FELT_GREEN, seed: int = 7) -> Ima
     small.putdata([rng.randint(0, 255) for _ in range(small.width * small.height)])
     mottle = small.resize((w, h), Image.Resampling.BICUBIC).filter(ImageFilter.GaussianBlur(6))
     vignette = _vignette((w, h))
+    # shade = (0.88 .. 1.04 from the mottle) * vignette, in FELT_SHADES steps: the palette
+    # PNG showed the felt in a few tones anyway; fixing them keeps the tones the same in
+    # every frame and the contours few (they cost most of a table PNG's bytes)
+    shade = ImageChops.multiply(
+        mottle.point([round(255 * (0.88 + 0.16 * i / 255) / 1.04) for i in range(256)]), vignette
+    )
+    lo, hi = shade.getextrema()
+    step = max(1, (hi - lo + FELT_SHADES - 1) // FELT_SHADES)
+    shade = shade.point([lo + ((i - lo) // step) * step + step // 2 for i in range(256)])
     r, g, b = base[:3]
-    layers = []
-    for c in (r, g, b):
-        # channel = base * (0.88 .. 1.04 from the mottle) * vignette
-        lut_m = [int(c * (0.88 + 0.16 * i / 255)) for i in range(256)]
-        ch = ImageChops.multiply(mottle.point(lut_m), vignette)
-        layers.append(ch)
+    layers = [
+        shade.point([min(255, int(c * 1.04 * i / 255)) for i in range(256)]) for c in (r, g, b)
+    ]
     return Image.merge("RGB", layers)
 
 
@@ -156,22 +257,24 @@ def draw_text(
     outline_width: int = 2,
 ) -> None:
     """Text at `xy` (Pillow anchor, e.g. "mm" centred); optional outline for legibility on art."""
-    draw.text(
+    cached_text(
+        draw,
         xy,
         text,
-        font=font(size, bold),
-        fill=fill,
-        anchor=anchor,
+        font(size, bold),
+        fill,
+        anchor,
         stroke_width=outline_width if outline else 0,
         stroke_fill=outline,
     )
 
 
+@lru_cache(maxsize=2048)
 def fit_text(
     text: str, max_width: int, size: int, bold: bool = False, min_size: int = 9
 ) -> tuple[str, int]:
     """Shrink the font (down to `min_size`) then ellipsize so `text` fits in `max_width`."""
-    while size > min_size and font(size, bold).getlength(text) > max_width:
+    while size > min_size and text_length(text, size, bold) > max_width:
         size -= 1
     fnt = font(size, bold)
     if fnt.getlength(text) <= max_width:
@@ -196,7 +299,7 @@ def badge(
     """A pill-shaped label; returns its box. `anchor` "la" = top-left at xy, "ra" = top-right."""
     fnt = font(size, bold)
     p = pad if pad is not None else max(3, size // 3)
-    tw = int(fnt.getlength(text))
+    tw = int(text_length(text, size, bold))
     h = size + p
     w = tw + 2 * p
     x, y = xy
@@ -208,7 +311,7 @@ def badge(
         y -= h // 2
     box = (x, y, x + w, y + h)
     draw.rounded_rectangle(box, radius=h // 2, fill=fill)
-    draw.text((x + w / 2, y + h / 2), text, font=fnt, fill=text_fill, anchor="mm")
+    cached_text(draw, (x + w / 2, y + h / 2), text, fnt, text_fill, "mm")
     return box
 
 
@@ -225,20 +328,28 @@ def panel(
 ) -> Box:
     """A translucent rounded panel; returns the inner box below the optional title."""
     x0, y0, x1, y1 = box
-    layer = Image.new("RGBA", (x1 - x0, y1 - y0), (0, 0, 0, 0))
-    d = ImageDraw.Draw(layer)
-    d.rounded_rectangle(
-        (0, 0, x1 - x0 - 1, y1 - y0 - 1), radius=radius, fill=fill, outline=border, width=1
-    )
+    layer = panel_layer((x1 - x0, y1 - y0), fill, border, radius)
     if canvas.mode == "RGBA":
         canvas.alpha_composite(layer, (x0, y0))
     else:
         canvas.paste(layer, (x0, y0), layer)
     if title:
         draw = ImageDraw.Draw(canvas)
-        draw.text((x0 + 10, y0 + 6), title, font=font(title_size, True), fill=title_fill)
+        cached_text(draw, (x0 + 10, y0 + 6), title, font(title_size, True), title_fill)
         return (x0 + 8, y0 + 10 + title_size, x1 - 8, y1 - 6)
     return (x0 + 8, y0 + 6, x1 - 8, y1 - 6)
+
+
+@lru_cache(maxsize=64)
+def panel_layer(
+    size: tuple[int, int], fill: Colour, border: Colour | None, radius: int
+) -> Image.Image:
+    """The RGBA layer of a translucent rounded panel (cached; do not modify)."""
+    layer = Image.new("RGBA", size, (0, 0, 0, 0))
+    ImageDraw.Draw(layer).rounded_rectangle(
+        (0, 0, size[0] - 1, size[1] - 1), radius=radius, fill=fill, outline=border, width=1
+    )
+    return layer
 
 
 def glow(
@@ -263,3 +374,40 @@ def _glow(
     tile = Image.new("RGBA", mask.size, colour + (0,))
     tile.putalpha(mask)
     return tile
+
+
+def palette_sheet(
+    background: Image.Image,
+    sprites: Sequence[Image.Image],
+    colours: Sequence[Colour],
+    *,
+    panels: Sequence[Colour] = ((0, 0, 0, 90),),
+) -> Image.Image:
+    """A sample sheet for ``encode.palette_from``: `background` with translucent `panels`,
+    every sprite (with its shadow) and text and badges in every colour over felt and over
+    the panels, so a fixed palette holds the colours (and antialiased edges) of real frames."""
+    w = background.width
+    sheet = background.copy().convert("RGB")
+    x, y, row_h = 8, 8, 0
+    for sprite in sprites:
+        if x + sprite.width + 8 > w:
+            x, y, row_h = 8, y + row_h + 10, 0
+        if y + sprite.height + 8 > sheet.height:
+            break
+        paste_with_shadow(sheet, sprite, (x, y))
+        x += sprite.width + 8
+        row_h = max(row_h, sprite.height)
+    d = Draw(sheet)
+    ty = max(8, sheet.height - 40 * len(panels) - 4)
+    for fill in panels:
+        panel(sheet, (4, ty - 2, w - 4, ty + 36), fill=fill)
+        x = 10
+        for colour in colours:
+            if x + 150 > w:
+                break
+            draw_text(d, (x, ty + 2), "Ag 12 光", 16, colour, bold=True)
+            draw_text(d, (x, ty + 20), "ag 3·", 13, colour)
+            badge(d, (x + 72, ty + 4), "Ab", 14, fill=colour[:3])
+            x += 150
+        ty += 40
+    return sheet

@@ -1,7 +1,8 @@
 """Rendering in a separate process, so drawing never holds the bot's event loop (or GIL).
 
 ``render_png(game, what, view)`` is a pure function of its arguments: it imports the game's
-render module and returns PNG bytes (None if the game has no such renderer).
+render module and returns PNG bytes (None if the game has no such renderer). Sprite, text
+and palette caches live in each worker process (bounded lru caches).
 """
 
 from __future__ import annotations
@@ -27,7 +28,11 @@ def render_png(game: str, what: str, view: dict[str, Any]) -> bytes | None:
     if fn is None:
         return None
     image = fn(view)
-    return None if image is None else to_png(image)
+    if image is None:
+        return None
+    # A game's fixed palette (built once per process) saves choosing one per image.
+    palette = getattr(module, "png_palette", None)
+    return to_png(image, palette=palette() if palette is not None else True)
 
 
 def _warm() -> None:

@@ -32,15 +32,19 @@ from bot.render.draw import (
     MUTED,
     PAPER,
     WHITE,
+    Draw,
     badge,
     card_frame,
     draw_text,
     felt,
     fit_text,
     glow,
+    palette_sheet,
     panel,
     paste_with_shadow,
+    text_length,
 )
+from bot.render.encode import palette_from
 from bot.render.fonts import font
 
 SUIT_COLOURS = {
@@ -329,20 +333,31 @@ def _row_of_cards(
 
 def render_table(view: Mapping[str, Any]) -> Image.Image:
     """The public table: every seat's card count, calls, tricks; the trick; team scores."""
-    W, H = TABLE_SIZE
-    canvas = felt(TABLE_SIZE, FELT_GREEN).copy().convert("RGBA")
-    d = ImageDraw.Draw(canvas)
-    _header(canvas, d, view)
     positions = _seat_positions(view.get("seat"))
+    canvas = _table_base(tuple(sorted((pos, seat % 2) for seat, pos in positions.items()))).copy()
+    d = Draw(canvas)
+    _header(canvas, d, view)
     for seat, pos in positions.items():
         _seat_panel(canvas, view, seat, pos)
     _centre(canvas, view)
-    return canvas.convert("RGB")
+    return canvas
+
+
+@lru_cache(maxsize=4)
+def _table_base(teams: tuple[tuple[str, int], ...]) -> Image.Image:
+    """Felt with the panels that never move (header, seats by team colour, centre)."""
+    canvas = felt(TABLE_SIZE, FELT_GREEN).copy()
+    panel(canvas, (10, 8, TABLE_SIZE[0] - 10, 56), fill=(0, 0, 0, 120))
+    for pos, team in teams:
+        panel(
+            canvas, _PANEL[pos], fill=(0, 0, 0, 130), border=TEAM_COLOURS[team] + (200,), radius=12
+        )
+    panel(canvas, _CENTRE, fill=(0, 0, 0, 70), border=(255, 255, 255, 30), radius=16)
+    return canvas
 
 
 def _header(canvas: Image.Image, d: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
     W = canvas.width
-    panel(canvas, (10, 8, W - 10, 56), fill=(0, 0, 0, 120))
     draw_text(d, (24, 32), f"Panda · hand {view['deal']}", 24, WHITE, bold=True, anchor="lm")
     scores = view["team_scores"]
     x = W - 24
@@ -353,6 +368,7 @@ def _header(canvas: Image.Image, d: ImageDraw.ImageDraw, view: Mapping[str, Any]
     draw_text(d, (x - 6, 32), f"to {view['target']}:", 16, MUTED, anchor="rm")
 
 
+_CENTRE = (320, 222, 960, 622)
 _PANEL = {  # position -> box (x0, y0, x1, y1)
     "bottom": (330, 640, 950, 790),
     "top": (330, 66, 950, 206),
@@ -364,10 +380,9 @@ _PANEL = {  # position -> box (x0, y0, x1, y1)
 def _seat_panel(canvas: Image.Image, view: Mapping[str, Any], seat: int, pos: str) -> None:
     box = _PANEL[pos]
     x0, y0, x1, y1 = box
-    d = ImageDraw.Draw(canvas)
+    d = Draw(canvas)
     team = seat % 2
     acting = seat in view.get("to_act", [])
-    panel(canvas, box, fill=(0, 0, 0, 130), border=TEAM_COLOURS[team] + (200,), radius=12)
     if acting:
         d.rounded_rectangle((x0 - 3, y0 - 3, x1 + 3, y1 + 3), radius=14, outline=HIGHLIGHT, width=4)
     name = view["players"][seat]
@@ -410,7 +425,7 @@ def _seat_panel(canvas: Image.Image, view: Mapping[str, Any], seat: int, pos: st
         ):
             pass
     for text, colour in status:
-        if bx + font(14, True).getlength(text) + 10 > x1 - 10 and bx > x0 + 14:
+        if bx + text_length(text, 14, True) + 10 > x1 - 10 and bx > x0 + 14:
             bx, by = x0 + 14, by + 24  # wrap to a second line of badges
         b = badge(d, (bx, by), text, size=14, fill=colour, text_fill=INK)
         bx = b[2] + 6
@@ -450,10 +465,8 @@ def _seat_panel(canvas: Image.Image, view: Mapping[str, Any], seat: int, pos: st
 
 
 def _centre(canvas: Image.Image, view: Mapping[str, Any]) -> None:
-    d = ImageDraw.Draw(canvas)
-    box = (320, 222, 960, 622)
-    inner = panel(canvas, box, fill=(0, 0, 0, 70), border=(255, 255, 255, 30), radius=16)
-    x0, y0, x1, y1 = inner
+    d = Draw(canvas)
+    x0, y0, x1, y1 = _CENTRE[0] + 8, _CENTRE[1] + 6, _CENTRE[2] - 8, _CENTRE[3] - 6  # panel inner
     names = view["players"]
     phase = view.get("phase")
     info: list[str] = []
@@ -502,7 +515,7 @@ def _centre(canvas: Image.Image, view: Mapping[str, Any]) -> None:
                 text = f"{names[turn]} holds the Stork and leads" if turn is not None else text
             draw_text(d, ((x0 + x1) // 2, (y0 + y1) // 2), text, 24, MUTED, anchor="mm")
         else:
-            _trick(canvas, view, trick, inner)
+            _trick(canvas, view, trick, (x0, y0, x1, y1))
         if view.get("trick_won") and view.get("top_seat") is not None:
             info.append(f"Trick won by {names[view['top_seat']]}")
         pending = view.get("pending")
@@ -525,7 +538,7 @@ def _centre(canvas: Image.Image, view: Mapping[str, Any]) -> None:
 def _trick(
     canvas: Image.Image, view: Mapping[str, Any], trick: Sequence[Mapping[str, Any]], box
 ) -> None:
-    d = ImageDraw.Draw(canvas)
+    d = Draw(canvas)
     names = view["players"]
     x0, y0, x1, y1 = box
     earlier = list(trick[:-1])[-3:]
@@ -569,12 +582,12 @@ def render_hand(view: Mapping[str, Any]) -> Image.Image:
     gap = 6
     width = max(900, 40 + n * (HAND_CARD[0] + gap))
     height = 250
-    canvas = felt((width, height), (30, 52, 82)).copy().convert("RGBA")
-    d = ImageDraw.Draw(canvas)
+    canvas = felt((width, height), (30, 52, 82)).copy()
+    d = Draw(canvas)
     names = view["players"]
     if seat is None:
         draw_text(d, (20, 20), "Spectator: no hand", 22, WHITE, bold=True)
-        return canvas.convert("RGB")
+        return canvas
     team = seat % 2
     title = f"{names[seat]} · Team {'AB'[team]} · {view['team_scores'][team]} – {view['team_scores'][1 - team]}"
     draw_text(d, (20, 14), title, 22, WHITE, bold=True)
@@ -600,7 +613,7 @@ def render_hand(view: Mapping[str, Any]) -> Image.Image:
         sprite = card_sprite(c, HAND_CARD)
         if c in tags:
             g = glow(HAND_CARD, tags[c][1], spread=8)
-            canvas.alpha_composite(g, (x - 8, y - 8))
+            canvas.paste(g, (x - 8, y - 8), g)
         paste_with_shadow(canvas, sprite, (x, y))
         if c in tags:
             text, size = fit_text(tags[c][0], HAND_CARD[0] + 4, 14, bold=True)
@@ -617,7 +630,7 @@ def render_hand(view: Mapping[str, Any]) -> Image.Image:
         x += HAND_CARD[0] + gap
     if not hand:
         draw_text(d, (20, 120), "You are out.", 24, WHITE, bold=True)
-    return canvas.convert("RGB")
+    return canvas
 
 
 # ----- the score sheet ---------------------------------------------------------------------------------
@@ -633,8 +646,8 @@ def render_deal_summary(view: Mapping[str, Any]) -> Image.Image | None:
     rows = _summary_rows(entry["lines"])
     width, row_h = 800, 48
     height = 170 + row_h * len(rows)
-    canvas = felt((width, height), (60, 40, 30)).copy().convert("RGBA")
-    d = ImageDraw.Draw(canvas)
+    canvas = felt((width, height), (60, 40, 30)).copy()
+    d = Draw(canvas)
     cols = (470, 660)
     draw_text(d, (20, 14), f"Hand {entry['deal']} — score", 26, WHITE, bold=True)
     order = ", ".join(f"{_place(i)} {names[s]}" for i, s in enumerate(entry["out"]))
@@ -659,7 +672,7 @@ def render_deal_summary(view: Mapping[str, Any]) -> Image.Image | None:
     for team in (0, 1):
         text = f"{entry['hand_scores'][team]:+d}  (total {entry['totals'][team]})"
         draw_text(d, (cols[team], y + 10), text, 19, GOLD, bold=True, anchor="ma")
-    return canvas.convert("RGB")
+    return canvas
 
 
 def _summary_rows(lines: Sequence[Mapping[str, Any]]) -> list[tuple[str, str, list[int | None]]]:
@@ -687,6 +700,30 @@ def _summary_rows(lines: Sequence[Mapping[str, Any]]) -> list[tuple[str, str, li
         points[team] = pts
         rows.append((name, detail, points))
     return rows
+
+
+# ----- the PNG palette --------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def png_palette() -> Image.Image:
+    """The fixed palette every Panda image is encoded with (built once per process)."""
+    codes = [f"{r}{s}" for r in RANK_NAMES for s in SUIT_COLOURS][:20] + list(SPECIAL_STYLE)
+    codes += [f"{r}{s}" for r in ("2", "5", "9", "10") for s in SUIT_COLOURS]
+    sprites = [card_back(SMALL)] + [card_sprite(c, size) for size in (BIG, MINI) for c in codes]
+    colours = [WHITE, MUTED, GOLD, HIGHLIGHT, INK, *TEAM_COLOURS, (240, 60, 60), (190, 120, 240)]
+    colours += [(150, 150, 150), (120, 210, 140)]
+    base = _table_base((("bottom", 0), ("left", 1), ("right", 1), ("top", 0)))
+    hand = felt((900, 250), (30, 52, 82)).copy()
+    for i, c in enumerate(codes[:10]):
+        paste_with_shadow(hand, card_sprite(c, HAND_CARD), (20 + i * 90, 70))
+    return palette_from(
+        [
+            palette_sheet(base, sprites, colours, panels=((0, 0, 0, 130), (0, 0, 0, 70))),
+            hand,
+            palette_sheet(felt((800, 160), (60, 40, 30)), [], colours),
+        ]
+    )
 
 
 __all__ = ["card_sprite", "render_deal_summary", "render_hand", "render_table", "SUIT_NAMES"]
