@@ -16,10 +16,14 @@ Action grammar (verb first; ``legal_actions`` lists exactly what is allowed now)
   action is the discard that leaves the hand one card from Mah-Jongg with exactly that
   card (the hand is then shown and locked: later draws that are not the named card are
   discarded automatically; drawing it, the only action is ``mahjong``).
-- In a claim window (``phase == "claim"``; only players with a legal claim are asked, all
-  at once; it resolves when all have answered — the host answers ``pass`` at the
-  deadline): ``mahjong``, ``kong``, ``pung``, ``chow <c1> <c2> <c3>`` (the three cards in
-  order, the discard among them; only from the previous player), ``pass``. Priority:
+- In a claim window (``phase == "claim"``; every discard outside the one more turn opens
+  one for all three other players at once, whether they can claim or not — then ``pass``
+  is their only action — so nothing public shows who holds a matching card; it resolves
+  when all three have answered — the host answers ``pass`` at the deadline): ``mahjong``,
+  ``kong``, ``pung``, ``chow <c1> <c2> <c3>`` (the three cards in order, the discard
+  among them; only from the previous player), ``pass``. The public view's ``claim`` shows
+  the card, the discarder, ``asked`` (the three) and ``waiting`` (who has not answered
+  yet); a seat's own view adds ``my_options`` and ``my_answer``. Priority:
   Mah-Jongg > kong > pung > chow, ties to the player nearest the discarder; between
   Mah-Jongg claims special hand > completing a pung > a chow > the pair.
 - The one more turn after a Mah-Jongg (``phase == "last_turns"``): ``discard <card>``,

@@ -334,8 +334,8 @@ def _status(view: Mapping[str, Any]) -> str:
     phase = view.get("phase")
     claim = view.get("claim")
     if phase == "claim" and claim:
-        waiting = ", ".join(_name(view, s) for s in claim.get("waiting", []))
-        return f"{_name(view, claim['by'])} discarded — claims from {waiting or '…'}"
+        # the same for every discard: nothing here tells who could claim it
+        return f"{_name(view, claim['by'])} discarded — claim window open"
     turn = view.get("turn")
     if turn is None:
         return ""
@@ -441,7 +441,7 @@ def _strip(canvas: Image.Image, view: Mapping[str, Any], seat: int, y: int) -> N
     if win and win.get("winner") == seat:
         badge(d, (24, tags_y), "MAH-JONGG", 15, fill=(120, 230, 140))
     if seat in to_act and view.get("phase") == "claim":
-        badge(d, (24, y + STRIP_H - 34), "may claim…", 13, fill=(255, 214, 74))
+        badge(d, (24, y + STRIP_H - 34), "to answer…", 13, fill=(255, 214, 74))
     # row 1: the hand (backs, or shown), melds, extras
     x0 = 236
     x = x0
@@ -570,7 +570,9 @@ def _hand_status(view: Mapping[str, Any]) -> str:
     if phase == "claim":
         claim = view.get("claim") or {}
         if seat in (claim.get("waiting") or []):
-            return "A discard you can claim — see the buttons."
+            if any(c != "pass" for c in claim.get("my_options") or []):
+                return "A discard you can claim — see the buttons."
+            return "Nothing to claim: pass (or let the window close)."
         return "Waiting for claims."
     if view.get("turn") == seat:
         if phase == "prelude":

@@ -20,7 +20,13 @@ Readings of the spec where it leaves a choice (each noted where it is implemente
 - Between Mah-Jongg claims each claimant is ranked by the best group the discard can
   complete in any reading of their hand (special hand > pung > chow > pair); the hand is
   then scored at its highest-scoring reading.
-- Strict option: every player is asked in every claim window and may claim anything. A
+- Every discard (outside the one more turn) opens a claim window for all three other
+  players, whether they can claim or not (then their only answer is ``pass``): nothing
+  public — who is asked, who is waited for, the window's length — tells who holds a
+  matching card. The window resolves when all three have answered; the host passes for
+  those still silent at the claim deadline. (The spec's "only players with a legal claim
+  are asked" would show everybody who holds what.)
+- Strict option: in every claim window every player may claim anything. A
   false group claim costs 2 and is ignored; among several Mah-Jongg claims a false one
   costs 20 and the valid ones are resolved; a false Mah-Jongg alone (or a false standing
   hand, found when the hand is shown at the discard) costs 300 and the hand is replayed.
@@ -95,7 +101,7 @@ class MahjongOptions:
       changes, the round wind going East, South, West, North).
     - ``strict``: players may declare falsely and pay the seed's penalties (2 for a false
       group claim, 20 for a wrong Mah-Jongg among several claimants, 300 and a replayed
-      hand for a false Mah-Jongg or standing hand); claim windows then ask every player.
+      hand for a false Mah-Jongg or standing hand); every claim is then offered to everyone.
     - ``last_card``: ``last_copy`` (the winning card's other three copies are in sight) or
       ``only_wait`` (the only card that completes the hand) for the 2-point item.
     - ``settlement``: ``addup`` (everyone adds their own total) or ``classical`` (losers
@@ -654,8 +660,6 @@ class MahjongState(State):
             else:
                 self._update_waits(p)
         options = self._claim_options(p, t)
-        if not options:
-            return False
         self.phase = CLAIM
         self.turn = p
         self.claim = {
@@ -686,6 +690,8 @@ class MahjongState(State):
         self.waits[p] = tuple(out)
 
     def _claim_options(self, d: int, t: int) -> dict[int, list[str]]:
+        """The answers of each of the three other players to the discard ``t`` of ``d``:
+        their claims (only Mah-Jongg once the live wall is used up) and ``pass``."""
         live = self.live_pos < self.live_end
         strict = self.opts.strict
         box = self.box_count > 0
@@ -721,9 +727,10 @@ class MahjongState(State):
                         for code, x, y in CHOWS[t]:
                             if c[x] and c[y]:
                                 opts.append(code)
-            if opts:
-                opts.append("pass")
-                out[p] = opts
+            # Everyone is asked, able to claim or not ("pass" only): who is asked, who is
+            # waited for and how long the window lasts never tell who holds a matching card.
+            opts.append("pass")
+            out[p] = opts
         return out
 
     # ----- apply ----------------------------------------------------------------------------------

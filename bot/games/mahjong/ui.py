@@ -63,8 +63,16 @@ def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
         for c in legal:
             style = "success" if c == "mahjong" else "secondary" if c == "pass" else "primary"
             buttons.append(Button(describe(c), c, style))
+        # Every discard asks all the other players, so nobody can tell who holds a match.
+        if legal == ["pass"]:
+            prompt = (
+                f"{who} discarded {card}. You cannot claim it: pass "
+                "(or let the claim window close by itself)."
+            )
+        else:
+            prompt = f"{who} discarded {card}. Claim it?"
         return Controls(
-            prompt=f"{who} discarded {card}. Claim it?",
+            prompt=prompt,
             rows=tuple(button_rows(buttons)[:MAX_ROWS]),
         )
     if legal == ["mahjong"]:

@@ -78,6 +78,16 @@ def all_cards(state: MahjongState) -> Counter:
 FULL = Counter(FULL_SET)
 
 
+def pass_claims(state: MahjongState) -> None:
+    """Everyone still asked in a claim window passes, until no window is open.
+
+    Every discard asks all three other players, able to claim or not (then ``pass`` is
+    their only answer), so that nobody learns who holds a matching card; a test that only
+    cares about the play around a window lets everyone pass."""
+    while state.phase == "claim" and not state.is_over:
+        state.apply(state.to_act[0], "pass")
+
+
 def random_playout(
     state: MahjongState, rng: random.Random, steps: int = 100000, check=None
 ) -> None:

@@ -11,9 +11,9 @@ from bot.games.mahjong.rules import MahjongOptions
 from bot.games.mahjong.tiles import CODES, tile
 
 try:
-    from .mahjong_helpers import FULL, PLAYERS, all_cards, full_deck, game, play
+    from .mahjong_helpers import FULL, PLAYERS, all_cards, full_deck, game, pass_claims, play
 except ImportError:
-    from mahjong_helpers import FULL, PLAYERS, all_cards, full_deck, game, play
+    from mahjong_helpers import FULL, PLAYERS, all_cards, full_deck, game, pass_claims, play
 
 # Scattered hands without pairs, runs or honours: they never claim an honour discard.
 S_ = "1b 4b 7b 1c 4c 7c 1d 4d 7d 2b 5b 8b 2c"
@@ -30,10 +30,12 @@ def standard(**kw) -> object:  # type: ignore[no-untyped-def]
 
 
 def end_turns(g, n: int) -> None:  # type: ignore[no-untyped-def]
-    """Let the next ``n`` turns discard their drawn card (the tests use dead draws)."""
+    """Let the next ``n`` turns discard their drawn card (the tests use dead draws); the
+    claim windows they open (every discard asks the three others) are passed."""
     for _ in range(n):
         seat = g.to_act[0]
         g.apply(seat, f"discard {g.view(seat)['drawn']}")
+        pass_claims(g)
 
 
 # ----- the deal -----------------------------------------------------------------------------------
@@ -52,6 +54,7 @@ def test_deck_is_dealt_as_documented() -> None:
     g = standard()
     assert sorted(g.view(1)["hand"], key=CODES.index) == sorted(S_.split(), key=CODES.index)
     g.apply(0, "discard N")
+    pass_claims(g)
     assert g.view(1)["drawn"] == "F"  # the first live-wall card
 
 
@@ -77,6 +80,7 @@ def test_extras_at_the_deal_are_replaced_from_the_kong_box_in_turn_order() -> No
 def test_an_extra_drawn_in_play_is_laid_out_and_replaced() -> None:
     g = standard(wall="f3 P", box="6b")
     g.apply(0, "discard N")
+    pass_claims(g)
     assert g.view(None)["extras"][1] == ["f3"]
     assert g.view(1)["drawn"] == "6b"  # the replacement from the kong box
     assert g.view(None)["wall"] == 76 and g.view(None)["kong_box"] == 13
@@ -113,9 +117,13 @@ def test_prelude_kong_is_optional() -> None:
 
 
 # ----- turns and claims --------------------------------------------------------------------------------
-def test_a_dead_discard_opens_no_window() -> None:
+def test_a_dead_discard_still_opens_a_window_for_all_three() -> None:
+    # (It used to open no window: asking only those who can claim showed who held what.)
     g = standard()
     g.apply(0, "discard N")
+    assert g.phase == "claim" and g.to_act == [1, 2, 3]
+    assert all(g.legal_actions(p) == ["pass"] for p in (1, 2, 3))
+    pass_claims(g)
     assert g.phase == "discard" and g.to_act == [1]
     assert g.view(None)["rivers"][0] == ["N"]
 
@@ -131,16 +139,19 @@ def test_pung_beats_chow_and_answers_stay_hidden() -> None:
     north = "1d 2d 3d 7d 8d 9d 2b 4b 6b 8b 3c 5c 7c"
     g = claim_deck(east, south, west, north)
     g.apply(0, "discard 5d")
-    assert g.phase == "claim" and g.to_act == [1, 2]  # several at once, only those who can
+    # all three at once; North cannot claim but is asked too (only "pass"), so that the
+    # window does not show who holds a matching card
+    assert g.phase == "claim" and g.to_act == [1, 2, 3]
     assert g.legal_actions(1) == ["chow 4d 5d 6d", "pass"]
     assert g.legal_actions(2) == ["pung", "pass"]
-    assert g.legal_actions(3) == []
+    assert g.legal_actions(3) == ["pass"]
     g.apply(1, "chow 6d 4d 5d")  # any order of the three cards
     v2 = g.view(2)
-    assert v2["claim"]["card"] == "5d" and v2["claim"]["asked"] == [1, 2]
-    assert "chow" not in str(v2["claim"]) and v2["claim"]["waiting"] == [2]
+    assert v2["claim"]["card"] == "5d" and v2["claim"]["asked"] == [1, 2, 3]
+    assert "chow" not in str(v2["claim"]) and v2["claim"]["waiting"] == [2, 3]
     assert g.view(1)["claim"]["my_answer"] == "chow 4d 5d 6d"
     g.apply(2, "pung")
+    g.apply(3, "pass")
     v = g.view(None)
     assert v["melds"][2] == [{"kind": "pung", "cards": ["5d"] * 3, "concealed": False}]
     assert v["melds"][1] == [] and v["rivers"][0] == []
@@ -156,7 +167,9 @@ def test_chow_only_from_the_previous_player() -> None:
     north = "4d 6d 1c 3c 7c 7b 8b 9b 2b 4b 8c 3b 9d"
     g = claim_deck(east, S_, W_, north)
     g.apply(0, "discard 5d")
-    # North holds 4d 6d but is not after East: no window at all
+    # North holds 4d 6d but is not after East: only "pass" (asked like everyone)
+    assert g.legal_actions(3) == ["pass"]
+    pass_claims(g)
     assert g.phase == "discard" and g.to_act == [1]
 
 
@@ -166,9 +179,11 @@ def test_chow_claim_then_claimer_discards_and_play_goes_on_from_them() -> None:
     g = claim_deck(east, south, W_, N_)
     g.apply(0, "discard 5d")
     g.apply(1, "chow 4d 5d 6d")
+    pass_claims(g)  # the others pass
     assert g.view(None)["melds"][1][0]["cards"] == ["4d", "5d", "6d"]
     assert g.to_act == [1] and g.view(1)["drawn"] is None  # no draw after a claim
     g.apply(1, "discard 1c")
+    pass_claims(g)
     assert g.to_act == [2] and g.view(2)["drawn"] == "F"
 
 
@@ -178,10 +193,11 @@ def test_mahjong_beats_kong() -> None:
     north = "5d 5d 5d 2b 4b 6b 8b 3c 7c 1d 9d 2d 8d"
     g = claim_deck(east, S_, west, north)
     g.apply(0, "discard 5d")
-    assert g.to_act == [2, 3]
+    assert g.to_act == [1, 2, 3]  # (South cannot claim: "pass" only)
     assert g.legal_actions(3) == ["kong", "pung", "pass"]
     g.apply(3, "kong")
     g.apply(2, "mahjong")
+    g.apply(1, "pass")
     assert g.winner == 2 and g.phase == "last_turns"
 
 
@@ -191,9 +207,10 @@ def test_mahjong_claims_nearest_wins_between_equal_readings() -> None:
     north = "4d 6d 1c 2c 3c 7c 8c 9c 2b 3b 4b 8d 8d"
     g = claim_deck(east, south, W_, north)
     g.apply(0, "discard 5d")
-    assert g.to_act == [1, 3]
+    assert g.to_act == [1, 2, 3]
     g.apply(3, "mahjong")
     g.apply(1, "mahjong")
+    g.apply(2, "pass")
     assert g.winner == 1  # both complete a chow: South sits nearer East
 
 
@@ -205,6 +222,7 @@ def test_mahjong_claim_completing_a_pung_beats_a_nearer_chow() -> None:
     g.apply(0, "discard 5d")
     play(g, 1, "mahjong")
     play(g, 2, "mahjong")
+    play(g, 3, "pass")
     assert g.winner == 2
 
 
@@ -214,9 +232,10 @@ def test_mahjong_claim_with_a_special_hand_beats_a_pung() -> None:
     north = "1d 2d 3d 4d 6d 7d 8d 9d E S W N E"  # + 5d: Little snake
     g = claim_deck(east, S_, west, north)
     g.apply(0, "discard 5d")
-    assert g.to_act == [2, 3]
+    assert g.to_act == [1, 2, 3]
     play(g, 2, "mahjong")
     play(g, 3, "mahjong")
+    play(g, 1, "pass")
     assert g.winner == 3
 
 
@@ -226,6 +245,8 @@ def test_all_pass_leaves_the_discard_dead() -> None:
     g = claim_deck(east, south, W_, N_)
     g.apply(0, "discard 5d")
     g.apply(1, "pass")
+    assert g.phase == "claim" and g.to_act == [2, 3]  # West and North are asked too
+    pass_claims(g)
     assert g.phase == "discard" and g.to_act == [1] and g.view(None)["rivers"][0] == ["5d"]
 
 
@@ -235,7 +256,10 @@ def test_discard_after_the_last_wall_card_only_for_mahjong() -> None:
     g = claim_deck(east, south, W_, N_)
     g.live_end = g.live_pos  # (test set-up) the live wall is used up
     g.apply(0, "discard 5d")
-    # South could chow 5d, but no claim but Mah-Jongg is allowed now; nobody draws: a draw
+    # South could chow 5d, but no claim but Mah-Jongg is allowed now (all are still asked)
+    assert g.to_act == [1, 2, 3] and all(g.legal_actions(p) == ["pass"] for p in (1, 2, 3))
+    pass_claims(g)
+    # nobody draws: a draw
     assert g.hand_no == 2 and g.history[-1]["outcome"] == "draw"
 
 
@@ -243,6 +267,7 @@ def test_exhaustive_draw_keeps_seats_and_replays_the_hand() -> None:
     g = standard()
     g.live_end = g.live_pos + 2  # (test set-up) two live cards left
     g.apply(0, "discard N")
+    pass_claims(g)
     end_turns(g, 2)
     assert g.hand_no == 2
     assert g.history[-1]["outcome"] == "draw" and g.history[-1]["deltas"] == [0, 0, 0, 0]
@@ -256,6 +281,7 @@ def test_concealed_kong_draws_a_replacement_and_wins_with_a_kong() -> None:
     south = "2c 2c 2c 4d 5d 6d 7b 8b 9b 1d 2d 3d 9c"  # waits on 9c
     g = game(full_deck(E_.replace("5b", "2b"), south, W_, N_, wall="2c", box="9c"))
     g.apply(0, "discard N")
+    pass_claims(g)
     assert "kong 2c" in g.legal_actions(1)
     g.apply(1, "kong 2c")
     assert g.view(None)["melds"][1] == [{"kind": "kong", "cards": ["2c"] * 4, "concealed": True}]
@@ -273,7 +299,9 @@ def test_melded_kong_claim_and_extension() -> None:
     g.apply(0, "discard 7d")
     assert g.legal_actions(1) == ["pung", "pass"]
     g.apply(1, "pung")
+    pass_claims(g)
     g.apply(1, "discard 1c")
+    pass_claims(g)
     end_turns(g, 3)  # West, North, East discard their dead draws
     # South draws the fourth 7d and adds it to the pung
     assert g.view(1)["drawn"] == "7d" and "extend 7d" in g.legal_actions(1)
@@ -290,6 +318,7 @@ def test_standing_hand_declaration_lock_and_win() -> None:
     g.apply(0, "declare 5b")
     assert g.legal_actions(0) == ["discard N"]  # only discards that keep the call
     g.apply(0, "discard N")
+    pass_claims(g)
     shown = g.view(2)["standing"][0]
     assert shown["card"] == "5b" and len(shown["hand"]) == 13
     end_turns(g, 3)
@@ -371,6 +400,7 @@ def test_one_more_turn_has_no_claims_and_then_seats_rotate() -> None:
     g = claim_deck(east, S_, west, N_)
     g.apply(0, "discard 5d")
     g.apply(2, "mahjong")
+    pass_claims(g)
     assert g.view(None)["win"]["winner"] == 2
     assert g.to_act == [3]  # the player after the winner starts
     assert g.legal_actions(3) == [
@@ -394,6 +424,7 @@ def test_one_more_turn_stops_when_the_wall_runs_out() -> None:
     g.live_end = g.live_pos + 1  # (test set-up) one live card left
     g.apply(0, "discard 5d")
     g.apply(2, "mahjong")
+    pass_claims(g)
     g.apply(3, g.default_action(3))
     assert g.history[-1]["outcome"] == "mahjong" and g.hand_no == 2
 
@@ -403,6 +434,7 @@ def test_last_wall_card_scores_ten() -> None:
     g = game(full_deck(east, S_, W_, N_, wall="F P C 5b"))
     g.live_end = g.live_pos + 4  # (test set-up) East's next draw is the last live card
     g.apply(0, "discard N")
+    pass_claims(g)
     end_turns(g, 3)
     g.apply(0, "mahjong")
     finish_last_turns(g)
@@ -421,6 +453,7 @@ def test_last_wall_card_scores_ten() -> None:
 def test_last_card_of_its_type_option_only_wait(east: str, wins_on: str, expected: bool) -> None:
     g = game(full_deck(east, S_, W_, N_, wall=f"F P C {wins_on}"), last_card="only_wait")
     g.apply(0, "discard N")
+    pass_claims(g)
     end_turns(g, 3)
     g.apply(0, "mahjong")
     finish_last_turns(g)
@@ -434,10 +467,11 @@ def test_last_card_of_its_type_last_copy() -> None:
     west = "3b 6b 9b 3c 6c 9c 3d 6d 9d 2d 5d 8d 4b"
     g = game(full_deck(east, S_, west, N_, wall="F P C 4b"))
     g.apply(0, "discard N")
+    pass_claims(g)
     for seat in (1, 2, 3):
         g.apply(seat, "discard 4b")
-        assert g.to_act == [0] and g.legal_actions(0)[0] == "mahjong"  # (after North: chows too)
-        g.apply(0, "pass")
+        assert 0 in g.to_act and g.legal_actions(0)[0] == "mahjong"  # (after North: chows too)
+        pass_claims(g)
     assert g.view(0)["drawn"] == "4b"
     g.apply(0, "mahjong")
     finish_last_turns(g)
@@ -473,6 +507,7 @@ def _rotation_game(kind: str, winds_seen: list | None = None):  # type: ignore[n
         g.apply(rp, "discard 5d")
         nxt = g.next_player(rp)
         g.apply(nxt, "mahjong")
+        pass_claims(g)
         finish_last_turns(g)
     return g
 
@@ -581,6 +616,7 @@ def test_classical_settlement_option_zero_sum() -> None:
     g = game(full_deck(east, S_, west, N_, wall=DEAD), settlement="classical")
     g.apply(0, "discard 5d")
     g.apply(2, "mahjong")
+    pass_claims(g)
     finish_last_turns(g)
     assert sum(g.history[-1]["deltas"]) == 0 and sum(g.scores) == 0
 
@@ -591,7 +627,10 @@ def test_replay_rebuilds_the_state() -> None:
     deck = full_deck(east, south, W_, N_, wall=DEAD)
     g = game(deck)
     play(g, 0, "discard 5d")
-    play(g, 1, "chow 4d 5d 6d", "discard 1c")
+    play(g, 1, "chow 4d 5d 6d")
+    play(g, 2, "pass")
+    play(g, 3, "pass")
+    play(g, 1, "discard 1c")
     r = replay(1, PLAYERS, {"random_seats": False}, g.log, deck=deck)
     assert r.snapshot() == g.snapshot()
 

@@ -39,9 +39,9 @@ from bot.games.mahjong.tiles import (
 )
 
 try:
-    from .mahjong_helpers import FULL, PLAYERS, all_cards, full_deck, game, hand
+    from .mahjong_helpers import FULL, PLAYERS, all_cards, full_deck, game, hand, pass_claims
 except ImportError:
-    from mahjong_helpers import FULL, PLAYERS, all_cards, full_deck, game, hand
+    from mahjong_helpers import FULL, PLAYERS, all_cards, full_deck, game, hand, pass_claims
 
 # Scattered hands without pairs, runs or honours (as in test_mahjong_rules).
 S_ = "1b 4b 7b 1c 4c 7c 1d 4d 7d 2b 5b 8b 2c"
@@ -49,6 +49,13 @@ W_ = "3b 6b 9b 3c 6c 9c 3d 6d 9d 2d 5d 8d 5c"
 N_ = "2b 5b 8b 3c 5c 8c 1b 4b 7b 1c 4c 7c 1d"
 DEAD = "F P C F P C F P C F P C"
 WINNER = "4d 6d 2b 3b 4b 4c 5c 6c 7b 8b 9b 3d 3d"  # complete with 5d (a chow)
+
+
+def discard(g, seat: int, card: str) -> None:  # type: ignore[no-untyped-def]
+    """``seat`` discards ``card`` and the claim window it opens (every discard asks all
+    three others, so nobody learns who could claim) is passed by everyone."""
+    g.apply(seat, f"discard {card}")
+    pass_claims(g)
 
 
 def finish_last_turns(g) -> None:  # type: ignore[no-untyped-def]
@@ -98,6 +105,7 @@ def test_rules_3_5_18_round_player_is_the_seat_of_the_round_wind() -> None:
         round_players.setdefault(v["round_wind"], []).append(rp)
         g.apply(rp, "discard 5d")
         g.apply(g.next_player(rp), "mahjong")
+        pass_claims(g)
         finish_last_turns(g)
     assert list(round_players) == ["E", "S", "W", "N"]
     assert all(sorted(players) == [0, 1, 2, 3] for players in round_players.values())
@@ -113,12 +121,13 @@ def test_rule_10_melded_kong_claim_draws_a_replacement_then_play_goes_on() -> No
     g.apply(0, "discard 7d")
     assert g.legal_actions(1) == ["kong", "pung", "pass"]
     g.apply(1, "kong")
+    pass_claims(g)
     v = g.view(None)
     assert v["melds"][1] == [{"kind": "kong", "cards": ["7d"] * 4, "concealed": False}]
     assert v["rivers"][0] == [] and v["kong_box"] == 13
     assert g.to_act == [1] and g.view(1)["drawn"] == "8b"  # the replacement
     assert v["hand_counts"][1] == 11  # 10 left + the replacement (the kong is on the table)
-    g.apply(1, "discard 8b")
+    discard(g, 1, "8b")
     assert g.to_act == [2] and g.view(2)["drawn"] == "F"  # play goes on after the claimer
     assert all_cards(g) == FULL
 
@@ -128,6 +137,7 @@ def test_rules_19_20_win_on_the_replacement_for_a_claimed_kong() -> None:
     g = game(full_deck(east, KONGER, W_, N_, wall=DEAD, box="9b"))
     g.apply(0, "discard 7d")
     g.apply(1, "kong")
+    pass_claims(g)
     assert "mahjong" in g.legal_actions(1)
     g.apply(1, "mahjong")
     finish_last_turns(g)
@@ -146,9 +156,10 @@ def test_rule_11_mahjong_completing_a_chow_beats_a_nearer_pair() -> None:
     south = "5d 1b 2b 3b 4c 5c 6c 7b 8b 9b E E E"  # 5d completes only the pair
     g = game(full_deck(east, south, WINNER, N_, wall=DEAD))
     g.apply(0, "discard 5d")
-    assert g.to_act == [1, 2]
+    assert g.to_act == [1, 2, 3]  # North cannot claim, but is asked too
     g.apply(1, "mahjong")
     g.apply(2, "mahjong")
+    g.apply(3, "pass")
     assert g.winner == 2  # West's 5d completes a chow: ranked above South's pair
 
 
@@ -159,6 +170,7 @@ def test_rule_7_expansion_with_a_card_held_before_and_no_claim_window() -> None:
     g = game(full_deck(east, south, W_, N_, wall=DEAD, box="3b"))
     g.apply(0, "discard 7d")
     g.apply(1, "pung")  # keeps the fourth 7d in hand
+    pass_claims(g)
     assert g.view(1)["drawn"] is None
     assert "extend 7d" in g.legal_actions(1)  # a card held before, not a drawn one
     g.apply(1, "extend 7d")
@@ -179,6 +191,7 @@ def test_rule_15_a_kong_in_the_one_more_turn() -> None:
     g.apply(3, "pass")  # keeps the four 1c in hand before play
     g.apply(0, "discard 5d")
     g.apply(2, "mahjong")
+    pass_claims(g)
     assert g.phase == "last_turns" and g.to_act == [3]
     legal = g.legal_actions(3)
     assert "kong 1c" in legal and "mahjong" not in legal
@@ -197,15 +210,17 @@ def test_rule_13_standing_hand_claims_only_the_named_card() -> None:
     g = game(full_deck(east, S_, W_, N_, wall=DEAD))
     assert {"declare 5b", "declare 8b"} <= set(g.legal_actions(0))
     g.apply(0, "declare 8b")
-    g.apply(0, "discard N")
+    discard(g, 0, "N")
     g.apply(1, "discard 5b")  # completes East's shape, but it is not the named card
-    assert g.phase == "discard" and g.to_act == [2]  # no claim window for East
-    g.apply(2, "discard P")
-    g.apply(3, "discard C")
-    assert g.view(None)["rivers"][0] == ["N", "F"]  # East's draw went out automatically
+    assert g.legal_actions(0) == ["pass"]  # East is asked (like everyone) but cannot claim
+    pass_claims(g)
+    discard(g, 2, "P")
+    discard(g, 3, "C")  # then East's draw goes out automatically (a window too)
+    assert g.view(None)["rivers"][0] == ["N", "F"]
     g.apply(1, "discard 8b")
     assert g.phase == "claim" and g.legal_actions(0) == ["mahjong", "pass"]
     g.apply(0, "mahjong")
+    pass_claims(g)
     finish_last_turns(g)
     h = g.history[-1]
     assert h["winner"] == 0 and h["win"]["by"] == "discard" and h["win"]["standing"]
@@ -224,8 +239,9 @@ def test_rule_22_big_snake_with_a_melded_chow_waits_and_wins_on_a_discard() -> N
     g = game(full_deck(east, south, W_, N_, wall="F C F C"))
     g.apply(0, "discard 7c")
     g.apply(1, "chow 6c 7c 8c")
+    pass_claims(g)
     assert "declare 3c" in g.legal_actions(1)  # one card from Mah-Jongg after a discard
-    g.apply(1, "discard S")
+    discard(g, 1, "S")
     assert g.waits[1] == (tile("3c"),)
     g.apply(2, "discard 3c")
     assert g.phase == "claim" and "mahjong" in g.legal_actions(1)
@@ -301,6 +317,7 @@ def test_refusals_in_a_claim_window_and_the_one_more_turn() -> None:
     assert "not one you can make" in refusal(g, 1, "chow 5d 6d 7d")
     g.apply(1, "pass")
     g.apply(2, "mahjong")
+    g.apply(3, "pass")
     assert g.phase == "last_turns"
     assert "one more turn" in refusal(g, 3, "mahjong")
 
@@ -310,7 +327,7 @@ def test_rules_19_20_win_on_the_replacement_for_a_flower_is_no_win_with_a_kong()
     south = "2c 2c 2c 4d 5d 6d 7b 8b 9b 1d 2d 3d 9c"  # waits on 9c
     east = "1b 2b 3b 4c 5c 6c 7d 8d 9d E E E 5b N"
     g = game(full_deck(east, south, W_, N_, wall="f3", box="9c"))
-    g.apply(0, "discard N")
+    discard(g, 0, "N")
     assert g.view(None)["extras"][1] == ["f3"] and g.view(1)["drawn"] == "9c"
     g.apply(1, "mahjong")
     info = g.win["info"]
@@ -331,13 +348,10 @@ def test_rule_19_last_card_of_its_type_needs_the_other_three_in_sight(
     east = "1b 2b 3b 4c 5c 6c 7d 8d 9d E E 3b 5b N"  # waits on 4b
     west = "3b 6b 9b 3c 6c 9c 3d 6d 9d 2d 5d 8d 4b"
     g = game(full_deck(east, S_, west, N_, wall="F P C 4b"))
-    g.apply(0, "discard N")
-    g.apply(1, "discard 4b" if south_discards_4b else "discard F")
-    if south_discards_4b:
-        g.apply(0, "pass")
+    discard(g, 0, "N")
+    discard(g, 1, "4b" if south_discards_4b else "F")
     for seat in (2, 3):
-        g.apply(seat, "discard 4b")
-        g.apply(0, "pass")
+        discard(g, seat, "4b")
     assert g.view(0)["drawn"] == "4b"
     g.apply(0, "mahjong")
     assert g.win["info"].last_of_type is expected
@@ -447,10 +461,11 @@ def test_rules_13_15_one_more_turn_standing_hand_auto_discards_and_nobody_claims
     south = "1b 1b 7b 1c 4c 7c 1d 4d 7d 2b 5b 8b 5d"  # a pair of 1b; discards 5d
     g = game(full_deck(east, south, WINNER, N_, wall=DEAD))
     g.apply(0, "declare 5b")
-    g.apply(0, "discard N")
+    discard(g, 0, "N")
     g.apply(1, "discard 5d")
-    assert g.to_act == [2]  # East's standing hand does not call 5d
+    assert g.legal_actions(0) == ["pass"]  # East's standing hand does not call 5d
     g.apply(2, "mahjong")
+    pass_claims(g)
     assert g.phase == "last_turns" and g.to_act == [3]
     g.apply(3, "discard 1b")  # South holds two 1b: in play it could pung; not now
     v = g.view(None)
@@ -469,13 +484,14 @@ def test_rule_14_no_mahjong_after_claiming_a_pung_with_a_complete_hand() -> None
     g.apply(0, "discard 5d")
     assert g.legal_actions(2) == ["mahjong", "pung", "pass"]
     g.apply(2, "pung")  # chooses the pung instead of Mah-Jongg
+    pass_claims(g)
     legal = g.legal_actions(2)
     assert "mahjong" not in legal and any(c.startswith("discard ") for c in legal)
 
 
 def test_default_action_discards_the_drawn_card() -> None:
     g = game(full_deck("1b 2b 3b 4c 5c 6c 7d 8d 9d E E E 5b N", S_, W_, N_, wall="1b"))
-    g.apply(0, "discard N")
+    discard(g, 0, "N")
     assert g.view(1)["drawn"] == "1b" and g.default_action(1) == "discard 1b"
 
 
@@ -487,6 +503,7 @@ def test_rule_13_no_call_on_a_card_whose_four_copies_the_caller_holds() -> None:
     g = game(full_deck(east, south, west, N_, wall=DEAD))
     g.apply(0, "discard 6b")
     g.apply(1, "pung")  # the fourth 6b stays in South's hand
+    pass_claims(g)
     declares = {c.split()[1] for c in g.legal_actions(1) if c.startswith("declare ")}
     # after discarding N: 4b 5b + 6b 7b 8b (or 4b 5b 6b + 7b 8b) wait on 3b, 6b, 9b, but
     # every 6b is South's own

@@ -9,6 +9,11 @@ import pytest
 from bot.engine.ui import MAX_BUTTONS_PER_ROW, MAX_LABEL, MAX_ROWS, MAX_SELECT_OPTIONS, Select
 from bot.games.mahjong import choose, controls, describe, new_game
 
+try:
+    from .mahjong_helpers import full_deck, game
+except ImportError:
+    from mahjong_helpers import full_deck, game
+
 PLAYERS = ["Ann", "Ben", "Cat", "Dov"]
 
 
@@ -65,3 +70,17 @@ def test_describe_labels() -> None:
     assert describe("chow 3c 4c 5c") == "Chow 3-4-5 Characters"
     assert describe("mahjong") == "Mah-Jongg!"
     assert describe("pass") == "Pass"
+
+
+def test_a_claim_window_with_nothing_to_claim_offers_only_pass() -> None:
+    """Every discard asks all three others (so nobody learns who holds a match): a seat
+    that cannot claim is told so and gets a single Pass button."""
+    south = "1b 4b 7b 1c 4c 7c 1d 4d 7d 2b 5b 8b 2c"
+    west = "3b 6b 9b 3c 6c 9c 3d 6d 9d 2d 5d 8d 5c"
+    north = "2b 5b 8b 3c 5c 8c 1b 4b 7b 1c 4c 7c 1d"
+    east = "1b 2b 3b 4c 5c 6c 7d 8d 9d E E E 5b N"
+    g = game(full_deck(east, south, west, north, wall="F P C"))
+    g.apply(0, "discard N")
+    ctrl = controls(g.view(2), g.legal_actions(2))
+    check(ctrl, ["pass"])
+    assert "cannot claim" in ctrl.prompt and "Ann discarded North wind" in ctrl.prompt
