@@ -66,7 +66,9 @@ def cached_text(
     """``draw.text`` for one line of text in a FreeType font, from cached glyph masks:
     the same pixels as ``ImageDraw.text``."""
     if draw.fontmode != "L" or "\n" in text:
-        draw.text(xy, text, fill, fnt, anchor, stroke_width=stroke_width, stroke_fill=stroke_fill)
+        ImageDraw.ImageDraw.text(
+            draw, xy, text, fill, fnt, anchor, stroke_width=stroke_width, stroke_fill=stroke_fill
+        )
         return
     ink = _ink(draw, fill)
     if ink is None:

@@ -24,6 +24,7 @@ from bot.render.draw import (
     MATCH_GREEN,
     MUTED,
     WHITE,
+    Draw,
     badge,
     felt,
     fit_text,
@@ -161,7 +162,7 @@ class _Pen:
 
     def __init__(self, img: Image.Image) -> None:
         self.img = img
-        self.d = ImageDraw.Draw(img)
+        self.d = Draw(img)
 
     @staticmethod
     def _p(pts: Sequence[Pt]) -> list[Pt]:
@@ -1026,7 +1027,7 @@ def card_image(code: str, width: int = 80) -> Image.Image:
     art = _master(code).resize(inner, Image.Resampling.LANCZOS, reducing_gap=2.0)
     img = Image.new("RGBA", (width, h), INK + (255,))
     img.paste(art, (border, border), round_mask(inner, max(1, radius - border)))
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
 
     fs = max(10, round(width * 0.16))
     pad = max(1, fs // 6)
@@ -1078,7 +1079,7 @@ def card_back(width: int = 80) -> Image.Image:
     h = card_height(width)
     s = 3
     big = Image.new("RGBA", (width * s, h * s), (0, 0, 0, 0))
-    d = ImageDraw.Draw(big)
+    d = Draw(big)
     r = max(3, width // 12) * s
     d.rounded_rectangle((0, 0, width * s - 1, h * s - 1), radius=r, fill=(26, 20, 20))
     inset = max(3, width // 14) * s
@@ -1208,7 +1209,7 @@ class TableLayout:
 def table_base(layout: TableLayout) -> Image.Image:
     """Felt, panels and empty capture slots: everything that does not depend on the view."""
     img = felt((layout.width, layout.height)).convert("RGB")
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     ch = card_height(CAPTURE_CARD_W)
     for y in (layout.top_y, layout.bot_y):
         for box in layout.strip_boxes(y).values():
@@ -1291,7 +1292,7 @@ def paste_card(
     paste_with_shadow(img, sprite, xy)
     if colour and not halo:
         x, y = xy
-        ImageDraw.Draw(img).rounded_rectangle(
+        Draw(img).rounded_rectangle(
             (x - 2, y - 2, x + sprite.width + 1, y + sprite.height + 1),
             radius=6,
             outline=colour,
@@ -1339,7 +1340,7 @@ def draw_hand_slot(
     img: Image.Image, view: Mapping[str, Any], seat: int, box: TableBox, cards_dy: int
 ) -> None:
     """A seat's hand as small backs (its own cards face up for its player)."""
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     x0, y0, x1, _ = box
     n = (view.get("hand_counts") or [0, 0])[seat]
     own = view.get("hand") if view.get("seat") == seat else None
@@ -1364,7 +1365,7 @@ def draw_capture_piles(
     paste: PasteCard,
 ) -> None:
     """A seat's captures fanned by class, each under its label pill."""
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     cw = CAPTURE_CARD_W
     for cls in CLASS_ORDER:
         x = layout.pile_x[cls]
@@ -1382,7 +1383,7 @@ def draw_capture_piles(
 
 def draw_stack_pile(img: Image.Image, cx: int, top: int, cw: int, count: int, depth: int) -> None:
     """The face-down stack (``depth`` backs deep) with its count, or an empty outline."""
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     ch = card_height(cw)
     left = cx - cw // 2 - 4
     if not count:
@@ -1423,7 +1424,7 @@ def draw_field(
     top_pad: int = 0,
 ) -> None:
     """The face-up cards in two rows, over faint outlines of the free places."""
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     full_w = layout.field_card_w
     ch = card_height(full_w)
     for x, y in field_slots(layout, 16, full_w, top_pad)[len(cards) :]:
@@ -1467,7 +1468,7 @@ def draw_now(d: ImageDraw.ImageDraw, box: TableBox, text: str, max_lines: int) -
 
 def draw_pending_flip(img: Image.Image, x0: int, y: int, code: str) -> int:
     """The flipped card waiting for its player's choice; returns the y below it."""
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     d.text((x0 + 10, y), "Flipped", font=font(12, True), fill=MUTED)
     paste_card(img, code, MOVE_CARD_W, (x0 + 10, y + 18), OPTION_COLOUR)
     d.text(
@@ -1492,7 +1493,7 @@ def draw_last_move(
 ) -> int:
     """A last play or flip: ``head``, the card, an arrow and what it took (else
     ``stays_note``); returns the y below it."""
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     x0, _, x1, _ = box
     head, size = fit_text(head, x1 - x0 - 20, 12, bold=True, min_size=10)
     d.text((x0 + 10, y), head, font=font(size, True), fill=colour)
@@ -1515,7 +1516,7 @@ def draw_last_move(
 def draw_banner_panel(img: Image.Image, box: TableBox) -> ImageDraw.ImageDraw:
     """The dark, gold-edged panel of the final result."""
     panel(img, box, fill=(12, 10, 10, 215), border=(232, 184, 64, 255), radius=16)
-    return ImageDraw.Draw(img)
+    return Draw(img)
 
 
 def draw_text_columns(
@@ -1569,7 +1570,7 @@ def hand_sheet(
     width = max(min_width, 2 * 20 + n * cw + (n - 1) * HAND_GAP)
     height = 20 + 30 + 14 + card_height(cw) + foot_h
     img = felt((width, height)).convert("RGB")
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     d.text((20, 20), title, font=font(20, True), fill=WHITE)
     d.text((width - 20, 24), info, font=font(15), fill=MUTED, anchor="ra")
     if not n_cards:
@@ -1591,7 +1592,7 @@ def draw_hand_cards(
     name_dy: int,
 ) -> None:
     """The hand in a row, each card over its note and its name (``name_dy`` below it)."""
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     cw, gap = HAND_CARD_W, HAND_GAP
     ch = card_height(cw)
     left = (img.width - (len(hand) * cw + (len(hand) - 1) * gap)) // 2
@@ -1618,3 +1619,18 @@ def draw_hand_cards(
 def ribbon_short_name(code: str) -> str:
     """``Poetry ribbon``, ``Blue ribbon`` or ``Red ribbon``."""
     return RIBBON_SHORT_NAME[card(code).ribbon_colour or "red"]
+
+
+def png_palette_for(base: Image.Image) -> Image.Image:
+    """A fixed PNG palette for a hanafuda game whose table background is `base`: its felt
+    and panels, every card face and the back at table sizes, text in the table colours."""
+    from bot.games.hanafuda.cards import ALL_CARDS
+    from bot.render.draw import GOLD, HIGHLIGHT, MATCH_GREEN, MUTED, WHITE, palette_sheet
+    from bot.render.encode import palette_from
+
+    colours = [WHITE, MUTED, GOLD, HIGHLIGHT, MATCH_GREEN, INK, SUN_RED, (210, 214, 204)]
+    small = [card_back(54)] + [card_image(c, 54) for c in ALL_CARDS]
+    large = [card_back(80)] + [card_image(c, 80) for c in ALL_CARDS]
+    return palette_from(
+        [palette_sheet(base, small, colours), palette_sheet(base, large, colours, panels=())]
+    )

@@ -53,13 +53,14 @@ from bot.games.hanafuda.render import (
     hand_sheet,
     move_highlights,
     paste_card,
+    png_palette_for,
     ribbon_short_name,
     seat_name,
     seats_top_bottom,
     table_base,
     turn_label,
 )
-from bot.render.draw import GOLD, MATCH_GREEN, MUTED, WHITE, badge, fit_text
+from bot.render.draw import GOLD, MATCH_GREEN, MUTED, WHITE, Draw, badge, fit_text
 from bot.render.fonts import font
 
 View = Mapping[str, Any]
@@ -129,7 +130,7 @@ def _paster(img: Image.Image, hl: Mapping[str, tuple], *, halo: bool = True) -> 
 
 
 def _player_strip(img: Image.Image, view: View, seat: int, y: int, hl: Mapping[str, tuple]) -> None:
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     boxes = LAYOUT.strip_boxes(y)
     info = boxes["info"]
     x0, y0, x1, _ = info
@@ -198,7 +199,7 @@ def _captures(img: Image.Image, view: View, seat: int, y: int, hl: Mapping[str, 
 
 
 def _stack_column(img: Image.Image, view: View) -> None:
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     box = LAYOUT.side_box
     x0, y0, x1, _ = box
     cx = (x0 + x1) // 2
@@ -244,7 +245,7 @@ def _status_column(img: Image.Image, view: View) -> None:
     box = LAYOUT.status_box
     x0, y0, x1, y1 = box
     players = view.get("players", ["?", "?"])
-    y = draw_now(ImageDraw.Draw(img), box, _now_text(view, x1 - x0 - 20), max_lines=2)
+    y = draw_now(Draw(img), box, _now_text(view, x1 - x0 - 20), max_lines=2)
     pending = view.get("pending") or {}
     if view.get("phase") == "choose_flip" and pending.get("card"):
         y = draw_pending_flip(img, x0, y, pending["card"])
@@ -344,6 +345,12 @@ def render_hand(view: View) -> Image.Image:
         notes = [_hand_note(c, board_months) for c in hand]
         draw_hand_cards(img, hand, notes, [_short_name(c) for c in hand], name_dy=44)
     return img
+
+
+@lru_cache(maxsize=1)
+def png_palette() -> Image.Image:
+    """The fixed palette every image of this game is encoded with (once per process)."""
+    return png_palette_for(_base())
 
 
 __all__ = ["HAND_CARD_W", "render_hand", "render_table"]

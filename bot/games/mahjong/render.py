@@ -21,6 +21,7 @@ from bot.render.draw import (
     INK,
     MUTED,
     WHITE,
+    Draw,
     badge,
     draw_text,
     felt,
@@ -291,6 +292,11 @@ def wind_disk(code: str, size: int, active: bool) -> Image.Image:
 
 
 # ----- layout helpers ----------------------------------------------------------------------
+def _over(canvas: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
+    """Blend an RGBA sprite over the (RGB) canvas."""
+    canvas.paste(sprite, xy, sprite)
+
+
 def _paste_tile(
     canvas: Image.Image,
     code: str | None,
@@ -364,20 +370,20 @@ def render_table(view: Mapping[str, Any]) -> Image.Image:
     """The public table: every seat's melds, extras and discards, winds, wall and turn."""
     order = _seat_order(view)
     height = HEADER_H + STRIP_H * len(order) + 12
-    canvas = felt((TABLE_W, height), FELT_GREEN).convert("RGBA")
-    d = ImageDraw.Draw(canvas)
+    canvas = felt((TABLE_W, height), FELT_GREEN).copy()
+    d = Draw(canvas)
     _header(canvas, d, view)
     y = HEADER_H
     for seat in order:
         _strip(canvas, view, seat, y)
         y += STRIP_H
-    return canvas.convert("RGB")
+    return canvas
 
 
 def _header(canvas: Image.Image, d: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
     panel(canvas, (10, 8, TABLE_W - 10, HEADER_H - 6), fill=(0, 0, 0, 110))
     rw = view.get("round_wind", "E")
-    canvas.alpha_composite(wind_disk(rw, 56, True), (22, 14))
+    _over(canvas, wind_disk(rw, 56, True), (22, 14))
     title = f"Mah-Jongg — hand {view.get('deal', 1)}"
     draw_text(d, (90, 16), title, 26, WHITE, bold=True)
     rounds = view.get("rounds")
@@ -401,7 +407,7 @@ def _header(canvas: Image.Image, d: ImageDraw.ImageDraw, view: Mapping[str, Any]
 
 
 def _strip(canvas: Image.Image, view: Mapping[str, Any], seat: int, y: int) -> None:
-    d = ImageDraw.Draw(canvas)
+    d = Draw(canvas)
     to_act = set(view.get("to_act") or [])
     active = seat in to_act or (
         view.get("turn") == seat and view.get("phase") != "claim" and not view.get("is_over")
@@ -418,7 +424,7 @@ def _strip(canvas: Image.Image, view: Mapping[str, Any], seat: int, y: int) -> N
             (10, y + 4, TABLE_W - 10, y + STRIP_H - 4), radius=10, outline=HIGHLIGHT, width=3
         )
     wind = view["seat_winds"][seat]
-    canvas.alpha_composite(wind_disk(wind, 52, seat == view.get("round_player")), (24, y + 16))
+    _over(canvas, wind_disk(wind, 52, seat == view.get("round_player")), (24, y + 16))
     name, size = fit_text(_name(view, seat), 140, 20, bold=True)
     draw_text(d, (86, y + 16), name, size, WHITE, bold=True)
     draw_text(
@@ -485,7 +491,7 @@ def _strip(canvas: Image.Image, view: Mapping[str, Any], seat: int, y: int) -> N
             rx = x0
         if i == hot:
             g = glow(RIVER_TILE, HIGHLIGHT, 8)
-            canvas.alpha_composite(g, (rx - 8, ry - 8))
+            canvas.paste(g, (rx - 8, ry - 8), g)
         _paste_tile(canvas, c, (rx, ry), RIVER_TILE, highlight=i == hot)
         rx += RIVER_TILE[0] + 2
     if not river:
@@ -503,13 +509,13 @@ def render_hand(view: Mapping[str, Any]) -> Image.Image:
         cards.remove(drawn)
     width = max(900, 40 + (len(cards) + 1) * (HAND_TILE[0] + 3) + 40)
     height = 320
-    canvas = felt((width, height), FELT_GREEN, seed=11).convert("RGBA")
-    d = ImageDraw.Draw(canvas)
+    canvas = felt((width, height), FELT_GREEN, seed=11).copy()
+    d = Draw(canvas)
     if seat is None:
         draw_text(d, (20, 20), "Spectators have no hand.", 22, WHITE, bold=True)
-        return canvas.convert("RGB")
+        return canvas
     wind = view["seat_winds"][seat]
-    canvas.alpha_composite(wind_disk(wind, 48, seat == view.get("round_player")), (18, 12))
+    _over(canvas, wind_disk(wind, 48, seat == view.get("round_player")), (18, 12))
     title = f"{_name(view, seat)} — {WIND_WORD[wind]} seat, {WIND_WORD.get(view.get('round_wind', 'E'), '')} round"
     draw_text(d, (76, 14), title, 22, WHITE, bold=True)
     draw_text(d, (76, 42), _hand_status(view), 16, HIGHLIGHT)
@@ -520,7 +526,7 @@ def render_hand(view: Mapping[str, Any]) -> Image.Image:
     if drawn:
         x += 18
         g = glow(HAND_TILE, HIGHLIGHT, 10)
-        canvas.alpha_composite(g, (x - 10, y - 10))
+        canvas.paste(g, (x - 10, y - 10), g)
         _paste_tile(canvas, drawn, (x, y), HAND_TILE)
         draw_text(
             d, (x + HAND_TILE[0] / 2, y + HAND_TILE[1] + 8), "drawn", 14, HIGHLIGHT, anchor="ma"
@@ -559,7 +565,7 @@ def render_hand(view: Mapping[str, Any]) -> Image.Image:
             (120, 200, 255),
             bold=True,
         )
-    return canvas.convert("RGB")
+    return canvas
 
 
 def _hand_status(view: Mapping[str, Any]) -> str:
@@ -598,8 +604,8 @@ def render_deal_summary(view: Mapping[str, Any]) -> Image.Image | None:
     if sheets:
         lines = max(len(s["items"]) + len(s["multipliers"]) for s in sheets) + 8
     height = 120 + 150 + lines * 21 + 30
-    canvas = felt((width, height), (60, 36, 30), seed=5).convert("RGBA")
-    d = ImageDraw.Draw(canvas)
+    canvas = felt((width, height), (60, 36, 30), seed=5).copy()
+    d = Draw(canvas)
     draw_text(d, (22, 14), _summary_title(view, entry), 26, WHITE, bold=True)
     rw = entry.get("round_wind", "E")
     draw_text(
@@ -619,7 +625,7 @@ def render_deal_summary(view: Mapping[str, Any]) -> Image.Image | None:
     for i, seat in enumerate(order):
         x0 = 20 + i * col_w
         _summary_column(canvas, view, entry, seat, x0, 100, col_w - 12, height - 112)
-    return canvas.convert("RGB")
+    return canvas
 
 
 def _summary_title(view: Mapping[str, Any], entry: Mapping[str, Any]) -> str:
@@ -659,10 +665,12 @@ def _summary_column(
         fill=(0, 0, 0, 120) if not is_winner else (40, 90, 40, 160),
         border=HIGHLIGHT if is_winner else (255, 255, 255, 50),
     )
-    d = ImageDraw.Draw(canvas)
+    d = Draw(canvas)
     winds = entry.get("winds") or ["E", "S", "W", "N"]
-    canvas.alpha_composite(
-        wind_disk(winds[seat], 36, seat == entry.get("round_player")), (inner[0] + 2, inner[1] + 2)
+    _over(
+        canvas,
+        wind_disk(winds[seat], 36, seat == entry.get("round_player")),
+        (inner[0] + 2, inner[1] + 2),
     )
     name, size = fit_text(_name(view, seat), w - 60, 18, bold=True)
     draw_text(d, (inner[0] + 46, inner[1] + 2), name, size, WHITE, bold=True)
@@ -735,4 +743,24 @@ def _summary_column(
         WHITE,
         anchor="ra",
         bold=True,
+    )
+
+
+@lru_cache(maxsize=1)
+def png_palette() -> Image.Image:
+    """The fixed palette every Mah-Jongg image is encoded with (built once per process)."""
+    from bot.games.mahjong.tiles import CODES
+    from bot.render.draw import GOLD, HIGHLIGHT, MUTED, WHITE, palette_sheet
+    from bot.render.encode import palette_from
+
+    colours = [WHITE, MUTED, GOLD, HIGHLIGHT, INK, (240, 90, 80), (120, 210, 140)]
+    table = felt((TABLE_W, 700), FELT_GREEN).copy()
+    sprites = [wind_disk(w, 52, a) for w in "ESWN" for a in (False, True)]
+    sprites += [tile_image(c, size) for size in (TABLE_TILE, HAND_TILE) for c in CODES]
+    sprites += [tile_image(c, RIVER_TILE, True) for c in CODES[:9]] + [tile_image(None)]
+    return palette_from(
+        [
+            palette_sheet(table, sprites, colours, panels=((0, 0, 0, 110), (0, 0, 0, 70))),
+            palette_sheet(felt((900, 160), (60, 36, 30), seed=5), [], colours),
+        ]
     )

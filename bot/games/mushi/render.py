@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from bot.games.hanafuda.cards import ANIMAL, BRIGHT, CLASS_ORDER, PLAIN, RIBBON, card
 from bot.games.hanafuda.render import (
@@ -54,6 +54,7 @@ from bot.games.hanafuda.render import (
     hand_sheet,
     move_highlights,
     paste_card,
+    png_palette_for,
     ribbon_short_name,
     seat_name,
     seats_top_bottom,
@@ -74,6 +75,7 @@ from bot.render.draw import (
     MATCH_GREEN,
     MUTED,
     WHITE,
+    Draw,
     badge,
     felt,
     fit_text,
@@ -139,7 +141,7 @@ def _paste_card(
     if code == WILD and wild_tag and width >= 40:
         size = max(9, min(13, width // 6))
         badge(
-            ImageDraw.Draw(img),
+            Draw(img),
             (xy[0] + sprite.width // 2, xy[1] + sprite.height - size - 8),
             "WILD",
             size,
@@ -159,7 +161,7 @@ def _paster(
 
 
 def _player_strip(img: Image.Image, view: View, seat: int, y: int, hl: Mapping[str, tuple]) -> None:
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     boxes = LAYOUT.strip_boxes(y)
     info = boxes["info"]
     x0, y0, _, _ = info
@@ -223,7 +225,7 @@ def _captures(img: Image.Image, view: View, seat: int, y: int, hl: Mapping[str, 
 
 
 def _stock_column(img: Image.Image, view: View) -> None:
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     box = LAYOUT.side_box
     x0, y0, x1, _ = box
     cx = (x0 + x1) // 2
@@ -262,7 +264,7 @@ def _table(img: Image.Image, view: View, hl: Mapping[str, tuple]) -> None:
     duty = bool(view.get("wild_duty")) and not view.get("is_over")
     if duty:
         badge(
-            ImageDraw.Draw(img),
+            Draw(img),
             ((x0 + x1) // 2, y0 + 8),
             "雷 The wild is on the table: the next flip must take it",
             14,
@@ -294,7 +296,7 @@ def _status_column(img: Image.Image, view: View) -> None:
     box = LAYOUT.status_box
     x0, _, _, y1 = box
     players = view.get("players", ["?", "?"])
-    y = draw_now(ImageDraw.Draw(img), box, _now_text(view), max_lines=3)
+    y = draw_now(Draw(img), box, _now_text(view), max_lines=3)
     pending = view.get("pending") or {}
     choosing = view.get("phase") == "choose_flip"
     if choosing and pending.get("card"):
@@ -429,7 +431,7 @@ def render_deal_summary(view: View) -> Image.Image | None:
     block_h = 44 + 2 * row_h + 8
     height = 70 + 2 * block_h + 50
     img = felt((SUMMARY_W, height)).convert("RGB")
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     d.text(
         (20, 18),
         f"Hand {h['hand']} / {view.get('deals', 12)} — score sheet",
@@ -501,6 +503,12 @@ def render_deal_summary(view: View) -> Image.Image | None:
         )
         d.text((20, y + 12), text, font=font(size), fill=MUTED)
     return img
+
+
+@lru_cache(maxsize=1)
+def png_palette() -> Image.Image:
+    """The fixed palette every image of this game is encoded with (once per process)."""
+    return png_palette_for(_base())
 
 
 __all__ = ["render_deal_summary", "render_hand", "render_table"]

@@ -35,6 +35,7 @@ from bot.render.draw import (
     HIGHLIGHT,
     MUTED,
     WHITE,
+    Draw,
     badge,
     card_frame,
     felt,
@@ -140,7 +141,7 @@ def pip_image(suit_letter: str, size: int, colour: RGB | None = None) -> Image.I
     colour = colour or (CARD_RED if suit_letter in RED_SUITS else CARD_BLACK)
     big = Image.new("RGBA", (size * SCALE, size * SCALE), (0, 0, 0, 0))
     draw_pip(
-        ImageDraw.Draw(big),
+        Draw(big),
         suit_letter,
         size * SCALE / 2,
         size * SCALE / 2,
@@ -188,7 +189,7 @@ def _master_face(code: str, width: int) -> Image.Image:
     img = card_frame(
         (w, h), fill=CARD_FACE, border=(120, 118, 112), border_width=max(2, SCALE), radius=w // 10
     )
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     colour = _colour(code)
     if code in JOKERS:
         _draw_joker(img, d, code, w, h)
@@ -201,7 +202,7 @@ def _master_face(code: str, width: int) -> Image.Image:
     draw_pip(d, s, cx, bottom + w * 0.1, w * 0.16, colour)
     corner = img.crop((0, 0, int(w * 0.26), int(h * 0.34)))
     img.alpha_composite(corner.rotate(180), (w - corner.width, h - corner.height))
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     # The field between the corner columns.
     fx0, fx1 = w * 0.37, w * 0.63
     fy0, fy1 = h * 0.15, h * 0.85
@@ -233,7 +234,7 @@ def _draw_joker(img: Image.Image, d: ImageDraw.ImageDraw, code: str, w: int, h: 
         d.text((w * 0.12, h * 0.05 + i * w * 0.16), ch, font=f, fill=colour, anchor="mt")
     corner = img.crop((0, 0, int(w * 0.24), int(h * 0.62)))
     img.alpha_composite(corner.rotate(180), (w - corner.width, h - corner.height))
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     # A jester's hat: three points with bells, over a band; gold for the big joker.
     cx, cy = w / 2, h * 0.44
     s = w * 0.5
@@ -279,7 +280,7 @@ def card_back(width: int = 80) -> Image.Image:
     img = card_frame(
         (w, h), fill=CARD_FACE, border=(120, 118, 112), border_width=max(2, SCALE), radius=w // 10
     )
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     m = w * 0.07
     d.rounded_rectangle((m, m, w - m, h - m), radius=w * 0.06, fill=BACK_RED)
     step = w * 0.14
@@ -291,12 +292,12 @@ def card_back(width: int = 80) -> Image.Image:
         k += step
     # Re-mask the lattice to the inner panel and add a medallion.
     inner = Image.new("L", (w, h), 0)
-    ImageDraw.Draw(inner).rounded_rectangle((m, m, w - m, h - m), radius=w * 0.06, fill=255)
+    Draw(inner).rounded_rectangle((m, m, w - m, h - m), radius=w * 0.06, fill=255)
     face = card_frame(
         (w, h), fill=CARD_FACE, border=(120, 118, 112), border_width=max(2, SCALE), radius=w // 10
     )
     face.paste(img, (0, 0), inner)
-    d = ImageDraw.Draw(face)
+    d = Draw(face)
     r = w * 0.2
     d.ellipse(
         (w / 2 - r, h / 2 - r, w / 2 + r, h / 2 + r),
@@ -394,7 +395,7 @@ def _paste_text_with_pip(
     fill: RGB = WHITE, bold: bool = True, pip_colour: RGB | None = None,
 ) -> int:  # fmt: skip
     """Text followed by a drawn suit pip; returns the x after it."""
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     f = font(size, bold)
     x, y = xy
     d.text((x, y), text, font=f, fill=fill)
@@ -409,7 +410,7 @@ def _paste_text_with_pip(
 def _suit_chip(img: Image.Image, xy: tuple[int, int], suit_letter: str, size: int) -> None:
     """A white disc with a coloured pip, readable on the felt."""
     x, y = xy
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     d.ellipse((x, y, x + size, y + size), fill=CARD_FACE, outline=GOLD, width=2)
     pip = pip_image(suit_letter, int(size * 0.62))
     img.paste(pip, (x + (size - pip.width) // 2, y + (size - pip.height) // 2), pip)
@@ -472,7 +473,7 @@ def _seat_panel(img: Image.Image, view: View, seat: int, side: str) -> None:
     acting = seat in to_act and not view.get("is_over")
     declarer = view.get("declarer")
     panel(img, box, fill=(0, 0, 0, 120), border=GOLD if acting else (255, 255, 255, 50))
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     if acting:
         d.rounded_rectangle((x0 - 2, y0 - 2, x1 + 2, y1 + 2), radius=12, outline=GOLD, width=3)
         badge(d, (x1 - 6, y0 - 10), "▶ TO PLAY", size=12, anchor="ra")
@@ -510,7 +511,7 @@ def _seat_panel(img: Image.Image, view: View, seat: int, side: str) -> None:
 def _info_column(img: Image.Image, view: View) -> None:
     x0, y0 = M + 14, M + 12
     x1 = M + LEFT_W - 14
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     d.text((x0, y0), "三打一 San Da Yi", font=font(22, True), fill=WHITE)
     deal, deals = view.get("deal", 1), view.get("deals")
     d.text(
@@ -584,7 +585,7 @@ def _info_column(img: Image.Image, view: View) -> None:
 
 def _kitty(img: Image.Image, view: View, xy: tuple[int, int], x1: int) -> None:
     x0, y = xy
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     kitty = view.get("kitty")
     declarer = view.get("declarer")
     buried = view.get("buried")
@@ -609,7 +610,7 @@ def _kitty(img: Image.Image, view: View, xy: tuple[int, int], x1: int) -> None:
 def _right_column(img: Image.Image, view: View) -> None:
     x0, y0 = W - M - RIGHT_W + 14, M + 12
     x1 = W - M - 14
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     d.text((x0, y0), _status_line(view), font=font(15, True), fill=GOLD)
     y = y0 + 30
     d.text((x0, y), "BIDDING THIS HAND", font=font(13, True), fill=MUTED)
@@ -690,7 +691,7 @@ def _right_column(img: Image.Image, view: View) -> None:
 
 
 def _centre(img: Image.Image, view: View, sides: dict[int, str]) -> None:
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     x0, y0, x1, y1 = CENTER
     cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
     phase = view.get("phase")
@@ -719,19 +720,19 @@ def _centre(img: Image.Image, view: View, sides: dict[int, str]) -> None:
             if p["seat"] == leader:
                 ly = y + card_height(TRICK_CARD) + 2 if side == "bottom" else y - 22
                 badge(
-                    ImageDraw.Draw(img),
+                    Draw(img),
                     (x + TRICK_CARD // 2, ly),
                     "led",
                     size=12,
                     anchor="ma",
                     fill=(220, 220, 220),
                 )
-        d = ImageDraw.Draw(img)
+        d = Draw(img)
         if dim:
             last = view["last_trick"]
             box = (cx - 68, cy - 20, cx + 68, cy + 28)
             panel(img, box, fill=(0, 0, 0, 170), border=HIGHLIGHT)
-            d = ImageDraw.Draw(img)
+            d = Draw(img)
             d.text(
                 (cx, cy - 8),
                 f"trick {view.get('tricks_played')} won by",
@@ -809,7 +810,7 @@ def _game_over_banner(img: Image.Image, view: View) -> None:
     names = " & ".join(_name(view, s) for s in winners)
     box = (cx - 165, cy - 62, cx + 165, cy + 62)
     panel(img, box, fill=(0, 0, 0, 200), border=GOLD)
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     d.text((cx, cy - 36), "Match over", font=font(18, True), fill=MUTED, anchor="mm")
     text, size = fit_text(names, 300, 24, bold=True)
     d.text((cx, cy), text, font=font(size, True), fill=GOLD, anchor="mm")
@@ -821,7 +822,7 @@ def _game_over_banner(img: Image.Image, view: View) -> None:
 
 def _settlement_line(img: Image.Image, view: View) -> None:
     x0, y0, x1, y1 = FOOT
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     history = view.get("history") or []
     if not history:
         d.text(
@@ -906,7 +907,7 @@ def render_hand(view: View) -> Image.Image:
         extra = 92
     height = 88 + ch + 40 + extra
     img = felt((HAND_W, height)).convert("RGB")
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     if seat is None:
         d.text((20, 20), "Spectators have no hand.", font=font(20, True), fill=WHITE)
         return img
@@ -968,7 +969,7 @@ def render_deal_summary(view: View) -> Image.Image | None:
     h = history[-1]
     w, hgt = 900, 520
     img = felt((w, hgt)).convert("RGB")
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     declarer = h["declarer"]
     d.text((24, 18), f"Hand {h['hand']} — settlement", font=font(26, True), fill=WHITE)
     _paste_text_with_pip(
@@ -995,7 +996,7 @@ def render_deal_summary(view: View) -> Image.Image | None:
     # The seven rows, the applied one highlighted.
     tx0, ty = 24, 160
     panel(img, (tx0 - 8, ty - 8, 560, ty + 7 * 34 + 40))
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     d.text((tx0, ty), "case", font=font(13, True), fill=MUTED)
     d.text((tx0 + 60, ty), "condition", font=font(13, True), fill=MUTED)
     d.text((tx0 + 400, ty), "declarer", font=font(13, True), fill=MUTED)
@@ -1021,7 +1022,7 @@ def render_deal_summary(view: View) -> Image.Image | None:
     # Per-seat settlement and totals.
     px = 590
     panel(img, (px - 8, 152, w - 16, 152 + 7 * 34 + 40), title="SETTLEMENT")
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     y = 190
     for s in range(4):
         name, size = fit_text(_name(view, s), 150, 16, bold=True)
@@ -1048,3 +1049,21 @@ def render_deal_summary(view: View) -> Image.Image | None:
     stake_note = f"case {h['case']}: declarer {_signed(h['declarer_multiple'])} × {h['stake']}, each defender {_signed(h['defender_multiple'])} × {h['stake']}"
     d.text((24, hgt - 40), stake_note, font=font(16), fill=MUTED)
     return img
+
+
+@lru_cache(maxsize=1)
+def png_palette() -> Image.Image:
+    """The fixed palette every San Da Yi image is encoded with (built once per process)."""
+    from bot.games.sandayi.cards import RANKS
+    from bot.render.draw import GOLD, HIGHLIGHT, MUTED, WHITE, palette_sheet
+    from bot.render.encode import palette_from
+
+    codes = [f"{r}{s}" for s in "SHDC" for r in RANKS] + ["BJ", "SJ"]
+    colours = [WHITE, MUTED, GOLD, HIGHLIGHT, (24, 22, 22), (200, 40, 40), (120, 210, 140)]
+    sheets = [
+        palette_sheet(
+            _base(), [card_back(w) for w in (40, 60)] + [card_image(c, w) for c in codes], colours
+        )
+        for w in (TRICK_CARD, 60)
+    ]
+    return palette_from(sheets)
