@@ -10,7 +10,9 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.host import TableHost
-from bot.host.components import ALL_DYNAMIC_ITEMS
+from bot.host.components import ALL_DYNAMIC_ITEMS, matches_a_component
+from bot.host.manager import report_error
+from bot.host.text import NO_PINGS
 from bot.store import Store
 
 log = logging.getLogger(__name__)
@@ -37,7 +39,8 @@ class Teahouse(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            # Nothing pings unless a message names its users (see bot.host.text.pings).
+            allowed_mentions=discord.AllowedMentions.none(),
             **client_options,
         )
         self.settings = settings
@@ -76,22 +79,40 @@ class Teahouse(commands.Bot):
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         """One place for command errors: a clear ephemeral answer, details in the log."""
-        if isinstance(error, app_commands.CheckFailure):
+        if isinstance(error, app_commands.NoPrivateMessage):
+            text = "This command works in a server channel, not in DMs."
+        elif isinstance(error, app_commands.CheckFailure):
             text = "You can't use this command here."
         elif isinstance(error, app_commands.TransformerError):
             text = f"That value is not valid: {error.value!r}."
         else:
-            log.error(
-                "command %s failed",
-                getattr(interaction.command, "qualified_name", "?"),
-                exc_info=error,
-            )
-            text = "Something went wrong on my side; the error has been logged."
+            original = getattr(error, "original", error)
+            name = getattr(interaction.command, "qualified_name", "?")
+            await report_error(interaction, original, what=f"command /{name}")
+            return
         try:
             if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
+                await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
             else:
-                await interaction.response.send_message(text, ephemeral=True)
+                await interaction.response.send_message(
+                    text, ephemeral=True, allowed_mentions=NO_PINGS
+                )
+        except discord.HTTPException:
+            pass
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A component whose custom id matches none of ours (forged, or from an old version)
+        still gets an answer instead of "This interaction failed"."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        if matches_a_component(custom_id):
+            return
+        log.info("unknown component %r from user %s", custom_id[:100], interaction.user.id)
+        try:
+            await interaction.response.send_message(
+                "These controls are not valid any more.", ephemeral=True, allowed_mentions=NO_PINGS
+            )
         except discord.HTTPException:
             pass
 

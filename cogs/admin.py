@@ -7,6 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 
+@app_commands.guild_only()
 class Admin(commands.GroupCog, group_name="table", group_description="Manage game tables"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot

@@ -7,6 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 
+@app_commands.guild_only()
 class KoiKoi(
     commands.GroupCog, group_name="koikoi", group_description="Koi-Koi (hanafuda, 2 players)"
 ):

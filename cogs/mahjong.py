@@ -9,6 +9,7 @@ from discord.ext import commands
 Choice = app_commands.Choice
 
 
+@app_commands.guild_only()
 class Mahjong(
     commands.GroupCog,
     group_name="mahjong",

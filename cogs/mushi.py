@@ -7,6 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 
+@app_commands.guild_only()
 class Mushi(commands.GroupCog, group_name="mushi", group_description="Mushi (hanafuda, 2 players)"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot

@@ -7,6 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 
+@app_commands.guild_only()
 class Panda(
     commands.GroupCog, group_name="panda", group_description="Panda (climbing game, 2 teams of 2)"
 ):

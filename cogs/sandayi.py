@@ -7,6 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 
+@app_commands.guild_only()
 class SanDaYi(
     commands.GroupCog,
     group_name="sandayi",

@@ -59,9 +59,9 @@ class ActionButton(
         return cls(int(match["table"]), int(match["seat"]), int(match["version"]), match["code"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _host(interaction).on_action(
-            interaction, self.table, self.seat, self.version, self.code
-        )
+        host = _host(interaction)
+        work = host.on_action(interaction, self.table, self.seat, self.version, self.code)
+        await host.guarded(interaction, "action button", self.table, work)
 
 
 class ActionSelect(
@@ -105,7 +105,9 @@ class ActionSelect(
         order = _option_order(interaction)
         values.sort(key=lambda v: order.get(v, len(order)))
         code = " ".join([self.verb, *values]) if self.verb else " ".join(values)
-        await _host(interaction).on_action(interaction, self.table, self.seat, self.version, code)
+        host = _host(interaction)
+        work = host.on_action(interaction, self.table, self.seat, self.version, code)
+        await host.guarded(interaction, "action select", self.table, work)
 
 
 def _option_order(interaction: discord.Interaction) -> dict[str, int]:
@@ -157,7 +159,9 @@ class LobbyButton(
         return cls(int(match["table"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _host(interaction).on_lobby(interaction, self.table, self.action)
+        host = _host(interaction)
+        work = host.on_lobby(interaction, self.table, self.action)
+        await host.guarded(interaction, f"lobby {self.action}", self.table, work)
 
 
 class ShowHandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"th:h:(?P<table>\d+)"):
@@ -181,7 +185,10 @@ class ShowHandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"th:h:
         return cls(int(match["table"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _host(interaction).on_show_hand(interaction, self.table)
+        host = _host(interaction)
+        await host.guarded(
+            interaction, "show hand", self.table, host.on_show_hand(interaction, self.table)
+        )
 
 
 class ReclaimButton(
@@ -206,7 +213,9 @@ class ReclaimButton(
         return cls(int(match["table"]), int(match["seat"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _host(interaction).on_reclaim(interaction, self.table, self.seat)
+        host = _host(interaction)
+        work = host.on_reclaim(interaction, self.table, self.seat)
+        await host.guarded(interaction, "reclaim", self.table, work)
 
 
 ALL_DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
@@ -216,6 +225,14 @@ ALL_DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ShowHandButton,
     ReclaimButton,
 )
+
+
+def matches_a_component(custom_id: str) -> bool:
+    """Whether a custom id is one of ours (it matches a dynamic item's template)."""
+    return any(
+        item.__discord_ui_compiled_template__.fullmatch(custom_id)  # type: ignore[attr-defined]
+        for item in ALL_DYNAMIC_ITEMS
+    )
 
 
 def controls_view(table: int, seat: int, version: int, controls: Controls) -> discord.ui.View:

@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.engine import IllegalAction, make_rng
-from bot.engine.core import parse_options
 from bot.games import game_module
 from bot.host.components import controls_view, lobby_view, reclaim_view, table_view
+from bot.host.options import HOST_OPTIONS, game_options, validate_options  # noqa: F401
 from bot.host.table import Seat, Table
+from bot.host.text import NO_PINGS, incident_id, pings, player_name
 from bot.render.worker import pool as render_pool
 from bot.render.worker import render_png
 from bot.store import ResultInput, SeatRow, Store
@@ -35,9 +36,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: Table options the host keeps for itself; the rest go to the game.
-HOST_OPTIONS = ("turn_seconds",)
 DM_CLOSED = 50007
+#: Consecutive failed steps after which a table's driver stops retrying (the log says so).
+DRIVER_MAX_FAILURES = 20
 
 
 class TableHost:
@@ -47,15 +48,27 @@ class TableHost:
         self.settings = settings
         self.tables: dict[int, Table] = {}
         self._lobby_locks: dict[int, asyncio.Lock] = {}
+        self._lobby_timers: dict[int, asyncio.Task[None]] = {}
+        self._last_new: dict[int, float] = {}  # user id -> monotonic time of their last /new
+        self._closing = False
+
+    # ------------------------------------------------------------------ errors
+    async def guarded(
+        self, interaction: discord.Interaction, what: str, table_id: int | None, work: Any
+    ) -> None:
+        """Run a click's handler; if it raises, log it and answer the user (never silent)."""
+        try:
+            await work
+        except Exception as error:
+            await report_error(interaction, error, what=what, table_id=table_id)
 
     # ------------------------------------------------------------------ lobbies
     async def open_lobby(
         self, interaction: discord.Interaction, game: str, options: dict[str, Any]
     ) -> None:
         """``/<game> new``: validate options, create the table row and post the lobby."""
-        module = game_module(game)
         try:
-            parse_options(module.OPTIONS, game_options(options))
+            validate_options(game, options)
         except ValueError as e:
             await interaction.response.send_message(f"⚠️ {e}", ephemeral=True)
             return
@@ -64,6 +77,11 @@ class TableHost:
                 "Tables are opened in a server channel, not in DMs.", ephemeral=True
             )
             return
+        refusal = await self._quota_refusal(interaction.guild_id, interaction.user.id)
+        if refusal:
+            await interaction.response.send_message(f"⏳ {refusal}", ephemeral=True)
+            return
+        self._last_new[interaction.user.id] = time.monotonic()
         table_id = await self.store.create_table(
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
@@ -78,15 +96,93 @@ class TableHost:
             )
         user = interaction.user
         await self.store.set_seats(
-            table_id, [SeatRow(seat=0, user_id=user.id, name=user.display_name, is_ai=False)]
+            table_id,
+            [SeatRow(seat=0, user_id=user.id, name=player_name(user.display_name), is_ai=False)],
         )
         embed = await self._lobby_embed(table_id)
-        callback = await interaction.response.send_message(embed=embed, view=lobby_view(table_id))
+        callback = await interaction.response.send_message(
+            embed=embed, view=lobby_view(table_id), allowed_mentions=NO_PINGS
+        )
         message_id = getattr(callback, "message_id", None)
         if message_id is None:
             message_id = (await interaction.original_response()).id
         await self.store.update_table(table_id, lobby_message_id=message_id)
+        self._schedule_lobby_expiry(table_id, self.settings.lobby_ttl)
         log.info("table %s: lobby for %s opened by %s", table_id, game, user.id)
+
+    async def _quota_refusal(self, guild_id: int, user_id: int) -> str | None:
+        """Why this user may not open a table now (cooldown, caps), or None."""
+        s = self.settings
+        now = time.monotonic()
+        # Forget cooldowns that are over, so the map stays small.
+        self._last_new = {u: t for u, t in self._last_new.items() if now - t < s.new_cooldown}
+        last = self._last_new.get(user_id)
+        if last is not None:
+            wait = s.new_cooldown - (now - last)
+            return f"You opened a table a moment ago; try again in {wait:.0f} s."
+        count = self.store.count_tables
+        if await count("lobby", host_id=user_id) >= s.max_lobbies_per_user:
+            return (
+                f"You already have {s.max_lobbies_per_user} open lobby(ies): start or cancel "
+                "one first."
+            )
+        if await count("active", host_id=user_id) >= s.max_tables_per_user:
+            return f"You already host {s.max_tables_per_user} running table(s): finish one first."
+        if await count("lobby", guild_id=guild_id) >= s.max_lobbies_per_guild:
+            return (
+                f"This server has {s.max_lobbies_per_guild} open lobbies already: join one "
+                "of them, or wait until one starts or closes."
+            )
+        if await count("active", guild_id=guild_id) >= s.max_tables_per_guild:
+            return (
+                f"This server has {s.max_tables_per_guild} tables in play already: wait "
+                "until one finishes."
+            )
+        return None
+
+    def _schedule_lobby_expiry(self, table_id: int, delay: float) -> None:
+        old = self._lobby_timers.pop(table_id, None)
+        if old is not None:
+            old.cancel()
+        task = asyncio.get_running_loop().create_task(
+            self._expire_lobby(table_id, delay), name=f"lobby-{table_id}-expiry"
+        )
+        self._lobby_timers[table_id] = task
+
+    async def _expire_lobby(self, table_id: int, delay: float) -> None:
+        """A lobby nobody started closes itself after ``lobby_ttl`` and says so."""
+        try:
+            await asyncio.sleep(max(0.0, delay))
+            lock = self._lobby_locks.setdefault(table_id, asyncio.Lock())
+            async with lock:
+                if not await self.store.transition(table_id, ("lobby",), "aborted"):
+                    return
+                minutes = max(1, round(self.settings.lobby_ttl / 60))
+                note = f"Closed: nobody started this table within {minutes} minute(s)."
+                row = await self.store.get_table(table_id)
+                if row is not None and row.lobby_message_id is not None:
+                    with contextlib.suppress(discord.HTTPException):
+                        embed = await self._lobby_embed(table_id, note=note)
+                        await (
+                            self._channel(row.channel_id)
+                            .get_partial_message(row.lobby_message_id)
+                            .edit(embed=embed, view=lobby_view(table_id, closed=True))
+                        )
+                log.info("table %s: lobby expired", table_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: closing the expired lobby failed", table_id)
+        finally:
+            self._lobby_timers.pop(table_id, None)
+            self._lobby_locks.pop(table_id, None)
+
+    def _lobby_closed(self, table_id: int) -> None:
+        """Forget a lobby's lock and expiry timer once it has started or closed."""
+        task = self._lobby_timers.pop(table_id, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        self._lobby_locks.pop(table_id, None)
 
     async def _lobby_embed(self, table_id: int, note: str = "") -> discord.Embed:
         row = await self.store.get_table(table_id)
@@ -129,7 +225,10 @@ class TableHost:
 
     async def _on_lobby(self, interaction: discord.Interaction, table_id: int, action: str) -> None:
         row = await self.store.get_table(table_id)
-        if row is None or row.status != "lobby":
+        if row is None or row.guild_id != interaction.guild_id:
+            await _ephemeral(interaction, "There is no such lobby here.")
+            return
+        if row.status != "lobby":
             await _ephemeral(interaction, "This lobby is closed.")
             return
         module = game_module(row.game)
@@ -145,7 +244,7 @@ class TableHost:
             if free is None:
                 await _ephemeral(interaction, "This table is full.")
                 return
-            seats.append(SeatRow(seat=free, user_id=user.id, name=user.display_name, is_ai=False))
+            seats.append(SeatRow(seat=free, user_id=user.id, name=player_name(user.display_name)))
         elif action == "leave":
             if mine is None:
                 await _ephemeral(interaction, "You are not seated at this table.")
@@ -170,8 +269,13 @@ class TableHost:
             if not (is_host or _can_manage(interaction)):
                 await _ephemeral(interaction, "Only the host or a server manager can cancel.")
                 return
-            await self.store.update_table(table_id, status="aborted")
-            embed = await self._lobby_embed(table_id, note=f"Cancelled by {user.display_name}.")
+            if not await self.store.transition(table_id, ("lobby",), "aborted"):
+                await _ephemeral(interaction, "This lobby is closed.")
+                return
+            self._lobby_closed(table_id)
+            embed = await self._lobby_embed(
+                table_id, note=f"Cancelled by {player_name(user.display_name)}."
+            )
             await interaction.response.edit_message(
                 embed=embed, view=lobby_view(table_id, closed=True)
             )
@@ -187,6 +291,12 @@ class TableHost:
                     f"{missing} seat(s) still empty: wait for players to join or Add AI.",
                 )
                 return
+            # Atomic: a Cancel, an /abort or the lobby's expiry at this moment loses or wins
+            # as a whole, never half-started.
+            if not await self.store.transition(table_id, ("lobby",), "active"):
+                await _ephemeral(interaction, "This lobby is closed.")
+                return
+            self._lobby_closed(table_id)
             await interaction.response.defer()
             await self._start(interaction, row, seats)
             return
@@ -201,7 +311,6 @@ class TableHost:
     ) -> None:
         module = game_module(row.game)
         table = self._build_table(row, seats, log=[])
-        await self.store.update_table(row.id, status="active")
         embed = await self._lobby_embed(row.id, note="The game is on — see the thread.")
         with contextlib.suppress(discord.HTTPException):
             await interaction.edit_original_response(
@@ -210,6 +319,10 @@ class TableHost:
         thread_id = await self._open_thread(table, module.TITLE)
         table.thread_id = thread_id
         await self.store.update_table(row.id, thread_id=thread_id)
+        current = await self.store.get_table(row.id)
+        if current is None or current.status != "active":
+            return  # aborted meanwhile: /table abort found nothing running and closed it
+        # No await between the check and this line: an abort from now on finds the table.
         self.tables[table.id] = table
         async with table.lock:  # an abort right now waits for the first messages
             await self._show_table(table, new=True)
@@ -285,6 +398,9 @@ class TableHost:
                 continue
             self._launch(table)
             table.track(asyncio.get_running_loop().create_task(self._resume_messages(table)))
+        now = time.time()
+        for row in await self.store.tables_with_status("lobby"):
+            self._schedule_lobby_expiry(row.id, row.created_at + self.settings.lobby_ttl - now)
         log.info("restored %d active table(s)", restored)
         return restored
 
@@ -299,24 +415,53 @@ class TableHost:
     def _launch(self, table: Table) -> None:
         loop = asyncio.get_running_loop()
         table.tasks = [
-            loop.create_task(self._drive(table), name=f"table-{table.id}-driver"),
             loop.create_task(self._table_updater(table), name=f"table-{table.id}-updater"),
         ]
+        self._launch_driver(table)
 
-    async def close(self) -> None:
-        for table in self.tables.values():
-            for task in table.tasks:
-                task.cancel()
-        for table in self.tables.values():
-            for task in table.tasks:
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+    def _launch_driver(self, table: Table) -> None:
+        task = asyncio.get_running_loop().create_task(
+            self._drive(table), name=f"table-{table.id}-driver"
+        )
+        task.add_done_callback(lambda t: self._driver_ended(table, t))
+        table.track(task)
+
+    def _driver_ended(self, table: Table, task: asyncio.Task[None]) -> None:
+        """A driver that died of an unexpected error is started again (the log says so)."""
+        if task.cancelled() or self._closing or table.finished:
+            return
+        error = task.exception()
+        if error is None:
+            return
+        table.driver_restarts += 1
+        if table.driver_restarts > DRIVER_MAX_FAILURES:
+            log.error(
+                "table %s: driver failed %d times; not restarting", table.id, table.driver_restarts
+            )
+            return
+        log.error("table %s: driver died (%r); restarting it", table.id, error)
+        self._launch_driver(table)
+
+    async def close(self, timeout: float = 1.0) -> None:
+        """Stop every table's tasks and lobby timers; returns within about ``timeout``."""
+        self._closing = True
+        tasks = [t for table in self.tables.values() for t in table.tasks]
+        tasks += list(self._lobby_timers.values())
+        for task in tasks:
+            task.cancel()
+        pending = [t for t in tasks if not t.done()]
+        if pending:
+            _, still = await asyncio.wait(pending, timeout=timeout)
+            if still:
+                log.warning("%d table task(s) did not stop within %.1f s", len(still), timeout)
 
     # ------------------------------------------------------------------ actions
     async def on_action(
         self, interaction: discord.Interaction, table_id: int, seat: int, version: int, code: str
     ) -> None:
         table = self.tables.get(table_id)
+        if table is not None and not _from_table_guild(interaction, table):
+            table = None
         problem = self._precheck(table, interaction.user.id, seat, version)
         if problem:
             await _ephemeral(interaction, problem)
@@ -340,7 +485,9 @@ class TableHost:
                 return
             table.seats[seat].timeouts = 0
             ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
-            await self._after_change(table, events, skip_dm=seat if ephemeral else None)
+            # The DM is refreshed too (even after a move from the ephemeral hand): it must not
+            # keep the old decision's buttons, and the next decision then comes as a new DM.
+            await self._after_change(table, events)
             if ephemeral:
                 await self._edit_ephemeral_hand(interaction, table, seat)
 
@@ -434,7 +581,6 @@ class TableHost:
         table: Table,
         events: Sequence[Any],
         *,
-        skip_dm: int | None = None,
         resumed: bool = False,
     ) -> None:
         """Refresh DMs whose decision or hand changed, the deadlines and the table message."""
@@ -451,7 +597,7 @@ class TableHost:
         table.set_deadlines(self._turn_seconds(table), time.monotonic())
         for seat in changed:
             s = table.seats[seat]
-            if s.played_by_ai or s.user_id is None or seat == skip_dm:
+            if s.played_by_ai or s.user_id is None:
                 continue
             await self._refresh_dm(table, s, fresh=resumed)
         table.table_dirty.set()
@@ -460,28 +606,69 @@ class TableHost:
 
     # ------------------------------------------------------------------ AI and timers
     async def _drive(self, table: Table) -> None:
-        """Plays AI seats and applies default actions when deadlines pass."""
+        """Plays AI seats and applies default actions when deadlines pass.
+
+        Each step is guarded: a step that raises (the AI, the game, the store) is logged with
+        the table id and the loop goes on after a short pause, so a table never freezes.
+        """
+        failures = 0
+        while not table.finished and not self._closing:
+            try:
+                if await self._ai_only_expired(table):
+                    return
+                await self._drive_step(table)
+                failures = 0
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                failures += 1
+                log.exception("table %s: driver step failed (%d in a row)", table.id, failures)
+                if failures >= DRIVER_MAX_FAILURES:
+                    raise
+                await asyncio.sleep(min(5.0, 0.1 * 2**failures))
+
+    async def _drive_step(self, table: Table) -> None:
+        ai_seat = next((s for s in table.waiting_on() if table.seats[s].played_by_ai), None)
+        if ai_seat is not None:
+            await asyncio.sleep(self.settings.ai_delay)
+            await self._ai_move(table, ai_seat)
+            return
+        if await self._ai_optional_moves(table):
+            return
+        timeout = None
+        if table.deadlines:
+            timeout = max(0.0, min(table.deadlines.values()) - time.monotonic())
+        if table.ai_only_since is not None:
+            left = table.ai_only_since + self.settings.ai_only_grace - time.monotonic()
+            timeout = max(0.0, left) if timeout is None else min(timeout, max(0.0, left))
         try:
-            while not table.finished:
-                ai_seat = next((s for s in table.waiting_on() if table.seats[s].played_by_ai), None)
-                if ai_seat is not None:
-                    await asyncio.sleep(self.settings.ai_delay)
-                    await self._ai_move(table, ai_seat)
-                    continue
-                if await self._ai_optional_moves(table):
-                    continue
-                timeout = None
-                if table.deadlines:
-                    timeout = max(0.0, min(table.deadlines.values()) - time.monotonic())
-                try:
-                    await asyncio.wait_for(table.wake.wait(), timeout)
-                    table.wake.clear()
-                except TimeoutError:
-                    await self._timeouts(table)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("table %s: driver crashed", table.id)
+            await asyncio.wait_for(table.wake.wait(), timeout)
+            table.wake.clear()
+        except TimeoutError:
+            await self._timeouts(table)
+
+    async def _ai_only_expired(self, table: Table) -> bool:
+        """End a table whose every seat is played by an AI (all humans timed out) once it
+        has gone on like that for ``ai_only_grace`` seconds. True if it was ended."""
+        if not all(s.played_by_ai for s in table.seats):
+            table.ai_only_since = None
+            return False
+        now = time.monotonic()
+        if table.ai_only_since is None:
+            table.ai_only_since = now
+        if now - table.ai_only_since < self.settings.ai_only_grace:
+            return False
+        if not await self.store.transition(table.id, ("active",), "aborted"):
+            return False
+        minutes = max(1, round(self.settings.ai_only_grace / 60))
+        note = (
+            f"🛑 Table #{table.id} ended without a result: no human has played for "
+            f"{minutes} minute(s)."
+        )
+        log.info("table %s: ended, every seat played by an AI", table.id)
+        self.tables.pop(table.id, None)
+        await self._retire(table, note, in_thread=True)
+        return True
 
     async def _ai_move(self, table: Table, seat: int) -> None:
         async with table.lock:
@@ -491,12 +678,18 @@ class TableHost:
             view = state.view(seat)
             legal = state.legal_actions(seat)
             rng = make_rng(table.seed, "ai", state.version, seat)
-            code = await asyncio.to_thread(table.module.choose, view, legal, rng)
+            try:
+                code = await asyncio.to_thread(table.module.choose, view, legal, rng)
+            except Exception:
+                log.exception(
+                    "table %s: the AI failed for seat %s; using the default", table.id, seat
+                )
+                code = state.default_action(seat)
             try:
                 events = await self._apply(table, seat, code, "ai")
             except IllegalAction as e:
                 log.error("table %s: AI chose illegal %r (%s); using default", table.id, code, e)
-                events = await self._apply(table, seat, state.default_action(seat), "ai")
+                events = await self._apply(table, seat, table.state.default_action(seat), "ai")
             await self._after_change(table, events)
 
     async def _ai_optional_moves(self, table: Table) -> bool:
@@ -511,7 +704,11 @@ class TableHost:
                 table.ai_considered[seat] = version
                 view, legal = table.state.view(seat), table.state.legal_actions(seat)
                 rng = make_rng(table.seed, "ai-optional", version, seat)
-                code = await asyncio.to_thread(table.module.choose, view, legal, rng)
+                try:
+                    code = await asyncio.to_thread(table.module.choose, view, legal, rng)
+                except Exception:
+                    log.exception("table %s: the AI failed on an optional play", table.id)
+                    continue
                 if not code:
                     continue
                 try:
@@ -602,7 +799,9 @@ class TableHost:
         view = None if table.state.is_over else table_view(table.id)
         try:
             if new or table.table_message_id is None:
-                message = await channel.send(content, file=file, view=view)  # type: ignore[arg-type]
+                message = await channel.send(
+                    content, file=file, view=view, allowed_mentions=NO_PINGS
+                )  # type: ignore[arg-type]
                 table.table_message_id = message.id
                 await self.store.update_table(table.id, table_message_id=message.id)
             else:
@@ -675,7 +874,9 @@ class TableHost:
                     # Retire the old message's controls; the new one carries the current ones.
                     with contextlib.suppress(discord.HTTPException):
                         await channel.get_partial_message(seat.dm_message_id).edit(view=None)
-                message = await channel.send(content, file=file, view=view)  # type: ignore[arg-type]
+                message = await channel.send(
+                    content, file=file, view=view, allowed_mentions=NO_PINGS
+                )  # type: ignore[arg-type]
                 seat.dm_message_id = message.id
                 await self.store.update_seat(
                     table.id, seat.seat, dm_channel_id=channel.id, dm_message_id=message.id
@@ -708,12 +909,13 @@ class TableHost:
             table,
             f"<@{seat.user_id}>, I can't send you direct messages. Press **Show my hand** on the "
             "table message to see your hand and play (or allow DMs from server members).",
+            ping=[seat.user_id] if seat.user_id else [],
         )
 
     async def on_reclaim(self, interaction: discord.Interaction, table_id: int, seat: int) -> None:
         """A player whose seat an AI took over plays again."""
         table = self.tables.get(table_id)
-        if table is None or table.finished:
+        if table is None or table.finished or not _from_table_guild(interaction, table):
             await _ephemeral(interaction, "This game is over.")
             return
         if not 0 <= seat < len(table.seats) or table.seats[seat].user_id != interaction.user.id:
@@ -739,7 +941,7 @@ class TableHost:
 
     async def on_show_hand(self, interaction: discord.Interaction, table_id: int) -> None:
         table = self.tables.get(table_id)
-        if table is None:
+        if table is None or table.finished or not _from_table_guild(interaction, table):
             await _ephemeral(interaction, "This table is no longer running.")
             return
         seat = table.seat_of(interaction.user.id)
@@ -757,7 +959,7 @@ class TableHost:
                 kwargs["view"] = view
             if file is not None:
                 kwargs["file"] = file
-            await interaction.followup.send(ephemeral=True, **kwargs)
+            await interaction.followup.send(ephemeral=True, allowed_mentions=NO_PINGS, **kwargs)
 
     async def _edit_ephemeral_hand(
         self, interaction: discord.Interaction, table: Table, seat: int
@@ -772,15 +974,24 @@ class TableHost:
                 view=view,
             )
 
-    async def _post(self, table: Table, text: str, file: discord.File | None = None) -> None:
+    async def _post(
+        self,
+        table: Table,
+        text: str,
+        file: discord.File | None = None,
+        *,
+        ping: Sequence[int] = (),
+    ) -> None:
+        """Post in the table's thread; only the users in ``ping`` may be notified."""
         channel = self._channel(table.channel_for_table)
         if channel is None:
             return
+        mentions = pings(*ping) if ping else NO_PINGS
         try:
             if file is not None:
-                await channel.send(text[:2000], file=file)  # type: ignore[union-attr]
+                await channel.send(text[:2000], file=file, allowed_mentions=mentions)  # type: ignore[union-attr]
             else:
-                await channel.send(text[:2000])  # type: ignore[union-attr]
+                await channel.send(text[:2000], allowed_mentions=mentions)  # type: ignore[union-attr]
         except discord.HTTPException as e:
             log.warning("table %s: posting failed: %s", table.id, e)
 
@@ -831,7 +1042,8 @@ class TableHost:
             who = f"<@{s.user_id}>" if s.user_id and not s.is_ai else f"🤖 {s.name}"
             lines.append(f"{medals.get(place, f'{place}.')} {who} — {result.scores[s.seat]}")
         lines.append("See `/leaderboard` for the server's standings.")
-        await self._post(table, "\n".join(lines))
+        humans = [s.user_id for s in table.seats if s.user_id and not s.is_ai]
+        await self._post(table, "\n".join(lines), ping=humans)
         for s in table.seats:
             if not s.is_ai and s.user_id is not None and not s.dms_closed:
                 await self._refresh_dm(table, s)
@@ -843,20 +1055,29 @@ class TableHost:
                     embed=embed, view=lobby_view(table.id, closed=True)
                 )
         await self._show_table(table)
+        self._evict(table)
         log.info("table %s finished: %s", table.id, result.scores)
 
     async def abort(self, interaction: discord.Interaction, table_id: int) -> None:
         row = await self.store.get_table(table_id)
-        if row is None or row.status not in ("lobby", "active"):
-            await _ephemeral(interaction, f"There is no open table #{table_id}.")
+        # A table is reached from its own guild only; elsewhere it does not exist.
+        if (
+            row is None
+            or row.guild_id != interaction.guild_id
+            or row.status not in ("lobby", "active")
+        ):
+            await _ephemeral(interaction, f"There is no open table #{table_id} in this server.")
             return
         if not (interaction.user.id == row.host_id or _can_manage(interaction)):
             await _ephemeral(interaction, "Only the table's host or a server manager can abort it.")
             return
+        if not await self.store.transition(table_id, ("lobby", "active"), "aborted"):
+            await _ephemeral(interaction, f"There is no open table #{table_id} in this server.")
+            return
+        self._lobby_closed(table_id)
         table = self.tables.pop(table_id, None)
-        await self.store.update_table(table_id, status="aborted")
-        note = f"🛑 Table #{table_id} was aborted by {interaction.user.display_name}."
-        await interaction.response.send_message(note)
+        note = f"🛑 Table #{table_id} was aborted by {player_name(interaction.user.display_name)}."
+        await interaction.response.send_message(note, allowed_mentions=NO_PINGS)
         if table is not None:
             await self._retire(table, note, in_thread=interaction.channel_id != table.thread_id)
         elif row.lobby_message_id is not None:
@@ -872,7 +1093,8 @@ class TableHost:
         """Stop an aborted table: its tasks, its controls (DMs, table message, lobby)."""
         table.finished = True
         for task in table.tasks:
-            task.cancel()
+            if task is not asyncio.current_task():
+                task.cancel()
         async with table.lock:  # let an action in progress finish first
             if in_thread:
                 await self._post(table, note)
@@ -896,6 +1118,16 @@ class TableHost:
                         .edit(embed=embed, view=lobby_view(table.id, closed=True))
                     )
 
+    def _evict(self, table: Table) -> None:
+        """Forget a finished table: its messages are final and clicks on them are refused
+        from the store's record. Its own tasks end by themselves."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        for task in table.tasks:
+            if task is not asyncio.current_task():
+                task.cancel()
+        table.tasks = []
+
     def table_in_channel(self, channel_id: int | None) -> int | None:
         for table in self.tables.values():
             if channel_id in (table.thread_id, table.channel_id) and not table.finished:
@@ -909,14 +1141,40 @@ def derived_seed(base: str, table_id: int) -> str:
     return str(int.from_bytes(digest[:8], "big") >> 1)
 
 
-def game_options(options: dict[str, Any]) -> dict[str, Any]:
-    """A table's options without the host's own (what the game's ``new_game`` takes)."""
-    return {k: v for k, v in options.items() if k not in HOST_OPTIONS}
-
-
 def _free_seat(seats: Sequence[SeatRow], total: int) -> int | None:
     taken = {s.seat for s in seats}
     return next((i for i in range(total) if i not in taken), None)
+
+
+async def report_error(
+    interaction: discord.Interaction,
+    error: BaseException,
+    *,
+    what: str,
+    table_id: int | None = None,
+) -> str:
+    """The one error path of clicks and commands: log the error with the table id and an
+    incident id, and tell the user ephemerally. Returns the incident id."""
+    incident = incident_id()
+    log.error(
+        "incident %s: %s failed (table %s, user %s)",
+        incident,
+        what,
+        table_id,
+        getattr(interaction.user, "id", None),
+        exc_info=error,
+    )
+    await _ephemeral(
+        interaction,
+        f"😵 Sorry, something went wrong on my side and nothing was changed. "
+        f"If it happens again, tell the server's admins: incident `{incident}`.",
+    )
+    return incident
+
+
+def _from_table_guild(interaction: discord.Interaction, table: Table) -> bool:
+    """Clicks come from DMs (no guild) or from the table's own guild, never another one."""
+    return interaction.guild_id is None or interaction.guild_id == table.guild_id
 
 
 def _can_manage(interaction: discord.Interaction) -> bool:
@@ -926,15 +1184,15 @@ def _can_manage(interaction: discord.Interaction) -> bool:
 
 async def _followup(interaction: discord.Interaction, text: str) -> None:
     with contextlib.suppress(discord.HTTPException):
-        await interaction.followup.send(text, ephemeral=True)
+        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
 
 
 async def _ephemeral(interaction: discord.Interaction, text: str) -> None:
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
+            await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
         else:
-            await interaction.response.send_message(text, ephemeral=True)
+            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)
     except discord.HTTPException as e:
         log.warning("could not answer interaction: %s", e)
 

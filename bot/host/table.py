@@ -71,6 +71,10 @@ class Table:
     batch: list[tuple[int, str, int, Any]] | None = None
     #: AI seats with optional actions: the version at which each last considered them.
     ai_considered: dict[int, int] = field(default_factory=dict)
+    #: Times the driver task died of an unexpected error and was started again.
+    driver_restarts: int = 0
+    #: Since when (monotonic) every seat has been played by an AI, or None.
+    ai_only_since: float | None = None
 
     def track(self, task: asyncio.Task[Any]) -> None:
         """Keep a task of this table (cancelled when the host closes); drop finished ones."""

@@ -211,6 +211,38 @@ class Store:
             if cur.rowcount == 0:
                 raise StoreError(f"no table {table_id}")
 
+    async def transition(self, table_id: int, from_statuses: Sequence[str], to: str) -> bool:
+        """Move a table to status ``to`` only if it is in one of ``from_statuses``, atomically.
+
+        Returns False (and changes nothing) when another request moved it first, e.g. a
+        Start and a Cancel of the same lobby at the same moment: exactly one of them wins.
+        """
+        if to not in TABLE_STATUSES or set(from_statuses) - set(TABLE_STATUSES):
+            raise StoreError(f"unknown table status in {from_statuses!r} -> {to!r}")
+        stamp = "started_at" if to == "active" else "finished_at"
+        marks = ", ".join("?" * len(from_statuses))
+        async with self._transaction() as db:
+            cur = await db.execute(
+                f"UPDATE tables SET status = ?, {stamp} = ? WHERE id = ? AND status IN ({marks})",
+                (to, _now(), table_id, *from_statuses),
+            )
+            return cur.rowcount == 1
+
+    async def count_tables(
+        self, status: str, *, guild_id: int | None = None, host_id: int | None = None
+    ) -> int:
+        """How many tables have ``status`` (in a guild, or hosted by a user): for quotas."""
+        sql = "SELECT COUNT(*) FROM tables WHERE status = ?"
+        params: list[Any] = [status]
+        if guild_id is not None:
+            sql += " AND guild_id = ?"
+            params.append(guild_id)
+        if host_id is not None:
+            sql += " AND host_id = ?"
+            params.append(host_id)
+        rows = await self._fetchall(sql, params)
+        return int(rows[0][0])
+
     async def get_table(self, table_id: int) -> TableRow | None:
         rows = await self._fetchall("SELECT * FROM tables WHERE id = ?", (table_id,))
         return _table_row(rows[0]) if rows else None

@@ -6,7 +6,9 @@ from pathlib import Path
 import pytest
 
 from bot.store import AI_USER_ID, ResultInput, SeatRow, Store, StoreError
-from bot.store.migrate import MIGRATIONS_DIR
+from bot.store.migrate import MIGRATIONS_DIR, discover
+
+LATEST = len(discover())
 from bot.store.ratings import DEFAULT_MU, DEFAULT_SIGMA
 
 GUILD = 100
@@ -61,7 +63,7 @@ async def test_migrations_apply_once_and_reopen_is_noop(tmp_path: Path):
     again = await s.connection.execute_fetchall("SELECT version, applied_at FROM schema_version")
     await s.close()
     assert [tuple(r) for r in first] == [tuple(r) for r in again]
-    assert [r[0] for r in again] == [1]
+    assert [r[0] for r in again] == list(range(1, LATEST + 1))
 
 
 async def test_reopen_applies_only_new_migrations_and_failed_one_rolls_back(tmp_path: Path):
@@ -70,18 +72,21 @@ async def test_reopen_applies_only_new_migrations_and_failed_one_rolls_back(tmp_
     path = tmp_path / "t.db"
     await (await Store.open(path, migrations_dir=migrations)).close()
 
-    (migrations / "0002_notes.sql").write_text("CREATE TABLE notes (id INTEGER PRIMARY KEY);")
+    (migrations / f"{LATEST + 1:04d}_notes.sql").write_text(
+        "CREATE TABLE notes (id INTEGER PRIMARY KEY);"
+    )
     s = await Store.open(path, migrations_dir=migrations)
-    assert await scalar(s, "SELECT MAX(version) FROM schema_version") == 2
+    assert await scalar(s, "SELECT MAX(version) FROM schema_version") == LATEST + 1
     await s.close()
 
     # a broken migration leaves nothing behind, not even its first statement
-    (migrations / "0003_broken.sql").write_text("CREATE TABLE half (id INTEGER);\nNOT SQL;")
+    broken = migrations / f"{LATEST + 2:04d}_broken.sql"
+    broken.write_text("CREATE TABLE half (id INTEGER);\nNOT SQL;")
     with pytest.raises(sqlite3.OperationalError):
         await Store.open(path, migrations_dir=migrations)
-    (migrations / "0003_broken.sql").unlink()
+    broken.unlink()
     s = await Store.open(path, migrations_dir=migrations)
-    assert await scalar(s, "SELECT MAX(version) FROM schema_version") == 2
+    assert await scalar(s, "SELECT MAX(version) FROM schema_version") == LATEST + 1
     assert await scalar(s, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'half'") == 0
     await s.close()
 
@@ -89,7 +94,7 @@ async def test_reopen_applies_only_new_migrations_and_failed_one_rolls_back(tmp_
 async def test_database_newer_than_code_is_refused(tmp_path: Path):
     migrations = tmp_path / "migrations"
     shutil.copytree(MIGRATIONS_DIR, migrations)
-    (migrations / "0002_extra.sql").write_text("CREATE TABLE extra (id INTEGER);")
+    (migrations / f"{LATEST + 1:04d}_extra.sql").write_text("CREATE TABLE extra (id INTEGER);")
     path = tmp_path / "t.db"
     await (await Store.open(path, migrations_dir=migrations)).close()
     with pytest.raises(StoreError, match="newer"):
@@ -427,3 +432,32 @@ async def test_rating_games_rate_each_contest_in_turn(store: Store):
     assert mus[33] == pytest.approx(mus[44])  # seats 2 and 3 were always defenders together
     games = [(await rating(store, u, "sandayi"))[2] for u in mus]
     assert games == [1, 1, 1, 1]  # the match counts as one game for everyone
+
+
+async def test_transition_is_atomic_and_only_from_the_given_statuses(store):
+    table = await store.create_table(
+        guild_id=GUILD, channel_id=1, game="koikoi", options={}, seed="1", host_id=7
+    )
+    # Start and Cancel of the same lobby at the same moment: exactly one wins.
+    started, cancelled = await asyncio.gather(
+        store.transition(table, ("lobby",), "active"),
+        store.transition(table, ("lobby",), "aborted"),
+    )
+    assert sorted([started, cancelled]) == [False, True]
+    row = await store.get_table(table)
+    assert row.status == ("active" if started else "aborted")
+    assert await store.transition(table, ("lobby",), "active") is False
+    with pytest.raises(StoreError):
+        await store.transition(table, ("lobby",), "gone")
+
+
+async def test_count_tables_by_status_guild_and_host(store):
+    for guild, host in ((GUILD, 7), (GUILD, 7), (GUILD, 8), (GUILD + 1, 7)):
+        await store.create_table(
+            guild_id=guild, channel_id=1, game="koikoi", options={}, seed="1", host_id=host
+        )
+    assert await store.count_tables("lobby") == 4
+    assert await store.count_tables("lobby", guild_id=GUILD) == 3
+    assert await store.count_tables("lobby", host_id=7) == 3
+    assert await store.count_tables("lobby", guild_id=GUILD, host_id=7) == 2
+    assert await store.count_tables("active") == 0
