@@ -1,0 +1,101 @@
+"""Every game's images through the render worker's path (draw, then the game's fixed
+palette): valid PNGs of the expected size, under the size limit; caches are bounded."""
+
+from __future__ import annotations
+
+import importlib
+import io
+import random
+from concurrent.futures import ProcessPoolExecutor
+from functools import _lru_cache_wrapper
+from multiprocessing import get_context
+from typing import Any
+
+import pytest
+from PIL import Image, ImageChops, ImageStat
+
+from bot.games import GAME_NAMES
+from bot.render import draw, encode, fonts, worker
+from bot.render.worker import render_png
+
+TABLE_PNG_LIMIT = 120 * 1024  # bytes; the typical table is 30-80 KiB
+PLAYERS = {2: ["Alice", "Bob"], 4: ["Alice", "Bob", "Chen", "Dana"]}
+
+
+def _views(game: str, steps: int = 40) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Spectator and acting-seat views of a short seeded AI-played match."""
+    mod = importlib.import_module(f"bot.games.{game}")
+    state = mod.new_game(11, PLAYERS[mod.SEATS])
+    rng = random.Random(11)
+    tables, hands = [], []
+    for step in range(steps):
+        if state.is_over or not state.to_act:
+            break
+        seat = state.to_act[0]
+        if step % 10 == 0:
+            tables.append(state.view(None))
+            hands.append(state.view(seat))
+        state.apply(seat, mod.choose(state.view(seat), state.legal_actions(seat), rng))
+    return tables, hands
+
+
+def _decode(png: bytes) -> Image.Image:
+    assert png.startswith(b"\x89PNG")
+    img = Image.open(io.BytesIO(png))
+    img.load()
+    return img
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_table_and_hand_pngs(game: str) -> None:
+    render = importlib.import_module(f"bot.games.{game}.render")
+    assert callable(getattr(render, "png_palette", None))  # encoded with a fixed palette
+    tables, hands = _views(game)
+    assert tables and hands
+    for view in tables:
+        expected = render.render_table(view).size
+        png = render_png(game, "render_table", view)
+        assert png is not None and len(png) < TABLE_PNG_LIMIT
+        img = _decode(png)
+        assert img.size == expected and img.mode == "P"
+        assert 1000 <= img.width <= 1400 and 600 <= img.height <= 900
+    for view in hands:
+        png = render_png(game, "render_hand", view)
+        assert png is not None and len(png) < TABLE_PNG_LIMIT
+        assert _decode(png).size == render.render_hand(view).size
+
+
+def test_fixed_palette_keeps_the_picture() -> None:
+    tables, _ = _views("panda")
+    from bot.games.panda.render import png_palette, render_table
+
+    rgb = render_table(tables[-1])
+    back = _decode(encode.to_png(rgb, palette=png_palette())).convert("RGB")
+    mean = sum(ImageStat.Stat(ImageChops.difference(rgb, back)).mean) / 3
+    assert mean < 4
+
+
+def test_adaptive_palette_default_and_full_colour() -> None:
+    img = Image.new("RGB", (300, 200), (20, 60, 40))
+    img.paste((240, 200, 60), (50, 50, 150, 120))
+    assert _decode(encode.to_png(img)).mode == "P"
+    assert _decode(encode.to_png(img, palette=False)).mode == "RGB"
+    assert _decode(encode.to_png(img)).convert("RGB").getpixel((60, 60)) == (240, 200, 60)
+
+
+def test_render_caches_are_bounded() -> None:
+    modules = [draw, encode, fonts, worker] + [
+        importlib.import_module(f"bot.games.{g}.render") for g in GAME_NAMES
+    ]
+    modules.append(importlib.import_module("bot.games.hanafuda.render"))
+    for mod in modules:
+        for name, obj in vars(mod).items():
+            if isinstance(obj, _lru_cache_wrapper) and obj.__module__ == mod.__name__:
+                assert obj.cache_parameters()["maxsize"] is not None, f"{mod.__name__}.{name}"
+
+
+def test_renders_in_a_worker_process() -> None:
+    tables, _ = _views("panda", steps=10)
+    with ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn")) as pool:
+        png = pool.submit(render_png, "panda", "render_table", tables[0]).result(timeout=120)
+    assert png is not None and _decode(png).size == (1280, 800)
