@@ -578,7 +578,7 @@ def _hand_status(view: Mapping[str, Any]) -> str:
         if seat in (claim.get("waiting") or []):
             if any(c != "pass" for c in claim.get("my_options") or []):
                 return "A discard you can claim — see the buttons."
-            return "Nothing to claim: pass (or let the window close)."
+            return "Nothing to claim this time: pass."
         return "Waiting for claims."
     if view.get("turn") == seat:
         if phase == "prelude":

@@ -65,10 +65,7 @@ def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
             buttons.append(Button(describe(c), c, style))
         # Every discard asks all the other players, so nobody can tell who holds a match.
         if legal == ["pass"]:
-            prompt = (
-                f"{who} discarded {card}. You cannot claim it: pass "
-                "(or let the claim window close by itself)."
-            )
+            prompt = f"{who} discarded {card}. You cannot claim it: pass."
         else:
             prompt = f"{who} discarded {card}. Claim it?"
         return Controls(

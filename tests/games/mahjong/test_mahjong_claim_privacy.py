@@ -19,6 +19,7 @@ import random
 import pytest
 
 from bot.games.mahjong import choose, new_game
+from bot.games.mahjong.render import _hand_status as hand_status_line
 from bot.games.mahjong.render import _status as table_status_line
 from bot.games.mahjong.rules import MahjongState
 from bot.games.mahjong.tiles import NUM_KINDS
@@ -200,6 +201,9 @@ def test_table_status_line_is_the_same_whoever_can_claim() -> None:
     g.apply(0, "discard 5d")
     line = table_status_line(g.view(None))
     assert "claim window open" in line and "Ben" not in line and "Cat" not in line
+    # a seat's own hand image may say what it can do
+    assert "you can claim" in hand_status_line(g.view(1))
+    assert "Nothing to claim" in hand_status_line(g.view(2))
 
 
 def test_rules_text_explains_the_claim_window() -> None:
