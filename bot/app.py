@@ -106,7 +106,9 @@ class Teahouse(commands.Bot):
         if interaction.type is not discord.InteractionType.component:
             return
         custom_id = str((interaction.data or {}).get("custom_id", ""))
-        if matches_a_component(custom_id):
+        # discord.py runs a dynamic item only if its id matches a template *and* the message
+        # carries that component; anything else it drops silently.
+        if matches_a_component(custom_id) and _on_message(interaction, custom_id):
             return
         log.info("unknown component %r from user %s", custom_id[:100], interaction.user.id)
         try:
@@ -123,3 +125,14 @@ class Teahouse(commands.Bot):
         if self.store is not None:
             await self.store.close()
             self.store = None
+
+
+def _on_message(interaction: discord.Interaction, custom_id: str) -> bool:
+    message = interaction.message
+    if message is None:
+        return False
+    for row in message.components:
+        for child in getattr(row, "children", [row]):
+            if getattr(child, "custom_id", None) == custom_id:
+                return True
+    return False

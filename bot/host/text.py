@@ -16,6 +16,8 @@ NAME_LIMIT = 32
 #: Characters that start mentions, channel links, emoji or markdown in Discord.
 _UNSAFE = re.compile(r"[@#<>*_~`|\\:\[\]()]")
 _SPACES = re.compile(r"\s+")
+#: Whole mentions and custom emoji (``<@123>``, ``<#123>``, ``<@&123>``, ``<a:name:123>``).
+_MARKUP = re.compile(r"<(?:[@#][!&]?\d+|a?:\w+:\d+|t:\d+(?::\w)?)>")
 
 #: The default for every message: nothing pings.
 NO_PINGS = discord.AllowedMentions.none()
@@ -23,7 +25,8 @@ NO_PINGS = discord.AllowedMentions.none()
 
 def player_name(display_name: str | None, fallback: str = "Player") -> str:
     """A display name that cannot ping, link or format anything (and is not too long)."""
-    cleaned = _UNSAFE.sub("", display_name or "")
+    cleaned = _MARKUP.sub("", display_name or "")
+    cleaned = _UNSAFE.sub("", cleaned)
     cleaned = "".join(ch for ch in cleaned if ch.isprintable())
     cleaned = _SPACES.sub(" ", cleaned).strip()[:NAME_LIMIT].strip()
     return cleaned or fallback

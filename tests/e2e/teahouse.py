@@ -34,6 +34,7 @@ def settings_for(db_path: str, **overrides: Any) -> Settings:
         edit_interval=0.0,
         timeouts_before_ai=2,
         seed_base="e2e",
+        new_cooldown=0.0,  # tests open tables back to back; the cooldown has its own test
     )
     return dataclasses.replace(base, **overrides)
 

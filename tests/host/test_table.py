@@ -55,3 +55,36 @@ def test_seat_lookup_and_host_options() -> None:
     table = _table()
     assert table.seat_of(11).seat == 1 and table.seat_of(99) is None
     assert game_options({"rounds": 12, "turn_seconds": 30}) == {"rounds": 12}
+
+
+def test_player_names_cannot_ping_link_or_format() -> None:
+    from bot.host.text import player_name
+
+    assert player_name("@everyone <@123456789> **Eve**") == "everyone Eve"
+    assert player_name("<#42> <@&7> <a:party:99> @here") == "here"
+    assert player_name("`code` ~~x~~ ||spoiler||") == "code x spoiler"
+    assert player_name("   ") == "Player"
+    assert player_name("名前") == "名前"
+    assert len(player_name("x" * 200)) == 32
+
+
+def test_option_validation_is_server_side() -> None:
+    import pytest
+
+    from bot.host.options import validate_options
+
+    assert validate_options("koikoi", {"rounds": 12, "turn_seconds": 30})
+    for game, options in (
+        ("koikoi", {"turn_seconds": 1}),
+        ("koikoi", {"turn_seconds": True}),
+        ("koikoi", {"turn_seconds": "60"}),
+        ("koikoi", {"rounds": 7}),
+        ("koikoi", {"colour": "red"}),
+        ("panda", {"target": 99}),
+        ("panda", {"wish": 1}),
+        ("mahjong", {"max_hands": 201}),
+        ("mahjong", {"settlement": "whatever"}),
+        ("sandayi", {"hands": 41}),
+    ):
+        with pytest.raises(ValueError):
+            validate_options(game, options)

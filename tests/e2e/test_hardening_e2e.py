@@ -1,0 +1,374 @@
+"""Hardening over the fake Discord: other guilds, forged options and ids, quotas, lobby
+expiry, AI-only tables, mentions, errors, a failing AI, and the ephemeral-hand DM."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.e2e.fakediscord import APPLICATION_COMMAND, FakeDiscord, FakeInteraction, find_components
+from tests.e2e.teahouse import RunningBot, eventually, settings_for
+
+pytestmark = pytest.mark.asyncio
+
+
+def _text(inter: FakeInteraction) -> str:
+    """What the bot answered, through the callback or a follow-up."""
+    parts = []
+    if inter.callback is not None:
+        parts.append(str((inter.callback.data or {}).get("content") or ""))
+    parts += [m.content for m in inter.followups]
+    return "\n".join(parts)
+
+
+async def _lobby(fake: FakeDiscord, channel: int, user: int, options=None, game="koikoi"):
+    inter = await fake.slash(user, channel, f"{game} new", options or {})
+    await inter.wait_response()
+    if not inter.callback or not inter.callback.data.get("embeds"):
+        return None, inter
+    lobby = fake.message(inter.original_id)
+    return int(lobby.embeds[0]["title"].split("#")[1]), lobby
+
+
+async def _forged_slash(
+    fake: FakeDiscord, user: int, channel_id: int, group: str, sub: str, options: dict[str, Any]
+) -> FakeInteraction:
+    """A slash command whose options skip the client's checks (as a forged request would)."""
+    channel = fake._get_channel(channel_id)
+    cmd = fake._lookup_command(channel, group)
+    leaf = [{"name": k, "type": 4, "value": v} for k, v in options.items()]
+    data = {
+        "id": cmd["id"],
+        "name": cmd["name"],
+        "type": 1,
+        "options": [{"name": sub, "type": 1, "options": leaf}],
+    }
+    iid, token, payload = fake._base_interaction(APPLICATION_COMMAND, user, channel, data, "en-US")
+    inter = FakeInteraction(
+        id=iid,
+        token=token,
+        type=APPLICATION_COMMAND,
+        user_id=user,
+        channel_id=channel.id,
+        payload=payload,
+        command_name=f"{group} {sub}",
+    )
+    return await fake._send_interaction(inter)
+
+
+async def _forged_click(
+    fake: FakeDiscord, user: int, message, custom_id: str, channel_id: int | None = None
+) -> FakeInteraction:
+    """A click on ``message`` carrying any custom id (from any channel the user is in)."""
+    channel = fake.channel(channel_id if channel_id is not None else message.channel_id)
+    data = {"custom_id": custom_id, "component_type": 2}
+    return await fake._component_interaction(user, message, channel, data, "en-US")
+
+
+async def _started_table(fake, bot, channel, host, *, guests=(), ais=1, options=None):
+    table_id, lobby = await _lobby(fake, channel, host, options)
+    for guest in guests:
+        await (await fake.click(guest, lobby, label="Join")).wait_response()
+    for _ in range(ais):
+        await (await fake.click(host, lobby, label="Add AI")).wait_response()
+    await (await fake.click(host, lobby, label="Start")).wait_response()
+    table = await eventually(lambda: bot.host.tables.get(table_id))
+    return table_id, lobby, table
+
+
+async def test_a_table_is_reached_from_its_own_guild_only(
+    fake_discord: FakeDiscord, tmp_path, games_channel: int, alice: int, bob: int
+) -> None:
+    fake = fake_discord
+    other_guild = fake.add_guild("Elsewhere")
+    other_channel = fake.add_text_channel(other_guild, "lounge")
+    mallory = fake.add_user("Mallory", admin=True)  # Manage Server everywhere
+    running = RunningBot(fake, settings_for(str(tmp_path / "g.db")))
+    bot = await running.start()
+    try:
+        table_id, lobby, table = await _started_table(
+            fake, bot, games_channel, alice, guests=[bob], ais=0
+        )
+        # An admin of another server cannot abort it by number...
+        inter = await fake.slash(mallory, other_channel, "table abort", {"table": table_id})
+        await inter.wait_response()
+        assert "no open table" in _text(inter)
+        assert (await bot.store.get_table(table_id)).status == "active"
+        assert table_id in bot.host.tables
+        # ...nor can its host from there.
+        inter = await fake.slash(alice, other_channel, "table abort", {"table": table_id})
+        await inter.wait_response()
+        assert "no open table" in _text(inter)
+        assert (await bot.store.get_table(table_id)).status == "active"
+        # A lobby button or Show-my-hand forged from another guild changes nothing.
+        second_id, second_lobby = await _lobby(fake, games_channel, bob)
+        before = await bot.store.get_seats(second_id)
+        inter = await _forged_click(
+            fake, mallory, second_lobby, f"th:l:{second_id}:join", other_channel
+        )
+        await inter.wait_response()
+        assert "no such lobby" in _text(inter)
+        assert await bot.store.get_seats(second_id) == before
+        table_message = fake.message(await eventually(lambda: table.table_message_id))
+        inter = await _forged_click(fake, alice, table_message, f"th:h:{table_id}", other_channel)
+        await inter.wait_response()
+        assert "no longer running" in _text(inter)
+        # An id that is not on the message is answered too (discord.py would drop it).
+        inter = await _forged_click(fake, alice, second_lobby, f"th:h:{table_id}")
+        await inter.wait_response()
+        assert "not valid any more" in _text(inter)
+        # Table commands make no sense in DMs: Discord is told so (dm_permission false).
+        commands = {c["name"]: c for c in fake.commands()}
+        for name in ("koikoi", "mushi", "panda", "sandayi", "mahjong", "table", "leaderboard"):
+            assert commands[name].get("dm_permission") is False, name
+        # The host, in the table's own guild, still can.
+        inter = await fake.slash(alice, games_channel, "table abort", {"table": table_id})
+        await inter.wait_response()
+        assert "aborted" in _text(inter)
+    finally:
+        await running.stop()
+
+
+async def test_forged_options_are_refused_by_the_server(
+    fake_discord: FakeDiscord, tmp_path, games_channel: int, alice: int
+) -> None:
+    fake = fake_discord
+    running = RunningBot(fake, settings_for(str(tmp_path / "o.db")))
+    bot = await running.start()
+    try:
+        for group, options, words in (
+            ("koikoi", {"turn_seconds": 1}, "between 15 and 3600"),
+            ("koikoi", {"rounds": 7}, "not valid"),  # not a choice: discord.py refuses it
+            ("panda", {"target": 50}, "between 100 and 10000"),
+            ("sandayi", {"hands": 0}, "between 1 and 40"),
+            ("mahjong", {"max_hands": -1}, "between 0 and 200"),
+        ):
+            inter = await _forged_slash(fake, alice, games_channel, group, "new", options)
+            await inter.wait_response()
+            assert words in _text(inter), (group, options, _text(inter))
+            assert inter.callback.data.get("flags", 0) & 64  # ephemeral
+        assert await bot.store.count_tables("lobby") == 0
+    finally:
+        await running.stop()
+
+
+async def test_quotas_cooldown_and_lobby_expiry(
+    fake_discord: FakeDiscord, tmp_path, games_channel: int, alice: int, bob: int
+) -> None:
+    fake = fake_discord
+    settings = settings_for(
+        str(tmp_path / "q.db"),
+        max_lobbies_per_user=1,
+        max_lobbies_per_guild=2,
+        new_cooldown=0.0,
+        lobby_ttl=600.0,
+    )
+    running = RunningBot(fake, settings)
+    bot = await running.start()
+    try:
+        first, _ = await _lobby(fake, games_channel, alice)
+        assert first is not None
+        refused, inter = await _lobby(fake, games_channel, alice)
+        assert refused is None and "open lobby" in _text(inter)
+        second, _ = await _lobby(fake, games_channel, bob)
+        assert second is not None
+        carol = fake.add_user("Carol")
+        refused, inter = await _lobby(fake, games_channel, carol)
+        assert refused is None and "This server has 2 open lobbies" in _text(inter)
+        assert await bot.store.count_tables("lobby") == 2
+    finally:
+        await running.stop()
+
+    # The cooldown, and a lobby nobody starts closing itself (also after a restart).
+    settings = settings_for(str(tmp_path / "c.db"), new_cooldown=60.0, lobby_ttl=1.0)
+    running = RunningBot(fake, settings)
+    bot = await running.start()
+    try:
+        table_id, lobby = await _lobby(fake, games_channel, alice)
+        refused, inter = await _lobby(fake, games_channel, alice)
+        assert refused is None and "try again in" in _text(inter)
+        await fake.wait_until(
+            lambda: (
+                "Closed: nobody started" in (lobby.embeds[0].get("footer") or {}).get("text", "")
+            ),
+            timeout=10,
+        )
+        assert (await bot.store.get_table(table_id)).status == "aborted"
+        assert all(c["disabled"] for c in find_components(lobby))
+        assert not bot.host._lobby_timers and not bot.host._lobby_locks
+    finally:
+        await running.stop()
+
+
+async def test_a_lobby_expires_after_a_restart_too(
+    fake_discord: FakeDiscord, tmp_path, games_channel: int, alice: int
+) -> None:
+    fake = fake_discord
+    running = RunningBot(fake, settings_for(str(tmp_path / "r.db"), lobby_ttl=3600.0))
+    await running.start()
+    try:
+        table_id, lobby = await _lobby(fake, games_channel, alice)
+        running.settings = settings_for(str(tmp_path / "r.db"), lobby_ttl=0.5)
+        bot = await running.restart()
+        await fake.wait_until(
+            lambda: (
+                "Closed: nobody started" in (lobby.embeds[0].get("footer") or {}).get("text", "")
+            ),
+            timeout=10,
+        )
+        assert (await bot.store.get_table(table_id)).status == "aborted"
+    finally:
+        await running.stop()
+
+
+async def test_a_table_left_to_ais_ends_without_a_result(
+    fake_discord: FakeDiscord, tmp_path, games_channel: int, alice: int
+) -> None:
+    fake = fake_discord
+    settings = settings_for(
+        str(tmp_path / "a.db"), timeouts_before_ai=1, ai_only_grace=0.5, ai_delay=0.05
+    )
+    running = RunningBot(fake, settings)
+    bot = await running.start()
+    try:
+        table_id, _, table = await _started_table(fake, bot, games_channel, alice)
+        table.options["turn_seconds"] = 0.2  # the command's minimum is 15 s
+        table.set_deadlines(0.2)
+        table.wake_driver()
+        await fake.wait_until(lambda: table.finished, timeout=30)
+        assert (await bot.store.get_table(table_id)).status == "aborted"
+        thread = table.thread_id
+        await fake.wait_until(
+            lambda: any("ended without a result" in m.content for m in fake.messages_in(thread))
+        )
+        assert table_id not in bot.host.tables
+        assert await bot.store.leaderboard(table.guild_id, "koikoi") == []
+    finally:
+        await running.stop()
+
+
+async def test_names_cannot_ping_and_every_message_says_whom_it_may_ping(
+    fake_discord: FakeDiscord, tmp_path, games_channel: int, bob: int
+) -> None:
+    fake = fake_discord
+    eve = fake.add_user("@everyone <@" + str(bob) + "> **Eve**")
+    running = RunningBot(fake, settings_for(str(tmp_path / "m.db")))
+    bot = await running.start()
+    try:
+        table_id, lobby, table = await _started_table(fake, bot, games_channel, eve)
+        assert table.seats[0].name == "everyone Eve"
+        inter = await fake.slash(eve, games_channel, "table abort", {"table": table_id})
+        await inter.wait_response()
+        thread = table.thread_id
+        await fake.wait_until(lambda: any("aborted" in m.content for m in fake.messages_in(thread)))
+        posted = [
+            m
+            for ch in (games_channel, thread)
+            for m in fake.messages_in(ch)
+            if m.author_id == fake.bot_user_id
+        ]
+        assert posted
+        for m in posted:
+            assert m.allowed_mentions is not None, m.content
+            assert "everyone" not in m.pinged and f"user:{bob}" not in m.pinged, m.content
+        assert all("@everyone" not in m.content for m in posted)
+    finally:
+        await running.stop()
+
+
+async def test_errors_are_answered_with_an_incident_id_and_change_nothing(
+    fake_discord: FakeDiscord, tmp_path, games_channel: int, alice: int, monkeypatch
+) -> None:
+    fake = fake_discord
+    running = RunningBot(fake, settings_for(str(tmp_path / "e.db")))
+    bot = await running.start()
+    try:
+        table_id, lobby = await _lobby(fake, games_channel, alice)
+        # An id that matches no template is answered, not left to fail.
+        inter = await _forged_click(fake, alice, lobby, "th:x:garbage")
+        await inter.wait_response()
+        assert "not valid any more" in _text(inter)
+        # A handler that raises: an apology with an incident id, nothing changed.
+        seats_before = await bot.store.get_seats(table_id)
+
+        async def broken(*args, **kwargs):
+            raise RuntimeError("injected failure")
+
+        monkeypatch.setattr(bot.host, "_on_lobby", broken)
+        inter = await fake.click(alice, lobby, label="Add AI")
+        await inter.wait_response()
+        assert "incident `" in _text(inter)
+        assert inter.callback.data.get("flags", 0) & 64 or all(m.ephemeral for m in inter.followups)
+        assert await bot.store.get_seats(table_id) == seats_before
+    finally:
+        await running.stop()
+
+
+async def test_a_failing_ai_falls_back_and_the_match_finishes(
+    fake_discord: FakeDiscord, tmp_path, games_channel: int, alice: int, monkeypatch
+) -> None:
+    """The AI raises on every other call and the driver's step raises once: the match still
+    ends (the human's seat is played by an AI after one timeout)."""
+    fake = fake_discord
+    settings = settings_for(
+        str(tmp_path / "f.db"), timeouts_before_ai=1, ai_delay=0.0, ai_only_grace=3600.0
+    )
+    running = RunningBot(fake, settings)
+    bot = await running.start()
+    try:
+        from bot.games import koikoi
+
+        calls = {"n": 0}
+        real_choose = koikoi.choose
+
+        def flaky_choose(view, legal, rng):
+            calls["n"] += 1
+            if calls["n"] % 2:
+                raise RuntimeError("injected AI failure")
+            return real_choose(view, legal, rng)
+
+        monkeypatch.setattr(koikoi, "choose", flaky_choose)
+        real_step = bot.host._drive_step
+        failed = {"n": 0}
+
+        async def step_failing_once(table):
+            if failed["n"] == 0:
+                failed["n"] += 1
+                raise RuntimeError("injected driver failure")
+            await real_step(table)
+
+        monkeypatch.setattr(bot.host, "_drive_step", step_failing_once)
+        table_id, _, table = await _started_table(
+            fake, bot, games_channel, alice, options={"rounds": 6}
+        )
+        table.options["turn_seconds"] = 0.1
+        table.set_deadlines(0.1)
+        table.wake_driver()
+        await fake.wait_until(lambda: table.finished, timeout=120)
+        assert (await bot.store.get_table(table_id)).status == "finished"
+        assert failed["n"] == 1 and calls["n"] > 2
+    finally:
+        await running.stop()
+
+
+async def test_closing_the_host_is_quick_even_with_busy_tables(
+    fake_discord: FakeDiscord, tmp_path, games_channel: int, alice: int
+) -> None:
+    import time
+
+    fake = fake_discord
+    running = RunningBot(fake, settings_for(str(tmp_path / "z.db")))
+    bot = await running.start()
+    try:
+        for _ in range(3):
+            await _started_table(fake, bot, games_channel, alice)
+        tasks = [t for table in bot.host.tables.values() for t in table.tasks]
+        assert tasks
+        started = time.monotonic()
+        await bot.host.close(timeout=1.0)
+        # Not a timing assertion on speed: close() must not wait past its own bound.
+        assert time.monotonic() - started < 5.0
+        assert all(t.done() for t in tasks)
+    finally:
+        await running.stop()
