@@ -73,6 +73,18 @@ async def table_status(bot, table_id: int) -> str:
     return row.status
 
 
+async def replayed_state(bot, table_id: int):
+    """A table's state rebuilt from the store (its seed, seats, options and action log)."""
+    from bot.games import game_module
+    from bot.host.options import game_options
+
+    row = await bot.store.get_table(table_id)
+    seats = sorted(await bot.store.get_seats(table_id), key=lambda s: s.seat)
+    actions = await bot.store.actions(table_id)
+    module = game_module(row.game)
+    return module.replay(row.seed, [s.name for s in seats], game_options(row.options), actions)
+
+
 async def play_until(
     fake: FakeDiscord,
     running: RunningBot,
@@ -141,7 +153,9 @@ async def test_two_users_play_a_whole_match_by_clicking(
     assert await table_status(teahouse.bot, table_id) == "finished"
     await fake.wait_until(lambda: any("is over" in m.content for m in fake.messages_in(thread)))
     actions = await teahouse.bot.store.actions(table_id)
-    state = teahouse.bot.host.tables[table_id].state
+    # A finished table is no longer kept in memory: rebuild it from the store.
+    assert table_id not in teahouse.bot.host.tables
+    state = await replayed_state(teahouse.bot, table_id)
     assert actions == state.log and state.is_over
     board = await fake.slash(alice, games_channel, "leaderboard", {"game": "koikoi"})
     await board.wait_response()
