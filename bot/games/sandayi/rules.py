@@ -551,5 +551,7 @@ def describe(code: str) -> str:
     if verb == "play" and args and is_card(args[0]):
         return f"Play {label(args[0])}"
     if verb == "bury":
-        return "Bury " + " ".join(label(c) if is_card(c) else c for c in args)
+        # Never the cards: the host posts a timeout's action in the thread, and the
+        # buried cards are never shown to the defenders (rule 7).
+        return f"Bury {len(args)} card{'s' if len(args) != 1 else ''}"
     return code
