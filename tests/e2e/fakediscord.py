@@ -31,11 +31,14 @@ Usage::
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import copy
+import hashlib
 import io
 import json
 import logging
+import math
 import mimetypes
 import re
 import secrets
@@ -103,6 +106,28 @@ def _now_iso() -> str:
 def _snowflake_time_iso(snowflake: int) -> str:
     ms = (snowflake >> 22) + DISCORD_EPOCH_MS
     return datetime.fromtimestamp(ms / 1000, UTC).isoformat()
+
+
+_USER_MENTION = re.compile(r"<@!?(\d+)>")
+_ROLE_MENTION = re.compile(r"<@&(\d+)>")
+
+
+def pinged_by(content: str, allowed: Mapping[str, Any] | None) -> set[str]:
+    """Who a new message with ``content`` notifies, as Discord decides from
+    ``allowed_mentions`` (absent: every mention in the text pings)."""
+    parse = {"everyone", "users", "roles"} if allowed is None else set(allowed.get("parse") or [])
+    users = {str(u) for u in (allowed or {}).get("users") or []}
+    roles = {str(r) for r in (allowed or {}).get("roles") or []}
+    out: set[str] = set()
+    if ("@everyone" in content or "@here" in content) and "everyone" in parse:
+        out.add("everyone")
+    for uid in _USER_MENTION.findall(content):
+        if "users" in parse or uid in users:
+            out.add(f"user:{uid}")
+    for rid in _ROLE_MENTION.findall(content):
+        if "roles" in parse or rid in roles:
+            out.add(f"role:{rid}")
+    return out
 
 
 class FakeHTTPError(Exception):
@@ -260,6 +285,10 @@ class FakeMessage:
         self.edited_at: str | None = None
         #: Number of edits applied after creation.
         self.edits = 0
+        #: ``allowed_mentions`` as sent, and whom the new message notified (edits never do):
+        #: "everyone", "user:<id>", "role:<id>".
+        self.allowed_mentions: dict[str, Any] | None = None
+        self.pinged: set[str] = set()
         #: Snapshots (``snapshot()``) of every earlier version, oldest first.
         self.history: list[dict[str, Any]] = []
         self.deleted = False
@@ -449,6 +478,269 @@ class _Upload:
     content_type: str
 
 
+# ---------------------------------------------------------------------- rate limits
+
+#: Discord's default global limit: requests per second per bot token, all routes together.
+GLOBAL_LIMIT = 50
+#: Invalid requests (401, 403, 429 except scope "shared") tolerated per window before a ban.
+INVALID_REQUEST_LIMIT = 10_000
+INVALID_REQUEST_WINDOW = 600.0
+#: How long the (Cloudflare) ban for too many invalid requests lasts.
+BAN_SECONDS = 3600.0
+
+
+@dataclass(frozen=True)
+class RouteLimit:
+    """A per-route bucket: ``limit`` requests per ``per`` seconds for each major parameter
+    (channel, guild, or webhook id + token). Routes with the same ``name`` share a bucket
+    (and its ``X-RateLimit-Bucket`` hash). ``scope`` is what a 429 from it announces:
+    "user" (this bot's own limit) or "shared" (a limit of the resource, shared by everyone)."""
+
+    name: str
+    limit: int
+    per: float
+    scope: str = "user"
+
+    @property
+    def hash(self) -> str:
+        return hashlib.sha1(self.name.encode()).hexdigest()[:32]
+
+
+#: The buckets the fake models, by "METHOD template" (templates as in the fake's route
+#: table). Messages and edits follow Discord's well-known 5 per 5 s per channel and
+#: reactions 1 per 0.25 s; the others are plausible values (Discord does not publish them).
+#: Routes not listed get a bucket of their own with :data:`DEFAULT_ROUTE_LIMIT`.
+ROUTE_LIMITS: dict[str, RouteLimit] = {
+    "POST /channels/{cid}/messages": RouteLimit("messages.create", 5, 5.0),
+    "PATCH /channels/{cid}/messages/{mid}": RouteLimit("messages.edit", 5, 5.0),
+    "DELETE /channels/{cid}/messages/{mid}": RouteLimit("messages.delete", 5, 1.0),
+    "POST /channels/{cid}/messages/bulk-delete": RouteLimit("messages.bulk-delete", 1, 1.0),
+    "PUT /channels/{cid}/messages/{mid}/reactions/{emoji}/@me": RouteLimit("reactions", 1, 0.25),
+    "DELETE /channels/{cid}/messages/{mid}/reactions/{emoji}/@me": RouteLimit("reactions", 1, 0.25),
+    "DELETE /channels/{cid}/messages/{mid}/reactions": RouteLimit("reactions", 1, 0.25),
+    "POST /users/@me/channels": RouteLimit("users.dm-channels", 10, 10.0),
+    "POST /channels/{cid}/messages/{mid}/threads": RouteLimit("threads.create", 5, 5.0),
+    "POST /channels/{cid}/threads": RouteLimit("threads.create", 5, 5.0),
+    "PATCH /channels/{cid}": RouteLimit("channels.edit", 5, 5.0),
+    "POST /channels/{cid}/typing": RouteLimit("channels.typing", 5, 5.0),
+    "POST /webhooks/{app}/{token}": RouteLimit("webhooks.execute", 5, 2.0),
+    "GET /webhooks/{app}/{token}/messages/{mid}": RouteLimit("webhooks.messages", 5, 2.0),
+    "PATCH /webhooks/{app}/{token}/messages/{mid}": RouteLimit("webhooks.messages", 5, 2.0),
+    "DELETE /webhooks/{app}/{token}/messages/{mid}": RouteLimit("webhooks.messages", 5, 2.0),
+    "POST /interactions/{iid}/{token}/callback": RouteLimit("interactions.callback", 5, 1.0),
+}
+DEFAULT_ROUTE_LIMIT = (50, 1.0)
+
+#: Routes exempt from the global limit: interaction callbacks, and everything sent through
+#: an interaction's webhook token (follow-ups, edits of the original response).
+GLOBAL_EXEMPT = ("POST /interactions/{iid}/{token}/callback",)
+
+
+@dataclass
+class _Window:
+    """A fixed window: opened by the first request, ``count`` requests until ``reset``."""
+
+    count: int = 0
+    reset: float = 0.0
+
+
+class RateLimits:
+    """Discord's REST rate limits as the fake enforces them, and counters for benchmarks.
+
+    * Global: ``global_limit`` requests per second per bot token (Discord: 50; large bots
+      get more), all routes together except interaction callbacks and requests through an
+      interaction token (``/webhooks/{application_id}/{token}...``). Exceeding it answers
+      429 ``{"message", "retry_after", "global": true}`` with ``Retry-After``,
+      ``X-RateLimit-Global: true`` and ``X-RateLimit-Scope: global``.
+    * Per route: the buckets of :data:`ROUTE_LIMITS` per major parameter; every answer of a
+      limited route carries ``X-RateLimit-Limit/Remaining/Reset/Reset-After/Bucket``; a 429
+      from a bucket says ``"global": false`` and ``X-RateLimit-Scope: user`` (or shared).
+    * Invalid requests: 401, 403 and 429 (not scope "shared") answers are counted in a
+      sliding ``invalid_request_window``; at ``invalid_request_limit`` every request is
+      refused for ``ban_seconds`` with a text 429 without ``Via`` header, like Cloudflare's
+      ban (discord.py raises at once instead of retrying).
+
+    Every 429 the fake sends has a ``Via`` header: discord.py treats a 429 without one as a
+    Cloudflare ban. ``clock`` (epoch seconds) can be replaced to step time in tests.
+    With ``enabled`` False nothing is refused and no headers are sent; counters still count.
+    """
+
+    def __init__(
+        self,
+        *,
+        enabled: bool = True,
+        global_limit: int = GLOBAL_LIMIT,
+        invalid_request_limit: int = INVALID_REQUEST_LIMIT,
+        invalid_request_window: float = INVALID_REQUEST_WINDOW,
+        ban_seconds: float = BAN_SECONDS,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.enabled = enabled
+        self.global_limit = global_limit
+        self.invalid_request_limit = invalid_request_limit
+        self.invalid_request_window = invalid_request_window
+        self.ban_seconds = ban_seconds
+        self.clock = clock
+        self.routes: dict[str, RouteLimit] = dict(ROUTE_LIMITS)
+        self._windows: dict[tuple[str, str], _Window] = {}
+        self._global: dict[str, _Window] = {}
+        self._invalid: collections.deque[float] = collections.deque()
+        self.banned_until = 0.0
+        self.reset_counters()
+
+    def reset_counters(self) -> None:
+        #: Requests that count toward the global limit, by "METHOD template" (429s included).
+        self.calls: collections.Counter[str] = collections.Counter()
+        #: Requests exempt from the global limit (interaction callbacks and webhooks).
+        self.exempt_calls: collections.Counter[str] = collections.Counter()
+        #: 429s sent, by scope: "global", "user", "shared".
+        self.rate_limited: collections.Counter[str] = collections.Counter()
+        #: 429s sent, by "METHOD template".
+        self.rate_limited_routes: collections.Counter[str] = collections.Counter()
+        #: Answers that emptied their bucket (X-RateLimit-Remaining: 0), by "METHOD template":
+        #: discord.py then waits for the reset before that request returns.
+        self.exhausted: collections.Counter[str] = collections.Counter()
+        #: Every invalid request (401, 403, 429 except shared) since the counters were reset.
+        self.invalid_requests_total = 0
+        #: Requests refused because of the ban.
+        self.banned_requests = 0
+
+    # ------------------------------------------------------------------ configuration
+
+    def set_route_limit(
+        self, route: str, limit: int, per: float, *, scope: str | None = None
+    ) -> None:
+        """Change the bucket of ``route`` ("METHOD template") and of every route sharing it."""
+        old = self.routes.get(route) or RouteLimit(route, *DEFAULT_ROUTE_LIMIT)
+        new = RouteLimit(old.name, limit, per, scope or old.scope)
+        for key, value in list(self.routes.items()):
+            if value.name == old.name:
+                self.routes[key] = new
+        self.routes[route] = new
+        self._windows = {k: w for k, w in self._windows.items() if k[0] != new.name}
+
+    def bucket_of(self, route: str) -> RouteLimit:
+        return self.routes.get(route) or RouteLimit(route, *DEFAULT_ROUTE_LIMIT)
+
+    # ------------------------------------------------------------------ counters
+
+    @property
+    def global_429s(self) -> int:
+        return self.rate_limited["global"]
+
+    @property
+    def bucket_429s(self) -> int:
+        return self.rate_limited["user"] + self.rate_limited["shared"]
+
+    @property
+    def invalid_requests(self) -> int:
+        """Invalid requests in the current sliding window."""
+        self._expire_invalid(self.clock())
+        return len(self._invalid)
+
+    @property
+    def banned(self) -> bool:
+        return self.clock() < self.banned_until
+
+    def summary(self) -> dict[str, Any]:
+        """The counters as plain data (for a benchmark's report)."""
+        return {
+            "calls": sum(self.calls.values()),
+            "calls_by_route": dict(self.calls),
+            "exempt_calls": sum(self.exempt_calls.values()),
+            "exempt_by_route": dict(self.exempt_calls),
+            "global_429s": self.global_429s,
+            "bucket_429s": self.bucket_429s,
+            "rate_limited_by_scope": dict(self.rate_limited),
+            "rate_limited_by_route": dict(self.rate_limited_routes),
+            "exhausted_by_route": dict(self.exhausted),
+            "invalid_requests": self.invalid_requests,
+            "invalid_requests_total": self.invalid_requests_total,
+            "banned_requests": self.banned_requests,
+        }
+
+    # ------------------------------------------------------------------ enforcement
+
+    def _expire_invalid(self, now: float) -> None:
+        while self._invalid and self._invalid[0] <= now - self.invalid_request_window:
+            self._invalid.popleft()
+
+    def check_ban(self) -> bool:
+        """True if the request must be refused as banned (and counts it)."""
+        if self.enabled and self.clock() < self.banned_until:
+            self.banned_requests += 1
+            return True
+        return False
+
+    def note_status(self, status: int, scope: str | None = None) -> None:
+        """Count an answer toward the invalid-request limit (and ban when past it)."""
+        if status not in (401, 403, 429) or scope == "shared":
+            return
+        now = self.clock()
+        self.invalid_requests_total += 1
+        self._invalid.append(now)
+        self._expire_invalid(now)
+        if self.enabled and len(self._invalid) >= self.invalid_request_limit:
+            self.banned_until = now + self.ban_seconds
+            log.warning("fake discord: %d invalid requests: banned", len(self._invalid))
+
+    def check(
+        self, route: str, major: str, token: str, exempt: bool
+    ) -> tuple[dict[str, str], tuple[dict[str, Any], str] | None]:
+        """Account one request; returns its rate-limit headers and, if refused, the 429
+        body and scope."""
+        (self.exempt_calls if exempt else self.calls)[route] += 1
+        if not self.enabled:
+            return {}, None
+        now = self.clock()
+        if not exempt:
+            window = self._global.setdefault(token, _Window())
+            if now >= window.reset:
+                window.count, window.reset = 0, now + 1.0
+            if window.count >= self.global_limit:
+                retry = window.reset - now
+                return self._refuse(route, "global", retry, {"X-RateLimit-Global": "true"})
+            window.count += 1
+        bucket = self.bucket_of(route)
+        window = self._windows.setdefault((bucket.name, major), _Window())
+        if now >= window.reset:
+            window.count, window.reset = 0, now + bucket.per
+        reset_after = window.reset - now
+        headers = {
+            "X-RateLimit-Limit": str(bucket.limit),
+            "X-RateLimit-Remaining": str(max(0, bucket.limit - window.count - 1)),
+            "X-RateLimit-Reset": f"{math.ceil(window.reset * 1000) / 1000:.3f}",
+            # Rounded up: a client that waits this long finds the bucket refilled.
+            "X-RateLimit-Reset-After": f"{math.ceil(reset_after * 1000) / 1000:.3f}",
+            "X-RateLimit-Bucket": bucket.hash,
+        }
+        if window.count >= bucket.limit:
+            headers["X-RateLimit-Remaining"] = "0"
+            return self._refuse(route, bucket.scope, reset_after, headers)
+        window.count += 1
+        if window.count == bucket.limit:
+            self.exhausted[route] += 1
+        return headers, None
+
+    def _refuse(
+        self, route: str, scope: str, retry_after: float, headers: dict[str, str]
+    ) -> tuple[dict[str, str], tuple[dict[str, Any], str]]:
+        retry_after = max(round(retry_after, 3), 0.001)
+        self.rate_limited[scope] += 1
+        self.rate_limited_routes[route] += 1
+        headers = {
+            **headers,
+            "Retry-After": str(math.ceil(retry_after)),
+            "X-RateLimit-Scope": scope,
+        }
+        body = {
+            "message": "You are being rate limited.",
+            "retry_after": retry_after,
+            "global": scope == "global",
+        }
+        return headers, (body, scope)
+
+
 @dataclass
 class _Req:
     method: str
@@ -622,6 +914,11 @@ class FakeDiscord:
     embeds, components, files). ``interaction_deadline`` (seconds, e.g. 3.0) makes it answer
     late first callbacks with 404/10062 as Discord does; by default latency is only
     recorded (``FakeInteraction.latency``) since test machines can be slow.
+
+    Discord's rate limits are enforced (see :class:`RateLimits`, reachable as
+    ``fake.ratelimits`` with its counters): ``rate_limits=False`` turns enforcement off,
+    ``global_limit`` models the raised global limit of large bots,
+    ``invalid_request_limit`` lowers the invalid-request ban threshold for tests.
     """
 
     def __init__(
@@ -631,8 +928,19 @@ class FakeDiscord:
         interaction_deadline: float | None = None,
         bot_name: str = "Teahouse",
         connect_timeout: float = 10.0,
+        rate_limits: bool = True,
+        global_limit: int = GLOBAL_LIMIT,
+        invalid_request_limit: int = INVALID_REQUEST_LIMIT,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.strict = strict
+        #: Rate-limit enforcement and counters.
+        self.ratelimits = RateLimits(
+            enabled=rate_limits,
+            global_limit=global_limit,
+            invalid_request_limit=invalid_request_limit,
+            clock=clock,
+        )
         self.interaction_deadline = interaction_deadline
         self.connect_timeout = connect_timeout
         self._last_id = 0
@@ -1061,7 +1369,9 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ REST plumbing
 
-    def _build_routes(self) -> list[tuple[str, re.Pattern[str], Callable[[_Req], Awaitable[Any]]]]:
+    def _build_routes(
+        self,
+    ) -> list[tuple[str, str, re.Pattern[str], Callable[[_Req], Awaitable[Any]]]]:
         table: list[tuple[str, str, Callable[[_Req], Awaitable[Any]]]] = [
             ("GET", "/users/@me", self._r_get_me),
             ("POST", "/users/@me/channels", self._r_open_dm),
@@ -1131,7 +1441,7 @@ class FakeDiscord:
         routes = []
         for method, template, handler in table:
             pattern = re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", template)
-            routes.append((method, re.compile(pattern), handler))
+            routes.append((method, template, re.compile(pattern), handler))
         return routes
 
     async def _read_body(self, request: web.Request) -> tuple[Any, list[_Upload]]:
@@ -1170,28 +1480,73 @@ class FakeDiscord:
             raise FakeHTTPError(400, 50109, "The request body contains invalid JSON.") from None
 
     @staticmethod
-    def _json_response(status: int, body: Any) -> web.Response:
+    def _json_response(
+        status: int, body: Any, headers: Mapping[str, str] | None = None
+    ) -> web.Response:
+        # Discord's answers pass Google's load balancer: discord.py reads a 429 without
+        # "Via" as a Cloudflare ban.
+        headers = {"Via": "1.1 google", **(headers or {})}
         if status == 204 or body is None:
-            return web.Response(status=204)
+            return web.Response(status=204, headers=headers)
         # Exactly "application/json": discord.py ignores bodies with a charset suffix.
         return web.Response(
             status=status,
             body=json.dumps(body).encode(),
-            headers={"Content-Type": "application/json"},
+            headers={**headers, "Content-Type": "application/json"},
         )
+
+    def _rate_limit_key(
+        self, method: str, template: str, params: Mapping[str, str]
+    ) -> tuple[str, str, bool]:
+        """(route, major parameter, exempt from the global limit) of a request."""
+        route = f"{method} {template}"
+        if "cid" in params:
+            major = params["cid"]
+        elif "guild_id" in params:
+            major = params["guild_id"]
+        elif "token" in params:
+            major = f"{params.get('app') or params.get('iid')}+{params['token']}"
+        else:
+            major = ""
+        exempt = route in GLOBAL_EXEMPT or (
+            template.startswith("/webhooks/{app}/{token}")
+            and params.get("app") == str(self.application_id)
+        )
+        return route, major, exempt
 
     async def _handle_rest(self, request: web.Request) -> web.StreamResponse:
         arrived = time.monotonic()
         m = re.fullmatch(r"/api/v\d+(/.*)", request.path)
         sub = m.group(1) if m else request.path
+        limits = self.ratelimits
+        if limits.check_ban():
+            self.all_requests.append(RequestRecord(request.method, sub, 429))
+            self._changed()
+            # Cloudflare's answer: plain text and no Via header (discord.py gives up at once).
+            return web.Response(
+                status=429,
+                text="error code: 1015",
+                headers={"Retry-After": str(math.ceil(limits.banned_until - limits.clock()))},
+            )
         status, body = 404, None
+        headers: dict[str, str] = {}
+        scope: str | None = None
+        auth = request.headers.get("Authorization", "")
         try:
-            for method, pattern, handler in self._routes:
+            for method, template, pattern, handler in self._routes:
                 match = pattern.fullmatch(sub) if method == request.method else None
                 if match is None:
                     continue
                 payload, uploads = await self._read_body(request)
                 params = {k: unquote(v) for k, v in match.groupdict().items()}
+                route, major, exempt = self._rate_limit_key(method, template, params)
+                if "token" not in params and not auth.startswith("Bot "):
+                    status, body = 401, {"message": "401: Unauthorized", "code": 0}
+                    break
+                headers, refused = limits.check(route, major, auth, exempt)
+                if refused is not None:
+                    (status, body), scope = (429, refused[0]), refused[1]
+                    break
                 result = await handler(
                     _Req(request.method, sub, params, payload, uploads, request.query, arrived)
                 )
@@ -1208,14 +1563,17 @@ class FakeDiscord:
             log.exception("fake discord: error handling %s %s", request.method, sub)
             self.errors.append(exc)
             status, body = 400, {"code": 0, "message": f"fake discord internal error: {exc!r}"}
+        limits.note_status(status, scope)
         record = RequestRecord(request.method, sub, status)
         self.all_requests.append(record)
         if status >= 400:
             self.error_responses.append((record, body or {}))
-            if status != 403 or (body or {}).get("code") != 50007:
+            if status == 429:
+                log.debug("fake discord: %s %s -> 429 %s", request.method, sub, body)
+            elif status != 403 or (body or {}).get("code") != 50007:
                 log.info("fake discord: %s %s -> %s %s", request.method, sub, status, body)
         self._changed()
-        return self._json_response(status, body)
+        return self._json_response(status, body, headers)
 
     async def _serve_file(self, request: web.Request) -> web.StreamResponse:
         att = self._attachments.get(int(request.match_info["attachment_id"]))
@@ -1508,6 +1866,8 @@ class FakeDiscord:
         msg.content = str(payload.get("content") or "")
         msg.embeds = list(payload.get("embeds") or [])
         msg.components = list(payload.get("components") or [])
+        msg.allowed_mentions = payload.get("allowed_mentions")
+        msg.pinged = pinged_by(msg.content, msg.allowed_mentions)
         msg.tts = bool(payload.get("tts", False))
         msg.nonce = payload.get("nonce")
         msg.flags = requested & (SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | COMPONENTS_V2)
