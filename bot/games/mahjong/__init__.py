@@ -6,8 +6,12 @@ Cards: ``1b``..``9b`` bamboo, ``1c``..``9c`` characters, ``1d``..``9d`` dots, wi
 
 Action grammar (verb first; ``legal_actions`` lists exactly what is allowed now):
 
-- Before play (``phase == "prelude"``), a player holding four of a card: ``kong <card>``
-  (declare a concealed kong, draw a replacement) or ``pass``.
+- Before play (``phase == "prelude"``), all four players are asked at once, holding four
+  of a card or not: ``kong <card>`` (declare a concealed kong, draw a replacement) or
+  ``pass`` (the only answer without a four), so nothing public shows who holds four. When
+  all have answered the kongs are carried out in turn order from the round player, and
+  whoever declared one is asked again. The public view's ``prelude`` shows ``asked`` and
+  ``waiting``; a seat's own view adds ``my_options`` and ``my_answer``.
 - On one's turn (``phase == "discard"``), holding 14 cards:
   ``discard <card>``; ``kong <card>`` (concealed kong of four in hand); ``extend <card>``
   (add the card to one's own melded pung: a melded kong); both draw a replacement;

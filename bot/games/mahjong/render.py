@@ -342,12 +342,13 @@ def _status(view: Mapping[str, Any]) -> str:
     if phase == "claim" and claim:
         # the same for every discard: nothing here tells who could claim it
         return f"{_name(view, claim['by'])} discarded — claim window open"
+    if phase == "prelude":
+        # everyone is asked, four of a kind or not: nothing here tells who holds four
+        return "Before play — everyone may declare concealed kongs"
     turn = view.get("turn")
     if turn is None:
         return ""
     who = _name(view, turn)
-    if phase == "prelude":
-        return f"{who} may declare a concealed kong before play"
     if phase == "last_turns":
         win = view.get("win") or {}
         return f"Mah-Jongg by {_name(view, win.get('winner', turn))} — {who} takes one more turn"
@@ -580,9 +581,14 @@ def _hand_status(view: Mapping[str, Any]) -> str:
                 return "A discard you can claim — see the buttons."
             return "Nothing to claim this time: pass."
         return "Waiting for claims."
+    if phase == "prelude":
+        prelude = view.get("prelude") or {}
+        if seat in (prelude.get("waiting") or []):
+            if any(c != "pass" for c in prelude.get("my_options") or []):
+                return "Before play: declare a concealed kong or keep your cards."
+            return "Before play: no four of a kind, nothing to declare: pass."
+        return "Before play: waiting for the others."
     if view.get("turn") == seat:
-        if phase == "prelude":
-            return "Before play: declare a concealed kong or keep your cards."
         if view.get("pending_declare"):
             return f"Standing hand calling {view['pending_declare']}: now discard."
         return "Your turn." if phase != "last_turns" else "Your one more turn: discard."

@@ -5,8 +5,12 @@ inside ``apply`` until the game ends. See the package docstring for the action g
 
 Readings of the spec where it leaves a choice (each noted where it is implemented):
 
-- Concealed kongs before play are offered to every player holding four of a card, in turn
-  order from the round player, after that player's extras are replaced ("prelude").
+- Before play ("prelude") each player in turn order from the round player lays out their
+  extras (with replacements); then all four are asked at once whether to declare concealed
+  kongs, holding four of a card or not (then ``pass`` is their only answer), so nothing
+  public tells who holds four. The declared kongs are carried out in turn order from the
+  round player when all have answered, and whoever declared is asked again. (Asking only
+  the holders of four, one after another, would show everybody who holds four.)
 - Kongs and expansions are allowed whenever it is one's turn to discard (also right after
   claiming a pung or chow, and in the one more turn) while the kong box has a card.
 - The standing hand is declared with ``declare <card>`` followed by the discard; the 13
@@ -245,6 +249,9 @@ class MahjongState(State):
         if self.phase == CLAIM:
             answers = self.claim["answers"]
             return [s for s in self.claim["order"] if s not in answers]
+        if self.phase == PRELUDE:
+            answers = self.prelude["answers"]
+            return sorted(s for s in self.prelude["order"] if s not in answers)
         return [self.turn]
 
     @property
@@ -375,14 +382,22 @@ class MahjongState(State):
             if opts is None or seat in self.claim["answers"]:
                 return []
             return list(opts)
+        if phase == PRELUDE:
+            if seat not in self.prelude["order"] or seat in self.prelude["answers"]:
+                return []
+            return self._prelude_options(seat)
         if seat != self.turn:
             return []
-        c = self.conc[seat]
-        if phase == PRELUDE:
-            return [KONG[t] for t in range(NUM_KINDS) if c[t] == 4] + ["pass"]
         if phase == LAST:
             return self._turn_actions(seat, last=True)
         return self._turn_actions(seat, last=False)
+
+    def _prelude_options(self, p: int) -> list[str]:
+        """Before play: a concealed kong of each four ``p`` holds, and ``pass`` (the only
+        answer of a player holding no four)."""
+        c = self.conc[p]
+        kongs = [KONG[t] for t in range(NUM_KINDS) if c[t] == 4] if self.box_count else []
+        return kongs + ["pass"]
 
     def _turn_actions(self, p: int, last: bool) -> list[str]:
         c = self.conc[p]
@@ -527,7 +542,7 @@ class MahjongState(State):
         self.last_wall_draw = False
         self.discards = 0
         self.claim: dict[str, Any] = {}
-        self.prelude_queue = order
+        self.prelude: dict[str, Any] = {}
         self.last_queue: list[int] = []
         self.winner: int | None = None
         self.win: dict[str, Any] | None = None
@@ -542,34 +557,63 @@ class MahjongState(State):
                 data={"deal": self.hand_no},
             )
         )
-        self._run_prelude(events)
-
-    def _run_prelude(self, events: list[Event]) -> None:
-        while self.prelude_queue:
-            p = self.prelude_queue[0]
-            held = self.held_extras[p]
-            while held:
-                e = held.pop(0)
-                self.extras[p].append(e)
-                events.append(Event("extra", f"{self._n(p)} lays out {name(e)}.", seat=p))
-                t = self._take_box()
-                if t is None:
-                    self._exhausted(events)
-                    return
-                if t >= NUM_KINDS:
-                    held.append(t)
-                else:
-                    self.conc[p][t] += 1
-                    events.append(
-                        Event(
-                            "draw", f"You drew {name(t)} from the kong box.", seat=p, private_to=p
-                        )
-                    )
-            if self.box_count > 0 and any(n == 4 for n in self.conc[p]):
-                self.phase = PRELUDE
-                self.turn = p
+        # Before play: each player in turn order lays out their extras (with replacements),
+        # then everyone is asked at once about concealed kongs (see _open_prelude).
+        for p in order:
+            if not self._lay_out_held_extras(p, events):
                 return
-            self.prelude_queue.pop(0)
+        self._open_prelude(order)
+
+    def _lay_out_held_extras(self, p: int, events: list[Event]) -> bool:
+        """``p`` lays out the extras dealt to them, each replaced from the kong box.
+        False if the hand ended for want of cards."""
+        held = self.held_extras[p]
+        while held:
+            e = held.pop(0)
+            self.extras[p].append(e)
+            events.append(Event("extra", f"{self._n(p)} lays out {name(e)}.", seat=p))
+            t = self._take_box()
+            if t is None:
+                self._exhausted(events)
+                return False
+            if t >= NUM_KINDS:
+                held.append(t)
+            else:
+                self.conc[p][t] += 1
+                events.append(
+                    Event("draw", f"You drew {name(t)} from the kong box.", seat=p, private_to=p)
+                )
+        return True
+
+    def _open_prelude(self, asked: list[int]) -> None:
+        """Ask ``asked`` (in turn order) at once whether to declare a concealed kong.
+
+        Everyone is asked, holding four of a card or not (then ``pass`` is the only
+        answer): who is asked and who is waited for never tell who holds four. The answers
+        are carried out when all are in, in turn order from the round player; whoever
+        declared a kong is asked again (a second four, or the replacement made one)."""
+        if not asked:
+            self._end_prelude()
+            return
+        self.phase = PRELUDE
+        self.turn = self.round_player
+        self.prelude = {"order": list(asked), "answers": {}}
+
+    def _resolve_prelude(self, events: list[Event]) -> None:
+        answers: dict[int, str] = self.prelude["answers"]
+        declared = []
+        for p in self.prelude["order"]:
+            words = answers[p].split()
+            if words[0] != "kong":
+                continue
+            if not self._declare_kong(p, INDEX[words[1]], events, prelude=True):
+                return  # the hand ended for want of cards
+            declared.append(p)
+        self.prelude = {}
+        self._open_prelude(declared)
+
+    def _end_prelude(self) -> None:
+        self.prelude = {}
         for p in range(4):
             if p != self.round_player:
                 self._update_waits(p)
@@ -747,13 +791,9 @@ class MahjongState(State):
                 self._resolve_claims(events)
             return events
         if phase == PRELUDE:
-            if verb == "pass":
-                self.prelude_queue.pop(0)
-            else:
-                assert t is not None
-                if not self._declare_kong(seat, t, events, prelude=True):
-                    return events
-            self._run_prelude(events)
+            self.prelude["answers"][seat] = code
+            if len(self.prelude["answers"]) == len(self.prelude["order"]):
+                self._resolve_prelude(events)
             return events
         if verb == "discard":
             assert t is not None
@@ -1238,6 +1278,12 @@ class MahjongState(State):
             if own and seat in self.claim["options"]:
                 claim["my_options"] = list(self.claim["options"][seat])
                 claim["my_answer"] = self.claim["answers"].get(seat)
+        prelude = None
+        if self.phase == PRELUDE and self.prelude:
+            prelude = {"asked": sorted(self.prelude["order"]), "waiting": self.to_act}
+            if own and seat in self.prelude["order"]:
+                prelude["my_options"] = self._prelude_options(seat)
+                prelude["my_answer"] = self.prelude["answers"].get(seat)
         win = None
         if self.winner is not None and self.win is not None and not self.over:
             info: WinInfo = self.win["info"]
@@ -1278,6 +1324,7 @@ class MahjongState(State):
                 for p in range(4)
             ],
             "claim": claim,
+            "prelude": prelude,
             "win": win,
             "history": self.history,
             "options": dict(self.options),

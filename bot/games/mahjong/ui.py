@@ -48,6 +48,12 @@ def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
     phase = view.get("phase")
     legal = list(legal)
     if phase == "prelude":
+        # Everyone is asked before play, four of a kind or not, so nobody can tell who holds four.
+        if legal == ["pass"]:
+            return Controls(
+                prompt="Before play: you hold no four of a kind, nothing to declare: pass.",
+                rows=((Button("Pass", "pass", "secondary"),),),
+            )
         buttons = [Button(describe(c), c, "primary") for c in legal if c != "pass"]
         buttons.append(Button("Keep them in hand", "pass", "secondary"))
         return Controls(

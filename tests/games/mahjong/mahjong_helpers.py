@@ -40,7 +40,28 @@ def full_deck(
 
 
 def game(deck: Any, **options: Any) -> MahjongState:
-    return new_game(1, PLAYERS, {**FIXED, **options}, deck=deck)
+    """A game from a stacked deck; a prelude with nothing to declare is passed through."""
+    state = new_game(1, PLAYERS, {**FIXED, **options}, deck=deck)
+    skip_empty_prelude(state)
+    return state
+
+
+def skip_empty_prelude(state: MahjongState) -> None:
+    """Before play every player is asked about concealed kongs, four of a kind or not (so
+    nobody learns who holds four). When nobody holds four, everyone's only answer is
+    ``pass``: answer it, so that a test starts at the round player's first turn."""
+    while (
+        state.phase == "prelude"
+        and not state.is_over
+        and all(state.legal_actions(s) == ["pass"] for s in state.to_act)
+    ):
+        state.apply(state.to_act[0], "pass")
+
+
+def pass_prelude(state: MahjongState) -> None:
+    """Everyone still asked before play passes (keeps any four of a kind in hand)."""
+    while state.phase == "prelude" and not state.is_over:
+        state.apply(state.to_act[0], "pass")
 
 
 def hand(

@@ -17,7 +17,7 @@ try:
 except ImportError:
     from mahjong_helpers import FULL, PLAYERS, all_cards
 
-PRIVATE = ("hand", "drawn", "pending_declare", "seat", "claim")
+PRIVATE = ("hand", "drawn", "pending_declare", "seat", "claim", "prelude")
 
 
 def public_part(view: dict) -> dict:
@@ -50,6 +50,15 @@ def check_state(g) -> None:  # type: ignore[no-untyped-def]
             assert mine.get("my_answer") in (None, *g.claim["options"].get(seat, []))
         else:
             assert spectator["claim"] is None
+        prelude = v["prelude"]
+        if prelude is not None:
+            # before play likewise: only the seat's own options and answer are added
+            mine = {k: prelude[k] for k in prelude if k.startswith("my_")}
+            assert {k: prelude[k] for k in prelude if k not in mine} == spectator["prelude"]
+            assert set(mine) == {"my_options", "my_answer"}
+            assert mine["my_answer"] in (None, *mine["my_options"])
+        else:
+            assert spectator["prelude"] is None
         # effective hand size: 13 between turns, 14 for the player about to discard
         eff = sum(g.conc[seat]) + 3 * len(g.melds[seat]) + len(g.held_extras[seat])
         assert eff in (13, 14)

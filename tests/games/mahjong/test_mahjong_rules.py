@@ -11,9 +11,27 @@ from bot.games.mahjong.rules import MahjongOptions
 from bot.games.mahjong.tiles import CODES, tile
 
 try:
-    from .mahjong_helpers import FULL, PLAYERS, all_cards, full_deck, game, pass_claims, play
+    from .mahjong_helpers import (
+        FULL,
+        PLAYERS,
+        all_cards,
+        full_deck,
+        game,
+        pass_claims,
+        play,
+        skip_empty_prelude,
+    )
 except ImportError:
-    from mahjong_helpers import FULL, PLAYERS, all_cards, full_deck, game, pass_claims, play
+    from mahjong_helpers import (
+        FULL,
+        PLAYERS,
+        all_cards,
+        full_deck,
+        game,
+        pass_claims,
+        play,
+        skip_empty_prelude,
+    )
 
 # Scattered hands without pairs, runs or honours: they never claim an honour discard.
 S_ = "1b 4b 7b 1c 4c 7c 1d 4d 7d 2b 5b 8b 2c"
@@ -95,10 +113,18 @@ def test_kong_box_is_topped_up_to_four_from_the_far_end_of_the_wall() -> None:
     deck = full_deck(east, south, west, north, wall=DEAD, box="2d 3d 4d 5d 6d 7d 8d 9d 1c 2c 3c")
     g = game(deck)
     far_end = tile(deck[129])  # the live wall's last card
+    # Before play everyone is asked at once (East too, who holds no four: pass only).
+    assert g.phase == "prelude" and g.to_act == [0, 1, 2, 3]
+    assert g.legal_actions(0) == ["pass"]
+    g.apply(0, "pass")
     for seat in (1, 2, 3):
-        assert g.phase == "prelude" and g.to_act == [seat]
         assert g.legal_actions(seat) == [f"kong {'ESW'[seat - 1]}", "pass"]
         g.apply(seat, f"kong {'ESW'[seat - 1]}")
+    # the three kongs are carried out; the three who declared are asked again
+    assert g.phase == "prelude" and g.to_act == [1, 2, 3]
+    for seat in (1, 2, 3):
+        g.apply(seat, "pass")
+    assert g.phase == "discard" and g.to_act == [0]
     v = g.view(None)
     assert v["kong_box"] == 4  # 14 - 11 = 3 -> topped up to 4
     assert v["wall"] == 77 - 1
@@ -110,8 +136,9 @@ def test_prelude_kong_is_optional() -> None:
     south = "E E E E 1b 4b 7b 1c 4c 7c 1d 4d 7d"
     east = "1b 2b 3b 4c 5c 6c 7d 8d 9d S S S 5b N"
     g = game(full_deck(east, south, W_, N_, wall=DEAD))
-    assert g.to_act == [1] and g.phase == "prelude"
-    g.apply(1, "pass")
+    assert g.to_act == [0, 1, 2, 3] and g.phase == "prelude"
+    for seat in (0, 1, 2, 3):
+        g.apply(seat, "pass")
     assert g.phase == "discard" and g.to_act == [0]
     assert g.view(None)["melds"][1] == []
 
@@ -414,6 +441,9 @@ def test_one_more_turn_has_no_claims_and_then_seats_rotate() -> None:
     assert h["sheets"][2]["payment"] == 24
     # West (not the round player) won: everyone moves one seat; the old North is East now
     assert g.view(None)["seat_winds"] == ["S", "W", "N", "E"]
+    # the next hand starts with everyone asked about concealed kongs (nobody holds four)
+    assert g.phase == "prelude" and g.to_act == [0, 1, 2, 3]
+    skip_empty_prelude(g)
     assert g.view(None)["round_player"] == 3 and g.to_act == [3]
 
 
@@ -501,6 +531,7 @@ def _rotation_game(kind: str, winds_seen: list | None = None):  # type: ignore[n
     deck = full_deck(east, south, W_, N_, wall=DEAD)
     g = new_game(1, PLAYERS, {"random_seats": False, "game": kind}, deck=[deck] * 16)
     while not g.is_over:
+        skip_empty_prelude(g)
         if winds_seen is not None:
             winds_seen.append(g.view(None)["round_wind"])
         rp = g.view(None)["round_player"]

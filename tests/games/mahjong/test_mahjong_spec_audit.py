@@ -39,9 +39,29 @@ from bot.games.mahjong.tiles import (
 )
 
 try:
-    from .mahjong_helpers import FULL, PLAYERS, all_cards, full_deck, game, hand, pass_claims
+    from .mahjong_helpers import (
+        FULL,
+        PLAYERS,
+        all_cards,
+        full_deck,
+        game,
+        hand,
+        pass_claims,
+        pass_prelude,
+        skip_empty_prelude,
+    )
 except ImportError:
-    from mahjong_helpers import FULL, PLAYERS, all_cards, full_deck, game, hand, pass_claims
+    from mahjong_helpers import (
+        FULL,
+        PLAYERS,
+        all_cards,
+        full_deck,
+        game,
+        hand,
+        pass_claims,
+        pass_prelude,
+        skip_empty_prelude,
+    )
 
 # Scattered hands without pairs, runs or honours (as in test_mahjong_rules).
 S_ = "1b 4b 7b 1c 4c 7c 1d 4d 7d 2b 5b 8b 2c"
@@ -98,6 +118,7 @@ def test_rules_3_5_18_round_player_is_the_seat_of_the_round_wind() -> None:
     g = new_game(1, PLAYERS, {"random_seats": False, "game": "extended"}, deck=[deck] * 16)
     round_players: dict[str, list[int]] = {}
     while not g.is_over:
+        skip_empty_prelude(g)
         v = g.view(None)
         rp = v["round_player"]
         assert v["seat_winds"][rp] == v["round_wind"]
@@ -187,8 +208,9 @@ def test_rule_15_a_kong_in_the_one_more_turn() -> None:
     east = "5d 1b 1b 2c 2c 9c 9c E E S S W W N"
     north = "1c 1c 1c 1c 5b 8b 3c 5c 8c 1b 4b 7b 1d"
     g = game(full_deck(east, S_.replace("1c", "6c"), WINNER, north, wall=DEAD, box="6b"))
-    assert g.phase == "prelude" and g.to_act == [3]
-    g.apply(3, "pass")  # keeps the four 1c in hand before play
+    assert g.phase == "prelude" and g.to_act == [0, 1, 2, 3]  # everyone is asked
+    assert g.legal_actions(3) == ["kong 1c", "pass"] and g.legal_actions(0) == ["pass"]
+    pass_prelude(g)  # North keeps the four 1c in hand before play
     g.apply(0, "discard 5d")
     g.apply(2, "mahjong")
     pass_claims(g)
@@ -301,7 +323,8 @@ def test_refusals_name_the_phase_rule() -> None:
     assert g.phase == "prelude"
     assert "Before play" in refusal(g, 1, "discard E")
     assert "Before play" in refusal(g, 1, "mahjong")
-    g.apply(1, "pass")
+    assert "Before play" in refusal(g, 0, "declare 5b")  # East too is asked before play
+    pass_prelude(g)
     g.apply(0, "declare 5b")
     assert "declared a standing hand on 5 Bamboo" in refusal(g, 0, "mahjong")
     assert "not the named card" in refusal(g, 0, "discard 1b")
