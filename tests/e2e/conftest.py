@@ -21,6 +21,7 @@ WITHOUT_RATE_LIMITS = {
     "test_a_whole_match_by_clicking",
     "test_two_users_play_a_whole_match_by_clicking",
     "test_restart_in_the_middle_resumes_the_match",
+    "test_a_move_from_show_my_hand_retires_the_dm_controls",
 }
 
 
