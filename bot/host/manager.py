@@ -572,7 +572,7 @@ class TableHost:
         table.wake_driver()
 
     def _turn_seconds(self, table: Table) -> float:
-        if table.state.view(None).get("phase") == "claim":
+        if _in_claim_window(table):
             return self.settings.claim_seconds
         return float(table.options.get("turn_seconds") or self.settings.turn_seconds)
 
@@ -628,10 +628,13 @@ class TableHost:
                 await asyncio.sleep(min(5.0, 0.1 * 2**failures))
 
     async def _drive_step(self, table: Table) -> None:
-        ai_seat = next((s for s in table.waiting_on() if table.seats[s].played_by_ai), None)
-        if ai_seat is not None:
+        ai_seats = [s for s in table.waiting_on() if table.seats[s].played_by_ai]
+        if ai_seats:
             await asyncio.sleep(self.settings.ai_delay)
-            await self._ai_move(table, ai_seat)
+            # In a claim window every AI answers after the same single delay, whatever it
+            # holds: the window's timing tells nothing, and three AIs don't take three delays.
+            for seat in ai_seats if _in_claim_window(table) else ai_seats[:1]:
+                await self._ai_move(table, seat)
             return
         if await self._ai_optional_moves(table):
             return
@@ -729,9 +732,17 @@ class TableHost:
                     continue
                 s = table.seats[seat]
                 code = table.state.default_action(seat)
+                if _in_claim_window(table):
+                    # Letting a claim window close is a normal answer (pass), not a
+                    # timeout: nobody is asked to click Pass on every discard.
+                    events = await self._apply(table, seat, code, "timeout")
+                    await self._after_change(table, events)
+                    continue
                 events = await self._apply(table, seat, code, "timeout")
                 s.timeouts += 1
-                notes = [f"⏰ {s.name} ran out of time: {table.module.describe(code)}."]
+                # The default move is not described here: it may be a hidden one (cards
+                # passed or buried); the public events say what everyone may know.
+                notes = [f"⏰ {s.name} ran out of time; the default move was played."]
                 if s.timeouts >= self.settings.timeouts_before_ai and not s.played_by_ai:
                     s.ai_takeover = True
                     notes.append(f"🤖 An AI now plays for {s.name} after {s.timeouts} timeouts.")
@@ -861,7 +872,13 @@ class TableHost:
         file = await self._render(table, "render_hand", seat.seat)
         content = self._hand_content(table, seat)
         view = self._hand_view(table, seat)
-        acting = seat.seat in table.waiting_on() and not seat.played_by_ai
+        # A decision that is only "pass" in a claim window (nothing to claim) edits the DM in
+        # place: no notification on every discard; a real claim comes as a new message.
+        acting = (
+            seat.seat in table.waiting_on()
+            and not seat.played_by_ai
+            and not (_in_claim_window(table) and table.state.legal_actions(seat.seat) == ["pass"])
+        )
         new_message = fresh or seat.dm_message_id is None or (acting and not seat.dm_acting)
         try:
             channel = await self._dm_channel(seat)
@@ -1170,6 +1187,15 @@ async def report_error(
         f"If it happens again, tell the server's admins: incident `{incident}`.",
     )
     return incident
+
+
+#: Phases in which every seat is asked at once and most can only pass (Mah-Jongg's claim
+#: windows and its before-play kong question): short deadlines, silent passes.
+ANSWER_PHASES = ("claim", "prelude")
+
+
+def _in_claim_window(table: Table) -> bool:
+    return table.state.view(None).get("phase") in ANSWER_PHASES
 
 
 def _from_table_guild(interaction: discord.Interaction, table: Table) -> bool:

@@ -372,3 +372,61 @@ async def test_closing_the_host_is_quick_even_with_busy_tables(
         assert all(t.done() for t in tasks)
     finally:
         await running.stop()
+
+
+async def test_a_move_from_show_my_hand_retires_the_dm_controls(
+    fake_discord: FakeDiscord, tmp_path, games_channel: int, alice: int
+) -> None:
+    """After a move made through the ephemeral hand, the DM no longer offers that decision,
+    and the player's next decision arrives as a new DM (a notification), not an edit."""
+    import random
+
+    from tests.e2e.teahouse import action_components, click_legal_action, next_decision, settled
+
+    fake = fake_discord
+    running = RunningBot(fake, settings_for(str(tmp_path / "h.db")))
+    bot = await running.start()
+    try:
+        table_id, _, table = await _started_table(fake, bot, games_channel, alice)
+        rng = random.Random(14)
+        _, (dm, _) = await eventually(lambda: next_decision(fake, table, [alice]))
+        old_version = table.prompts[table.seat_of(alice).seat].version
+        table_message = fake.message(table.table_message_id)
+        shown = await fake.click(alice, table_message, label="Show my hand")
+        await shown.wait_response()
+        private = (await eventually(lambda: shown.followups))[0]
+        seat = table.seat_of(alice).seat
+
+        async def legal_click(message, comps):
+            legal = table.state.legal_actions(seat)
+            return await click_legal_action(
+                fake, alice, message, comps, legal, rng, state=table.state, seat=seat
+            )
+
+        inter = await legal_click(private, action_components(private))
+        await inter.wait_response()
+        await eventually(lambda: table.state.version > old_version and settled(table))
+
+        def stamped(version: int) -> list[dict]:
+            return [
+                c
+                for m in fake.dms(alice)
+                for c in action_components(m)
+                if int(c["custom_id"].split(":")[4]) == version
+            ]
+
+        await eventually(lambda: not stamped(old_version))
+        # Play on by DM until someone else has moved and it is Alice's decision again: that
+        # decision must come as a new DM (a notification), not as an edit of the old one.
+        moved_at = old_version
+        while True:
+            _, (message, comps) = await eventually(lambda: next_decision(fake, table, [alice]))
+            others = [s for s, _ in table.state.log[moved_at:] if s != seat]
+            if others:
+                assert message.id > dm.id
+                break
+            moved_at = table.state.version
+            await (await legal_click(message, comps)).wait_response()
+            await eventually(lambda v=moved_at: table.state.version > v and settled(table))
+    finally:
+        await running.stop()

@@ -322,7 +322,6 @@ def test_hidden_cards_do_not_show_in_mahjong_views_in_play() -> None:
     assert check_game("mahjong", 20, only=only) > 20
 
 
-@pytest.mark.xfail(strict=False, reason="claim window redesign in progress")
 def test_hidden_cards_do_not_show_in_mahjong_claim_windows() -> None:
     assert check_game("mahjong", 30, only=_in_claim) > 5
 
