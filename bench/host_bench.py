@@ -52,7 +52,8 @@ async def _player(
 
 
 async def ack_latency(tables: int = 50, clicks_per_table: int = 20) -> dict[str, float]:
-    fake = FakeDiscord()
+    # Discord's rate limits off: this measures the bot's own acknowledgement latency.
+    fake = FakeDiscord(rate_limits=False)
     await fake.start()
     restore = configure_discord_py(fake)
     guild = fake.add_guild("Bench")
@@ -60,7 +61,14 @@ async def ack_latency(tables: int = 50, clicks_per_table: int = 20) -> dict[str,
     users = [fake.add_user(f"Player{i}") for i in range(tables)]
     with tempfile.TemporaryDirectory() as tmp:
         running = RunningBot(
-            fake, settings_for(str(Path(tmp) / "bench.db"), ai_delay=0.0, edit_interval=1.0)
+            fake,
+            settings_for(
+                str(Path(tmp) / "bench.db"),
+                ai_delay=0.0,
+                edit_interval=1.0,
+                max_tables_per_guild=100_000,
+                max_lobbies_per_guild=100_000,
+            ),
         )
         await running.start()
         try:

@@ -1,0 +1,101 @@
+"""Finished tables leave nothing behind in the host: memory stays flat over many matches.
+
+The host runs whole Koi-Koi matches between AI seats (the human seat is taken over by an
+AI, as after repeated timeouts) on a real SQLite store; Discord is absent (no channel is
+found, so nothing is sent) and images are not drawn. The default run plays 40 matches; the
+soak (``-m soak``) plays 500.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import tracemalloc
+from typing import Any
+
+import pytest
+
+from bot.config import Settings
+from bot.host.manager import TableHost
+from bot.store import SeatRow, Store
+
+
+class _NoDiscord:
+    """The few bot methods the host calls when it has nothing to send to."""
+
+    def get_channel(self, channel_id: int) -> None:
+        return None
+
+    def get_partial_messageable(self, channel_id: int) -> None:
+        return None
+
+    async def wait_until_ready(self) -> None:
+        return None
+
+
+async def _play_matches(host: TableHost, store: Store, count: int, start: int) -> None:
+    for i in range(start, start + count):
+        table_id = await store.create_table(
+            guild_id=1, channel_id=2, game="koikoi", options={}, seed=f"soak-{i}", host_id=7
+        )
+        await store.set_seats(
+            table_id,
+            [
+                SeatRow(seat=0, user_id=7, name="Alice", ai_takeover=True, dms_closed=True),
+                SeatRow(seat=1, user_id=None, name="AI 1", is_ai=True),
+            ],
+        )
+        assert await store.transition(table_id, ("lobby",), "active")
+        row = await store.get_table(table_id)
+        table = host._build_table(row, await store.get_seats(table_id), [])
+        host.tables[table.id] = table
+        host._launch(table)
+        while not table.finished:
+            await asyncio.sleep(0.01)
+        assert (await store.get_table(table_id)).status == "finished"
+
+
+async def _host(tmp_path: Any) -> tuple[TableHost, Store]:
+    store = await Store.open(tmp_path / "soak.db")
+    settings = Settings(
+        token="t", database=str(tmp_path / "soak.db"), ai_delay=0.0, edit_interval=0.0
+    )
+    host = TableHost(_NoDiscord(), store, settings)  # type: ignore[arg-type]
+
+    async def no_image(*args: Any, **kwargs: Any) -> None:
+        return None
+
+    host._render = no_image  # type: ignore[method-assign]
+    return host, store
+
+
+async def _flat_memory(tmp_path: Any, warmup: int, measured: int) -> None:
+    host, store = await _host(tmp_path)
+    try:
+        await _play_matches(host, store, warmup, 0)
+        gc.collect()
+        tracemalloc.start()
+        before = tracemalloc.take_snapshot()
+        await _play_matches(host, store, measured, warmup)
+        gc.collect()
+        after = tracemalloc.take_snapshot()
+        tracemalloc.stop()
+        # Nothing of a finished table is kept: no table, lock, timer or task.
+        assert host.tables == {}
+        assert host._lobby_locks == {} and host._lobby_timers == {}
+        growth = sum(s.size_diff for s in after.compare_to(before, "filename"))
+        # A leak of one finished table (its state, log and events) is tens of KiB; allow
+        # a little for caches that fill once (interned strings, the AI's tables).
+        assert growth < 64 * 1024 + 256 * measured, f"memory grew by {growth} bytes"
+    finally:
+        await host.close()
+        await store.close()
+
+
+async def test_finished_matches_leave_nothing_behind(tmp_path) -> None:
+    await _flat_memory(tmp_path, warmup=10, measured=30)
+
+
+@pytest.mark.soak
+async def test_500_finished_matches_keep_memory_flat(tmp_path) -> None:
+    await _flat_memory(tmp_path, warmup=50, measured=450)
