@@ -51,6 +51,9 @@ class Settings:
     #: Seconds a table whose every seat is played by an AI (all humans timed out) goes on
     #: before it is ended without a result.
     ai_only_grace: float = 300.0
+    #: Non-interaction REST requests per second the bot allows itself (Discord's global
+    #: limit is 50/s per token; bots with a raised limit may set more).
+    rest_budget: float = 40.0
     log_level: str = "INFO"
     #: Tests and soaks only: derive each table's seed from this and the table id, so deals
     #: are reproducible (unset: every table gets a fresh random seed).
@@ -113,6 +116,7 @@ _ENV_NAMES = {
     "simultaneous_window": "TEAHOUSE_SIMULTANEOUS_WINDOW",
     "sync_guild": "TEAHOUSE_SYNC_GUILD",
     "render_processes": "TEAHOUSE_RENDER_PROCESSES",
+    "rest_budget": "TEAHOUSE_REST_BUDGET",
     "log_level": "TEAHOUSE_LOG_LEVEL",
     "max_lobbies_per_user": "TEAHOUSE_MAX_LOBBIES_PER_USER",
     "max_tables_per_user": "TEAHOUSE_MAX_TABLES_PER_USER",
@@ -135,6 +139,7 @@ _FLOATS = {
     "lobby_ttl",
     "new_cooldown",
     "ai_only_grace",
+    "rest_budget",
 }
 _INTS = {
     "timeouts_before_ai",

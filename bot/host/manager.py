@@ -23,6 +23,7 @@ import discord
 
 from bot.engine import IllegalAction, make_rng
 from bot.games import game_module
+from bot.host.budget import Priority, RestBudget
 from bot.host.components import controls_view, lobby_view, reclaim_view, table_view
 from bot.host.options import HOST_OPTIONS, game_options, validate_options  # noqa: F401
 from bot.host.table import Seat, Table
@@ -51,6 +52,7 @@ class TableHost:
         self._lobby_timers: dict[int, asyncio.Task[None]] = {}
         self._last_new: dict[int, float] = {}  # user id -> monotonic time of their last /new
         self._closing = False
+        self.budget = RestBudget(settings.rest_budget)
 
     # ------------------------------------------------------------------ errors
     async def guarded(
@@ -163,6 +165,7 @@ class TableHost:
                 if row is not None and row.lobby_message_id is not None:
                     with contextlib.suppress(discord.HTTPException):
                         embed = await self._lobby_embed(table_id, note=note)
+                        await self.budget.acquire(Priority.BACKGROUND)
                         await (
                             self._channel(row.channel_id)
                             .get_partial_message(row.lobby_message_id)
@@ -337,6 +340,7 @@ class TableHost:
             return None
         try:
             message = channel.get_partial_message(table.lobby_message_id)  # type: ignore[union-attr]
+            await self.budget.acquire(Priority.POST)
             thread = await message.create_thread(
                 name=f"{title} #{table.id}", auto_archive_duration=1440
             )
@@ -408,7 +412,9 @@ class TableHost:
         await self.bot.wait_until_ready()
         async with table.lock:
             await self._post(
-                table, "♻️ Teahouse restarted — this game carries on from where it was."
+                table,
+                "♻️ Teahouse restarted — this game carries on from where it was.",
+                priority=Priority.BACKGROUND,
             )
             await self._after_change(table, [], resumed=True)
 
@@ -445,6 +451,7 @@ class TableHost:
     async def close(self, timeout: float = 1.0) -> None:
         """Stop every table's tasks and lobby timers; returns within about ``timeout``."""
         self._closing = True
+        self.budget.close()
         tasks = [t for table in self.tables.values() for t in table.tasks]
         tasks += list(self._lobby_timers.values())
         for task in tasks:
@@ -487,7 +494,7 @@ class TableHost:
             ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
             # The DM is refreshed too (even after a move from the ephemeral hand): it must not
             # keep the old decision's buttons, and the next decision then comes as a new DM.
-            await self._after_change(table, events)
+            await self._after_change(table, events, via=interaction)
             if ephemeral:
                 await self._edit_ephemeral_hand(interaction, table, seat)
 
@@ -582,6 +589,7 @@ class TableHost:
         events: Sequence[Any],
         *,
         resumed: bool = False,
+        via: discord.Interaction | None = None,
     ) -> None:
         """Refresh DMs whose decision or hand changed, the deadlines and the table message."""
         new_events = table.state.visible_events(None, table.events_shown)
@@ -599,7 +607,8 @@ class TableHost:
             s = table.seats[seat]
             if s.played_by_ai or s.user_id is None:
                 continue
-            await self._refresh_dm(table, s, fresh=resumed)
+            clicked = via if via is not None and via.user.id == s.user_id else None
+            await self._refresh_dm(table, s, fresh=resumed, via=clicked)
         table.table_dirty.set()
         if table.state.is_over and not table.finished:
             await self._finish(table)
@@ -802,24 +811,40 @@ class TableHost:
         return "\n".join(lines)[:1900]
 
     async def _show_table(self, table: Table, new: bool = False) -> None:
+        """Post or edit the table message. Calls are serialised per table and each draws the
+        state as it is when its turn comes, so an older picture never follows a newer one;
+        an unchanged picture and text are not sent again."""
         channel = self._channel(table.channel_for_table)
         if channel is None:
             return
-        file = await self._render(table, "render_table", None)
-        content = self._status_text(table)
-        view = None if table.state.is_over else table_view(table.id)
-        try:
-            if new or table.table_message_id is None:
-                message = await channel.send(
-                    content, file=file, view=view, allowed_mentions=NO_PINGS
-                )  # type: ignore[arg-type]
-                table.table_message_id = message.id
-                await self.store.update_table(table.id, table_message_id=message.id)
-            else:
-                message = channel.get_partial_message(table.table_message_id)  # type: ignore[union-attr]
-                await message.edit(content=content, attachments=[file] if file else [], view=view)
-        except discord.HTTPException as e:
-            log.warning("table %s: table message update failed: %s", table.id, e)
+        async with table.edit_lock:
+            posting = new or table.table_message_id is None
+            await self.budget.acquire(Priority.POST if posting else Priority.TABLE)
+            content = self._status_text(table)
+            public = repr(table.state.view(None))
+            if not posting and table.shown == (public, content):
+                self.budget.refund()
+                return
+            file = None
+            if posting or table.shown is None or table.shown[0] != public:
+                file = await self._render(table, "render_table", None)
+            view = None if table.state.is_over else table_view(table.id)
+            try:
+                if posting:
+                    message = await channel.send(
+                        content, file=file, view=view, allowed_mentions=NO_PINGS
+                    )  # type: ignore[arg-type]
+                    table.table_message_id = message.id
+                    await self.store.update_table(table.id, table_message_id=message.id)
+                else:
+                    message = channel.get_partial_message(table.table_message_id)  # type: ignore[union-attr]
+                    if file is not None:
+                        await message.edit(content=content, attachments=[file], view=view)
+                    else:  # same picture: keep the attachment, change the text only
+                        await message.edit(content=content, view=view)
+                table.shown = (public, content)
+            except discord.HTTPException as e:
+                log.warning("table %s: table message update failed: %s", table.id, e)
 
     async def _table_updater(self, table: Table) -> None:
         """Edits the table message at most once per ``edit_interval``: updates are batched."""
@@ -860,18 +885,26 @@ class TableHost:
         version = prompt.version if prompt else table.state.version
         return controls_view(table.id, seat.seat, version, table.controls_for(seat.seat))
 
-    async def _refresh_dm(self, table: Table, seat: Seat, fresh: bool = False) -> None:
+    async def _refresh_dm(
+        self,
+        table: Table,
+        seat: Seat,
+        fresh: bool = False,
+        via: discord.Interaction | None = None,
+    ) -> None:
         """Show the seat its hand and controls by DM.
 
         A new message (which notifies the player) when the seat comes to a decision it must
         make; otherwise the current message is edited in place, so optional out-of-turn
-        controls and hand changes don't flood the DM.
+        controls and hand changes don't flood the DM. An edit of the message the player just
+        clicked goes through that click's interaction (exempt from the REST budget), and the
+        hand image is only uploaded again when the hand changed.
         """
         if seat.dms_closed or seat.user_id is None:
             return
-        file = await self._render(table, "render_hand", seat.seat)
         content = self._hand_content(table, seat)
         view = self._hand_view(table, seat)
+        hand_key = table.hand_key(seat.seat)
         # A decision that is only "pass" in a claim window (nothing to claim) edits the DM in
         # place: no notification on every discard; a real claim comes as a new message.
         acting = (
@@ -880,17 +913,31 @@ class TableHost:
             and not (_in_claim_window(table) and table.state.legal_actions(seat.seat) == ["pass"])
         )
         new_message = fresh or seat.dm_message_id is None or (acting and not seat.dm_acting)
+        same_hand = not new_message and seat.dm_hand_key == hand_key
+        file = None if same_hand else await self._render(table, "render_hand", seat.seat)
+        edit: dict[str, Any] = {"content": content, "view": view}
+        if not same_hand:
+            edit["attachments"] = [file] if file else []
+        clicked = via is not None and getattr(via.message, "id", None) == seat.dm_message_id
         try:
-            channel = await self._dm_channel(seat)
-            if not new_message:
-                await channel.get_partial_message(seat.dm_message_id).edit(  # type: ignore[arg-type]
-                    content=content, attachments=[file] if file else [], view=view
-                )
+            if not new_message and clicked and via is not None:
+                await via.edit_original_response(**edit)
+            elif not new_message:
+                await self.budget.acquire(Priority.DM)
+                channel = await self._dm_channel(seat)
+                await channel.get_partial_message(seat.dm_message_id).edit(**edit)  # type: ignore[arg-type]
             else:
                 if seat.dm_message_id is not None:
                     # Retire the old message's controls; the new one carries the current ones.
                     with contextlib.suppress(discord.HTTPException):
-                        await channel.get_partial_message(seat.dm_message_id).edit(view=None)
+                        if clicked and via is not None:
+                            await via.edit_original_response(view=None)
+                        else:
+                            await self.budget.acquire(Priority.DM)
+                            channel = await self._dm_channel(seat)
+                            await channel.get_partial_message(seat.dm_message_id).edit(view=None)
+                await self.budget.acquire(Priority.DECISION if acting else Priority.DM)
+                channel = await self._dm_channel(seat)
                 message = await channel.send(
                     content, file=file, view=view, allowed_mentions=NO_PINGS
                 )  # type: ignore[arg-type]
@@ -899,6 +946,7 @@ class TableHost:
                     table.id, seat.seat, dm_channel_id=channel.id, dm_message_id=message.id
                 )
             seat.dm_acting = acting
+            seat.dm_hand_key = hand_key
         except discord.Forbidden as e:
             if e.code == DM_CLOSED:
                 await self._dms_closed(table, seat)
@@ -913,7 +961,12 @@ class TableHost:
             if isinstance(channel, discord.DMChannel):
                 return channel
         assert seat.user_id is not None
-        user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
+        user = self.bot.get_user(seat.user_id)
+        if user is None:
+            await self.budget.acquire(Priority.DM)
+            user = await self.bot.fetch_user(seat.user_id)
+        if user.dm_channel is None:
+            await self.budget.acquire(Priority.DM)
         channel = user.dm_channel or await user.create_dm()
         seat.dm_channel_id = channel.id
         return channel
@@ -998,12 +1051,14 @@ class TableHost:
         file: discord.File | None = None,
         *,
         ping: Sequence[int] = (),
+        priority: Priority = Priority.POST,
     ) -> None:
         """Post in the table's thread; only the users in ``ping`` may be notified."""
         channel = self._channel(table.channel_for_table)
         if channel is None:
             return
         mentions = pings(*ping) if ping else NO_PINGS
+        await self.budget.acquire(priority)
         try:
             if file is not None:
                 await channel.send(text[:2000], file=file, allowed_mentions=mentions)  # type: ignore[union-attr]
@@ -1068,6 +1123,7 @@ class TableHost:
             with contextlib.suppress(discord.HTTPException):
                 channel = self._channel(table.channel_id)
                 embed = await self._lobby_embed(table.id, note="Finished — results in the thread.")
+                await self.budget.acquire(Priority.BACKGROUND)
                 await channel.get_partial_message(table.lobby_message_id).edit(
                     embed=embed, view=lobby_view(table.id, closed=True)
                 )
@@ -1100,6 +1156,7 @@ class TableHost:
         elif row.lobby_message_id is not None:
             with contextlib.suppress(discord.HTTPException):
                 embed = await self._lobby_embed(table_id, note=note)
+                await self.budget.acquire(Priority.BACKGROUND)
                 await (
                     self._channel(row.channel_id)
                     .get_partial_message(row.lobby_message_id)
@@ -1120,15 +1177,18 @@ class TableHost:
                     continue
                 with contextlib.suppress(discord.HTTPException):
                     channel = await self._dm_channel(seat)
+                    await self.budget.acquire(Priority.DM)
                     await channel.get_partial_message(seat.dm_message_id).edit(
                         content=f"**{table.title}** #{table.id}: {note}", view=None
                     )
             with contextlib.suppress(discord.HTTPException):
                 channel = self._channel(table.channel_for_table)
                 if table.table_message_id is not None:
+                    await self.budget.acquire(Priority.TABLE)
                     await channel.get_partial_message(table.table_message_id).edit(view=None)
                 if table.lobby_message_id is not None:
                     embed = await self._lobby_embed(table.id, note=note)
+                    await self.budget.acquire(Priority.BACKGROUND)
                     await (
                         self._channel(table.channel_id)
                         .get_partial_message(table.lobby_message_id)

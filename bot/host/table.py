@@ -27,6 +27,7 @@ class Seat:
     dms_closed: bool = False
     timeouts: int = 0
     dm_acting: bool = False  # the current DM was sent for a decision the seat must make
+    dm_hand_key: str | None = None  # the hand the current DM's image shows
 
     @property
     def played_by_ai(self) -> bool:
@@ -61,6 +62,10 @@ class Table:
     deadlines: dict[int, float] = field(default_factory=dict)  # seat -> monotonic time
     deadline_versions: dict[int, int] = field(default_factory=dict)  # the decision it is for
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: Serialises edits of the table message (an older picture never follows a newer one).
+    edit_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: (public view, status text) the table message shows now.
+    shown: tuple[str, str] | None = None
     table_dirty: asyncio.Event = field(default_factory=asyncio.Event)
     wake: asyncio.Event = field(default_factory=asyncio.Event)  # the driver re-plans
     events_shown: int = 0

@@ -7,11 +7,10 @@ import pytest
 
 from bot.store import AI_USER_ID, ResultInput, SeatRow, Store, StoreError
 from bot.store.migrate import MIGRATIONS_DIR, discover
-
-LATEST = len(discover())
 from bot.store.ratings import DEFAULT_MU, DEFAULT_SIGMA
 
 GUILD = 100
+LATEST = len(discover())
 
 
 @pytest.fixture

@@ -1,0 +1,89 @@
+"""The bot's own budget of REST requests (Discord allows 50/s per bot token, across all
+routes; interaction responses are exempt and never pass through here).
+
+Every other request waits for a token here first, by priority: a player's new decision
+before anything else, table-image edits after DMs and posts, restart notices last. Waiters
+of one priority are served in arrival order, so under pressure every table slows down
+evenly instead of some starving.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import time
+from collections import Counter
+from enum import IntEnum
+
+
+class Priority(IntEnum):
+    DECISION = 0  # a DM that brings a player a decision to make
+    DM = 1  # other DM updates (hand changed, waiting, controls retired)
+    POST = 2  # thread posts (deal summaries, results, notices players need)
+    TABLE = 3  # table-image edits (coalesced: the latest state wins)
+    BACKGROUND = 4  # restart notices, lobby housekeeping
+
+
+class RestBudget:
+    """A token bucket of ``rate`` requests per second (bursts up to ``burst``)."""
+
+    def __init__(self, rate: float, burst: float | None = None) -> None:
+        if rate <= 0:
+            raise ValueError("the REST budget must be positive")
+        self.rate = float(rate)
+        self.capacity = float(burst if burst is not None else max(1.0, rate))
+        self._tokens = self.capacity
+        self._updated = time.monotonic()
+        self._waiters: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+        self._pump: asyncio.Task[None] | None = None
+        #: Requests granted, by priority name (for the log and the bench).
+        self.spent: Counter[str] = Counter()
+
+    @property
+    def waiting(self) -> int:
+        return sum(1 for _, _, f in self._waiters if not f.done())
+
+    def _refill(self) -> None:
+        now = time.monotonic()
+        self._tokens = min(self.capacity, self._tokens + (now - self._updated) * self.rate)
+        self._updated = now
+
+    async def acquire(self, priority: Priority) -> None:
+        """Wait until a request of this priority may be sent."""
+        self._refill()
+        if self._tokens >= 1 and not self.waiting:
+            self._tokens -= 1
+            self.spent[priority.name] += 1
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiters, (int(priority), next(self._order), future))
+        if self._pump is None or self._pump.done():
+            self._pump = asyncio.get_running_loop().create_task(self._release())
+        await future
+        self.spent[priority.name] += 1
+
+    def refund(self) -> None:
+        """Give back a token that was not used after all (e.g. nothing changed to send)."""
+        self._tokens = min(self.capacity, self._tokens + 1)
+
+    async def _release(self) -> None:
+        while self._waiters:
+            self._refill()
+            while self._waiters and self._tokens >= 1:
+                _, _, future = heapq.heappop(self._waiters)
+                if future.done():  # its waiter was cancelled
+                    continue
+                self._tokens -= 1
+                future.set_result(None)
+            if self._waiters:
+                await asyncio.sleep(max(0.001, (1 - self._tokens) / self.rate))
+
+    def close(self) -> None:
+        if self._pump is not None:
+            self._pump.cancel()
+        for _, _, future in self._waiters:
+            if not future.done():
+                future.cancel()
+        self._waiters.clear()

@@ -1,0 +1,62 @@
+"""The REST budget: rate, priorities, arrival order within a priority, cancellation."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.host.budget import Priority, RestBudget
+
+
+async def test_a_burst_within_the_capacity_goes_at_once() -> None:
+    budget = RestBudget(rate=100, burst=5)
+    for _ in range(5):
+        await asyncio.wait_for(budget.acquire(Priority.TABLE), 0.5)
+    assert budget.spent["TABLE"] == 5
+
+
+async def test_waiters_are_served_by_priority_then_arrival() -> None:
+    budget = RestBudget(rate=50, burst=1)
+    await budget.acquire(Priority.TABLE)  # the bucket is now empty
+    served: list[str] = []
+
+    async def want(name: str, priority: Priority) -> None:
+        await budget.acquire(priority)
+        served.append(name)
+
+    tasks = [
+        asyncio.create_task(want("table-1", Priority.TABLE)),
+        asyncio.create_task(want("notice", Priority.BACKGROUND)),
+        asyncio.create_task(want("table-2", Priority.TABLE)),
+        asyncio.create_task(want("decision", Priority.DECISION)),
+        asyncio.create_task(want("dm", Priority.DM)),
+    ]
+    await asyncio.wait_for(asyncio.gather(*tasks), 5)
+    assert served == ["decision", "dm", "table-1", "table-2", "notice"]
+
+
+async def test_the_rate_is_kept() -> None:
+    budget = RestBudget(rate=200, burst=1)
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    for _ in range(21):
+        await budget.acquire(Priority.DM)
+    # 20 requests after the first need 20 / 200 s = 0.1 s at least (a lower bound only).
+    assert loop.time() - start >= 0.09
+
+
+async def test_a_cancelled_waiter_gives_its_turn_away() -> None:
+    budget = RestBudget(rate=20, burst=1)
+    await budget.acquire(Priority.DM)
+    first = asyncio.create_task(budget.acquire(Priority.DECISION))
+    second = asyncio.create_task(budget.acquire(Priority.TABLE))
+    await asyncio.sleep(0)
+    first.cancel()
+    await asyncio.wait_for(second, 2)
+    assert budget.spent["TABLE"] == 1 and budget.spent["DECISION"] == 0
+
+
+def test_the_budget_must_be_positive() -> None:
+    with pytest.raises(ValueError):
+        RestBudget(rate=0)
