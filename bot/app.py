@@ -56,7 +56,7 @@ class Teahouse(commands.Bot):
             await self.load_extension(name)
         self.tree.on_error = self.on_app_command_error
         await self._sync_commands()
-        await self.host.restore()
+        self.host.start_restore()  # in the background: the bot connects meanwhile
 
     async def _sync_commands(self) -> None:
         if self.settings.sync_guild:

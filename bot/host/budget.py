@@ -64,6 +64,13 @@ class RestBudget:
         await future
         self.spent[priority.name] += 1
 
+    async def spare(self) -> None:
+        """Wait until a request could be sent with nothing more urgent waiting (for
+        background work that then sends at its own priority)."""
+        await self.acquire(Priority.BACKGROUND)
+        self.spent[Priority.BACKGROUND.name] -= 1
+        self.refund()
+
     def refund(self) -> None:
         """Give back a token that was not used after all (e.g. nothing changed to send)."""
         self._tokens = min(self.capacity, self._tokens + 1)

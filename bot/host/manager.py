@@ -53,6 +53,10 @@ class TableHost:
         self._last_new: dict[int, float] = {}  # user id -> monotonic time of their last /new
         self._closing = False
         self.budget = RestBudget(settings.rest_budget)
+        #: Active tables a restart left to replay (row by id), and replays under way.
+        self._pending: dict[int, Any] = {}
+        self._restoring: dict[int, asyncio.Task[Table | None]] = {}
+        self._restore_task: asyncio.Task[int] | None = None
 
     # ------------------------------------------------------------------ errors
     async def guarded(
@@ -384,39 +388,89 @@ class TableHost:
         )
 
     async def restore(self) -> int:
-        """Rebuild every active table from its action log and carry on. Returns how many."""
-        restored = 0
-        for row in await self.store.tables_with_status("active"):
-            try:
-                seats = await self.store.get_seats(row.id)
-                actions = await self.store.actions(row.id)
-                table = self._build_table(row, seats, actions)
-            except (IllegalAction, KeyError, ValueError) as e:
-                log.error("table %s cannot be restored (%s); marking it aborted", row.id, e)
-                await self.store.update_table(row.id, status="aborted")
-                continue
-            self.tables[table.id] = table
-            restored += 1
-            if table.state.is_over:
-                await self._finish(table)
-                continue
-            self._launch(table)
-            table.track(asyncio.get_running_loop().create_task(self._resume_messages(table)))
+        """Rebuild every active table from its action log and carry on. Returns how many.
+
+        Only the list of tables is read up front; each table is replayed in turn, yielding to
+        the event loop in between, and a click for a table not yet replayed replays it at
+        once (see :meth:`table`), so every table accepts clicks as soon as the bot is
+        connected. Restart notices wait for spare REST budget.
+        """
+        rows = await self.store.tables_with_status("active")
+        for row in rows:
+            self._pending.setdefault(row.id, row)
         now = time.time()
         for row in await self.store.tables_with_status("lobby"):
             self._schedule_lobby_expiry(row.id, row.created_at + self.settings.lobby_ttl - now)
+        restored = 0
+        for row in rows:
+            if await self.table(row.id) is not None:
+                restored += 1
+            await asyncio.sleep(0)
         log.info("restored %d active table(s)", restored)
         return restored
+
+    def start_restore(self) -> asyncio.Task[int]:
+        """Restore in the background (the bot connects meanwhile); returns the task."""
+        task = asyncio.get_running_loop().create_task(self.restore(), name="restore-tables")
+        self._restore_task = task
+        return task
+
+    async def table(self, table_id: int) -> Table | None:
+        """The running table, replaying it first if a restart left it pending."""
+        table = self.tables.get(table_id)
+        if table is not None or table_id not in self._pending:
+            return table
+        task = self._restoring.get(table_id)
+        if task is None:
+            task = asyncio.get_running_loop().create_task(self._restore_one(table_id))
+            self._restoring[table_id] = task
+        return await asyncio.shield(task)
+
+    async def _restore_one(self, table_id: int) -> Table | None:
+        row = self._pending[table_id]
+        try:
+            seats = await self.store.get_seats(row.id)
+            actions = await self.store.actions(row.id)
+            table = self._build_table(row, seats, actions)
+        except (IllegalAction, KeyError, ValueError) as e:
+            log.error("table %s cannot be restored (%s); marking it aborted", row.id, e)
+            await self.store.update_table(row.id, status="aborted")
+            return None
+        finally:
+            self._pending.pop(table_id, None)
+            self._restoring.pop(table_id, None)
+        table.changed_prompts()
+        for prompt in table.prompts.values():
+            # The controls on the players' latest DMs were sent before the restart, stamped
+            # with versions this process never saw: accept them until the decision changes.
+            prompt.from_before_restart = True
+        self.tables[table.id] = table
+        if table.state.is_over:
+            await self._finish(table)
+            return table
+        self._launch(table)
+        table.track(asyncio.get_running_loop().create_task(self._resume_messages(table)))
+        return table
 
     async def _resume_messages(self, table: Table) -> None:
         await self.bot.wait_until_ready()
         async with table.lock:
-            await self._post(
-                table,
-                "♻️ Teahouse restarted — this game carries on from where it was.",
-                priority=Priority.BACKGROUND,
-            )
-            await self._after_change(table, [], resumed=True)
+            table.set_deadlines(self._turn_seconds(table), time.monotonic())
+            table.table_dirty.set()
+        # Notices and fresh DMs are not urgent (the old DM controls still work): they wait
+        # for spare budget, and never hold the table while they wait.
+        await self._post(
+            table,
+            "♻️ Teahouse restarted — this game carries on from where it was.",
+            priority=Priority.BACKGROUND,
+        )
+        for seat in table.seats:
+            if seat.played_by_ai or seat.user_id is None or table.finished:
+                continue
+            await self.budget.spare()
+            async with table.lock:
+                if not table.finished:
+                    await self._refresh_dm(table, seat, fresh=True)
 
     def _launch(self, table: Table) -> None:
         loop = asyncio.get_running_loop()
@@ -452,6 +506,8 @@ class TableHost:
         """Stop every table's tasks and lobby timers; returns within about ``timeout``."""
         self._closing = True
         self.budget.close()
+        if self._restore_task is not None:
+            self._restore_task.cancel()
         tasks = [t for table in self.tables.values() for t in table.tasks]
         tasks += list(self._lobby_timers.values())
         for task in tasks:
@@ -466,7 +522,7 @@ class TableHost:
     async def on_action(
         self, interaction: discord.Interaction, table_id: int, seat: int, version: int, code: str
     ) -> None:
-        table = self.tables.get(table_id)
+        table = await self.table(table_id)
         if table is not None and not _from_table_guild(interaction, table):
             table = None
         problem = self._precheck(table, interaction.user.id, seat, version)
@@ -550,7 +606,10 @@ class TableHost:
         if owner.ai_takeover:
             return "An AI is playing your seat after repeated timeouts."
         prompt = table.prompts.get(seat)
-        if prompt is None or prompt.version != version:
+        if prompt is None or not (
+            prompt.version == version
+            or (prompt.from_before_restart and version <= table.state.version)
+        ):
             return "These controls are out of date — use your latest hand message."
         if seat not in table.state.to_act and seat not in table.state.may_act:
             return "It is not your turn."
@@ -984,7 +1043,7 @@ class TableHost:
 
     async def on_reclaim(self, interaction: discord.Interaction, table_id: int, seat: int) -> None:
         """A player whose seat an AI took over plays again."""
-        table = self.tables.get(table_id)
+        table = await self.table(table_id)
         if table is None or table.finished or not _from_table_guild(interaction, table):
             await _ephemeral(interaction, "This game is over.")
             return
@@ -1010,7 +1069,7 @@ class TableHost:
             table.wake_driver()
 
     async def on_show_hand(self, interaction: discord.Interaction, table_id: int) -> None:
-        table = self.tables.get(table_id)
+        table = await self.table(table_id)
         if table is None or table.finished or not _from_table_guild(interaction, table):
             await _ephemeral(interaction, "This table is no longer running.")
             return
@@ -1144,6 +1203,7 @@ class TableHost:
         if not (interaction.user.id == row.host_id or _can_manage(interaction)):
             await _ephemeral(interaction, "Only the table's host or a server manager can abort it.")
             return
+        await self.table(table_id)  # replayed first if a restart left it pending
         if not await self.store.transition(table_id, ("lobby", "active"), "aborted"):
             await _ephemeral(interaction, f"There is no open table #{table_id} in this server.")
             return

@@ -41,6 +41,8 @@ class Prompt:
     version: int
     legal: tuple[str, ...]
     hand_key: str
+    #: Made when the table was restored: the DM controls were stamped before the restart.
+    from_before_restart: bool = False
 
 
 @dataclass
@@ -136,7 +138,7 @@ class Table:
                 changed.append(s.seat)
             elif old.hand_key != key:
                 # Same decision, new hand picture: keep the version so open buttons stay valid.
-                self.prompts[s.seat] = Prompt(old.version, legal, key)
+                self.prompts[s.seat] = Prompt(old.version, legal, key, old.from_before_restart)
                 changed.append(s.seat)
         return changed
 

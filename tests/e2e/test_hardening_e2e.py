@@ -430,3 +430,37 @@ async def test_a_move_from_show_my_hand_retires_the_dm_controls(
             await eventually(lambda v=moved_at: table.state.version > v and settled(table))
     finally:
         await running.stop()
+
+
+async def test_after_a_restart_the_latest_dm_controls_work_at_once(
+    fake_discord: FakeDiscord, tmp_path, games_channel: int, alice: int, bob: int
+) -> None:
+    """Tables are replayed in the background after a restart; a click on the controls a
+    player already holds replays its table at once and is taken (no need to wait for the
+    fresh DMs, which follow when the REST budget has room)."""
+    import random
+
+    from tests.e2e.teahouse import click_legal_action, next_decision
+
+    fake = fake_discord
+    running = RunningBot(fake, settings_for(str(tmp_path / "s.db")))
+    bot = await running.start()
+    try:
+        table_id, _, table = await _started_table(
+            fake, bot, games_channel, alice, guests=[bob], ais=0
+        )
+        user, (message, comps) = await eventually(lambda: next_decision(fake, table, [alice, bob]))
+        seat = table.seat_of(user).seat
+        legal = table.state.legal_actions(seat)
+        state, version = table.state, table.state.version
+        bot = await running.restart()
+        inter = await click_legal_action(
+            fake, user, message, comps, legal, random.Random(1), state=state, seat=seat
+        )
+        await inter.wait_response()
+        assert "out of date" not in _text(inter)
+        restored = await eventually(lambda: bot.host.tables.get(table_id))
+        await eventually(lambda: restored.state.version > version)
+        assert len(await bot.store.actions(table_id)) == version + 1
+    finally:
+        await running.stop()
