@@ -9,12 +9,11 @@ blends it over the canvas, like ``alpha_composite`` but without a full-size RGBA
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from bot.render.fonts import font
 
@@ -32,7 +31,9 @@ MATCH_GREEN = (82, 214, 120)
 WHITE = (255, 255, 255)
 MUTED = (200, 210, 200)
 
-FELT_SHADES = 6
+FELT_SHADES = 4  # felt bands, top to bottom
+FELT_TOP = 266  # shade of the top band (256 = the base colour)
+FELT_FALL = 10  # shade lost per band
 SHADOW_OFFSET = (2, 3)
 SHADOW_BLUR = 3
 
@@ -130,39 +131,24 @@ def text_length(text: str, size: int, bold: bool = False) -> float:
 
 @lru_cache(maxsize=16)
 def felt(size: tuple[int, int], base: Colour = FELT_GREEN, seed: int = 7) -> Image.Image:
-    """A procedural felt cloth: soft mottling plus a vignette. Cached; callers must copy.
+    """A plain felt cloth, lit from above: FELT_SHADES horizontal bands, a little darker
+    towards the bottom. Cached; callers must copy. (`seed` is kept for callers; the felt
+    has no random texture.)
 
-    No fine grain: it would vanish in the palette PNG anyway and only cost bytes.
+    Every row of a band is the same, so the felt costs next to nothing in a PNG: the mottled
+    felt it replaces (blobs and a radial vignette in a few tones) was 13-23 KiB of every
+    table image, and most of it is hidden under the panels anyway.
     """
     w, h = size
-    rng = random.Random(seed)
-    # Low-frequency mottling: tiny random image blown up smoothly.
-    small = Image.new("L", (max(2, w // 48), max(2, h // 48)))
-    small.putdata([rng.randint(0, 255) for _ in range(small.width * small.height)])
-    mottle = small.resize((w, h), Image.Resampling.BICUBIC).filter(ImageFilter.GaussianBlur(6))
-    vignette = _vignette((w, h))
-    # shade = (0.88 .. 1.04 from the mottle) * vignette, in FELT_SHADES steps: the palette
-    # PNG showed the felt in a few tones anyway; fixing them keeps the tones the same in
-    # every frame and the contours few (they cost most of a table PNG's bytes)
-    shade = ImageChops.multiply(
-        mottle.point([round(255 * (0.88 + 0.16 * i / 255) / 1.04) for i in range(256)]), vignette
-    )
-    lo, hi = shade.getextrema()
-    step = max(1, (hi - lo + FELT_SHADES - 1) // FELT_SHADES)
-    shade = shade.point([lo + ((i - lo) // step) * step + step // 2 for i in range(256)])
-    r, g, b = base[:3]
+    column = Image.new("L", (1, h))
+    column.putdata([min(FELT_SHADES - 1, y * FELT_SHADES // h) for y in range(h)])
+    bands = column.resize((w, h), Image.Resampling.NEAREST)  # the band of each pixel
+    shades = [FELT_TOP - FELT_FALL * i for i in range(FELT_SHADES)]  # per 256 of `base`
     layers = [
-        shade.point([min(255, int(c * 1.04 * i / 255)) for i in range(256)]) for c in (r, g, b)
+        bands.point([min(255, c * shades[min(i, FELT_SHADES - 1)] // 256) for i in range(256)])
+        for c in base[:3]
     ]
     return Image.merge("RGB", layers)
-
-
-@lru_cache(maxsize=8)
-def _vignette(size: tuple[int, int]) -> Image.Image:
-    w, h = size
-    g = Image.radial_gradient("L").resize((w, h), Image.Resampling.BILINEAR)
-    # radial_gradient is 0 at the centre, 255 at the rim; map to 255 .. ~170.
-    return g.point([255 - int(85 * (i / 255) ** 2) for i in range(256)])
 
 
 @lru_cache(maxsize=64)
