@@ -166,15 +166,10 @@ class TableHost:
                 minutes = max(1, round(self.settings.lobby_ttl / 60))
                 note = f"Closed: nobody started this table within {minutes} minute(s)."
                 row = await self.store.get_table(table_id)
-                if row is not None and row.lobby_message_id is not None:
-                    with contextlib.suppress(discord.HTTPException):
-                        embed = await self._lobby_embed(table_id, note=note)
-                        await self.budget.acquire(Priority.BACKGROUND)
-                        await (
-                            self._channel(row.channel_id)
-                            .get_partial_message(row.lobby_message_id)
-                            .edit(embed=embed, view=lobby_view(table_id, closed=True))
-                        )
+                if row is not None:
+                    await self._close_lobby_message(
+                        table_id, row.channel_id, row.lobby_message_id, note
+                    )
                 log.info("table %s: lobby expired", table_id)
         except asyncio.CancelledError:
             raise
@@ -1178,14 +1173,9 @@ class TableHost:
         for s in table.seats:
             if not s.is_ai and s.user_id is not None and not s.dms_closed:
                 await self._refresh_dm(table, s)
-        if table.lobby_message_id is not None:
-            with contextlib.suppress(discord.HTTPException):
-                channel = self._channel(table.channel_id)
-                embed = await self._lobby_embed(table.id, note="Finished — results in the thread.")
-                await self.budget.acquire(Priority.BACKGROUND)
-                await channel.get_partial_message(table.lobby_message_id).edit(
-                    embed=embed, view=lobby_view(table.id, closed=True)
-                )
+        await self._close_lobby_message(
+            table.id, table.channel_id, table.lobby_message_id, "Finished — results in the thread."
+        )
         await self._show_table(table)
         self._evict(table)
         log.info("table %s finished: %s", table.id, result.scores)
@@ -1213,15 +1203,8 @@ class TableHost:
         await interaction.response.send_message(note, allowed_mentions=NO_PINGS)
         if table is not None:
             await self._retire(table, note, in_thread=interaction.channel_id != table.thread_id)
-        elif row.lobby_message_id is not None:
-            with contextlib.suppress(discord.HTTPException):
-                embed = await self._lobby_embed(table_id, note=note)
-                await self.budget.acquire(Priority.BACKGROUND)
-                await (
-                    self._channel(row.channel_id)
-                    .get_partial_message(row.lobby_message_id)
-                    .edit(embed=embed, view=lobby_view(table_id, closed=True))
-                )
+        else:
+            await self._close_lobby_message(table_id, row.channel_id, row.lobby_message_id, note)
 
     async def _retire(self, table: Table, note: str, *, in_thread: bool) -> None:
         """Stop an aborted table: its tasks, its controls (DMs, table message, lobby)."""
@@ -1246,14 +1229,24 @@ class TableHost:
                 if table.table_message_id is not None:
                     await self.budget.acquire(Priority.TABLE)
                     await channel.get_partial_message(table.table_message_id).edit(view=None)
-                if table.lobby_message_id is not None:
-                    embed = await self._lobby_embed(table.id, note=note)
-                    await self.budget.acquire(Priority.BACKGROUND)
-                    await (
-                        self._channel(table.channel_id)
-                        .get_partial_message(table.lobby_message_id)
-                        .edit(embed=embed, view=lobby_view(table.id, closed=True))
-                    )
+            await self._close_lobby_message(
+                table.id, table.channel_id, table.lobby_message_id, note
+            )
+
+    async def _close_lobby_message(
+        self, table_id: int, channel_id: int, message_id: int | None, note: str
+    ) -> None:
+        """Show the lobby message closed (its buttons disabled) with a note why."""
+        if message_id is None:
+            return
+        with contextlib.suppress(discord.HTTPException):
+            embed = await self._lobby_embed(table_id, note=note)
+            await self.budget.acquire(Priority.BACKGROUND)
+            await (
+                self._channel(channel_id)
+                .get_partial_message(message_id)
+                .edit(embed=embed, view=lobby_view(table_id, closed=True))
+            )
 
     def _evict(self, table: Table) -> None:
         """Forget a finished table: its messages are final and clicks on them are refused
