@@ -11,6 +11,7 @@ import asyncio
 import importlib
 import sys
 import time
+from pathlib import Path
 
 
 def _line(label: str, value: str) -> None:
@@ -67,6 +68,7 @@ def bench_game(name: str, quick: bool) -> None:
 
 
 def bench_host(quick: bool) -> None:
+    """The in-process acknowledgement-latency bench (``python -m bench host --quick``)."""
     from bench import host_bench
 
     tables = 10 if quick else 50
@@ -79,14 +81,112 @@ def bench_host(quick: bool) -> None:
     )
 
 
+HOST_FIGURES = (
+    ("ack_p50_ms", "ack latency p50 (ms)"),
+    ("ack_p99_ms", "ack latency p99 (ms)"),
+    ("decision_p50_ms", "click → next decision visible p50 (ms)"),
+    ("decision_p99_ms", "click → next decision visible p99 (ms)"),
+    ("decision_via_ai_p50_ms", "  same, with AI moves between, p50 (ms)"),
+    ("table_stale_p50_ms", "action → table image showing it p50 (ms)"),
+    ("table_stale_p99_ms", "action → table image showing it p99 (ms)"),
+    ("actions_per_s", "actions/s (window)"),
+    ("actions_by_source", "actions by source"),
+    ("cpu_ms_per_action", "bot CPU per action (ms, all processes)"),
+    ("cpu_percent", "bot CPU (% of one core)"),
+    ("rest_per_action", "REST calls per action (non-interaction)"),
+    ("http_429", "HTTP 429 in the window"),
+    ("rss_kib_per_table", "RSS per table (KiB, above idle)"),
+    ("clicks_refused", "clicks refused (ephemeral answers)"),
+    ("spawn_to_ready_s", "process start → gateway IDENTIFY (s)"),
+    ("resume_ready_s", "IDENTIFY → every table accepts a click (s)"),
+    ("resume_ready_p50_s", "  per table p50 (s)"),
+    ("notices_done_s", "IDENTIFY → all restart notices and DMs (s)"),
+    ("errors", "errors"),
+    ("error_kinds", "error kinds"),
+)
+
+
+def bench_host_process(args: argparse.Namespace) -> int:
+    """``python -m bench host --tables N --pace S``: the real bot as a separate process."""
+    import json
+
+    from bench import host_process
+
+    quiet = args.json == "-"
+    if args.resume:
+        print(f"Resume after kill -9 ({args.tables} tables)", file=sys.stderr)
+        result = asyncio.run(
+            host_process.run_resume(
+                tables=args.tables,
+                pace=args.pace,
+                warmup=args.warmup,
+                global_limit=args.global_limit,
+                seed=args.seed,
+                quiet=quiet,
+            )
+        )
+    else:
+        print(
+            f"Hosting at a human pace ({args.tables} tables, think time ~{args.pace:g} s, "
+            f"{args.duration:g} s window)",
+            file=sys.stderr,
+        )
+        result = asyncio.run(
+            host_process.run_host(
+                tables=args.tables,
+                pace=args.pace,
+                duration=args.duration,
+                warmup=args.warmup,
+                global_limit=args.global_limit,
+                seed=args.seed,
+                quiet=quiet,
+            )
+        )
+    if args.json == "-":
+        print(json.dumps(result))
+    else:
+        for key, label in HOST_FIGURES:
+            if key in result:
+                _line(label, str(result[key]))
+        if args.json:
+            Path(args.json).write_text(json.dumps(result, indent=1) + "\n")
+            print(f"  (all figures in {args.json})")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("which", nargs="*", help="koikoi, host, or other games (default: all)")
     parser.add_argument("--quick", action="store_true", help="fewer samples")
+    host = parser.add_argument_group(
+        "host",
+        "python -m bench host [--tables N --pace S ...]: the real bot as a separate process "
+        "at a human pace (bench/host_process.py); 'host --quick' alone runs the quick "
+        "in-process acknowledgement-latency bench",
+    )
+    host.add_argument("--tables", type=int, default=50, help="concurrent tables (50)")
+    host.add_argument("--pace", type=float, default=10.0, help="mean think time, s (10)")
+    host.add_argument("--duration", type=float, default=60.0, help="measuring window, s (60)")
+    host.add_argument("--warmup", type=float, default=None, help="s of play before the window")
+    host.add_argument("--global-limit", type=int, default=None, help="fake global REST limit/s")
+    host.add_argument("--seed", type=int, default=1, help="the players' dice")
+    host.add_argument("--resume", action="store_true", help="measure resume after kill -9 instead")
+    host.add_argument(
+        "--json",
+        nargs="?",
+        const="-",
+        default=None,
+        metavar="PATH",
+        help="one JSON object: on stdout alone, or written to PATH",
+    )
     args = parser.parse_args(argv)
     from bot.games import GAME_NAMES
 
     which = args.which or [*GAME_NAMES, "host"]
+    host_flags = {"--tables", "--pace", "--duration", "--warmup", "--global-limit", "--resume"}
+    process_bench = args.json is not None or any(a.split("=")[0] in host_flags for a in argv)
+    if which == ["host"] and (process_bench or not args.quick):
+        return bench_host_process(args)
     started = time.perf_counter()
     for name in which:
         if name == "koikoi":

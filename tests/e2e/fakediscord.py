@@ -985,6 +985,9 @@ class FakeDiscord:
         self.deleted_messages: list[FakeMessage] = []
         #: Gateway events dispatched to the bot: (event name, data).
         self.dispatched: list[tuple[str, Any]] = []
+        #: Called as ``observer(message, created)`` right after the bot creates or edits a
+        #: message (benchmarks timestamp what players and spectators get to see).
+        self.message_observers: list[Callable[[FakeMessage, bool], None]] = []
         self.identify_count = 0
         self.resume_count = 0
         self.last_identify: dict[str, Any] | None = None
@@ -1894,6 +1897,8 @@ class FakeDiscord:
         channel.last_message_id = msg.id
         channel.total_message_sent += 1
         self._messages[msg.id] = msg
+        for observe in self.message_observers:
+            observe(msg, True)
         self._changed()
         return msg
 
@@ -1926,6 +1931,8 @@ class FakeDiscord:
         msg.flags = flags & ~LOADING
         msg.edited_at = _now_iso()
         msg.edits += 1
+        for observe in self.message_observers:
+            observe(msg, False)
         self._changed()
         return msg
 

@@ -1,0 +1,797 @@
+"""The host benchmark at a human pace: ``python -m bench host --tables N --pace S``.
+
+The real bot runs as a separate process (``python -m bot``, as in production) against the
+fake Discord, which lives in this process together with the simulated players. Tables mix
+the five games (2–4 seats, humans and AIs, as people play). Each human acts a random think
+time (uniform 0.5·S–1.5·S, seeded) after their decision appears in their DM, clicking only
+the components the bot sent them.
+
+How each figure is measured (all clocks are this machine's):
+
+* ``ack_p50_ms`` / ``ack_p99_ms`` — the fake dispatching INTERACTION_CREATE → the bot's first
+  callback (``FakeInteraction.latency``), for the clicks dispatched in the window.
+* ``decision_p50_ms`` / ``decision_p99_ms`` — a human click → the moment the fake first holds
+  DM controls stamped with the next prompt version for a human seat that must act then
+  (``FakeDiscord.message_observers``). Only decisions that follow the click without an AI
+  or timeout move in between count (AI moves wait ``TEAHOUSE_AI_DELAY`` by design); those
+  are reported separately as ``decision_via_ai_p50_ms``.
+* ``table_stale_p99_ms`` — an action's commit (``actions.created_at`` in the bot's SQLite
+  database, read read-only; human and AI actions alike) → the first edit of that table's
+  message that reaches the fake after it. The table message carries no state version, so
+  an edit rendered just before the commit but arriving after it counts as showing it
+  (a slight under-estimate, bounded by one render).
+* ``actions_per_s`` — actions committed in the window (database) / window seconds.
+* ``cpu_ms_per_action`` — utime+stime (``/proc/<pid>/stat``) of the bot process and all its
+  descendants (the render pool), window start to end, / actions in the window.
+* ``rest_per_action`` — REST calls that count toward the global limit
+  (``fake.ratelimits.calls``: interaction callbacks and interaction webhooks excluded) in the
+  window / actions; ``rest_by_route`` per route.
+* ``http_429`` — 429s the fake sent in the window (global + bucket; whole run too).
+* ``rss_kib_per_table`` — (VmRSS of the bot's main process at the end of the window − its
+  VmRSS idle, connected with 0 tables, measured first) / tables. Tables live in the main
+  process; the render workers are a fixed pool, started on the first render (so there is
+  no idle figure for them), reported apart as ``render_workers_rss_kib``.
+* ``bucket_waits_by_route`` — answers that emptied a per-route bucket in the window: discord.py
+  then waits for the reset before sending on that route (a delay that shows no 429).
+* ``errors`` — stuck decisions (a human must act but no control sends a legal move), clicks
+  the bot never acknowledged, failed table openings, a bot process that died; clicks the
+  bot refused with an ephemeral answer (stale controls in a race) are ``clicks_refused``.
+
+``--resume`` opens the tables, plays a little, lets every table settle on a human
+decision, kills the bot with SIGKILL, starts it again and reports ``resume_ready_s``: from
+the new process's first gateway IDENTIFY seen by the fake to the moment every table has
+accepted a click (the human who must act clicks a legal move from their newest DM controls,
+retrying every ~0.5 s until the bot acknowledges it with a deferral rather than an
+ephemeral refusal), and ``notices_done_s``: from the same IDENTIFY until every table's
+thread has its restart notice and every human's DM has been sent or edited by the new
+process (the probe clicks themselves also make DMs change, so this is an upper bound on
+notices only together with ``resume_ready_s``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import sqlite3
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench import percentile
+from bot.games import game_module
+from bot.host.options import game_options
+from tests.e2e.fakediscord import GLOBAL_LIMIT, FakeDiscord, FakeMessage
+from tests.e2e.teahouse import (
+    action_components,
+    click_move,
+    control_moves,
+    latest_controls,
+    state_checks,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = ("koikoi", "mushi", "panda", "sandayi", "mahjong")
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+RESTART_NOTICE = "\u267b"  # ♻ (the thread line after a restart)
+
+
+# ---------------------------------------------------------------------- /proc
+
+
+def _children(pid: int) -> list[int]:
+    out: list[int] = []
+    with contextlib.suppress(OSError):
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with contextlib.suppress(OSError), open(f"/proc/{pid}/task/{task}/children") as f:
+                out += [int(x) for x in f.read().split()]
+    return out
+
+
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and all its descendants (render workers are children of the bot)."""
+    seen: list[int] = []
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        if p not in seen:
+            seen.append(p)
+            todo += _children(p)
+    return seen
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    ticks = 0
+    for pid in pids:
+        with contextlib.suppress(OSError), open(f"/proc/{pid}/stat") as f:
+            rest = f.read().rsplit(")", 1)[1].split()
+            ticks += int(rest[11]) + int(rest[12])  # utime, stime (fields 14, 15)
+    return ticks / CLK_TCK
+
+
+def rss_kib(pids: list[int]) -> int:
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError), open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+    return total
+
+
+# ---------------------------------------------------------------------- the bot process
+
+
+class BotProcess:
+    """``python -m bot`` in its own session, configured only by the environment."""
+
+    def __init__(self, fake: FakeDiscord, workdir: Path, db: Path) -> None:
+        self.fake, self.workdir, self.db = fake, workdir, db
+        self.proc: asyncio.subprocess.Process | None = None
+        self.spawned_at = 0.0
+        self.starts = 0
+
+    def env(self) -> dict[str, str]:
+        inherited = {
+            k: v for k, v in os.environ.items() if not k.startswith(("TEAHOUSE_", "DISCORD_"))
+        }
+        lifted = "100000"
+        return {
+            **inherited,
+            "DISCORD_TOKEN": "fake-token",
+            "TEAHOUSE_API_BASE": self.fake.api_base,
+            "TEAHOUSE_GATEWAY_URL": self.fake.gateway_url,
+            "TEAHOUSE_DATABASE": str(self.db),
+            "TEAHOUSE_AI_DELAY": "1.0",
+            "TEAHOUSE_EDIT_INTERVAL": "1.0",
+            "TEAHOUSE_TURN_SECONDS": "600",
+            "TEAHOUSE_CLAIM_SECONDS": "20",
+            "TEAHOUSE_SEED_BASE": "bench",
+            "TEAHOUSE_NEW_COOLDOWN": "0",
+            "TEAHOUSE_MAX_LOBBIES_PER_USER": lifted,
+            "TEAHOUSE_MAX_TABLES_PER_USER": lifted,
+            "TEAHOUSE_MAX_LOBBIES_PER_GUILD": lifted,
+            "TEAHOUSE_MAX_TABLES_PER_GUILD": lifted,
+            "TEAHOUSE_LOG_LEVEL": "WARNING",
+            "PYTHONPATH": str(ROOT),
+        }
+
+    async def start(self) -> None:
+        self.starts += 1
+        log = open(self.workdir / f"bot-{self.starts}.log", "wb")  # noqa: SIM115
+        self.spawned_at = time.monotonic()
+        self.proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            cwd=self.workdir,
+            env=self.env(),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=log,
+            stderr=asyncio.subprocess.STDOUT,
+            start_new_session=True,
+        )
+        log.close()
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.returncode is None
+
+    def tree(self) -> list[int]:
+        return process_tree(self.proc.pid) if self.alive else []
+
+    def log_tail(self, chars: int = 2000) -> str:
+        path = self.workdir / f"bot-{self.starts}.log"
+        return path.read_text(errors="replace")[-chars:] if path.exists() else ""
+
+    async def kill9(self) -> None:
+        """What a crash does: SIGKILL to the bot and then to whatever it left behind."""
+        if self.proc is None:
+            return
+        pids = self.tree()
+        with contextlib.suppress(ProcessLookupError):
+            self.proc.send_signal(signal.SIGKILL)
+        await self.proc.wait()
+        for pid in pids[1:]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+
+    async def stop(self) -> None:
+        """SIGTERM, SIGKILL after 5 s; then SIGKILL to anything left in its session."""
+        if self.proc is None:
+            return
+        if self.proc.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                self.proc.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(self.proc.wait(), 5)
+            except TimeoutError:
+                with contextlib.suppress(ProcessLookupError):
+                    self.proc.send_signal(signal.SIGKILL)
+                await self.proc.wait()
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+
+
+# ---------------------------------------------------------------------- what the fake sees
+
+
+class Watch:
+    """Timestamps of what players and spectators get to see (a fake message observer)."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        #: (user, prompt version) → monotonic time the fake first held such DM controls.
+        self.first_seen: dict[tuple[int, int], float] = {}
+        self.dm_event: defaultdict[int, asyncio.Event] = defaultdict(asyncio.Event)
+        #: Guild message id → wall-clock times of its edits.
+        self.edits: defaultdict[int, list[float]] = defaultdict(list)
+        #: User → monotonic times the bot sent or edited a DM (not interaction answers).
+        self.dm_touched: defaultdict[int, list[float]] = defaultdict(list)
+        #: Channel → monotonic times of restart notices.
+        self.notices: defaultdict[int, list[float]] = defaultdict(list)
+        fake.message_observers.append(self)
+
+    def __call__(self, msg: FakeMessage, created: bool) -> None:
+        now = time.monotonic()
+        channel = self.fake.channel(msg.channel_id)
+        if channel.is_dm:
+            user = channel.recipient_id
+            if user is None:
+                return
+            for comp in action_components(msg):
+                version = int(comp["custom_id"].split(":")[4])
+                self.first_seen.setdefault((user, version), now)
+            if msg.interaction is None:
+                self.dm_touched[user].append(now)
+            self.dm_event[user].set()
+        elif created:
+            if msg.content.startswith(RESTART_NOTICE):
+                self.notices[msg.channel_id].append(now)
+        else:
+            self.edits[msg.id].append(time.time())
+
+
+# ---------------------------------------------------------------------- tables and players
+
+
+@dataclass
+class BenchTable:
+    id: int
+    game: str
+    seats: dict[int, int]  # user → seat
+    state: Any
+    sources: list[str] = field(default_factory=list)
+    last_click: tuple[float, int] | None = None  # (dispatched, state version)
+    matched: set[tuple[float, int]] = field(default_factory=set)
+
+    def sync(self, db: sqlite3.Connection) -> None:
+        """Apply the actions the bot committed since the last look (read-only)."""
+        rows = db.execute(
+            "SELECT seat, code, source FROM actions WHERE table_id = ? AND idx >= ? ORDER BY idx",
+            (self.id, len(self.sources)),
+        ).fetchall()
+        for seat, code, source in rows:
+            self.state.apply(seat, code)
+            self.sources.append(source)
+
+    def humans_to_act(self) -> list[int]:
+        return [u for u, s in self.seats.items() if s in self.state.to_act]
+
+
+def load_table(db: sqlite3.Connection, table_id: int) -> BenchTable:
+    game, options, seed = db.execute(
+        "SELECT game, options, seed FROM tables WHERE id = ?", (table_id,)
+    ).fetchone()
+    seats = db.execute(
+        "SELECT seat, user_id, name FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
+    ).fetchall()
+    module = game_module(game)
+    state = module.replay(seed, [n for _, _, n in seats], game_options(json.loads(options)), [])
+    table = BenchTable(table_id, game, {u: s for s, u, _ in seats if u is not None}, state)
+    table.sync(db)
+    return table
+
+
+def prompt_version(comps: list[dict[str, Any]]) -> int:
+    return max(int(c["custom_id"].split(":")[4]) for c in comps)
+
+
+class Bench:
+    def __init__(self, fake: FakeDiscord, db_path: Path, pace: float, seed: int) -> None:
+        self.fake = fake
+        self.watch = Watch(fake)
+        self.db_path = db_path
+        self._db: sqlite3.Connection | None = None
+        self.pace = pace
+        self.seed = seed
+        self.tables: list[BenchTable] = []
+        self.stopping = False
+        self.window: tuple[float, float] | None = None  # monotonic
+        self.acks: list[float] = []
+        self.decisions: list[float] = []
+        self.decisions_via_ai: list[float] = []
+        self.clicks = 0
+        self.refused: Counter[str] = Counter()
+        self.errors: Counter[str] = Counter()
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        if self._db is None:
+            self._db = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, timeout=10)
+        return self._db
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def in_window(self, t: float) -> bool:
+        return self.window is not None and self.window[0] <= t <= self.window[1]
+
+    # ------------------------------------------------------------------ opening tables
+
+    async def open_table(
+        self, channel: int, game: str, users: list[int], ais: int
+    ) -> BenchTable | None:
+        fake = self.fake
+        try:
+            host = users[0]
+            inter = await fake.slash(host, channel, f"{game} new")
+            await inter.wait_response(timeout=60)
+            lobby = fake.message(inter.original_id)
+            table_id = int(lobby.embeds[0]["title"].split("#")[1])
+            for guest in users[1:]:
+                await (await fake.click(guest, lobby, label="Join")).wait_response(timeout=60)
+            for _ in range(ais):
+                await (await fake.click(host, lobby, label="Add AI")).wait_response(timeout=60)
+            await (await fake.click(host, lobby, label="Start")).wait_response(timeout=60)
+            for _ in range(600):
+                row = self.db.execute(
+                    "SELECT status FROM tables WHERE id = ?", (table_id,)
+                ).fetchone()
+                if row and row[0] == "active":
+                    break
+                await asyncio.sleep(0.1)
+            else:
+                raise TimeoutError(f"table {table_id} did not start")
+            return load_table(self.db, table_id)
+        except Exception as e:  # counted, the bench goes on with the other tables
+            self.errors[f"open_failed: {type(e).__name__}"] += 1
+            return None
+
+    async def open_tables(self, channel: int, count: int) -> None:
+        rng = random.Random(f"{self.seed}:seating")
+        plan = []
+        for i in range(count):
+            game = GAMES[i % len(GAMES)]
+            seats = game_module(game).SEATS
+            humans = rng.choice([1, 2]) if seats == 2 else rng.choice([2, 3])
+            users = [self.fake.add_user(f"{game}{i}-p{j}") for j in range(humans)]
+            plan.append((game, users, seats - humans))
+        gate = asyncio.Semaphore(8)
+
+        async def one(game: str, users: list[int], ais: int) -> BenchTable | None:
+            async with gate:
+                return await self.open_table(channel, game, users, ais)
+
+        opened = await asyncio.gather(*(one(*p) for p in plan))
+        self.tables = [t for t in opened if t is not None]
+
+    # ------------------------------------------------------------------ players
+
+    def note_decision(self, table: BenchTable, user: int, version: int, seen: float) -> None:
+        if table.last_click is None:
+            return
+        clicked, at = table.last_click
+        if version <= at or seen < clicked or not self.in_window(clicked):
+            return
+        if (clicked, user) in table.matched:
+            return
+        table.matched.add((clicked, user))
+        between = table.sources[at:version]
+        latency = (seen - clicked) * 1000
+        if between and all(s == "player" for s in between):
+            self.decisions.append(latency)
+        else:
+            self.decisions_via_ai.append(latency)
+
+    async def click(
+        self, table: BenchTable, user: int, rng: random.Random, *, probe: bool = False
+    ) -> Any:
+        """Click a legal move from the user's newest DM controls; the interaction or None."""
+        seat = table.seats[user]
+        found = latest_controls(self.fake, user)
+        table.sync(self.db)
+        if found is None or seat not in table.state.to_act:
+            return None
+        message, comps = found
+        state = table.state
+        # Like most people, these players don't call Panda on a whim.
+        legal = [
+            c for c in state.legal_actions(seat) if not (table.game == "panda" and c == "call")
+        ]
+        normalize, accepts = state_checks(state, seat)
+        moves = control_moves(comps, legal, normalize=normalize, accepts=accepts, rng=rng)
+        if not moves:
+            if not probe:
+                self.errors[f"no_move: {table.game}"] += 1
+            return None
+        version = state.version
+        try:
+            inter = await click_move(self.fake, user, message, rng.choice(moves))
+        except ValueError:  # the message changed under the player's finger
+            self.refused["component gone"] += 1
+            return None
+        if not probe:
+            table.last_click = (inter.dispatched_at, version)
+        try:
+            callback = await inter.wait_response(timeout=30)
+        except TimeoutError:
+            self.errors["no_ack"] += 1
+            return None
+        if not probe:
+            self.clicks += 1
+            if self.in_window(inter.dispatched_at) and inter.latency is not None:
+                self.acks.append(inter.latency * 1000)
+            if callback.ephemeral:
+                self.refused[(callback.data.get("content") or "?")[:60]] += 1
+        return inter
+
+    async def human(self, table: BenchTable, user: int) -> None:
+        seat = table.seats[user]
+        rng = random.Random(f"{self.seed}:{user}")
+        event = self.watch.dm_event[user]
+        handled: set[int] = set()
+        waiting_since: tuple[int, float] | None = None
+        stuck_after = 30 + 3 * self.pace
+        while not self.stopping:
+            event.clear()
+            table.sync(self.db)
+            if table.state.is_over:
+                return
+            found = latest_controls(self.fake, user)
+            if found is not None and seat in table.state.to_act:
+                version = prompt_version(found[1])
+                if version not in handled:
+                    handled.add(version)
+                    seen = self.watch.first_seen.get((user, version), time.monotonic())
+                    self.note_decision(table, user, version, seen)
+                    think = rng.uniform(0.5, 1.5) * self.pace
+                    await asyncio.sleep(max(0.0, seen + think - time.monotonic()))
+                    if self.stopping:
+                        return
+                    await self.click(table, user, rng)
+                    waiting_since = None
+                    continue
+            if seat in table.state.to_act:
+                key = table.state.version
+                if waiting_since is None or waiting_since[0] != key:
+                    waiting_since = (key, time.monotonic())
+                elif time.monotonic() - waiting_since[1] > stuck_after:
+                    self.errors[f"stuck: {table.game}"] += 1
+                    handled.clear()  # try the controls again
+                    waiting_since = (key, time.monotonic())
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), 2.0)
+
+    async def play(self) -> None:
+        async def guarded(table: BenchTable, user: int) -> None:
+            try:
+                await self.human(table, user)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                self.errors[f"player crashed: {type(e).__name__}: {e}"[:120]] += 1
+
+        await asyncio.gather(*(guarded(t, u) for t in self.tables for u in t.seats))
+
+    # ------------------------------------------------------------------ figures
+
+    def actions_between(self, start_wall: float, end_wall: float) -> list[tuple[int, float, str]]:
+        return self.db.execute(
+            "SELECT table_id, created_at, source FROM actions"
+            " WHERE created_at >= ? AND created_at <= ?",
+            (start_wall, end_wall),
+        ).fetchall()
+
+    def table_stale_ms(self, actions: list[tuple[int, float, str]], end_wall: float) -> list[float]:
+        message_of = dict(self.db.execute("SELECT id, table_message_id FROM tables").fetchall())
+        out = []
+        for table_id, created, _ in actions:
+            edits = self.watch.edits.get(message_of.get(table_id) or 0, [])
+            after = next((t for t in edits if t >= created), None)
+            if after is not None:
+                out.append((after - created) * 1000)
+            elif end_wall - created > 5:
+                self.errors["table never showed an action"] += 1
+        return out
+
+
+# ---------------------------------------------------------------------- runs
+
+
+async def _start_bot(fake: FakeDiscord, bot: BotProcess, timeout: float = 120) -> float:
+    """Start the bot; the monotonic time of its first gateway IDENTIFY seen by the fake."""
+    before = fake.identify_count
+    await bot.start()
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while fake.identify_count <= before:
+        if not bot.alive:
+            raise RuntimeError(f"the bot exited at start:\n{bot.log_tail()}")
+        if loop.time() > deadline:
+            raise TimeoutError(f"the bot did not connect within {timeout} s:\n{bot.log_tail()}")
+        with contextlib.suppress(TimeoutError):
+            await fake.wait_until(lambda: fake.identify_count > before, timeout=1.0)
+    return time.monotonic()
+
+
+async def _setup(fake: FakeDiscord, bot: BotProcess) -> tuple[int, int]:
+    await fake.start()
+    guild = fake.add_guild("Bench")
+    channel = fake.add_text_channel(guild, "games")
+    await _start_bot(fake, bot)
+    await fake.wait_until(
+        lambda: {"koikoi", "mahjong"} <= {c["name"] for c in fake.commands()},
+        timeout=60,
+        what="the slash commands",
+    )
+    return guild, channel
+
+
+def _say(quiet: bool, text: str) -> None:
+    if not quiet:
+        print(text, file=sys.stderr, flush=True)
+
+
+async def run_host(
+    *,
+    tables: int,
+    pace: float,
+    duration: float,
+    warmup: float | None = None,
+    global_limit: int | None = None,
+    seed: int = 1,
+    quiet: bool = False,
+) -> dict[str, Any]:
+    fake = FakeDiscord(rate_limits=True, global_limit=global_limit or GLOBAL_LIMIT)
+    tmp = tempfile.TemporaryDirectory(prefix="teahouse-bench-")
+    workdir = Path(tmp.name)
+    bot = BotProcess(fake, workdir, workdir / "bench.db")
+    bench = Bench(fake, bot.db, pace, seed)
+    players: asyncio.Task[None] | None = None
+    result: dict[str, Any] = {
+        "tables": tables,
+        "pace_s": pace,
+        "global_limit": global_limit or GLOBAL_LIMIT,
+        "duration_s": duration,
+    }
+    try:
+        _, channel = await _setup(fake, bot)
+        await asyncio.sleep(2.0)
+        idle_rss = rss_kib([bot.proc.pid])
+        _say(quiet, f"bot connected (idle RSS {idle_rss} KiB); opening {tables} tables")
+        started = time.monotonic()
+        await bench.open_tables(channel, tables)
+        result["open_tables_s"] = round(time.monotonic() - started, 1)
+        players = asyncio.create_task(bench.play())
+        warm = pace if warmup is None else warmup
+        _say(quiet, f"{len(bench.tables)} tables playing; warm-up {warm:.0f} s")
+        await asyncio.sleep(warm)
+        limits = fake.ratelimits
+        total_429_before = limits.global_429s + limits.bucket_429s
+        limits.reset_counters()
+        cpu0, wall0 = cpu_seconds(bot.tree()), time.time()
+        bench.window = (time.monotonic(), float("inf"))
+        _say(quiet, f"measuring for {duration:.0f} s")
+        loop = asyncio.get_running_loop()
+        end = loop.time() + duration
+        while loop.time() < end and bot.alive and not players.done():
+            await asyncio.sleep(min(1.0, end - loop.time()))
+        if not bot.alive:
+            bench.errors["bot process died"] += 1
+        pids = bot.tree()
+        cpu1, wall1 = cpu_seconds(pids), time.time()
+        rss = rss_kib(pids[:1])
+        workers_rss = rss_kib(pids[1:])
+        bench.window = (bench.window[0], time.monotonic())
+        summary = limits.summary()
+        bench.stopping = True
+        players.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await players
+        window = wall1 - wall0
+        actions = bench.actions_between(wall0, wall1)
+        n = len(actions)
+        stale = bench.table_stale_ms(actions, wall1)
+        result.update(
+            tables_playing=len(bench.tables),
+            window_s=round(window, 1),
+            actions=n,
+            actions_by_source=dict(Counter(s for _, _, s in actions)),
+            clicks=len(bench.acks),
+            ack_p50_ms=_r(percentile(bench.acks, 50)),
+            ack_p99_ms=_r(percentile(bench.acks, 99)),
+            decision_p50_ms=_r(percentile(bench.decisions, 50)),
+            decision_p99_ms=_r(percentile(bench.decisions, 99)),
+            decisions=len(bench.decisions),
+            decision_via_ai_p50_ms=_r(percentile(bench.decisions_via_ai, 50)),
+            table_stale_p50_ms=_r(percentile(stale, 50)),
+            table_stale_p99_ms=_r(percentile(stale, 99)),
+            actions_per_s=_r(n / window if window else 0.0, 2),
+            cpu_ms_per_action=_r((cpu1 - cpu0) * 1000 / n if n else float("nan")),
+            cpu_percent=_r((cpu1 - cpu0) * 100 / window if window else 0.0),
+            bot_processes=len(pids),
+            rest_per_action=_r(summary["calls"] / n if n else float("nan"), 2),
+            rest_calls=summary["calls"],
+            rest_by_route={
+                k: round(v / n, 3) if n else v
+                for k, v in sorted(summary["calls_by_route"].items(), key=lambda kv: -kv[1])
+            },
+            interaction_calls=summary["exempt_calls"],
+            http_429=summary["global_429s"] + summary["bucket_429s"],
+            http_429_global=summary["global_429s"],
+            http_429_bucket=summary["bucket_429s"],
+            http_429_whole_run=total_429_before + summary["global_429s"] + summary["bucket_429s"],
+            idle_rss_kib=idle_rss,
+            rss_kib=rss,
+            rss_kib_per_table=_r((rss - idle_rss) / max(1, len(bench.tables))),
+            render_workers_rss_kib=workers_rss,
+            bucket_waits_by_route=summary["exhausted_by_route"],
+            clicks_refused=sum(bench.refused.values()),
+            refused_reasons=dict(bench.refused),
+        )
+    except Exception as e:
+        bench.errors[f"bench failed: {type(e).__name__}: {e}"[:300]] += 1
+    finally:
+        bench.stopping = True
+        if players is not None and not players.done():
+            players.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await players
+        await bot.stop()
+        bench.close()
+        await fake.stop()
+        tmp.cleanup()
+    result["errors"] = sum(bench.errors.values())
+    result["error_kinds"] = dict(bench.errors)
+    return result
+
+
+async def run_resume(
+    *,
+    tables: int,
+    pace: float,
+    warmup: float | None = None,
+    global_limit: int | None = None,
+    seed: int = 1,
+    timeout: float = 120.0,
+    quiet: bool = False,
+) -> dict[str, Any]:
+    fake = FakeDiscord(rate_limits=True, global_limit=global_limit or GLOBAL_LIMIT)
+    tmp = tempfile.TemporaryDirectory(prefix="teahouse-bench-")
+    workdir = Path(tmp.name)
+    bot = BotProcess(fake, workdir, workdir / "bench.db")
+    bench = Bench(fake, bot.db, pace, seed)
+    players: asyncio.Task[None] | None = None
+    result: dict[str, Any] = {"tables": tables, "global_limit": global_limit or GLOBAL_LIMIT}
+    try:
+        _, channel = await _setup(fake, bot)
+        _say(quiet, f"opening {tables} tables")
+        await bench.open_tables(channel, tables)
+        players = asyncio.create_task(bench.play())
+        warm = max(10.0, 2 * pace) if warmup is None else warmup
+        _say(quiet, f"{len(bench.tables)} tables playing for {warm:.0f} s")
+        await asyncio.sleep(warm)
+        bench.stopping = True
+        players.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await players
+        # Let AIs move until every table waits on a person (or 20 s pass).
+        loop = asyncio.get_running_loop()
+        settle_end = loop.time() + 20
+        while loop.time() < settle_end:
+            for t in bench.tables:
+                t.sync(bench.db)
+            if all(t.humans_to_act() or t.state.is_over for t in bench.tables):
+                break
+            await asyncio.sleep(0.5)
+        await asyncio.sleep(1.5)  # the DMs of the last moves
+        live = [t for t in bench.tables if not t.state.is_over]
+        result["tables_live"] = len(live)
+        result["actions_before_kill"] = bench.db.execute("SELECT COUNT(*) FROM actions").fetchone()[
+            0
+        ]
+        _say(quiet, f"kill -9 with {len(live)} live tables; starting again")
+        await bot.kill9()
+        ready = await _start_bot(fake, bot, timeout=timeout)
+        result["spawn_to_ready_s"] = _r(ready - bot.spawned_at, 3)
+        ready_at: dict[int, float] = {}
+        attempts: Counter[int] = Counter()
+
+        async def probe(table: BenchTable) -> None:
+            rng = random.Random(f"{seed}:probe:{table.id}")
+            while True:
+                table.sync(bench.db)
+                for user in table.humans_to_act():
+                    inter = await bench.click(table, user, rng, probe=True)
+                    attempts[table.id] += 1
+                    if inter is not None and not inter.ephemeral:
+                        ready_at[table.id] = inter.first_callback_at
+                        return
+                await asyncio.sleep(0.4 + 0.2 * rng.random())
+
+        probes = [asyncio.create_task(probe(t)) for t in live]
+        done, pending = await asyncio.wait(probes, timeout=timeout) if probes else (set(), set())
+        for task in pending:
+            task.cancel()
+        for task in done:
+            if task.exception() is not None:
+                bench.errors[f"probe crashed: {task.exception()!r}"[:120]] += 1
+        if pending:
+            bench.errors["tables never accepted a click"] += len(pending)
+        # Notices: the thread's restart line for each table, a sent or edited DM for each human.
+        threads = dict(bench.db.execute("SELECT id, COALESCE(thread_id, channel_id) FROM tables"))
+
+        def notices() -> tuple[list[float], int]:
+            marks: list[float] = []
+            missing = 0
+            for t in live:
+                note = [x for x in bench.watch.notices[threads[t.id]] if x >= bot.spawned_at]
+                dms = [
+                    [x for x in bench.watch.dm_touched[u] if x >= bot.spawned_at] for u in t.seats
+                ]
+                if not note or not all(dms):
+                    missing += 1
+                else:
+                    marks += [note[0], *(d[0] for d in dms)]
+            return marks, missing
+
+        notice_end = loop.time() + timeout
+        marks, missing = notices()
+        while missing and loop.time() < notice_end:
+            await asyncio.sleep(0.5)
+            marks, missing = notices()
+        if missing:
+            bench.errors["restart notices missing"] += missing
+        waits = sorted(at - ready for at in ready_at.values())
+        result.update(
+            tables_ready=len(ready_at),
+            resume_ready_s=_r(waits[-1], 3) if waits and not pending else None,
+            resume_ready_p50_s=_r(percentile(waits, 50), 3),
+            resume_ready_max_s=_r(waits[-1], 3) if waits else None,
+            probe_clicks=sum(attempts.values()),
+            notices_done_s=_r(max(marks) - ready, 3) if marks and not missing else None,
+            http_429_whole_run=fake.ratelimits.global_429s + fake.ratelimits.bucket_429s,
+        )
+    except Exception as e:
+        bench.errors[f"bench failed: {type(e).__name__}: {e}"[:300]] += 1
+    finally:
+        bench.stopping = True
+        if players is not None and not players.done():
+            players.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await players
+        await bot.stop()
+        bench.close()
+        await fake.stop()
+        tmp.cleanup()
+    result["errors"] = sum(bench.errors.values())
+    result["error_kinds"] = dict(bench.errors)
+    return result
+
+
+def _r(value: float, digits: int = 1) -> float | None:
+    if value != value:  # NaN: nothing measured
+        return None
+    return round(value, digits)
