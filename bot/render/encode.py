@@ -1,8 +1,8 @@
 """In-memory image encoding for Discord attachments.
 
-Table art is flat colours and antialiased edges, so images are sent as 256-colour palette
-PNGs (no dithering): ~3x smaller than RGB and cheaper to deflate. Choosing a palette per
-image (octree over every pixel) used to be the costliest step of a render, so:
+Table art is flat colours and antialiased edges, so images are sent as palette PNGs (no
+dithering): ~3x smaller than RGB and cheaper to deflate. Choosing a palette per image
+(octree over every pixel) used to be the costliest step of a render, so:
 
 - a game can give a fixed palette (``palette_from`` over its felts and sprites, built once
   per process) and every frame is only mapped onto it (``quantize(palette=...)``, ~1 ms);
@@ -20,6 +20,9 @@ from PIL import Image
 # time is per pixel, so it is the same for every table.
 PNG_COMPRESS_LEVEL = 3
 _SAMPLE_STEP = 3  # adaptive palettes look at every 3rd pixel of every 3rd row
+# Fixed palettes hold 64 colours: every antialiased edge then has fewer tones to pick from,
+# so a table PNG is ~25% smaller than with 256; flat colours, card art and text look the same.
+FIXED_PALETTE_COLOURS = 64
 
 
 def to_png(img: Image.Image, *, palette: bool | Image.Image = True, colors: int = 256) -> bytes:
@@ -50,7 +53,9 @@ def _adaptive_palette(img: Image.Image, colors: int) -> Image.Image:
     return sample.quantize(colors, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
-def palette_from(samples: Iterable[Image.Image], colors: int = 256) -> Image.Image:
+def palette_from(
+    samples: Iterable[Image.Image], colors: int = FIXED_PALETTE_COLOURS
+) -> Image.Image:
     """A fixed palette (a small "P" image) for ``to_png(..., palette=)``, chosen from sample
     images stacked into one sheet: a game's felts, panels, sprites and text colours."""
     parts = [s.convert("RGB") for s in samples]
