@@ -1,7 +1,8 @@
 """Hanafuda card art, drawn by our own Pillow code, and the table pieces of Koi-Koi and Mushi.
 
 Each card's art is painted once on a large master (in a 100 x 160 unit space) and then
-reduced with LANCZOS for antialiasing; the month label ("1 松") and class badge (光 種 短
+reduced by area averaging (BOX: antialiased without LANCZOS's ringing, whose extra tones
+cost PNG bytes); the month label ("1 松") and class badge (光 種 短
 カス) are drawn afterwards at the target size so they stay crisp. Sprites are cached per
 (code, width). The table pieces (end of the module) are what both games' tables share.
 """
@@ -1024,7 +1025,7 @@ def card_image(code: str, width: int = 80) -> Image.Image:
     border = max(1, round(width / 45))
     radius = max(3, width // 12)
     inner = (width - 2 * border, h - 2 * border)
-    art = _master(code).resize(inner, Image.Resampling.LANCZOS, reducing_gap=2.0)
+    art = _master(code).resize(inner, Image.Resampling.BOX)
     img = Image.new("RGBA", (width, h), INK + (255,))
     img.paste(art, (border, border), round_mask(inner, max(1, radius - border)))
     d = Draw(img)
