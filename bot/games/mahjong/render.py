@@ -370,8 +370,7 @@ STRIP_H = 164
 def render_table(view: Mapping[str, Any]) -> Image.Image:
     """The public table: every seat's melds, extras and discards, winds, wall and turn."""
     order = _seat_order(view)
-    height = HEADER_H + STRIP_H * len(order) + 12
-    canvas = felt((TABLE_W, height), FELT_GREEN).copy()
+    canvas = _table_base(tuple(_active(view, seat) for seat in order)).copy()
     d = Draw(canvas)
     _header(canvas, d, view)
     y = HEADER_H
@@ -381,8 +380,33 @@ def render_table(view: Mapping[str, Any]) -> Image.Image:
     return canvas
 
 
-def _header(canvas: Image.Image, d: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
+@lru_cache(maxsize=32)
+def _table_base(actives: tuple[bool, ...]) -> Image.Image:
+    """The felt, the header panel and one strip panel per seat (top to bottom; a highlighted
+    border on the active ones): everything that does not move. Cached; callers copy it."""
+    height = HEADER_H + STRIP_H * len(actives) + 12
+    canvas = felt((TABLE_W, height), FELT_GREEN).copy()
     panel(canvas, (10, 8, TABLE_W - 10, HEADER_H - 6), fill=(0, 0, 0, 110))
+    d = Draw(canvas)
+    y = HEADER_H
+    for active in actives:
+        border = HIGHLIGHT if active else (255, 255, 255, 40)
+        box = (10, y + 4, TABLE_W - 10, y + STRIP_H - 4)
+        panel(canvas, box, fill=(0, 0, 0, 70 if not active else 105), border=border)
+        if active:
+            d.rounded_rectangle(box, radius=10, outline=HIGHLIGHT, width=3)
+        y += STRIP_H
+    return canvas
+
+
+def _active(view: Mapping[str, Any], seat: int) -> bool:
+    """Whether the seat's strip is highlighted: it is to act, or it is its turn in play."""
+    return seat in set(view.get("to_act") or []) or (
+        view.get("turn") == seat and view.get("phase") != "claim" and not view.get("is_over")
+    )
+
+
+def _header(canvas: Image.Image, d: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
     rw = view.get("round_wind", "E")
     _over(canvas, wind_disk(rw, 56, True), (22, 14))
     title = f"Mah-Jongg — hand {view.get('deal', 1)}"
@@ -410,20 +434,7 @@ def _header(canvas: Image.Image, d: ImageDraw.ImageDraw, view: Mapping[str, Any]
 def _strip(canvas: Image.Image, view: Mapping[str, Any], seat: int, y: int) -> None:
     d = Draw(canvas)
     to_act = set(view.get("to_act") or [])
-    active = seat in to_act or (
-        view.get("turn") == seat and view.get("phase") != "claim" and not view.get("is_over")
-    )
-    border = HIGHLIGHT if active else (255, 255, 255, 40)
-    panel(
-        canvas,
-        (10, y + 4, TABLE_W - 10, y + STRIP_H - 4),
-        fill=(0, 0, 0, 70 if not active else 105),
-        border=border,
-    )
-    if active:
-        d.rounded_rectangle(
-            (10, y + 4, TABLE_W - 10, y + STRIP_H - 4), radius=10, outline=HIGHLIGHT, width=3
-        )
+    # the strip's panel is in the cached base (``_table_base``)
     wind = view["seat_winds"][seat]
     _over(canvas, wind_disk(wind, 52, seat == view.get("round_player")), (24, y + 16))
     name, size = fit_text(_name(view, seat), 140, 20, bold=True)
