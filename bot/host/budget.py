@@ -94,3 +94,40 @@ class RestBudget:
             if not future.done():
                 future.cancel()
         self._waiters.clear()
+
+
+class Slots:
+    """At most ``size`` jobs at once (e.g. renders in the process pool), waiting jobs
+    started by priority, then in arrival order: a decision's hand image is drawn before
+    table pictures that are waiting, so a busy pool delays table edits, not players."""
+
+    def __init__(self, size: int) -> None:
+        self.size = max(1, size)
+        self._busy = 0
+        self._waiters: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+
+    @property
+    def waiting(self) -> int:
+        return sum(1 for _, _, f in self._waiters if not f.done())
+
+    async def acquire(self, priority: Priority) -> None:
+        if self._busy < self.size and not self.waiting:
+            self._busy += 1
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiters, (int(priority), next(self._order), future))
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self.release()  # it was handed the slot just as it was cancelled
+            raise
+
+    def release(self) -> None:
+        while self._waiters:
+            _, _, future = heapq.heappop(self._waiters)
+            if not future.done():
+                future.set_result(None)  # the slot passes on; busy count unchanged
+                return
+        self._busy -= 1

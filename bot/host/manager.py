@@ -14,6 +14,7 @@ import contextlib
 import hashlib
 import io
 import logging
+import os
 import secrets
 import time
 from collections.abc import Sequence
@@ -23,7 +24,7 @@ import discord
 
 from bot.engine import IllegalAction, make_rng
 from bot.games import game_module
-from bot.host.budget import Priority, RestBudget
+from bot.host.budget import Priority, RestBudget, Slots
 from bot.host.components import controls_view, lobby_view, reclaim_view, table_view
 from bot.host.options import HOST_OPTIONS, game_options, validate_options  # noqa: F401
 from bot.host.table import Seat, Table
@@ -53,6 +54,11 @@ class TableHost:
         self._last_new: dict[int, float] = {}  # user id -> monotonic time of their last /new
         self._closing = False
         self.budget = RestBudget(settings.rest_budget)
+        # As many renders at once as the pool has workers; the rest wait by priority.
+        workers = settings.render_processes
+        if workers is None:
+            workers = max(1, (os.cpu_count() or 2) - 1)
+        self.render_slots = Slots(max(1, workers))
         #: Active tables a restart left to replay (row by id), and replays under way.
         self._pending: dict[int, Any] = {}
         self._restoring: dict[int, asyncio.Task[Table | None]] = {}
@@ -821,7 +827,14 @@ class TableHost:
     async def _render(self, table: Table, what: str, seat: int | None) -> discord.File | None:
         """Render off the event loop, in the render process pool."""
         view = table.state.view(seat)
+        if what == "render_table":
+            priority = Priority.TABLE
+        elif what == "render_hand" and seat in table.waiting_on():
+            priority = Priority.DECISION
+        else:
+            priority = Priority.DM if what == "render_hand" else Priority.POST
         loop = asyncio.get_running_loop()
+        await self.render_slots.acquire(priority)
         try:
             data = await loop.run_in_executor(
                 render_pool(self.settings.render_processes), render_png, table.game, what, view
@@ -829,6 +842,8 @@ class TableHost:
         except Exception:
             log.exception("table %s: rendering %s failed", table.id, what)
             return None
+        finally:
+            self.render_slots.release()
         if data is None:
             return None
         return discord.File(io.BytesIO(data), filename=f"{table.game}-{what}.png")

@@ -60,3 +60,27 @@ async def test_a_cancelled_waiter_gives_its_turn_away() -> None:
 def test_the_budget_must_be_positive() -> None:
     with pytest.raises(ValueError):
         RestBudget(rate=0)
+
+
+async def test_slots_start_waiting_jobs_by_priority() -> None:
+    from bot.host.budget import Slots
+
+    slots = Slots(1)
+    await slots.acquire(Priority.TABLE)
+    order: list[str] = []
+
+    async def job(name: str, priority: Priority) -> None:
+        await slots.acquire(priority)
+        order.append(name)
+        slots.release()
+
+    tasks = [
+        asyncio.create_task(job("table", Priority.TABLE)),
+        asyncio.create_task(job("hand", Priority.DM)),
+        asyncio.create_task(job("decision", Priority.DECISION)),
+    ]
+    await asyncio.sleep(0)
+    slots.release()
+    await asyncio.wait_for(asyncio.gather(*tasks), 2)
+    assert order == ["decision", "hand", "table"]
+    assert slots._busy == 0
