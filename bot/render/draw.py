@@ -31,8 +31,8 @@ MATCH_GREEN = (82, 214, 120)
 WHITE = (255, 255, 255)
 MUTED = (200, 210, 200)
 
-FELT_SHADES = 4  # felt bands, top to bottom
-FELT_TOP = 266  # shade of the top band (256 = the base colour)
+FELT_SHADES = 1  # felt bands, top to bottom (more than one shows seams through the panels)
+FELT_TOP = 256  # shade of the top band (256 = the base colour)
 FELT_FALL = 10  # shade lost per band
 SHADOW_OFFSET = (2, 3)
 SHADOW_BLUR = 3
@@ -131,8 +131,8 @@ def text_length(text: str, size: int, bold: bool = False) -> float:
 
 @lru_cache(maxsize=16)
 def felt(size: tuple[int, int], base: Colour = FELT_GREEN, seed: int = 7) -> Image.Image:
-    """A plain felt cloth, lit from above: FELT_SHADES horizontal bands, a little darker
-    towards the bottom. Cached; callers must copy. (`seed` is kept for callers; the felt
+    """A plain felt cloth: the base colour (in FELT_SHADES horizontal bands, each a little
+    darker, if more than one). Cached; callers must copy. (`seed` is kept for callers; the felt
     has no random texture.)
 
     Every row of a band is the same, so the felt costs next to nothing in a PNG: the mottled
