@@ -1,4 +1,5 @@
-"""Teahouse's SQLite storage: tables, seats, the append-only action log, results, ratings."""
+"""Teahouse's storage (SQLite or PostgreSQL): tables, seats, the append-only action log,
+results, ratings."""
 
 from bot.store.rows import (
     AI_NAME,

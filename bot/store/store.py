@@ -1,26 +1,27 @@
-"""The Teahouse database: one aiosqlite connection in WAL mode.
+"""The Teahouse database behind one interface, on SQLite or PostgreSQL.
 
-Every write runs in an explicit ``BEGIN IMMEDIATE`` transaction and is committed before the
-call returns. All calls are serialised by one lock, so the transactions of concurrent tables
-sharing the connection never interleave.
+:class:`Store` holds everything that does not depend on the database: validation, row
+conversion, the rating computation and the SQL itself, written once with ``?`` placeholders in
+the dialect both databases understand. A backend (``bot/store/sqlite.py``,
+``bot/store/postgres.py``) supplies transactions, queries and locks. ``Store.open(database)``
+picks it: a ``postgresql://`` (or ``postgres://``) URL opens PostgreSQL, anything else is an
+SQLite path (``":memory:"`` for a private in-memory database).
+
+Every write runs in one transaction, committed before the call returns.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
-import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
 from bot.store import ratings
-from bot.store.migrate import MIGRATIONS_DIR, migrate
 from bot.store.rows import (
     ACTION_SOURCES,
     AI_NAME,
@@ -38,7 +39,7 @@ from bot.store.rows import (
 log = logging.getLogger(__name__)
 
 DEFAULT_PATH = Path("data") / "teahouse.db"
-BUSY_TIMEOUT_MS = 5000
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 # Columns update_table may change; id, guild_id, game and created_at are fixed at creation.
 _TABLE_UPDATABLE = frozenset(
@@ -78,7 +79,43 @@ _SEAT_COLUMNS = (
     "dms_closed",
     "timeouts",
 )
-_BOOL_SEAT_COLUMNS = ("is_ai", "ai_takeover", "dms_closed")
+_BOOL_SEAT_COLUMNS = frozenset({"is_ai", "ai_takeover", "dms_closed"})
+
+
+class IntegrityViolation(StoreError):
+    """A constraint of the database refused a write (backends raise this for their own
+    integrity errors, so the shared code can turn it into a precise :class:`StoreError`).
+    ``duplicate`` is True for a primary key or unique violation."""
+
+    def __init__(self, message: str, *, duplicate: bool = False) -> None:
+        super().__init__(message)
+        self.duplicate = duplicate
+
+
+Row = Mapping[str, Any]
+
+
+class Transaction(ABC):
+    """One open transaction of a backend. SQL uses ``?`` placeholders."""
+
+    @abstractmethod
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement; returns the number of rows it changed."""
+
+    @abstractmethod
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
+
+    @abstractmethod
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
+
+    @abstractmethod
+    async def insert_id(self, sql: str, params: Sequence[Any]) -> int:
+        """Run an INSERT into a table with an ``id`` key; returns the new row's id."""
+
+    @abstractmethod
+    async def lock(self, key: str) -> None:
+        """Hold an exclusive lock named ``key`` until the transaction ends (other processes
+        writing the same thing wait). A no-op where the whole database is locked anyway."""
 
 
 def _now() -> float:
@@ -89,78 +126,81 @@ def _dump_options(options: dict[str, Any]) -> str:
     return json.dumps(options, sort_keys=True, separators=(",", ":"))
 
 
-def _table_row(row: sqlite3.Row) -> TableRow:
+def _table_row(row: Row) -> TableRow:
     fields = dict(row)
     fields["options"] = json.loads(fields["options"])
     return TableRow(**fields)
 
 
-def _seat_row(row: sqlite3.Row) -> SeatRow:
+def _seat_row(row: Row) -> SeatRow:
     fields = dict(row)
     for column in _BOOL_SEAT_COLUMNS:
         fields[column] = bool(fields[column])
     return SeatRow(**fields)
 
 
-class Store:
-    """Async access to tables, seats, the action log, results and ratings."""
+def _seat_value(column: str, value: Any) -> Any:
+    return bool(value) if column in _BOOL_SEAT_COLUMNS else value
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        self._db = db
-        self._lock = asyncio.Lock()  # serialises transactions on the shared connection
+
+def _stats_row(row: Row) -> StatsRow:
+    fields = dict(row)
+    fields["average_place"] = float(fields["average_place"])  # PostgreSQL: a numeric
+    for column in ("games", "wins", "best_score", "rank_in_guild"):
+        if fields[column] is not None:
+            fields[column] = int(fields[column])
+    return StatsRow(**fields)
+
+
+def _marks(count: int) -> str:
+    return ", ".join("?" * count)
+
+
+def is_postgres_url(database: str | Path) -> bool:
+    return isinstance(database, str) and database.startswith(POSTGRES_SCHEMES)
+
+
+class Store(ABC):
+    """Async access to tables, seats, the action log, results and ratings."""
 
     # -- lifecycle ---------------------------------------------------------------------------
 
     @classmethod
     async def open(
-        cls, path: str | Path = DEFAULT_PATH, *, migrations_dir: Path = MIGRATIONS_DIR
+        cls, database: str | Path = DEFAULT_PATH, *, migrations_dir: Path | None = None
     ) -> Store:
-        """Open (creating if needed) the database at ``path`` and bring its schema up to date.
+        """Open the database and bring its schema up to date.
 
-        ``":memory:"`` gives a private in-memory database (tests).
+        A ``postgresql://`` URL opens PostgreSQL (a pool of asyncpg connections); anything
+        else is an SQLite file, created with its directory if needed (``":memory:"``: a
+        private in-memory database, for tests). ``migrations_dir`` overrides the backend's
+        own migrations (tests).
         """
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        # isolation_level=None: no implicit transactions, we issue BEGIN/COMMIT ourselves.
-        db = await aiosqlite.connect(str(path), isolation_level=None)
-        try:
-            db.row_factory = sqlite3.Row
-            await db.execute("PRAGMA journal_mode=WAL")
-            await db.execute("PRAGMA synchronous=NORMAL")
-            await db.execute("PRAGMA foreign_keys=ON")
-            await db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-            applied = await migrate(db, migrations_dir)
-        except BaseException:
-            await db.close()
-            raise
-        if applied:
-            log.info("database %s migrated to version %d", path, applied[-1])
-        return cls(db)
+        if is_postgres_url(database):
+            from bot.store.postgres import PostgresStore
 
-    async def close(self) -> None:
-        async with self._lock:
-            await self._db.close()
+            return await PostgresStore.connect(str(database), migrations_dir=migrations_dir)
+        from bot.store.sqlite import SQLiteStore
+
+        return await SQLiteStore.connect(database, migrations_dir=migrations_dir)
+
+    @abstractmethod
+    async def close(self) -> None: ...
 
     @property
-    def connection(self) -> aiosqlite.Connection:
-        """The raw connection, for tests and maintenance scripts only."""
-        return self._db
+    @abstractmethod
+    def backend(self) -> str:
+        """``"sqlite"`` or ``"postgres"``."""
 
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-            await self._db.execute("COMMIT")
+    @abstractmethod
+    def _transaction(self) -> AbstractAsyncContextManager[Transaction]: ...
 
-    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        async with self._lock:
-            async with self._db.execute(sql, params) as cur:
-                return list(await cur.fetchall())
+    @abstractmethod
+    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
+
+    async def query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Rows of a raw ``?``-placeholder query: for tests and maintenance scripts only."""
+        return await self._fetchall(sql, params)
 
     # -- tables ------------------------------------------------------------------------------
 
@@ -175,13 +215,12 @@ class Store:
         host_id: int,
     ) -> int:
         """Record a new table in the ``lobby`` status; returns its id."""
-        async with self._transaction() as db:
-            cur = await db.execute(
+        async with self._transaction() as tx:
+            return await tx.insert_id(
                 "INSERT INTO tables (guild_id, channel_id, game, options, seed, host_id,"
                 " status, created_at) VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?)",
                 (guild_id, channel_id, game, _dump_options(options), seed, host_id, _now()),
             )
-            return int(cur.lastrowid)
 
     async def update_table(self, table_id: int, /, **fields: Any) -> None:
         """Change some columns of a table.
@@ -204,11 +243,14 @@ class Store:
         if "options" in fields:
             fields["options"] = _dump_options(fields["options"])
         assignments = ", ".join(f"{column} = ?" for column in fields)
-        async with self._transaction() as db:
-            cur = await db.execute(
-                f"UPDATE tables SET {assignments} WHERE id = ?", (*fields.values(), table_id)
-            )
-            if cur.rowcount == 0:
+        async with self._transaction() as tx:
+            try:
+                changed = await tx.execute(
+                    f"UPDATE tables SET {assignments} WHERE id = ?", (*fields.values(), table_id)
+                )
+            except IntegrityViolation as exc:
+                raise StoreError(f"table {table_id}: {exc}") from exc
+            if changed == 0:
                 raise StoreError(f"no table {table_id}")
 
     async def transition(self, table_id: int, from_statuses: Sequence[str], to: str) -> bool:
@@ -220,13 +262,13 @@ class Store:
         if to not in TABLE_STATUSES or set(from_statuses) - set(TABLE_STATUSES):
             raise StoreError(f"unknown table status in {from_statuses!r} -> {to!r}")
         stamp = "started_at" if to == "active" else "finished_at"
-        marks = ", ".join("?" * len(from_statuses))
-        async with self._transaction() as db:
-            cur = await db.execute(
-                f"UPDATE tables SET status = ?, {stamp} = ? WHERE id = ? AND status IN ({marks})",
+        async with self._transaction() as tx:
+            changed = await tx.execute(
+                f"UPDATE tables SET status = ?, {stamp} = ?"
+                f" WHERE id = ? AND status IN ({_marks(len(from_statuses))})",
                 (to, _now(), table_id, *from_statuses),
             )
-            return cur.rowcount == 1
+            return changed == 1
 
     async def count_tables(
         self, status: str, *, guild_id: int | None = None, host_id: int | None = None
@@ -254,9 +296,9 @@ class Store:
             raise StoreError(f"unknown table status {', '.join(sorted(unknown))}")
         if not statuses:
             return []
-        marks = ", ".join("?" * len(statuses))
         rows = await self._fetchall(
-            f"SELECT * FROM tables WHERE status IN ({marks}) ORDER BY id", statuses
+            f"SELECT * FROM tables WHERE status IN ({_marks(len(statuses))}) ORDER BY id",
+            statuses,
         )
         return [_table_row(row) for row in rows]
 
@@ -268,16 +310,19 @@ class Store:
 
     async def set_seats(self, table_id: int, seats: Iterable[SeatRow]) -> None:
         """Replace all seats of a table with ``seats``."""
-        values = [tuple(getattr(seat, column) for column in _SEAT_COLUMNS) for seat in seats]
-        marks = ", ".join("?" * (len(_SEAT_COLUMNS) + 1))
-        async with self._transaction() as db:
-            await db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+        values = [
+            (table_id, *(_seat_value(column, getattr(seat, column)) for column in _SEAT_COLUMNS))
+            for seat in seats
+        ]
+        async with self._transaction() as tx:
+            await tx.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
             try:
-                await db.executemany(
-                    f"INSERT INTO seats (table_id, {', '.join(_SEAT_COLUMNS)}) VALUES ({marks})",
-                    [(table_id, *row) for row in values],
+                await tx.executemany(
+                    f"INSERT INTO seats (table_id, {', '.join(_SEAT_COLUMNS)})"
+                    f" VALUES ({_marks(len(_SEAT_COLUMNS) + 1)})",
+                    values,
                 )
-            except sqlite3.IntegrityError as exc:
+            except IntegrityViolation as exc:
                 raise StoreError(f"table {table_id}: invalid seats ({exc})") from exc
 
     async def update_seat(self, table_id: int, seat: int, /, **fields: Any) -> None:
@@ -287,15 +332,16 @@ class Store:
         if not fields:
             return
         assignments = ", ".join(f"{column} = ?" for column in fields)
-        async with self._transaction() as db:
+        values = [_seat_value(column, value) for column, value in fields.items()]
+        async with self._transaction() as tx:
             try:
-                cur = await db.execute(
+                changed = await tx.execute(
                     f"UPDATE seats SET {assignments} WHERE table_id = ? AND seat = ?",
-                    (*fields.values(), table_id, seat),
+                    (*values, table_id, seat),
                 )
-            except sqlite3.IntegrityError as exc:
+            except IntegrityViolation as exc:
                 raise StoreError(f"table {table_id} seat {seat}: {exc}") from exc
-            if cur.rowcount == 0:
+            if changed == 0:
                 raise StoreError(f"table {table_id} has no seat {seat}")
 
     async def get_seats(self, table_id: int) -> list[SeatRow]:
@@ -313,26 +359,33 @@ class Store:
         """Append one applied action to a table's log, durably, before anyone sees its result.
 
         ``idx`` must be the next index (the state's version before the action): a gap or a
-        repeat means the caller's state and the log disagree, and is refused.
+        repeat means the caller's state and the log disagree, and is refused. Appends to one
+        table are serialised (across processes too, on PostgreSQL), so of two writers
+        appending the same index exactly one succeeds; the other gets a StoreError.
         """
         if source not in ACTION_SOURCES:
             raise StoreError(f"unknown action source {source!r}")
-        async with self._transaction() as db:
-            async with db.execute(
+        async with self._transaction() as tx:
+            await tx.lock(f"actions:{table_id}")
+            rows = await tx.fetch(
                 "SELECT COALESCE(MAX(idx) + 1, 0) FROM actions WHERE table_id = ?", (table_id,)
-            ) as cur:
-                expected = (await cur.fetchone())[0]
+            )
+            expected = int(rows[0][0])
             if idx != expected:
                 raise StoreError(
                     f"table {table_id}: action index {idx} is out of order (next is {expected})"
                 )
             try:
-                await db.execute(
+                await tx.execute(
                     "INSERT INTO actions (table_id, idx, seat, code, source, created_at)"
                     " VALUES (?, ?, ?, ?, ?, ?)",
                     (table_id, idx, seat, code, source, _now()),
                 )
-            except sqlite3.IntegrityError as exc:
+            except IntegrityViolation as exc:
+                if exc.duplicate:  # a writer that did not take the lock got there first
+                    raise StoreError(
+                        f"table {table_id}: action index {idx} is already taken"
+                    ) from exc
                 raise StoreError(f"table {table_id}: cannot log action ({exc})") from exc
 
     async def actions(self, table_id: int) -> list[tuple[int, str]]:
@@ -363,11 +416,12 @@ class Store:
     ) -> bool:
         """Write a finished match once: results, the table's ``finished`` status, ratings.
 
-        Returns False, changing nothing, if the table's results are already recorded. Humans
-        are rated by user id; all AI seats share the pseudo-player ``AI_USER_ID`` per
-        (guild, game). Ratings follow the final places and teams of ``rows`` — or, when
-        ``rating_games`` is given, each of those contests in turn (``(teams of seats,
-        place of each team)``, e.g. every San Da Yi hand as one declarer against three).
+        Returns False, changing nothing, if the table's results are already recorded (also
+        when another process records them at the same moment). Humans are rated by user id;
+        all AI seats share the pseudo-player ``AI_USER_ID`` per (guild, game). Ratings
+        follow the final places and teams of ``rows`` — or, when ``rating_games`` is given,
+        each of those contests in turn (``(teams of seats, place of each team)``, e.g.
+        every San Da Yi hand as one declarer against three).
         """
         if not rows:
             raise StoreError(f"table {table_id}: no result rows")
@@ -376,14 +430,12 @@ class Store:
         if any(row.user_id == AI_USER_ID for row in rows):
             raise StoreError(f"user id {AI_USER_ID} is reserved for the AI")
         now = _now()
-        async with self._transaction() as db:
-            async with db.execute(
-                "SELECT 1 FROM results WHERE table_id = ? LIMIT 1", (table_id,)
-            ) as cur:
-                if await cur.fetchone() is not None:
-                    return False
+        async with self._transaction() as tx:
+            await tx.lock(f"results:{table_id}")
+            if await tx.fetch("SELECT 1 FROM results WHERE table_id = ? LIMIT 1", (table_id,)):
+                return False
             try:
-                await db.executemany(
+                await tx.executemany(
                     "INSERT INTO results (table_id, seat, guild_id, game, user_id, name, score,"
                     " place, team, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [
@@ -402,19 +454,19 @@ class Store:
                         for r in rows
                     ],
                 )
-            except sqlite3.IntegrityError as exc:
+            except IntegrityViolation as exc:
                 raise StoreError(f"table {table_id}: cannot record results ({exc})") from exc
-            await db.execute(
+            await tx.execute(
                 "UPDATE tables SET status = 'finished', finished_at = ? WHERE id = ?",
                 (now, table_id),
             )
-            await self._update_ratings(db, guild_id, game, rows, rating_games, now)
+            await self._update_ratings(tx, guild_id, game, rows, rating_games, now)
         log.info("recorded results of table %d (%s)", table_id, game)
         return True
 
     @staticmethod
     async def _update_ratings(
-        db: aiosqlite.Connection,
+        tx: Transaction,
         guild_id: int,
         game: str,
         rows: Sequence[ResultInput],
@@ -438,13 +490,14 @@ class Store:
 
         players = sorted({player(row) for row in rows})
         names = {player(row): (AI_NAME if row.user_id is None else row.name) for row in rows}
-        marks = ", ".join("?" * len(players))
-        async with db.execute(
-            f"SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ? AND game = ?"
-            f" AND user_id IN ({marks})",
+        # Read, compute, write: other processes rating the same (guild, game) wait.
+        await tx.lock(f"ratings:{guild_id}:{game}")
+        found = await tx.fetch(
+            "SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ? AND game = ?"
+            f" AND user_id IN ({_marks(len(players))})",
             (guild_id, game, *players),
-        ) as cur:
-            current = {uid: (mu, sigma) for uid, mu, sigma in await cur.fetchall()}
+        )
+        current = {row["user_id"]: (row["mu"], row["sigma"]) for row in found}
 
         new: dict[Any, tuple[float, float]] = {}
         for entries in contests:
@@ -453,12 +506,12 @@ class Store:
         if not new:
             return  # e.g. an all-AI game: nothing to learn, nothing to count
         winners = {player(row) for row in rows if row.place == 1}
-        await db.executemany(
+        await tx.executemany(
             "INSERT INTO ratings (guild_id, game, user_id, name, mu, sigma, games, wins,"
             " updated_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)"
             " ON CONFLICT (guild_id, game, user_id) DO UPDATE SET name = excluded.name,"
-            " mu = excluded.mu, sigma = excluded.sigma, games = games + 1,"
-            " wins = wins + excluded.wins, updated_at = excluded.updated_at",
+            " mu = excluded.mu, sigma = excluded.sigma, games = ratings.games + 1,"
+            " wins = ratings.wins + excluded.wins, updated_at = excluded.updated_at",
             [
                 (guild_id, game, uid, names[uid], mu, sigma, int(uid in winners), now)
                 for uid, (mu, sigma) in new.items()
@@ -495,9 +548,12 @@ class Store:
             LEFT JOIN ratings AS g
                    ON g.guild_id = r.guild_id AND g.game = r.game AND g.user_id = r.user_id
             WHERE r.guild_id = ? AND r.user_id = ?
-            GROUP BY r.game
+            GROUP BY r.game, r.guild_id, g.mu, g.sigma
             ORDER BY r.game
             """,
             (AI_USER_ID, guild_id, user_id),
         )
-        return [StatsRow(**dict(row)) for row in rows]
+        return [_stats_row(row) for row in rows]
+
+
+__all__ = ["DEFAULT_PATH", "IntegrityViolation", "Store", "Transaction", "is_postgres_url"]

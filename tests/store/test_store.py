@@ -1,23 +1,23 @@
+"""The store, on both backends (``store`` and ``new_database`` are parametrized over SQLite
+and PostgreSQL, see conftest.py), plus what is particular to each."""
+
 import asyncio
 import shutil
 import sqlite3
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from bot.store import AI_USER_ID, ResultInput, SeatRow, Store, StoreError
-from bot.store.migrate import MIGRATIONS_DIR, discover
+from bot.store.migrate import MIGRATIONS_DIR, MIGRATIONS_PG_DIR, discover
 from bot.store.ratings import DEFAULT_MU, DEFAULT_SIGMA
 
 GUILD = 100
 LATEST = len(discover())
-
-
-@pytest.fixture
-async def store():
-    s = await Store.open(":memory:")
-    yield s
-    await s.close()
+MIGRATIONS = {"sqlite": MIGRATIONS_DIR, "postgres": MIGRATIONS_PG_DIR}
+SQL_ERRORS = (sqlite3.Error, asyncpg.PostgresError)
+INTEGRITY_ERRORS = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
 
 
 async def new_table(store: Store, game: str = "koikoi", guild: int = GUILD) -> int:
@@ -27,18 +27,26 @@ async def new_table(store: Store, game: str = "koikoi", guild: int = GUILD) -> i
 
 
 async def scalar(store: Store, sql: str, params=()):
-    async with store.connection.execute(sql, params) as cur:
-        row = await cur.fetchone()
-    return row[0]
+    return (await store.query(sql, params))[0][0]
 
 
 async def rating(store: Store, user_id: int, game: str = "koikoi") -> tuple[float, float, int, int]:
-    async with store.connection.execute(
+    rows = await store.query(
         "SELECT mu, sigma, games, wins FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",
         (GUILD, game, user_id),
-    ) as cur:
-        row = await cur.fetchone()
-    return tuple(row) if row else None
+    )
+    return tuple(rows[0]) if rows else None
+
+
+async def table_exists(store: Store, name: str) -> bool:
+    if store.backend == "sqlite":
+        sql = "SELECT COUNT(*) FROM sqlite_master WHERE name = ?"
+    else:
+        sql = (
+            "SELECT COUNT(*) FROM information_schema.tables"
+            " WHERE table_schema = current_schema() AND table_name = ?"
+        )
+    return await scalar(store, sql, (name,)) == 1
 
 
 def ffa(*players: tuple[int | None, int, int]) -> list[ResultInput]:
@@ -52,52 +60,66 @@ def ffa(*players: tuple[int | None, int, int]) -> list[ResultInput]:
 # -- migrations and connection ---------------------------------------------------------------
 
 
-async def test_migrations_apply_once_and_reopen_is_noop(tmp_path: Path):
-    path = tmp_path / "t.db"
-    s = await Store.open(path)
-    first = await s.connection.execute_fetchall("SELECT version, applied_at FROM schema_version")
+async def test_open_picks_the_backend(backend: str, new_database):
+    s = await Store.open(await new_database())
+    assert s.backend == backend
     await s.close()
 
-    s = await Store.open(path)
-    again = await s.connection.execute_fetchall("SELECT version, applied_at FROM schema_version")
+
+async def test_migrations_apply_once_and_reopen_is_noop(new_database):
+    database = await new_database()
+    s = await Store.open(database)
+    first = await s.query("SELECT version, applied_at FROM schema_version ORDER BY version")
+    await s.close()
+
+    s = await Store.open(database)
+    again = await s.query("SELECT version, applied_at FROM schema_version ORDER BY version")
     await s.close()
     assert [tuple(r) for r in first] == [tuple(r) for r in again]
     assert [r[0] for r in again] == list(range(1, LATEST + 1))
 
 
-async def test_reopen_applies_only_new_migrations_and_failed_one_rolls_back(tmp_path: Path):
+def test_both_backends_have_the_same_migrations():
+    assert [(m.version, m.name) for m in discover(MIGRATIONS_DIR)] == [
+        (m.version, m.name) for m in discover(MIGRATIONS_PG_DIR)
+    ]
+
+
+async def test_reopen_applies_only_new_migrations_and_failed_one_rolls_back(
+    backend: str, new_database, tmp_path: Path
+):
     migrations = tmp_path / "migrations"
-    shutil.copytree(MIGRATIONS_DIR, migrations)
-    path = tmp_path / "t.db"
-    await (await Store.open(path, migrations_dir=migrations)).close()
+    shutil.copytree(MIGRATIONS[backend], migrations)
+    database = await new_database()
+    await (await Store.open(database, migrations_dir=migrations)).close()
 
     (migrations / f"{LATEST + 1:04d}_notes.sql").write_text(
         "CREATE TABLE notes (id INTEGER PRIMARY KEY);"
     )
-    s = await Store.open(path, migrations_dir=migrations)
+    s = await Store.open(database, migrations_dir=migrations)
     assert await scalar(s, "SELECT MAX(version) FROM schema_version") == LATEST + 1
     await s.close()
 
     # a broken migration leaves nothing behind, not even its first statement
     broken = migrations / f"{LATEST + 2:04d}_broken.sql"
     broken.write_text("CREATE TABLE half (id INTEGER);\nNOT SQL;")
-    with pytest.raises(sqlite3.OperationalError):
-        await Store.open(path, migrations_dir=migrations)
+    with pytest.raises(SQL_ERRORS):
+        await Store.open(database, migrations_dir=migrations)
     broken.unlink()
-    s = await Store.open(path, migrations_dir=migrations)
+    s = await Store.open(database, migrations_dir=migrations)
     assert await scalar(s, "SELECT MAX(version) FROM schema_version") == LATEST + 1
-    assert await scalar(s, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'half'") == 0
+    assert await table_exists(s, "notes") and not await table_exists(s, "half")
     await s.close()
 
 
-async def test_database_newer_than_code_is_refused(tmp_path: Path):
+async def test_database_newer_than_code_is_refused(backend: str, new_database, tmp_path: Path):
     migrations = tmp_path / "migrations"
-    shutil.copytree(MIGRATIONS_DIR, migrations)
+    shutil.copytree(MIGRATIONS[backend], migrations)
     (migrations / f"{LATEST + 1:04d}_extra.sql").write_text("CREATE TABLE extra (id INTEGER);")
-    path = tmp_path / "t.db"
-    await (await Store.open(path, migrations_dir=migrations)).close()
+    database = await new_database()
+    await (await Store.open(database, migrations_dir=migrations)).close()
     with pytest.raises(StoreError, match="newer"):
-        await Store.open(path)
+        await Store.open(database)
 
 
 async def test_file_database_uses_wal_and_pragmas(tmp_path: Path):
@@ -114,6 +136,26 @@ async def test_default_path_creates_data_directory(tmp_path: Path, monkeypatch):
     s = await Store.open()
     await s.close()
     assert (tmp_path / "data" / "teahouse.db").is_file()
+
+
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+async def test_postgres_processes_starting_together_migrate_once(new_database):
+    """An advisory lock: the second process waits for the first one's migrations."""
+    database = await new_database()
+    stores = await asyncio.gather(*(Store.open(database) for _ in range(3)))
+    versions = await stores[0].query("SELECT version FROM schema_version ORDER BY version")
+    assert [r[0] for r in versions] == list(range(1, LATEST + 1))
+    for s in stores:
+        await s.close()
+
+
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+async def test_postgres_url_schemes(new_database):
+    database = await new_database()
+    assert database.startswith("postgresql://")
+    s = await Store.open("postgres://" + database.removeprefix("postgresql://"))
+    assert s.backend == "postgres"
+    await s.close()
 
 
 # -- tables and seats ------------------------------------------------------------------------
@@ -225,26 +267,108 @@ async def test_action_index_gap_or_repeat_is_rejected(store: Store):
 async def test_actions_are_append_only(store: Store):
     tid = await new_table(store)
     await store.append_action(tid, 0, 0, "pass", "player")
-    db = store.connection
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        await db.execute("UPDATE actions SET code = 'cheat' WHERE table_id = ?", (tid,))
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        await db.execute("DELETE FROM actions WHERE table_id = ?", (tid,))
+    with pytest.raises(INTEGRITY_ERRORS, match="append-only"):
+        await store.query("UPDATE actions SET code = 'cheat' WHERE table_id = ?", (tid,))
+    with pytest.raises(INTEGRITY_ERRORS, match="append-only"):
+        await store.query("DELETE FROM actions WHERE table_id = ?", (tid,))
+    if store.backend == "postgres":
+        with pytest.raises(INTEGRITY_ERRORS, match="append-only"):
+            await store.query("TRUNCATE actions")
     assert await store.actions(tid) == [(0, "pass")]
 
 
-async def test_concurrent_appends_are_serialised(store: Store):
+async def test_tables_append_concurrently(store: Store):
+    """What the host does: each table appends in order, many tables at the same time."""
+    tables = [await new_table(store) for _ in range(4)]
+
+    async def play(tid: int) -> None:
+        for i in range(20):
+            await store.append_action(tid, i, i % 2, f"a{i}", "player")
+
+    await asyncio.gather(*(play(tid) for tid in tables))
+    for tid in tables:
+        assert await store.actions(tid) == [(i % 2, f"a{i}") for i in range(20)]
+
+
+async def test_sqlite_serves_concurrent_calls_in_order():
+    """One connection behind one lock: calls are served in the order they were made."""
+    store = await Store.open(":memory:")
     a, b = await new_table(store), await new_table(store)
     await asyncio.gather(
         *(store.append_action(t, i, i % 2, f"a{i}", "player") for i in range(20) for t in (a, b))
     )
     assert await store.actions(a) == [(i % 2, f"a{i}") for i in range(20)]
     assert await store.actions(b) == await store.actions(a)
+    await store.close()
 
 
-async def test_close_and_reopen_keeps_everything(tmp_path: Path):
-    path = tmp_path / "t.db"
-    s = await Store.open(path)
+async def test_two_writers_appending_the_same_index(new_database):
+    """Two processes (two stores on one database) append the same index at once: exactly
+    one row is written and the other writer gets a StoreError, every time."""
+    database = await new_database()
+    first, second = await Store.open(database), await Store.open(database)
+    try:
+        tid = await new_table(first)
+        for idx in range(10):
+            outcomes = await asyncio.gather(
+                first.append_action(tid, idx, 0, f"first {idx}", "player"),
+                second.append_action(tid, idx, 1, f"second {idx}", "player"),
+                return_exceptions=True,
+            )
+            assert sum(outcome is None for outcome in outcomes) == 1, outcomes
+            (error,) = [o for o in outcomes if o is not None]
+            assert isinstance(error, StoreError) and f"index {idx}" in str(error)
+        rows = await second.action_rows(tid)
+        assert [row.idx for row in rows] == list(range(10))
+        assert await first.actions(tid) == await second.actions(tid)
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_two_writers_recording_the_same_result(new_database):
+    database = await new_database()
+    first, second = await Store.open(database), await Store.open(database)
+    try:
+        tid = await new_table(first)
+        rows = ffa((11, 30, 1), (22, 10, 2))
+        recorded = await asyncio.gather(
+            *(
+                s.record_result(tid, guild_id=GUILD, game="koikoi", rows=rows)
+                for s in (first, second)
+            )
+        )
+        assert sorted(recorded) == [False, True]
+        assert await scalar(first, "SELECT COUNT(*) FROM results WHERE table_id = ?", (tid,)) == 2
+        assert (await rating(first, 11))[2:] == (1, 1)
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_discord_snowflakes_fit(store: Store):
+    snowflake = 1_234_567_890_123_456_789
+    tid = await store.create_table(
+        guild_id=snowflake, channel_id=snowflake + 1, game="koikoi", options={}, seed="1",
+        host_id=snowflake + 2,
+    )  # fmt: skip
+    await store.update_table(tid, thread_id=snowflake + 3)
+    await store.set_seats(tid, [SeatRow(0, snowflake + 4, "alice", dm_channel_id=snowflake + 5)])
+    table = await store.get_table(tid)
+    assert (table.guild_id, table.channel_id, table.host_id, table.thread_id) == (
+        snowflake,
+        snowflake + 1,
+        snowflake + 2,
+        snowflake + 3,
+    )
+    (seat,) = await store.get_seats(tid)
+    assert (seat.user_id, seat.dm_channel_id) == (snowflake + 4, snowflake + 5)
+    assert await store.count_tables("lobby", guild_id=snowflake, host_id=snowflake + 2) == 1
+
+
+async def test_close_and_reopen_keeps_everything(new_database):
+    database = await new_database()
+    s = await Store.open(database)
     tid = await new_table(s)
     await s.set_seats(tid, [SeatRow(0, 11, "alice"), SeatRow(1, None, "AI", is_ai=True)])
     await s.update_table(tid, status="active")
@@ -252,7 +376,7 @@ async def test_close_and_reopen_keeps_everything(tmp_path: Path):
         await s.append_action(tid, i, i % 2, code, "player")
     await s.close()
 
-    s = await Store.open(path)
+    s = await Store.open(database)
     assert [t.id for t in await s.unfinished_tables()] == [tid]
     assert await s.actions(tid) == [(0, "play 1b"), (1, "play 2a"), (0, "koikoi")]
     assert [seat.name for seat in await s.get_seats(tid)] == ["alice", "AI"]

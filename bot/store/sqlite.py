@@ -1,0 +1,119 @@
+"""The SQLite backend: one aiosqlite connection in WAL mode.
+
+Every write runs in an explicit ``BEGIN IMMEDIATE`` transaction and is committed before the
+call returns. All calls are serialised by one lock, so the transactions of concurrent tables
+sharing the connection never interleave (and :meth:`Transaction.lock` has nothing to do).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.store.migrate import MIGRATIONS_DIR, migrate
+from bot.store.store import IntegrityViolation, Row, Store, Transaction
+
+log = logging.getLogger(__name__)
+
+BUSY_TIMEOUT_MS = 5000
+
+
+def _violation(exc: sqlite3.IntegrityError) -> IntegrityViolation:
+    text = str(exc)
+    return IntegrityViolation(text, duplicate=text.startswith("UNIQUE constraint failed"))
+
+
+class _SQLiteTransaction(Transaction):
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        try:
+            cur = await self._db.execute(sql, params)
+        except sqlite3.IntegrityError as exc:
+            raise _violation(exc) from exc
+        return cur.rowcount
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        try:
+            await self._db.executemany(sql, rows)
+        except sqlite3.IntegrityError as exc:
+            raise _violation(exc) from exc
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        async with self._db.execute(sql, params) as cur:
+            return list(await cur.fetchall())
+
+    async def insert_id(self, sql: str, params: Sequence[Any]) -> int:
+        try:
+            cur = await self._db.execute(sql, params)
+        except sqlite3.IntegrityError as exc:
+            raise _violation(exc) from exc
+        return int(cur.lastrowid)
+
+    async def lock(self, key: str) -> None:
+        """Nothing to do: ``BEGIN IMMEDIATE`` already holds the database's write lock."""
+
+
+class SQLiteStore(Store):
+    """The store on an SQLite file (or ``:memory:``)."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+        self._lock = asyncio.Lock()  # serialises transactions on the shared connection
+
+    @classmethod
+    async def connect(cls, path: str | Path, *, migrations_dir: Path | None = None) -> SQLiteStore:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: no implicit transactions, we issue BEGIN/COMMIT ourselves.
+        db = await aiosqlite.connect(str(path), isolation_level=None)
+        try:
+            db.row_factory = sqlite3.Row
+            await db.execute("PRAGMA journal_mode=WAL")
+            await db.execute("PRAGMA synchronous=NORMAL")
+            await db.execute("PRAGMA foreign_keys=ON")
+            await db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            applied = await migrate(db, migrations_dir or MIGRATIONS_DIR)
+        except BaseException:
+            await db.close()
+            raise
+        if applied:
+            log.info("database %s migrated to version %d", path, applied[-1])
+        return cls(db)
+
+    @property
+    def backend(self) -> str:
+        return "sqlite"
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._db.close()
+
+    @property
+    def connection(self) -> aiosqlite.Connection:
+        """The raw connection, for tests and maintenance scripts only."""
+        return self._db
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[Transaction]:
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield _SQLiteTransaction(self._db)
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        async with self._lock:
+            async with self._db.execute(sql, params) as cur:
+                return list(await cur.fetchall())
