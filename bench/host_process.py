@@ -386,6 +386,26 @@ class Bench:
 
         opened = await asyncio.gather(*(one(*p) for p in plan))
         self.tables = [t for t in opened if t is not None]
+        # Started means playable: the thread and table message are up and every human has
+        # had a DM (thread creation shares one bucket per channel, so a burst of starts in
+        # one channel takes a while; the window must not measure that burst).
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline:
+            posted = {
+                i
+                for (i,) in self.db.execute(
+                    "SELECT id FROM tables WHERE table_message_id IS NOT NULL"
+                )
+            }
+            waiting = [
+                t
+                for t in self.tables
+                if t.id not in posted or not all(self.watch.dm_touched[u] for u in t.seats)
+            ]
+            if not waiting:
+                return
+            await asyncio.sleep(0.5)
+        self.errors["table never fully started"] += len(waiting)
 
     # ------------------------------------------------------------------ players
 
@@ -479,6 +499,22 @@ class Bench:
                     waiting_since = (key, time.monotonic())
                 elif time.monotonic() - waiting_since[1] > stuck_after:
                     self.errors[f"stuck: {table.game}"] += 1
+                    if os.environ.get("BENCH_DEBUG"):
+                        latest = latest_controls(self.fake, user)
+                        dms = self.fake.dms(user)
+                        print(
+                            "STUCK",
+                            table.game,
+                            table.id,
+                            seat,
+                            table.state.version,
+                            table.state.to_act,
+                            sorted(handled),
+                            latest and prompt_version(latest[1]),
+                            latest and [c["custom_id"] for c in latest[1]][:4],
+                            dms and (dms[-1].content[-150:], dms[-1].components != []),
+                            file=sys.stderr,
+                        )
                     handled.clear()  # try the controls again
                     waiting_since = (key, time.monotonic())
             with contextlib.suppress(TimeoutError):
@@ -583,6 +619,7 @@ async def run_host(
         _say(quiet, f"bot connected (idle RSS {idle_rss} KiB); opening {tables} tables")
         started = time.monotonic()
         await bench.open_tables(channel, tables)
+        # From the first /<game> new to every table's thread, table message and first DMs.
         result["open_tables_s"] = round(time.monotonic() - started, 1)
         players = asyncio.create_task(bench.play())
         warm = pace if warmup is None else warmup
@@ -652,7 +689,7 @@ async def run_host(
             refused_reasons=dict(bench.refused),
         )
     except Exception as e:
-        bench.errors[f"bench failed: {type(e).__name__}: {e}"[:300]] += 1
+        bench.errors[f"bench failed: {type(e).__name__}: {str(e)[-600:]}"] += 1
     finally:
         bench.stopping = True
         if players is not None and not players.done():
@@ -775,7 +812,7 @@ async def run_resume(
             http_429_whole_run=fake.ratelimits.global_429s + fake.ratelimits.bucket_429s,
         )
     except Exception as e:
-        bench.errors[f"bench failed: {type(e).__name__}: {e}"[:300]] += 1
+        bench.errors[f"bench failed: {type(e).__name__}: {str(e)[-600:]}"] += 1
     finally:
         bench.stopping = True
         if players is not None and not players.done():
