@@ -1,13 +1,16 @@
 """The PostgreSQL backend: a pool of asyncpg connections.
 
-Each write runs in its own transaction (READ COMMITTED) on a pooled connection, so tables do
-not wait for each other; what must not interleave takes a transaction-scoped advisory lock
-(:meth:`Transaction.lock`): appends to one table's log, the results of one table, the ratings
-of one (guild, game). Several processes may share the database.
+Within one process, calls are served as on SQLite, in the order they are made: writes run
+one at a time (each its own READ COMMITTED transaction), and a read waits for the writes
+made before it, so whoever saw a write being made also reads it back; reads run side by
+side on the pool. Between processes, what must not interleave takes a transaction-scoped
+advisory lock (:meth:`Transaction.lock`): the appends to one table's log, the results of one
+table, the ratings of one (guild, game). Several processes may share the database.
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import re
@@ -85,6 +88,8 @@ class PostgresStore(Store):
 
     def __init__(self, pool: asyncpg.Pool) -> None:
         self._pool = pool
+        self._write_lock = asyncio.Lock()  # FIFO: writes in the order they are made
+        self._pending_writes: set[asyncio.Future[None]] = set()
 
     @classmethod
     async def connect(cls, url: str, *, migrations_dir: Path | None = None) -> PostgresStore:
@@ -112,8 +117,17 @@ class PostgresStore(Store):
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Transaction]:
-        async with self._pool.acquire() as conn, conn.transaction():
-            yield _PostgresTransaction(conn)
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending_writes.add(done)
+        try:
+            async with self._write_lock:
+                async with self._pool.acquire() as conn, conn.transaction():
+                    yield _PostgresTransaction(conn)
+        finally:
+            self._pending_writes.discard(done)
+            done.set_result(None)
 
     async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        if self._pending_writes:  # read what was written before this call was made
+            await asyncio.wait(list(self._pending_writes))
         return list(await self._pool.fetch(to_postgres(sql), *params))
