@@ -916,11 +916,19 @@ class TableHost:
                 log.warning("table %s: table message update failed: %s", table.id, e)
 
     async def _table_updater(self, table: Table) -> None:
-        """Edits the table message at most once per ``edit_interval``: updates are batched."""
+        """Edits the table message once the table has been quiet for a moment: a player's
+        move and the AI moves that follow it (after ``ai_delay``) make one edit, not
+        several; a busy table is still shown at least every few seconds."""
+        quiet = 1.5 * self.settings.edit_interval
         try:
             while True:
                 await table.table_dirty.wait()
-                await asyncio.sleep(self.settings.edit_interval)
+                first = time.monotonic()
+                while True:
+                    table.table_dirty.clear()
+                    await asyncio.sleep(quiet)
+                    if not table.table_dirty.is_set() or time.monotonic() - first >= 3 * quiet:
+                        break
                 table.table_dirty.clear()
                 await self._show_table(table)
                 if table.finished:
@@ -996,7 +1004,7 @@ class TableHost:
                 channel = await self._dm_channel(seat)
                 await channel.get_partial_message(seat.dm_message_id).edit(**edit)  # type: ignore[arg-type]
             else:
-                if seat.dm_message_id is not None:
+                if seat.dm_message_id is not None and seat.dm_has_controls:
                     # Retire the old message's controls; the new one carries the current ones.
                     with contextlib.suppress(discord.HTTPException):
                         if clicked and via is not None:
@@ -1016,6 +1024,7 @@ class TableHost:
                 )
             seat.dm_acting = acting
             seat.dm_hand_key = hand_key
+            seat.dm_has_controls = view is not None
         except discord.Forbidden as e:
             if e.code == DM_CLOSED:
                 await self._dms_closed(table, seat)
@@ -1024,11 +1033,13 @@ class TableHost:
         except discord.HTTPException as e:
             log.warning("table %s: DM to seat %s failed: %s", table.id, seat.seat, e)
 
-    async def _dm_channel(self, seat: Seat) -> discord.DMChannel:
+    async def _dm_channel(self, seat: Seat) -> Any:
         if seat.dm_channel_id is not None:
-            channel = self.bot.get_channel(seat.dm_channel_id)
-            if isinstance(channel, discord.DMChannel):
-                return channel
+            # A DM channel id we know is enough to send and edit (no lookup, no request:
+            # after a restart the cache is empty and opening DMs again is rate-limited).
+            return self.bot.get_channel(seat.dm_channel_id) or self.bot.get_partial_messageable(
+                seat.dm_channel_id, type=discord.ChannelType.private
+            )
         assert seat.user_id is not None
         user = self.bot.get_user(seat.user_id)
         if user is None:

@@ -28,6 +28,8 @@ class Seat:
     timeouts: int = 0
     dm_acting: bool = False  # the current DM was sent for a decision the seat must make
     dm_hand_key: str | None = None  # the hand the current DM's image shows
+    #: The current DM may carry live controls (unknown after a restart: assume it does).
+    dm_has_controls: bool = True
 
     @property
     def played_by_ai(self) -> bool:
