@@ -369,7 +369,7 @@ class Bench:
             self.errors[f"open_failed: {type(e).__name__}"] += 1
             return None
 
-    async def open_tables(self, channel: int, count: int) -> None:
+    async def open_tables(self, channels: list[int], count: int) -> None:
         rng = random.Random(f"{self.seed}:seating")
         plan = []
         for i in range(count):
@@ -377,10 +377,10 @@ class Bench:
             seats = game_module(game).SEATS
             humans = rng.choice([1, 2]) if seats == 2 else rng.choice([2, 3])
             users = [self.fake.add_user(f"{game}{i}-p{j}") for j in range(humans)]
-            plan.append((game, users, seats - humans))
-        gate = asyncio.Semaphore(8)
+            plan.append((channels[i % len(channels)], game, users, seats - humans))
+        gate = asyncio.Semaphore(32)
 
-        async def one(game: str, users: list[int], ais: int) -> BenchTable | None:
+        async def one(channel: int, game: str, users: list[int], ais: int) -> BenchTable | None:
             async with gate:
                 return await self.open_table(channel, game, users, ais)
 
@@ -445,6 +445,15 @@ class Bench:
         if not moves:
             if not probe:
                 self.errors[f"no_move: {table.game}"] += 1
+                if os.environ.get("BENCH_DEBUG"):
+                    ids = [
+                        (c["custom_id"], [o["value"] for o in c.get("options") or []])
+                        for c in comps
+                    ]
+                    print(
+                        f"no_move {table.game} seat {seat} v{state.version} legal={legal[:20]} comps={ids}",
+                        file=sys.stderr,
+                    )
             return None
         version = state.version
         try:
@@ -572,17 +581,25 @@ async def _start_bot(fake: FakeDiscord, bot: BotProcess, timeout: float = 120) -
     return time.monotonic()
 
 
-async def _setup(fake: FakeDiscord, bot: BotProcess) -> tuple[int, int]:
+TABLES_PER_CHANNEL = 5
+
+
+async def _setup(fake: FakeDiscord, bot: BotProcess, tables: int = 1) -> tuple[int, list[int]]:
+    """A guild with one games channel per few tables (as a server with many channels: a
+    channel's own rate limits would otherwise make one channel the bottleneck)."""
     await fake.start()
     guild = fake.add_guild("Bench")
-    channel = fake.add_text_channel(guild, "games")
+    channels = [
+        fake.add_text_channel(guild, f"games-{i}")
+        for i in range(max(1, -(-tables // TABLES_PER_CHANNEL)))
+    ]
     await _start_bot(fake, bot)
     await fake.wait_until(
         lambda: {"koikoi", "mahjong"} <= {c["name"] for c in fake.commands()},
         timeout=60,
         what="the slash commands",
     )
-    return guild, channel
+    return guild, channels
 
 
 def _say(quiet: bool, text: str) -> None:
@@ -613,12 +630,12 @@ async def run_host(
         "duration_s": duration,
     }
     try:
-        _, channel = await _setup(fake, bot)
+        _, channels = await _setup(fake, bot, tables)
         await asyncio.sleep(2.0)
         idle_rss = rss_kib([bot.proc.pid])
         _say(quiet, f"bot connected (idle RSS {idle_rss} KiB); opening {tables} tables")
         started = time.monotonic()
-        await bench.open_tables(channel, tables)
+        await bench.open_tables(channels, tables)
         # From the first /<game> new to every table's thread, table message and first DMs.
         result["open_tables_s"] = round(time.monotonic() - started, 1)
         players = asyncio.create_task(bench.play())
@@ -723,9 +740,9 @@ async def run_resume(
     players: asyncio.Task[None] | None = None
     result: dict[str, Any] = {"tables": tables, "global_limit": global_limit or GLOBAL_LIMIT}
     try:
-        _, channel = await _setup(fake, bot)
+        _, channels = await _setup(fake, bot, tables)
         _say(quiet, f"opening {tables} tables")
-        await bench.open_tables(channel, tables)
+        await bench.open_tables(channels, tables)
         players = asyncio.create_task(bench.play())
         warm = max(10.0, 2 * pace) if warmup is None else warmup
         _say(quiet, f"{len(bench.tables)} tables playing for {warm:.0f} s")
