@@ -21,7 +21,8 @@ class ConfigError(Exception):
 class Settings:
     #: Never printed: kept out of repr (and so out of logs and tracebacks).
     token: str = field(repr=False)
-    database: str = "data/teahouse.db"
+    #: Out of repr too: a PostgreSQL URL may carry a password.
+    database: str = field(default="data/teahouse.db", repr=False)
     #: Seconds a player has for a decision before the default action is applied.
     turn_seconds: float = 120.0
     #: Seconds a Mah-Jongg claim window stays open (it closes early once all have answered).

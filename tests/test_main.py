@@ -44,6 +44,10 @@ def test_the_token_is_never_in_repr_or_str() -> None:
     assert "secret-token-value" not in repr(s)
     assert "secret-token-value" not in str(s)
     assert s.token == "MTIz.secret-token-value"
+    pg = Settings.from_env(
+        {"DISCORD_TOKEN": "t", "TEAHOUSE_DATABASE": "postgresql://bot:hunter2@db/teahouse"}
+    )
+    assert "hunter2" not in repr(pg)
 
 
 @pytest.mark.parametrize(
