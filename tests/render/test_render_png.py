@@ -18,9 +18,9 @@ from bot.games import GAME_NAMES
 from bot.render import draw, encode, fonts, worker
 from bot.render.worker import render_png
 
-# bytes; plain felt and 64-colour palettes: tables are 25-55 KiB (the hanafuda ones, with
-# the most card art, the largest), hands under 35 KiB
-TABLE_PNG_LIMIT = 64 * 1024
+# bytes; plain felt, fixed 48-64-colour palettes and compact layouts: tables are 23-40 KiB
+# (the hanafuda ones, with the most card art, the largest), hands under 35 KiB
+TABLE_PNG_LIMIT = 40 * 1024
 HAND_PNG_LIMIT = 40 * 1024
 PLAYERS = {2: ["Alice", "Bob"], 4: ["Alice", "Bob", "Chen", "Dana"]}
 

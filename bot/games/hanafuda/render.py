@@ -1122,8 +1122,9 @@ CLASS_COLOUR = {
 EMPTY_PILE_COLOUR = (60, 70, 64)
 MAX_PILE_STEP = 24
 CAPTURE_CARD_W = 54
+PNG_COLOURS = 48  # the tables' fixed palette (see ``png_palette_for``)
 BACK_W = 36
-MOVE_CARD_W = 44
+MOVE_CARD_W = 36
 HAND_CARD_W = 112
 HAND_GAP = 14
 HAND_TOP = 64
@@ -1151,6 +1152,18 @@ class TableLayout:
     hand_w: int = 104
     side_w: int = 150  # the stack column
     field_card_w: int = 80
+    capture_card_w: int = CAPTURE_CARD_W
+    max_pile_step: int = MAX_PILE_STEP  # the widest step between the cards of a pile
+    # The plains pile (only its count matters) may use smaller cards and a shorter step;
+    # 0 keeps those of the other piles.
+    plain_card_w: int = 0
+    plain_pile_step: int = 0
+
+    def pile_card(self, cls: str) -> tuple[int, int]:
+        """(card width, widest step) of the capture pile of class ``cls``."""
+        if cls == PLAIN and self.plain_card_w:
+            return self.plain_card_w, self.plain_pile_step or self.max_pile_step
+        return self.capture_card_w, self.max_pile_step
 
     @property
     def top_y(self) -> int:
@@ -1211,14 +1224,14 @@ def table_base(layout: TableLayout) -> Image.Image:
     """Felt, panels and empty capture slots: everything that does not depend on the view."""
     img = felt((layout.width, layout.height)).convert("RGB")
     d = Draw(img)
-    ch = card_height(CAPTURE_CARD_W)
     for y in (layout.top_y, layout.bot_y):
         for box in layout.strip_boxes(y).values():
             panel(img, box)
         cy = y + layout.pile_cards_dy
-        for x in layout.pile_x.values():
+        for cls, x in layout.pile_x.items():
+            cw = layout.pile_card(cls)[0]
             d.rounded_rectangle(
-                (x, cy, x + CAPTURE_CARD_W, cy + ch), radius=5, outline=(64, 104, 84), width=1
+                (x, cy, x + cw, cy + card_height(cw)), radius=5, outline=(64, 104, 84), width=1
             )
     for box in (layout.side_box, layout.field_box, layout.status_box):
         panel(img, box, fill=(0, 0, 0, 60))
@@ -1285,12 +1298,16 @@ def paste_card(
     halo: bool = True,
 ) -> Image.Image:
     """Paste a card (and return its sprite); ``colour`` gives a loose card a halo, or a
-    fanned one (``halo=False``) a crisp ring."""
+    fanned one (``halo=False``) a crisp ring. Fanned cards have no drop shadow: their dark
+    borders part them, and shadows falling on the card below cost PNG bytes."""
     sprite = card_image(code, width)
     if colour and halo:
         g = glow(sprite.size, colour, spread=8)
         img.paste(g, (xy[0] - 8, xy[1] - 8), g)
-    paste_with_shadow(img, sprite, xy)
+    if halo:
+        paste_with_shadow(img, sprite, xy)
+    else:
+        img.paste(sprite, xy, sprite)
     if colour and not halo:
         x, y = xy
         Draw(img).rounded_rectangle(
@@ -1367,14 +1384,14 @@ def draw_capture_piles(
 ) -> None:
     """A seat's captures fanned by class, each under its label pill."""
     d = Draw(img)
-    cw = CAPTURE_CARD_W
     for cls in CLASS_ORDER:
         x = layout.pile_x[cls]
         cards = piles[cls]
         fill = CLASS_COLOUR[cls] if cards else EMPTY_PILE_COLOUR
         text_fill = WHITE if cards else (150, 160, 150)
         badge(d, (x, y + layout.pile_label_dy), labels[cls], 13, fill=fill, text_fill=text_fill)
-        step = min(MAX_PILE_STEP, (layout.class_width[cls] - cw) / max(1, len(cards) - 1))
+        cw, max_step = layout.pile_card(cls)
+        step = min(max_step, (layout.class_width[cls] - cw) / max(1, len(cards) - 1))
         for i, code in enumerate(cards):
             paste(code, cw, (round(x + i * step), y + layout.pile_cards_dy))
 
@@ -1622,16 +1639,19 @@ def ribbon_short_name(code: str) -> str:
     return RIBBON_SHORT_NAME[card(code).ribbon_colour or "red"]
 
 
-def png_palette_for(base: Image.Image) -> Image.Image:
-    """A fixed PNG palette for a hanafuda game whose table background is `base`: its felt
-    and panels, every card face and the back at table sizes, text in the table colours."""
+def png_palette_for(
+    base: Image.Image, sizes: tuple[int, int] = (CAPTURE_CARD_W, 80), colors: int = PNG_COLOURS
+) -> Image.Image:
+    """A fixed PNG palette of ``colors`` colours for a hanafuda game whose table background
+    is `base`: its felt and panels, every card face and the back at the table's two card
+    widths (``sizes``: captures, field), text in the table colours."""
     from bot.games.hanafuda.cards import ALL_CARDS
     from bot.render.draw import GOLD, HIGHLIGHT, MATCH_GREEN, MUTED, WHITE, palette_sheet
     from bot.render.encode import palette_from
 
     colours = [WHITE, MUTED, GOLD, HIGHLIGHT, MATCH_GREEN, INK, SUN_RED, (210, 214, 204)]
-    small = [card_back(54)] + [card_image(c, 54) for c in ALL_CARDS]
-    large = [card_back(80)] + [card_image(c, 80) for c in ALL_CARDS]
+    small, large = ([card_back(w)] + [card_image(c, w) for c in ALL_CARDS] for w in sizes)
     return palette_from(
-        [palette_sheet(base, small, colours), palette_sheet(base, large, colours, panels=())]
+        [palette_sheet(base, small, colours), palette_sheet(base, large, colours, panels=())],
+        colors,
     )

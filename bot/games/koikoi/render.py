@@ -66,15 +66,20 @@ from bot.render.fonts import font
 View = Mapping[str, Any]
 
 LAYOUT = TableLayout(
-    width=1140,
-    height=660,
-    strip_h=150,
-    mid_h=300,
+    width=1060,
+    height=604,
+    strip_h=148,
+    mid_h=260,
     # Width each class pile may use, sized for its largest realistic count (24 plains squeeze).
-    class_width={BRIGHT: 146, ANIMAL: 190, RIBBON: 190, PLAIN: 206},
-    pile_label_dy=8,
-    pile_cards_dy=34,
-    hand_cards_dy=34,
+    class_width={BRIGHT: 122, ANIMAL: 156, RIBBON: 156, PLAIN: 186},
+    pile_label_dy=10,
+    pile_cards_dy=38,
+    hand_cards_dy=36,
+    field_card_w=70,
+    capture_card_w=42,
+    max_pile_step=14,
+    plain_card_w=34,
+    plain_pile_step=9,
 )
 W, H = LAYOUT.width, LAYOUT.height
 M = LAYOUT.margin
@@ -263,7 +268,7 @@ def _banner(img: Image.Image, view: View) -> None:
     """The final result across the middle of the table."""
     players = view.get("players", ["?", "?"])
     scores = view.get("scores") or [0, 0]
-    box = (M + 60, MID_Y + 18, W - M - 60, MID_Y + LAYOUT.mid_h - 18)
+    box = (M + 60, MID_Y + 12, W - M - 60, MID_Y + LAYOUT.mid_h - 12)
     d = draw_banner_panel(img, box)
     cx = (box[0] + box[2]) // 2
     if scores[0] == scores[1]:
@@ -272,8 +277,8 @@ def _banner(img: Image.Image, view: View) -> None:
         win = 0 if scores[0] > scores[1] else 1
         headline = f"{players[win]} wins  {scores[win]} – {scores[1 - win]}"
     headline, size = fit_text(headline, box[2] - box[0] - 40, 34, bold=True, min_size=18)
-    d.text((cx, box[1] + 24), "MATCH OVER", font=font(15, True), fill=MUTED, anchor="mm")
-    d.text((cx, box[1] + 60), headline, font=font(size, True), fill=GOLD, anchor="mm")
+    d.text((cx, box[1] + 20), "MATCH OVER", font=font(15, True), fill=MUTED, anchor="mm")
+    d.text((cx, box[1] + 52), headline, font=font(size, True), fill=GOLD, anchor="mm")
     lines = []
     for h in view.get("history") or []:
         if h.get("winner") is None:
@@ -285,11 +290,11 @@ def _banner(img: Image.Image, view: View) -> None:
         d,
         lines,
         cx=cx,
-        top=box[1] + 96,
+        top=box[1] + 82,
         avail_w=box[2] - box[0] - 60,
         max_col_w=460,
         size=15,
-        line_h=22,
+        line_h=21,
     )
 
 
@@ -297,7 +302,7 @@ def _banner(img: Image.Image, view: View) -> None:
 
 
 def render_table(view: View) -> Image.Image:
-    """The public table image (about 1140 x 660) for a Koi-Koi view."""
+    """The public table image (1060 x 604) for a Koi-Koi view."""
     img = _base().copy()
     hl = move_highlights(view)
     top, bottom = _seats(view)
@@ -350,7 +355,7 @@ def render_hand(view: View) -> Image.Image:
 @lru_cache(maxsize=1)
 def png_palette() -> Image.Image:
     """The fixed palette every image of this game is encoded with (once per process)."""
-    return png_palette_for(_base())
+    return png_palette_for(_base(), (LAYOUT.capture_card_w, LAYOUT.field_card_w))
 
 
 __all__ = ["HAND_CARD_W", "render_hand", "render_table"]

@@ -87,22 +87,27 @@ from bot.render.fonts import font
 View = Mapping[str, Any]
 
 LAYOUT = TableLayout(
-    width=1160,
-    height=680,
+    width=1028,
+    height=624,
     strip_h=156,
-    mid_h=308,
+    mid_h=268,
     # Width each class pile may use, sized for its largest count (20 junk cards squeeze).
-    class_width={BRIGHT: 150, ANIMAL: 176, RIBBON: 190, PLAIN: 226},
-    pile_label_dy=9,
-    pile_cards_dy=38,
+    class_width={BRIGHT: 122, ANIMAL: 150, RIBBON: 156, PLAIN: 190},
+    pile_label_dy=10,
+    pile_cards_dy=40,
     hand_cards_dy=36,
+    field_card_w=66,
+    capture_card_w=42,
+    max_pile_step=14,
+    plain_card_w=34,
+    plain_pile_step=9,
 )
 W, H = LAYOUT.width, LAYOUT.height
 M = LAYOUT.margin
 INFO_W = LAYOUT.info_w
 TOP_Y, MID_Y, BOT_Y = LAYOUT.top_y, LAYOUT.mid_y, LAYOUT.bot_y
 TABLE_BOX = LAYOUT.field_box
-STOCK_CARD_W = 72
+STOCK_CARD_W = 64
 ASIDE_CARD_W = 30
 
 WILD_COLOUR = (190, 120, 255)  # the wild card, wherever it is
@@ -329,7 +334,7 @@ def _banner(img: Image.Image, view: View) -> None:
     """The final result across the middle of the table."""
     players = view.get("players", ["?", "?"])
     scores = view.get("scores") or [0, 0]
-    box = (M + 60, MID_Y + 14, W - M - 60, MID_Y + LAYOUT.mid_h - 14)
+    box = (M + 30, MID_Y + 14, W - M - 30, MID_Y + LAYOUT.mid_h - 14)
     d = draw_banner_panel(img, box)
     cx = (box[0] + box[2]) // 2
     if scores[0] == scores[1]:
@@ -356,7 +361,7 @@ def _banner(img: Image.Image, view: View) -> None:
 
 
 def render_table(view: View) -> Image.Image:
-    """The public table image (1160 x 680) for a Mushi view."""
+    """The public table image (1028 x 624) for a Mushi view."""
     img = _base().copy()
     hl = move_highlights(view)
     top, bottom = seats_top_bottom(view)
@@ -508,7 +513,7 @@ def render_deal_summary(view: View) -> Image.Image | None:
 @lru_cache(maxsize=1)
 def png_palette() -> Image.Image:
     """The fixed palette every image of this game is encoded with (once per process)."""
-    return png_palette_for(_base())
+    return png_palette_for(_base(), (LAYOUT.capture_card_w, LAYOUT.field_card_w))
 
 
 __all__ = ["render_deal_summary", "render_hand", "render_table"]
