@@ -11,6 +11,12 @@ second interaction callback: 400/40060, oversized or malformed components: 400/5
 such bugs surface in tests instead of production. Routes it does not know are logged and
 answered with 404 JSON (see :attr:`FakeDiscord.unknown_routes`).
 
+It shards like Discord: ``GET /gateway/bot`` recommends ``FakeDiscord.shard_count``
+shards, each gateway connection identifies as one shard ``[shard_id, shard_count]``, a
+guild lives on shard ``(guild_id >> 22) % shard_count`` and its events (threads,
+interactions from its channels) go only to that shard's session; DM events and DM clicks go
+only to shard 0. With one shard (the default) every event reaches the one session.
+
 Usage::
 
     fake = FakeDiscord()
@@ -56,11 +62,21 @@ from aiohttp import BodyPartReader, WSMsgType, web
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+#: ``FakeDiscord.dispatch``'s default: take the guild from the event's data.
+_FROM_DATA: Any = object()
 
 DISCORD_EPOCH_MS = 1420070400000
 API_VERSION = 10
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 HEARTBEAT_INTERVAL_MS = 41250
+#: Gateway sharding (Discord's numbers): a session may hold at most 2500 guilds, a bot may
+#: start 1000 sessions a day, and ``max_concurrency`` IDENTIFYs per 5 s.
+MAX_GUILDS_PER_SHARD = 2500
+SESSION_START_TOTAL = 1000
+SESSION_START_WINDOW_S = 24 * 60 * 60
+#: Gateway close codes for a refused IDENTIFY.
+CLOSE_INVALID_SHARD = 4010
+CLOSE_SHARDING_REQUIRED = 4011
 
 # Message flags.
 SUPPRESS_EMBEDS = 1 << 2
@@ -424,6 +440,9 @@ class FakeInteraction:
         self.original_edits = 0
         #: The modal the bot opened (callback type 9), raw.
         self.modal: dict[str, Any] | None = None
+        #: The shard (shard_id, shard_count) whose session got it; None if no live session
+        #: held its guild (or shard 0, for a DM): then nobody answers, as on Discord.
+        self.shard: tuple[int, int] | None = None
         self._responded = asyncio.Event()
         self._fake: FakeDiscord | None = None
 
@@ -756,6 +775,20 @@ class _Req:
 class _Session:
     id: str
     seq: int = 0
+    #: The shard this session identified as: (shard_id, shard_count).
+    shard: tuple[int, int] = (0, 1)
+
+    def holds(self, guild_id: int | None) -> bool:
+        """Whether Discord sends this session the events of ``guild_id`` (None: a DM)."""
+        shard_id, shard_count = self.shard
+        if guild_id is None:
+            return shard_id == 0
+        return shard_of(guild_id, shard_count) == shard_id
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard a guild lives on, as Discord computes it."""
+    return (guild_id >> 22) % shard_count
 
 
 class _Connection:
@@ -919,6 +952,13 @@ class FakeDiscord:
     ``fake.ratelimits`` with its counters): ``rate_limits=False`` turns enforcement off,
     ``global_limit`` models the raised global limit of large bots,
     ``invalid_request_limit`` lowers the invalid-request ban threshold for tests.
+
+    Sharding: ``shard_count`` is the count ``GET /gateway/bot`` recommends (settable later,
+    also as ``recommended_shards``); ``add_guild(name, shard=...)`` places a guild on a
+    chosen shard. Each gateway connection is one shard session; an IDENTIFY with an invalid
+    ``shard`` is closed with 4010, one whose session would hold more than
+    ``max_guilds_per_shard`` guilds with 4011 (sharding required). See :meth:`dispatch`
+    for how events are routed.
     """
 
     def __init__(
@@ -932,8 +972,24 @@ class FakeDiscord:
         global_limit: int = GLOBAL_LIMIT,
         invalid_request_limit: int = INVALID_REQUEST_LIMIT,
         clock: Callable[[], float] = time.time,
+        shard_count: int = 1,
+        max_guilds_per_shard: int | None = MAX_GUILDS_PER_SHARD,
+        max_concurrency: int = 1,
     ) -> None:
         self.strict = strict
+        if shard_count < 1:
+            raise ValueError("shard_count must be at least 1")
+        #: The shard count ``GET /gateway/bot`` recommends (guilds are placed with it by
+        #: default); sessions may identify with any count.
+        self.shard_count = shard_count
+        #: A session that would hold more guilds than this is refused with 4011 (None: never).
+        self.max_guilds_per_shard = max_guilds_per_shard
+        #: Reported in ``session_start_limit`` (IDENTIFYs allowed per 5 s; not enforced).
+        self.max_concurrency = max_concurrency
+        self._clock = clock
+        #: When the current 24 h session-start window began, and the IDENTIFYs made in it.
+        self._session_window_start: float | None = None
+        self._session_starts = 0
         #: Rate-limit enforcement and counters.
         self.ratelimits = RateLimits(
             enabled=rate_limits,
@@ -988,9 +1044,18 @@ class FakeDiscord:
         #: Called as ``observer(message, created)`` right after the bot creates or edits a
         #: message (benchmarks timestamp what players and spectators get to see).
         self.message_observers: list[Callable[[FakeMessage, bool], None]] = []
+        #: Accepted IDENTIFYs (new sessions).
         self.identify_count = 0
         self.resume_count = 0
+        #: The last IDENTIFY's ``d`` (also of a refused one).
         self.last_identify: dict[str, Any] | None = None
+        #: The shard (shard_id, shard_count) of each accepted IDENTIFY, in order.
+        self.identified_shards: list[tuple[int, int]] = []
+        #: IDENTIFYs refused: (close code, the IDENTIFY's ``shard`` field or None).
+        self.refused_identifies: list[tuple[int, Any]] = []
+        #: Events no live session could take (the guild's shard, or shard 0 for DMs, had no
+        #: session): (event name, data). A real Discord drops them too.
+        self.undelivered: list[tuple[str, Any]] = []
         self.typing: list[int] = []
 
     # ------------------------------------------------------------------ lifecycle
@@ -1041,9 +1106,29 @@ class FakeDiscord:
         self._last_id = max(self._last_id + 1, candidate)
         return self._last_id
 
-    def add_guild(self, name: str) -> int:
-        """A guild with an @everyone role (id = guild id), the bot, the owner and all users."""
-        guild = FakeGuild(self._next_id(), name, self.owner_user_id, _now_iso())
+    def _next_id_on_shard(self, shard: int, shard_count: int) -> int:
+        """A fresh snowflake whose shard is ``shard`` of ``shard_count`` (its timestamp is
+        at most ``shard_count - 1`` ms ahead)."""
+        if not 0 <= shard < shard_count:
+            raise ValueError(f"shard {shard} is not in 0..{shard_count - 1}")
+        timestamp = self._next_id() >> 22
+        timestamp += (shard - timestamp) % shard_count
+        self._last_id = max(self._last_id, timestamp << 22)
+        return self._last_id
+
+    def add_guild(
+        self, name: str, *, shard: int | None = None, shard_count: int | None = None
+    ) -> int:
+        """A guild with an @everyone role (id = guild id), the bot, the owner and all users.
+
+        ``shard`` places it on that shard of ``shard_count`` (default: the fake's
+        :attr:`shard_count`): its id is chosen so that ``(id >> 22) % shard_count == shard``.
+        """
+        if shard is None:
+            guild_id = self._next_id()
+        else:
+            guild_id = self._next_id_on_shard(shard, shard_count or self.shard_count)
+        guild = FakeGuild(guild_id, name, self.owner_user_id, _now_iso())
         guild.member_ids = [u.id for u in self._users.values()]
         self._guilds[guild.id] = guild
         self._changed()
@@ -1098,6 +1183,33 @@ class FakeDiscord:
     @property
     def guild_ids(self) -> list[int]:
         return list(self._guilds)
+
+    @property
+    def recommended_shards(self) -> int:
+        """The shard count ``GET /gateway/bot`` answers (the same as :attr:`shard_count`)."""
+        return self.shard_count
+
+    @recommended_shards.setter
+    def recommended_shards(self, count: int) -> None:
+        if count < 1:
+            raise ValueError("the shard count must be at least 1")
+        self.shard_count = count
+
+    def shard_of(self, guild_id: int, shard_count: int | None = None) -> int:
+        """The shard of ``guild_id`` among ``shard_count`` (default :attr:`shard_count`)."""
+        return shard_of(guild_id, shard_count or self.shard_count)
+
+    def guilds_on_shard(self, shard_id: int, shard_count: int | None = None) -> list[int]:
+        """The guilds a session identified as ``[shard_id, shard_count]`` holds."""
+        count = shard_count or self.shard_count
+        return [g for g in self._guilds if shard_of(g, count) == shard_id]
+
+    @property
+    def live_shards(self) -> list[tuple[int, int]]:
+        """(shard_id, shard_count) of every live gateway session, sorted."""
+        return sorted(
+            c.session.shard for c in self._connections if c.open and c.session is not None
+        )
 
     # ------------------------------------------------------------------ records & waiting
 
@@ -1623,15 +1735,33 @@ class FakeDiscord:
     async def _r_gateway(self, r: _Req) -> Any:
         return {"url": self.gateway_url}
 
+    def _session_window(self) -> tuple[int, int]:
+        """(session starts left, ms until the count resets) in the current 24 h window."""
+        now = self._clock()
+        start = self._session_window_start
+        if start is None or now - start >= SESSION_START_WINDOW_S:
+            return SESSION_START_TOTAL, 0
+        left = max(0, SESSION_START_TOTAL - self._session_starts)
+        return left, int((start + SESSION_START_WINDOW_S - now) * 1000)
+
+    def _count_session_start(self) -> None:
+        now = self._clock()
+        start = self._session_window_start
+        if start is None or now - start >= SESSION_START_WINDOW_S:
+            self._session_window_start = now
+            self._session_starts = 0
+        self._session_starts += 1
+
     async def _r_gateway_bot(self, r: _Req) -> Any:
+        remaining, reset_after = self._session_window()
         return {
             "url": self.gateway_url,
-            "shards": 1,
+            "shards": self.shard_count,
             "session_start_limit": {
-                "total": 1000,
-                "remaining": 1000,
-                "reset_after": 0,
-                "max_concurrency": 1,
+                "total": SESSION_START_TOTAL,
+                "remaining": remaining,
+                "reset_after": reset_after,
+                "max_concurrency": self.max_concurrency,
             },
         }
 
@@ -2358,6 +2488,18 @@ class FakeDiscord:
         live = [c for c in self._connections if c.open and c.session is not None]
         return max(live, key=lambda c: c.activated_at) if live else None
 
+    def _connection_for(self, guild_id: int | None) -> _Connection | None:
+        """The live session that gets the events of ``guild_id`` (None: DMs, shard 0).
+
+        If several live sessions hold it (an old process not gone yet, a resharding), the
+        newest one gets it: an event is never delivered twice."""
+        live = [
+            c
+            for c in self._connections
+            if c.open and c.session is not None and c.session.holds(guild_id)
+        ]
+        return max(live, key=lambda c: c.activated_at) if live else None
+
     async def _gateway(self, request: web.Request) -> web.StreamResponse:
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
@@ -2400,16 +2542,51 @@ class FakeDiscord:
             await self._members_chunk(conn, d or {})
         # op 3 (presence) and 4 (voice state) need no answer.
 
+    @staticmethod
+    def _identify_shard(raw: Any) -> tuple[int, int] | None:
+        """IDENTIFY's ``shard`` as (shard_id, shard_count); absent is [0, 1]; None if
+        invalid (not two integers, count < 1, id outside 0..count-1)."""
+        if raw is None:
+            return 0, 1
+        if (
+            not isinstance(raw, list | tuple)
+            or len(raw) != 2
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in raw)
+        ):
+            return None
+        shard_id, shard_count = raw
+        if shard_count < 1 or not 0 <= shard_id < shard_count:
+            return None
+        return shard_id, shard_count
+
+    async def _refuse_identify(self, conn: _Connection, code: int, raw: Any, why: str) -> None:
+        self.refused_identifies.append((code, raw))
+        self._changed()
+        log.info("fake discord: IDENTIFY with shard %r refused with %d (%s)", raw, code, why)
+        await conn.ws.close(code=code, message=why.encode())
+
     async def _identify(self, conn: _Connection, d: dict[str, Any]) -> None:
-        session = _Session(secrets.token_hex(16))
+        self.last_identify = d
+        shard = self._identify_shard(d.get("shard"))
+        if shard is None:
+            await self._refuse_identify(conn, CLOSE_INVALID_SHARD, d.get("shard"), "Invalid shard")
+            return
+        held = [g for g in self._guilds.values() if shard_of(g.id, shard[1]) == shard[0]]
+        if self.max_guilds_per_shard is not None and len(held) > self.max_guilds_per_shard:
+            await self._refuse_identify(
+                conn, CLOSE_SHARDING_REQUIRED, d.get("shard"), "Sharding required"
+            )
+            return
+        session = _Session(secrets.token_hex(16), shard=shard)
         self._sessions[session.id] = session
         conn.session = session
         self.identify_count += 1
-        self.last_identify = d
+        self.identified_shards.append(shard)
+        self._count_session_start()
         ready: dict[str, Any] = {
             "v": API_VERSION,
             "user": self._me_payload(),
-            "guilds": [{"id": str(g), "unavailable": True} for g in self._guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in held],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self.gateway_url,
@@ -2421,10 +2598,10 @@ class FakeDiscord:
             "geo_ordered_rtc_regions": [],
             "_trace": ["fake-discord"],
         }
-        if d.get("shard"):
-            ready["shard"] = d["shard"]
+        if d.get("shard") is not None:
+            ready["shard"] = list(shard)
         await conn.dispatch("READY", ready)
-        for guild in self._guilds.values():
+        for guild in held:
             await conn.dispatch("GUILD_CREATE", self._guild_payload(guild))
         conn.activated_at = time.monotonic()
         self._changed()
@@ -2453,35 +2630,70 @@ class FakeDiscord:
             chunk["nonce"] = d["nonce"]
         await conn.dispatch("GUILD_MEMBERS_CHUNK", chunk)
 
-    async def wait_connected(self, timeout: float | None = None) -> None:
-        """Wait until a bot has identified (or resumed) on a live gateway connection."""
+    async def wait_connected(
+        self, timeout: float | None = None, *, shard: int | None = None
+    ) -> None:
+        """Wait until a bot has identified (or resumed) on a live gateway connection;
+        with ``shard``, a session identified as that shard id."""
+
+        def ready() -> bool:
+            if shard is None:
+                return self._active_connection() is not None
+            return any(s == shard for s, _ in self.live_shards)
+
         await self.wait_until(
-            lambda: self._active_connection() is not None,
+            ready,
             self.connect_timeout if timeout is None else timeout,
-            what="a bot connected to the gateway",
+            what="a bot connected to the gateway"
+            + (f" as shard {shard}" if shard is not None else ""),
         )
 
-    async def dispatch(self, event: str, data: Any) -> None:
-        """Send a gateway event to the current bot connection (waiting for one if needed)."""
-        await self.wait_connected()
-        conn = self._active_connection()
-        assert conn is not None
+    @staticmethod
+    def _event_guild(event: str, data: Any) -> int | None:
+        """The guild an event belongs to (None: no guild, a DM)."""
+        if not isinstance(data, dict):
+            return None
+        if event.startswith("GUILD_") and "guild_id" not in data and data.get("id"):
+            return int(data["id"])
+        return int(data["guild_id"]) if data.get("guild_id") else None
+
+    async def _deliver(self, event: str, data: Any, guild_id: Any) -> _Connection | None:
+        """Send an event to the session of its shard; None (recorded in
+        :attr:`undelivered`) if that shard has no live session."""
+        if guild_id is _FROM_DATA:
+            guild_id = self._event_guild(event, data)
+        conn = self._connection_for(guild_id)
+        if conn is None:
+            self.undelivered.append((event, data))
+            self._changed()
+            return None
         await conn.dispatch(event, data)
         self.dispatched.append((event, data))
+        return conn
+
+    async def dispatch(self, event: str, data: Any, *, guild_id: Any = _FROM_DATA) -> bool:
+        """Send a gateway event to the bot (waiting until some session is live).
+
+        Routed as Discord does: an event of a guild (``guild_id`` here, else the data's
+        ``guild_id``, or its ``id`` for ``GUILD_*`` events) goes to the session of shard
+        ``(guild_id >> 22) % shard_count``, an event without a guild (DMs) to shard 0.
+        If that shard has no live session the event is dropped (kept in
+        :attr:`undelivered`) and False is returned.
+        """
+        await self.wait_connected()
+        return await self._deliver(event, data, guild_id) is not None
 
     async def _dispatch_quietly(self, event: str, data: Any) -> None:
-        """Dispatch if a bot is connected (side effects of REST calls)."""
-        conn = self._active_connection()
-        if conn is None:
-            return
+        """Dispatch to the event's shard if it has a live session (side effects of REST)."""
         with contextlib.suppress(ConnectionError):
-            await conn.dispatch(event, data)
-            self.dispatched.append((event, data))
+            await self._deliver(event, data, _FROM_DATA)
 
-    async def drop_connections(self, code: int = 4000) -> None:
-        """Close every gateway connection (the client reconnects and RESUMEs)."""
+    async def drop_connections(self, code: int = 4000, *, shard: int | None = None) -> None:
+        """Close every gateway connection, or those of shard id ``shard`` (the client
+        reconnects and RESUMEs)."""
         for conn in list(self._connections):
-            await conn.ws.close(code=code)
+            if shard is None or (conn.session is not None and conn.session.shard[0] == shard):
+                await conn.ws.close(code=code)
 
     # ------------------------------------------------------------------ simulated users
 
@@ -2539,7 +2751,9 @@ class FakeDiscord:
         self._by_token[inter.token] = inter
         self.interactions.append(inter)
         inter.dispatched_at = time.monotonic()
-        await self.dispatch("INTERACTION_CREATE", inter.payload)
+        conn = await self._deliver("INTERACTION_CREATE", inter.payload, _FROM_DATA)
+        if conn is not None and conn.session is not None:
+            inter.shard = conn.session.shard
         self._changed()
         return inter
 
