@@ -588,6 +588,9 @@ async def _setup(fake: FakeDiscord, bot: BotProcess, tables: int = 1) -> tuple[i
     """A guild with one games channel per few tables (as a server with many channels: a
     channel's own rate limits would otherwise make one channel the bottleneck)."""
     await fake.start()
+    # Opening DM channels: the fake's 10 per 10 s is a guess (Discord does not publish it);
+    # thousands of players arriving at once would measure that guess, not the bot.
+    fake.ratelimits.set_route_limit("POST /users/@me/channels", 50, 1.0)
     guild = fake.add_guild("Bench")
     channels = [
         fake.add_text_channel(guild, f"games-{i}")

@@ -358,6 +358,7 @@ class TableHost:
         module = game_module(row.game)
         names = [s.name for s in sorted(seats, key=lambda s: s.seat)]
         state = module.replay(row.seed, names, game_options(row.options), log)
+        state.events.clear()  # what the replay says happened was shown before
         return Table(
             id=row.id,
             game=row.game,
@@ -385,7 +386,6 @@ class TableHost:
             thread_id=row.thread_id,
             table_message_id=row.table_message_id,
             lobby_message_id=row.lobby_message_id,
-            events_shown=len(state.events),
         )
 
     async def restore(self) -> int:
@@ -635,6 +635,8 @@ class TableHost:
             table.state = table.module.replay(
                 table.seed, [s.name for s in table.seats], game_options(table.options), actions
             )
+            table.state.events.clear()
+            table.events_shown = 0
             raise
         table.wake_driver()
 
@@ -653,7 +655,10 @@ class TableHost:
     ) -> None:
         """Refresh DMs whose decision or hand changed, the deadlines and the table message."""
         new_events = table.state.visible_events(None, table.events_shown)
-        table.events_shown = len(table.state.events)
+        # Shown events are not needed again (the store's action log is the record): drop
+        # them, so a long match does not hold every event text in memory.
+        table.state.events.clear()
+        table.events_shown = 0
         for event in new_events:
             table.recent.append(event.text)
             if event.kind == "deal_end":
