@@ -31,7 +31,7 @@ from bot.host.table import Seat, Table
 from bot.host.text import NO_PINGS, incident_id, pings, player_name
 from bot.render.worker import pool as render_pool
 from bot.render.worker import render_png
-from bot.store import ResultInput, SeatRow, Store
+from bot.store import ResultInput, SeatRow, Store, StoreError
 
 if TYPE_CHECKING:
     from bot.config import Settings
@@ -41,6 +41,14 @@ log = logging.getLogger(__name__)
 DM_CLOSED = 50007
 #: Consecutive failed steps after which a table's driver stops retrying (the log says so).
 DRIVER_MAX_FAILURES = 20
+
+
+class Conflict(IllegalAction):
+    """The log moved on under this process (another one served the table): the action was
+    decided on an older state and is not made."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"{reason} Use your latest controls.")
 
 
 class TableHost:
@@ -575,6 +583,12 @@ class TableHost:
                     await _followup(interaction, problem)
                 else:
                     requests.append((seat, code, interaction))
+            try:
+                await self._catch_up(table)
+            except Conflict as e:
+                for _, _, interaction in requests:
+                    await _followup(interaction, f"⚠️ {e.reason}")
+                return
             start = table.state.version
             events = table.state.apply_simultaneous([(s, c) for s, c, _ in requests])
             await self._store_actions(table, start, "player")
@@ -617,11 +631,40 @@ class TableHost:
         return None
 
     async def _apply(self, table: Table, seat: int, code: str, source: str) -> list[Any]:
-        """Apply one action and append it to the log before anything is shown."""
+        """Apply one action and append it to the log before anything is shown.
+
+        The in-memory state is a cache of the log: if the log has moved on (another process
+        served a click of this table), this process catches up and the action, decided on
+        an older state, is refused with :class:`Conflict`.
+        """
+        await self._catch_up(table)
         start = table.state.version
         events = table.state.apply(seat, code)
         await self._store_actions(table, start, source)
         return events
+
+    async def _catch_up(self, table: Table) -> None:
+        """Apply what the log holds beyond this state (raises Conflict if there was any)."""
+        missed = await self.store.actions_since(table.id, table.state.version)
+        if not missed:
+            return
+        log.info("table %s: catching up %d action(s) from the log", table.id, len(missed))
+        events: list[Any] = []
+        try:
+            for seat, code in missed:
+                events += table.state.apply(seat, code)
+        except IllegalAction:
+            self._rebuild(table, table.state.log + missed)  # diverged: replay the whole log
+            events = []
+        await self._after_change(table, events)
+        raise Conflict("Another move was made at this table just before yours.")
+
+    def _rebuild(self, table: Table, actions: list[tuple[int, str]]) -> None:
+        table.state = table.module.replay(
+            table.seed, [s.name for s in table.seats], game_options(table.options), actions
+        )
+        table.state.events.clear()
+        table.events_shown = 0
 
     async def _store_actions(self, table: Table, start: int, source: str) -> None:
         """Append the actions applied since ``start`` to the store's log."""
@@ -629,14 +672,15 @@ class TableHost:
             for index in range(start, table.state.version):
                 seat, code = table.state.log[index]
                 await self.store.append_action(table.id, index, seat, code, source)
-        except Exception:
-            log.exception("table %s: could not store actions; rebuilding from the log", table.id)
+        except Exception as error:
             actions = await self.store.actions(table.id)
-            table.state = table.module.replay(
-                table.seed, [s.name for s in table.seats], game_options(table.options), actions
-            )
-            table.state.events.clear()
-            table.events_shown = 0
+            self._rebuild(table, actions)
+            if isinstance(error, StoreError) and len(actions) > start:
+                # Another writer took this index first: its action stands, ours is dropped.
+                log.info("table %s: action %d was taken by another writer", table.id, start)
+                await self._after_change(table, [])
+                raise Conflict("Another move was made at this table just before yours.") from None
+            log.exception("table %s: could not store actions; rebuilt from the log", table.id)
             raise
         table.wake_driver()
 
@@ -764,6 +808,8 @@ class TableHost:
                 code = state.default_action(seat)
             try:
                 events = await self._apply(table, seat, code, "ai")
+            except Conflict:
+                return  # the log moved on: the driver plans again from the new state
             except IllegalAction as e:
                 log.error("table %s: AI chose illegal %r (%s); using default", table.id, code, e)
                 events = await self._apply(table, seat, table.state.default_action(seat), "ai")
@@ -790,6 +836,8 @@ class TableHost:
                     continue
                 try:
                     events = await self._apply(table, seat, code, "ai")
+                except Conflict:
+                    return True  # the state moved on: consider again
                 except IllegalAction as e:
                     log.error("table %s: AI's optional %r refused: %s", table.id, code, e)
                     continue
@@ -809,10 +857,16 @@ class TableHost:
                 if _in_claim_window(table):
                     # Letting a claim window close is a normal answer (pass), not a
                     # timeout: nobody is asked to click Pass on every discard.
-                    events = await self._apply(table, seat, code, "timeout")
+                    try:
+                        events = await self._apply(table, seat, code, "timeout")
+                    except Conflict:
+                        return  # the decision was made elsewhere meanwhile
                     await self._after_change(table, events)
                     continue
-                events = await self._apply(table, seat, code, "timeout")
+                try:
+                    events = await self._apply(table, seat, code, "timeout")
+                except Conflict:
+                    return  # the decision was made elsewhere meanwhile
                 s.timeouts += 1
                 # The default move is not described here: it may be a hidden one (cards
                 # passed or buried); the public events say what everyone may know.

@@ -395,6 +395,15 @@ class Store(ABC):
         )
         return [(row["seat"], row["code"]) for row in rows]
 
+    async def actions_since(self, table_id: int, start: int) -> list[tuple[int, str]]:
+        """The log from index ``start`` on: what a process whose state is at version
+        ``start`` has missed (another process may have appended meanwhile)."""
+        rows = await self._fetchall(
+            "SELECT seat, code FROM actions WHERE table_id = ? AND idx >= ? ORDER BY idx",
+            (table_id, start),
+        )
+        return [(row["seat"], row["code"]) for row in rows]
+
     async def action_rows(self, table_id: int) -> list[ActionRow]:
         rows = await self._fetchall(
             "SELECT idx, seat, code, source, created_at FROM actions"

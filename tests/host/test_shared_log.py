@@ -1,0 +1,98 @@
+"""Two hosts on one database (as two processes would be): the log decides. A host whose
+in-memory state is behind catches up and refuses the action decided on the older state;
+two hosts applying a move for the same decision at once make exactly one action."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from bot.config import Settings
+from bot.host.manager import Conflict, TableHost
+from bot.store import SeatRow, Store
+
+
+class _NoDiscord:
+    def get_channel(self, channel_id: int) -> None:
+        return None
+
+    def get_partial_messageable(self, channel_id: int, **kwargs: Any) -> None:
+        return None
+
+    async def wait_until_ready(self) -> None:
+        return None
+
+
+async def _host(path: str) -> TableHost:
+    store = await Store.open(path)
+    host = TableHost(_NoDiscord(), store, Settings(token="t", database=path))  # type: ignore[arg-type]
+
+    async def no_image(*args: Any, **kwargs: Any) -> None:
+        return None
+
+    host._render = no_image  # type: ignore[method-assign]
+    return host
+
+
+@pytest.fixture
+async def two_hosts(tmp_path):
+    path = str(tmp_path / "shared.db")
+    a, b = await _host(path), await _host(path)
+    table_id = await a.store.create_table(
+        guild_id=1, channel_id=2, game="koikoi", options={}, seed="shared", host_id=7
+    )
+    await a.store.set_seats(
+        table_id,
+        [
+            SeatRow(seat=0, user_id=7, name="Alice", dms_closed=True),
+            SeatRow(seat=1, user_id=8, name="Bob", dms_closed=True),
+        ],
+    )
+    assert await a.store.transition(table_id, ("lobby",), "active")
+    tables = []
+    for host in (a, b):
+        row = await host.store.get_table(table_id)
+        table = host._build_table(row, await host.store.get_seats(table_id), [])
+        host.tables[table.id] = table
+        tables.append(table)
+    yield a, b, tables[0], tables[1]
+    for host in (a, b):
+        await host.close()
+        await host.store.close()
+
+
+async def test_a_host_behind_the_log_catches_up_and_refuses(two_hosts) -> None:
+    a, b, ta, tb = two_hosts
+    seat = ta.state.to_act[0]
+    code = ta.state.legal_actions(seat)[0]
+    async with ta.lock:
+        await a._apply(ta, seat, code, "player")
+    assert ta.state.version == 1 and tb.state.version == 0
+    stale = tb.state.legal_actions(seat)[-1]
+    async with tb.lock:
+        with pytest.raises(Conflict, match="just before yours"):
+            await b._apply(tb, seat, stale, "player")
+    # B caught up with A's move and made none of its own.
+    assert tb.state.log == ta.state.log == await a.store.actions(ta.id)
+
+
+async def test_two_hosts_applying_at_once_make_one_action(two_hosts) -> None:
+    a, b, ta, tb = two_hosts
+    seat = ta.state.to_act[0]
+    legal = ta.state.legal_actions(seat)
+
+    async def move(host: TableHost, table: Any, code: str) -> str:
+        async with table.lock:
+            try:
+                await host._apply(table, seat, code, "player")
+                return "made"
+            except Conflict:
+                return "refused"
+
+    results = await asyncio.gather(move(a, ta, legal[0]), move(b, tb, legal[-1]))
+    assert sorted(results) == ["made", "refused"]
+    log = await a.store.actions(ta.id)
+    assert len(log) == 1
+    assert ta.state.log == tb.state.log == log
