@@ -160,6 +160,9 @@ class BotProcess:
             "TEAHOUSE_MAX_LOBBIES_PER_GUILD": lifted,
             "TEAHOUSE_MAX_TABLES_PER_GUILD": lifted,
             "TEAHOUSE_LOG_LEVEL": "WARNING",
+            # The bot's own REST budget, as its operator would set it: 80 % of the token's
+            # global limit (40/s at Discord's default 50/s), the rest left for bursts.
+            "TEAHOUSE_REST_BUDGET": str(0.8 * self.fake.ratelimits.global_limit),
             "PYTHONPATH": str(ROOT),
         }
 

@@ -29,12 +29,20 @@ COGS = (
 )
 
 
-class Teahouse(commands.Bot):
+class Teahouse(commands.AutoShardedBot):
+    """The bot: one process runs the gateway shards its settings name (all of them by
+    default, as many as Discord recommends)."""
+
     def __init__(
         self, settings: Settings, *, cogs: tuple[str, ...] = COGS, **client_options: object
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; slash commands need nothing privileged
+        if settings.shard_count is not None:
+            client_options.setdefault("shard_count", settings.shard_count)
+            client_options.setdefault(
+                "shard_ids", list(settings.shard_ids or range(settings.shard_count))
+            )
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,

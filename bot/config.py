@@ -55,6 +55,14 @@ class Settings:
     #: Non-interaction REST requests per second the bot allows itself (Discord's global
     #: limit is 50/s per token; bots with a raised limit may set more).
     rest_budget: float = 40.0
+    #: Gateway sharding: the total number of shards, and which of them this process runs
+    #: ("0-3", "4,5"; all of them if unset). Unset count: Discord's recommendation.
+    shard_count: int | None = None
+    shards: str | None = None
+    #: Seconds between looks at the action log for moves another process made (several
+    #: processes on one database); 0: this process is alone. Default: 1 s when this
+    #: process runs only some of the shards, else 0.
+    log_poll: float | None = None
     log_level: str = "INFO"
     #: Tests and soaks only: derive each table's seed from this and the table id, so deals
     #: are reproducible (unset: every table gets a fresh random seed).
@@ -62,6 +70,20 @@ class Settings:
     #: Test-only: REST base and gateway URL of a fake Discord.
     api_base: str | None = None
     gateway_url: str | None = None
+
+    @property
+    def poll_seconds(self) -> float:
+        """How often a table's driver looks at the log for other processes' moves."""
+        if self.log_poll is not None:
+            return self.log_poll
+        return 1.0 if self.shards is not None else 0.0
+
+    @property
+    def shard_ids(self) -> list[int] | None:
+        """The shards this process runs (None: all)."""
+        if self.shards is None or self.shard_count is None:
+            return None
+        return parse_shards(self.shards, self.shard_count)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -81,6 +103,14 @@ class Settings:
             if raw is None or raw.strip() == "":
                 continue
             values[f.name] = _convert(f.name, raw.strip())
+        if values.get("shard_count") is not None and int(values["shard_count"]) < 1:  # type: ignore[call-overload]
+            raise ConfigError("TEAHOUSE_SHARD_COUNT must be at least 1.")
+        shards = values.get("shards")
+        if shards is not None:
+            count = values.get("shard_count")
+            if count is None:
+                raise ConfigError("TEAHOUSE_SHARDS needs TEAHOUSE_SHARD_COUNT (the total).")
+            parse_shards(str(shards), int(count))  # type: ignore[arg-type]
         for name in ("api_base", "gateway_url"):
             url = values.get(name)
             if url is not None and not is_loopback_url(str(url)):
@@ -89,6 +119,20 @@ class Settings:
                     f"localhost): it exists for tests, and the bot token is sent there."
                 )
         return cls(**values)  # type: ignore[arg-type]
+
+
+def parse_shards(text: str, count: int) -> list[int]:
+    """``"0-3"``, ``"4,5"`` or ``"0-1,6"`` → shard ids, each below ``count``."""
+    ids: list[int] = []
+    try:
+        for part in text.split(","):
+            low, _, high = part.strip().partition("-")
+            ids += range(int(low), int(high or low) + 1)
+    except ValueError:
+        raise ConfigError(f"TEAHOUSE_SHARDS must look like 0-3 or 4,5, not {text!r}.") from None
+    if not ids or any(not 0 <= i < count for i in ids) or len(set(ids)) != len(ids):
+        raise ConfigError(f"TEAHOUSE_SHARDS {text!r} must name distinct shards below {count}.")
+    return sorted(ids)
 
 
 def is_loopback_url(url: str) -> bool:
@@ -118,6 +162,9 @@ _ENV_NAMES = {
     "sync_guild": "TEAHOUSE_SYNC_GUILD",
     "render_processes": "TEAHOUSE_RENDER_PROCESSES",
     "rest_budget": "TEAHOUSE_REST_BUDGET",
+    "shard_count": "TEAHOUSE_SHARD_COUNT",
+    "shards": "TEAHOUSE_SHARDS",
+    "log_poll": "TEAHOUSE_LOG_POLL",
     "log_level": "TEAHOUSE_LOG_LEVEL",
     "max_lobbies_per_user": "TEAHOUSE_MAX_LOBBIES_PER_USER",
     "max_tables_per_user": "TEAHOUSE_MAX_TABLES_PER_USER",
@@ -141,6 +188,7 @@ _FLOATS = {
     "new_cooldown",
     "ai_only_grace",
     "rest_budget",
+    "log_poll",
 }
 _INTS = {
     "timeouts_before_ai",
@@ -150,6 +198,7 @@ _INTS = {
     "max_tables_per_user",
     "max_lobbies_per_guild",
     "max_tables_per_guild",
+    "shard_count",
 }
 
 

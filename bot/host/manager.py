@@ -71,6 +71,7 @@ class TableHost:
         self._pending: dict[int, Any] = {}
         self._restoring: dict[int, asyncio.Task[Table | None]] = {}
         self._restore_task: asyncio.Task[int] | None = None
+        self._serve_only: set[int] = set()
 
     # ------------------------------------------------------------------ errors
     async def guarded(
@@ -427,8 +428,16 @@ class TableHost:
     async def table(self, table_id: int) -> Table | None:
         """The running table, replaying it first if a restart left it pending."""
         table = self.tables.get(table_id)
-        if table is not None or table_id not in self._pending:
+        if table is not None:
             return table
+        if table_id not in self._pending:
+            # Another process may run it (several processes share the database): serve its
+            # clicks from here too, without driving its timers.
+            row = await self.store.get_table(table_id)
+            if row is None or row.status != "active" or table_id in self.tables:
+                return self.tables.get(table_id)
+            self._pending[table_id] = row
+            self._serve_only.add(table_id)
         task = self._restoring.get(table_id)
         if task is None:
             task = asyncio.get_running_loop().create_task(self._restore_one(table_id))
@@ -454,6 +463,9 @@ class TableHost:
             # with versions this process never saw: accept them until the decision changes.
             prompt.from_before_restart = True
         self.tables[table.id] = table
+        if table_id in self._serve_only:
+            self._serve_only.discard(table_id)
+            return table  # loaded to serve a click: the process running it drives it
         if table.state.is_over:
             await self._finish(table)
             return table
@@ -645,9 +657,14 @@ class TableHost:
 
     async def _catch_up(self, table: Table) -> None:
         """Apply what the log holds beyond this state (raises Conflict if there was any)."""
+        if await self._sync_with_log(table):
+            raise Conflict("Another move was made at this table just before yours.")
+
+    async def _sync_with_log(self, table: Table) -> bool:
+        """Apply what the log holds beyond this state; True if there was anything."""
         missed = await self.store.actions_since(table.id, table.state.version)
         if not missed:
-            return
+            return False
         log.info("table %s: catching up %d action(s) from the log", table.id, len(missed))
         events: list[Any] = []
         try:
@@ -657,7 +674,7 @@ class TableHost:
             self._rebuild(table, table.state.log + missed)  # diverged: replay the whole log
             events = []
         await self._after_change(table, events)
-        raise Conflict("Another move was made at this table just before yours.")
+        return True
 
     def _rebuild(self, table: Table, actions: list[tuple[int, str]]) -> None:
         table.state = table.module.replay(
@@ -759,6 +776,9 @@ class TableHost:
         timeout = None
         if table.deadlines:
             timeout = max(0.0, min(table.deadlines.values()) - time.monotonic())
+        poll = self.settings.poll_seconds
+        if poll > 0:  # other processes may serve this table's clicks: look at the log
+            timeout = poll if timeout is None else min(timeout, poll)
         if table.ai_only_since is not None:
             left = table.ai_only_since + self.settings.ai_only_grace - time.monotonic()
             timeout = max(0.0, left) if timeout is None else min(timeout, max(0.0, left))
@@ -766,6 +786,10 @@ class TableHost:
             await asyncio.wait_for(table.wake.wait(), timeout)
             table.wake.clear()
         except TimeoutError:
+            if poll > 0:
+                async with table.lock:
+                    if await self._sync_with_log(table):
+                        return
             await self._timeouts(table)
 
     async def _ai_only_expired(self, table: Table) -> bool:
