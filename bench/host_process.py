@@ -326,6 +326,8 @@ class Bench:
         self.clicks = 0
         self.refused: Counter[str] = Counter()
         self.errors: Counter[str] = Counter()
+        self.no_move_since: dict[tuple[int, int, int], float] = {}
+        self.no_move_counted: set[tuple[int, int, int]] = set()
 
     @property
     def db(self) -> sqlite3.Connection:
@@ -446,7 +448,12 @@ class Bench:
         normalize, accepts = state_checks(state, seat)
         moves = control_moves(comps, legal, normalize=normalize, accepts=accepts, rng=rng)
         if not moves:
-            if not probe:
+            # The DM for this decision may still be on its way (the state is read from the
+            # database, the DM comes a moment later): only a gap that lasts is an error.
+            key = (table.id, seat, state.version)
+            first = self.no_move_since.setdefault(key, time.monotonic())
+            if not probe and time.monotonic() - first > 10 and key not in self.no_move_counted:
+                self.no_move_counted.add(key)
                 self.errors[f"no_move: {table.game}"] += 1
                 if os.environ.get("BENCH_DEBUG"):
                     ids = [
