@@ -101,9 +101,13 @@ class Slots:
     started by priority, then in arrival order: a decision's hand image is drawn before
     table pictures that are waiting, so a busy pool delays table edits, not players."""
 
+    #: One slot in this many goes to the longest-waiting job (see ``release``).
+    OLDEST_EVERY = 4
+
     def __init__(self, size: int) -> None:
         self.size = max(1, size)
         self._busy = 0
+        self._released = 0
         self._waiters: list[tuple[int, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
 
@@ -125,6 +129,17 @@ class Slots:
             raise
 
     def release(self) -> None:
+        self._released += 1
+        if self._released % self.OLDEST_EVERY == 0:
+            # Every few slots go to the job that has waited longest, whatever its
+            # priority: under a flood of urgent jobs the others slow down but never starve.
+            live = [w for w in self._waiters if not w[2].done()]
+            if live:
+                oldest = min(live, key=lambda w: w[1])
+                self._waiters.remove(oldest)
+                heapq.heapify(self._waiters)
+                oldest[2].set_result(None)
+                return
         while self._waiters:
             _, _, future = heapq.heappop(self._waiters)
             if not future.done():

@@ -84,3 +84,28 @@ async def test_slots_start_waiting_jobs_by_priority() -> None:
     await asyncio.wait_for(asyncio.gather(*tasks), 2)
     assert order == ["decision", "hand", "table"]
     assert slots._busy == 0
+
+
+async def test_slots_never_starve_the_lowest_priority() -> None:
+    from bot.host.budget import Slots
+
+    slots = Slots(1)
+    await slots.acquire(Priority.DECISION)
+    served: list[str] = []
+
+    async def job(name: str, priority: Priority) -> None:
+        await slots.acquire(priority)
+        served.append(name)
+
+    table = asyncio.create_task(job("table", Priority.TABLE))
+    await asyncio.sleep(0)
+    # A flood of urgent jobs keeps arriving; the table picture still gets its turn.
+    for i in range(12):
+        asyncio.create_task(job(f"hand-{i}", Priority.DECISION))
+        await asyncio.sleep(0)
+        slots.release()
+        await asyncio.sleep(0)
+        if table.done():
+            break
+    assert table.done() and "table" in served
+    assert served.index("table") < 8
