@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DM_CLOSED = 50007
+#: An interaction token is valid 15 minutes; use it for DMs a little less long than that.
+TOKEN_SECONDS = 14 * 60
 #: Consecutive failed steps after which a table's driver stops retrying (the log says so).
 DRIVER_MAX_FAILURES = 20
 
@@ -568,6 +570,9 @@ class TableHost:
                 await _followup(interaction, problem)
                 return
             table.seats[seat].timeouts = 0
+            if interaction.guild_id is None:  # a DM click: its token can carry later DMs
+                table.seats[seat].token = interaction
+                table.seats[seat].token_at = time.monotonic()
             ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
             # The DM is refreshed too (even after a move from the ephemeral hand): it must not
             # keep the old decision's buttons, and the next decision then comes as a new DM.
@@ -1078,32 +1083,25 @@ class TableHost:
         edit: dict[str, Any] = {"content": content, "view": view}
         if not same_hand:
             edit["attachments"] = [file] if file else []
-        clicked = via is not None and getattr(via.message, "id", None) == seat.dm_message_id
+        clicked = (
+            via
+            if via is not None and getattr(via.message, "id", None) == seat.dm_message_id
+            else None
+        )
         try:
-            if not new_message and clicked and via is not None:
-                await via.edit_original_response(**edit)
-            elif not new_message:
-                await self.budget.acquire(Priority.DM)
-                channel = await self._dm_channel(seat)
-                await channel.get_partial_message(seat.dm_message_id).edit(**edit)  # type: ignore[arg-type]
+            if not new_message:
+                await self._edit_dm(seat, clicked, edit)
             else:
                 if seat.dm_message_id is not None and seat.dm_has_controls:
                     # Retire the old message's controls; the new one carries the current ones.
                     with contextlib.suppress(discord.HTTPException):
-                        if clicked and via is not None:
-                            await via.edit_original_response(view=None)
-                        else:
-                            await self.budget.acquire(Priority.DM)
-                            channel = await self._dm_channel(seat)
-                            await channel.get_partial_message(seat.dm_message_id).edit(view=None)
-                await self.budget.acquire(Priority.DECISION if acting else Priority.DM)
-                channel = await self._dm_channel(seat)
-                message = await channel.send(
-                    content, file=file, view=view, allowed_mentions=NO_PINGS
-                )  # type: ignore[arg-type]
-                seat.dm_message_id = message.id
+                        await self._edit_dm(seat, clicked, {"view": None})
+                await self._send_dm(seat, content, file, view, acting)
                 await self.store.update_seat(
-                    table.id, seat.seat, dm_channel_id=channel.id, dm_message_id=message.id
+                    table.id,
+                    seat.seat,
+                    dm_channel_id=seat.dm_channel_id,
+                    dm_message_id=seat.dm_message_id,
                 )
             seat.dm_acting = acting
             seat.dm_hand_key = hand_key
@@ -1115,6 +1113,63 @@ class TableHost:
                 log.warning("table %s: DM to seat %s refused: %s", table.id, seat.seat, e)
         except discord.HTTPException as e:
             log.warning("table %s: DM to seat %s failed: %s", table.id, seat.seat, e)
+
+    def _token_of(self, seat: Seat) -> discord.Interaction | None:
+        """The seat's last DM click while its token is valid (Discord: 15 minutes)."""
+        if seat.token is None or time.monotonic() - seat.token_at > TOKEN_SECONDS:
+            return None
+        return seat.token
+
+    async def _send_dm(
+        self, seat: Seat, content: str, file: discord.File | None, view: Any, acting: bool
+    ) -> None:
+        """A new DM message (it notifies). Through the player's last click when its token is
+        still valid: interaction webhooks do not count against the bot's REST budget."""
+        kwargs: dict[str, Any] = {"allowed_mentions": NO_PINGS}
+        if file is not None:
+            kwargs["file"] = file
+        if view is not None:
+            kwargs["view"] = view
+        token = self._token_of(seat)
+        if token is not None:
+            try:
+                message = await token.followup.send(content, wait=True, **kwargs)
+                seat.dm_message_id, seat.dm_token = message.id, token
+                return
+            except discord.HTTPException as e:
+                log.info("DM through the interaction failed (%s); sending it plainly", e)
+                if file is not None:
+                    file.reset()
+        await self.budget.acquire(Priority.DECISION if acting else Priority.DM)
+        channel = await self._dm_channel(seat)
+        message = await channel.send(content, **kwargs)
+        seat.dm_message_id, seat.dm_token = message.id, None
+
+    async def _edit_dm(
+        self, seat: Seat, clicked: discord.Interaction | None, edit: dict[str, Any]
+    ) -> None:
+        """Edit the seat's current DM: through the click that is on it, or the interaction
+        that sent it, while valid (no REST budget); else plainly."""
+        if clicked is not None:
+            await clicked.edit_original_response(**edit)
+            return
+        token = (
+            seat.dm_token
+            if seat.dm_token is not None and seat.dm_token is self._token_of(seat)
+            else None
+        )
+        if token is not None and seat.dm_message_id is not None:
+            try:
+                await token.followup.edit_message(seat.dm_message_id, **edit)
+                return
+            except discord.HTTPException as e:
+                log.info("DM edit through the interaction failed (%s); editing plainly", e)
+                for attachment in edit.get("attachments") or []:
+                    if isinstance(attachment, discord.File):
+                        attachment.reset()
+        await self.budget.acquire(Priority.DM)
+        channel = await self._dm_channel(seat)
+        await channel.get_partial_message(seat.dm_message_id).edit(**edit)
 
     async def _dm_channel(self, seat: Seat) -> Any:
         if seat.dm_channel_id is not None:

@@ -30,6 +30,11 @@ class Seat:
     dm_hand_key: str | None = None  # the hand the current DM's image shows
     #: The current DM may carry live controls (unknown after a restart: assume it does).
     dm_has_controls: bool = True
+    #: The seat's last DM click (its token sends and edits DMs without REST budget while
+    #: valid), when it was made, and the interaction that sent the current DM, if one did.
+    token: Any = None
+    token_at: float = 0.0
+    dm_token: Any = None
 
     @property
     def played_by_ai(self) -> bool:

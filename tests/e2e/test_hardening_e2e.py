@@ -464,3 +464,37 @@ async def test_after_a_restart_the_latest_dm_controls_work_at_once(
         assert len(await bot.store.actions(table_id)) == version + 1
     finally:
         await running.stop()
+
+
+async def test_dms_after_a_click_go_through_the_interaction(
+    fake_discord: FakeDiscord, tmp_path, games_channel: int, alice: int
+) -> None:
+    """A player's next decision (and edits of it) is sent through their last DM click's
+    interaction token, which Discord does not count against the bot's REST budget."""
+    import random
+
+    from tests.e2e.teahouse import click_legal_action, next_decision, settled
+
+    fake = fake_discord
+    running = RunningBot(fake, settings_for(str(tmp_path / "w.db")))
+    bot = await running.start()
+    try:
+        _, _, table = await _started_table(fake, bot, games_channel, alice)
+        seat = table.seat_of(alice).seat
+        rng = random.Random(3)
+        fake.ratelimits.reset_counters()
+        for _ in range(6):
+            _, (message, comps) = await eventually(lambda: next_decision(fake, table, [alice]))
+            version = table.state.version
+            legal = table.state.legal_actions(seat)
+            inter = await click_legal_action(
+                fake, alice, message, comps, legal, rng, state=table.state, seat=seat
+            )
+            await inter.wait_response()
+            await eventually(lambda v=version: table.state.version > v and settled(table))
+        exempt = fake.ratelimits.exempt_calls
+        assert exempt.get("POST /webhooks/{app}/{token}", 0) >= 1, dict(exempt)
+        # ...and those DMs carry working controls: the loop above clicked them.
+        assert table.seats[seat].token is not None
+    finally:
+        await running.stop()
