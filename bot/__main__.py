@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import faulthandler
 import logging
+import signal
 import sys
 
 from bot.config import ConfigError, Settings, is_loopback_url, load_dotenv
+
+log = logging.getLogger("bot")
 
 
 def point_at(settings: Settings) -> None:
@@ -24,11 +29,33 @@ def point_at(settings: Settings) -> None:
 
 
 async def run(settings: Settings) -> None:
+    """Run until the bot stops or SIGINT/SIGTERM asks it to, then close it cleanly.
+
+    The signals only set an event (rather than cancelling the running task, as asyncio.run
+    does on Ctrl-C): a cancellation that lands while discord.py waits for its guilds at
+    start-up can be swallowed there, leaving a process that never stops.
+    """
     from bot.app import Teahouse
 
     point_at(settings)
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
     async with Teahouse(settings) as bot:
-        await bot.start(settings.token)
+        runner = asyncio.create_task(bot.start(settings.token), name="bot")
+        stopper = asyncio.create_task(stop.wait(), name="stop-signal")
+        await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        if stopper.done():
+            log.info("stopping (signal received)")
+            await bot.close()
+            _, pending = await asyncio.wait({runner}, timeout=5)
+            for task in pending:
+                task.cancel()
+        else:
+            stopper.cancel()
+            runner.result()  # a start-up error (a bad token...) is raised here
 
 
 def main(argv: list[str]) -> int:
@@ -42,6 +69,9 @@ def main(argv: list[str]) -> int:
         level=settings.log_level.upper(),
         format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
     )
+    if hasattr(signal, "SIGUSR1"):
+        # `kill -USR1 <pid>` prints every thread's stack: for a process that seems stuck.
+        faulthandler.register(signal.SIGUSR1, all_threads=True)
     if argv[:1] == ["check"]:
         print("configuration OK")
         return 0

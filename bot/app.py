@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import discord
@@ -16,6 +17,9 @@ from bot.host.text import NO_PINGS
 from bot.store import Store
 
 log = logging.getLogger(__name__)
+
+#: How long closing the gateway connections may take at shutdown.
+CLOSE_SECONDS = 10.0
 
 COGS = (
     "cogs.koikoi",
@@ -127,12 +131,19 @@ class Teahouse(commands.AutoShardedBot):
             pass
 
     async def close(self) -> None:
-        if self.host is not None:
-            await self.host.close()
-        await super().close()
-        if self.store is not None:
-            await self.store.close()
-            self.store = None
+        """Stop the tables, the gateway and the store; bounded, so a shutdown (SIGINT,
+        SIGTERM) never hangs on a gateway that does not answer its close handshake."""
+        try:
+            if self.host is not None:
+                await self.host.close()
+            try:
+                await asyncio.wait_for(super().close(), timeout=CLOSE_SECONDS)
+            except TimeoutError:
+                log.warning("the gateway did not close within %.0f s", CLOSE_SECONDS)
+        finally:
+            if self.store is not None:
+                store, self.store = self.store, None
+                await store.close()
 
 
 def _on_message(interaction: discord.Interaction, custom_id: str) -> bool:

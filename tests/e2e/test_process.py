@@ -17,8 +17,9 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.asyncio
 
 
+@pytest.mark.parametrize("stop_signal", [signal.SIGINT, signal.SIGTERM], ids=["INT", "TERM"])
 async def test_python_m_bot_connects_syncs_commands_and_stops_cleanly(
-    fake_discord: FakeDiscord, tmp_path
+    fake_discord: FakeDiscord, tmp_path, stop_signal: signal.Signals
 ) -> None:
     # The developer's own TEAHOUSE_* settings (a sync guild, a database...) must not leak in.
     inherited = {k: v for k, v in os.environ.items() if not k.startswith(("TEAHOUSE_", "DISCORD_"))}
@@ -31,13 +32,14 @@ async def test_python_m_bot_connects_syncs_commands_and_stops_cleanly(
         "TEAHOUSE_DATABASE": str(tmp_path / "data" / "teahouse.db"),
         "PYTHONPATH": str(ROOT),
     }
+    log_file = open(tmp_path / "bot.log", "wb")  # noqa: SIM115 (closed below)
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         "bot",
         cwd=tmp_path,
         env=env,
-        stdout=asyncio.subprocess.PIPE,
+        stdout=log_file,
         stderr=asyncio.subprocess.STDOUT,
     )
     try:
@@ -56,6 +58,19 @@ async def test_python_m_bot_connects_syncs_commands_and_stops_cleanly(
         } <= names
         assert (tmp_path / "data" / "teahouse.db").exists()
     finally:
-        proc.send_signal(signal.SIGINT)
-        out, _ = await asyncio.wait_for(proc.communicate(), timeout=30)
+        # Sent right after start-up (a race that used to leave the process running).
+        proc.send_signal(stop_signal)
+        # Closing is bounded in the bot (10 s for the gateway); leave room on a busy machine.
+        try:
+            await asyncio.wait_for(proc.wait(), timeout=60)
+        except TimeoutError:
+            proc.send_signal(signal.SIGUSR1)  # the bot dumps every thread's stack to its log
+            await asyncio.sleep(1)
+            proc.kill()
+            await proc.wait()
+        log_file.close()
+    out = (tmp_path / "bot.log").read_bytes()
+    assert proc.returncode is not None and proc.returncode >= 0, (
+        f"python -m bot did not stop on {stop_signal.name}; its log:\n" + out.decode()[-3000:]
+    )
     assert proc.returncode == 0, out.decode()[-2000:]
