@@ -721,18 +721,23 @@ async def run_host(
     except Exception as e:
         bench.errors[f"bench failed: {type(e).__name__}: {str(e)[-600:]}"] += 1
     finally:
-        bench.stopping = True
-        if players is not None and not players.done():
-            players.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await players
-        await bot.stop()
-        bench.close()
-        await fake.stop()
-        tmp.cleanup()
+        await _teardown(bench, players, bot, fake, tmp)
     result["errors"] = sum(bench.errors.values())
     result["error_kinds"] = dict(bench.errors)
     return result
+
+
+async def _teardown(bench: Any, players: Any, bot: Any, fake: Any, tmp: Any) -> None:
+    """Stop the players, the bot process, the fake and the temp dir: always, in this order."""
+    bench.stopping = True
+    if players is not None and not players.done():
+        players.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await players
+    await bot.stop()
+    bench.close()
+    await fake.stop()
+    tmp.cleanup()
 
 
 async def run_resume(
@@ -844,15 +849,7 @@ async def run_resume(
     except Exception as e:
         bench.errors[f"bench failed: {type(e).__name__}: {str(e)[-600:]}"] += 1
     finally:
-        bench.stopping = True
-        if players is not None and not players.done():
-            players.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await players
-        await bot.stop()
-        bench.close()
-        await fake.stop()
-        tmp.cleanup()
+        await _teardown(bench, players, bot, fake, tmp)
     result["errors"] = sum(bench.errors.values())
     result["error_kinds"] = dict(bench.errors)
     return result

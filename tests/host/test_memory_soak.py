@@ -15,22 +15,9 @@ from typing import Any
 
 import pytest
 
-from bot.config import Settings
 from bot.host.manager import TableHost
 from bot.store import SeatRow, Store
-
-
-class _NoDiscord:
-    """The few bot methods the host calls when it has nothing to send to."""
-
-    def get_channel(self, channel_id: int) -> None:
-        return None
-
-    def get_partial_messageable(self, channel_id: int) -> None:
-        return None
-
-    async def wait_until_ready(self) -> None:
-        return None
+from tests.host.offline import offline_host
 
 
 async def _play_matches(host: TableHost, store: Store, count: int, start: int) -> None:
@@ -56,17 +43,8 @@ async def _play_matches(host: TableHost, store: Store, count: int, start: int) -
 
 
 async def _host(tmp_path: Any) -> tuple[TableHost, Store]:
-    store = await Store.open(tmp_path / "soak.db")
-    settings = Settings(
-        token="t", database=str(tmp_path / "soak.db"), ai_delay=0.0, edit_interval=0.0
-    )
-    host = TableHost(_NoDiscord(), store, settings)  # type: ignore[arg-type]
-
-    async def no_image(*args: Any, **kwargs: Any) -> None:
-        return None
-
-    host._render = no_image  # type: ignore[method-assign]
-    return host, store
+    host = await offline_host(str(tmp_path / "soak.db"), ai_delay=0.0, edit_interval=0.0)
+    return host, host.store
 
 
 async def _flat_memory(tmp_path: Any, warmup: int, measured: int) -> None:

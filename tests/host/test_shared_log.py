@@ -9,37 +9,15 @@ from typing import Any
 
 import pytest
 
-from bot.config import Settings
 from bot.host.manager import Conflict, TableHost
-from bot.store import SeatRow, Store
-
-
-class _NoDiscord:
-    def get_channel(self, channel_id: int) -> None:
-        return None
-
-    def get_partial_messageable(self, channel_id: int, **kwargs: Any) -> None:
-        return None
-
-    async def wait_until_ready(self) -> None:
-        return None
-
-
-async def _host(path: str) -> TableHost:
-    store = await Store.open(path)
-    host = TableHost(_NoDiscord(), store, Settings(token="t", database=path))  # type: ignore[arg-type]
-
-    async def no_image(*args: Any, **kwargs: Any) -> None:
-        return None
-
-    host._render = no_image  # type: ignore[method-assign]
-    return host
+from bot.store import SeatRow
+from tests.host.offline import offline_host
 
 
 @pytest.fixture
 async def two_hosts(tmp_path):
     path = str(tmp_path / "shared.db")
-    a, b = await _host(path), await _host(path)
+    a, b = await offline_host(path), await offline_host(path)
     table_id = await a.store.create_table(
         guild_id=1, channel_id=2, game="koikoi", options={}, seed="shared", host_id=7
     )
