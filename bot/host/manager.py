@@ -26,7 +26,7 @@ from bot.engine import IllegalAction, make_rng
 from bot.games import game_module
 from bot.host.budget import Priority, RestBudget, Slots
 from bot.host.components import controls_view, lobby_view, reclaim_view, table_view
-from bot.host.options import HOST_OPTIONS, game_options, validate_options  # noqa: F401
+from bot.host.options import game_options, validate_options
 from bot.host.table import Seat, Table
 from bot.host.text import NO_PINGS, incident_id, pings, player_name
 from bot.render.worker import pool as render_pool
@@ -600,15 +600,14 @@ class TableHost:
                     await _followup(interaction, problem)
                 else:
                     requests.append((seat, code, interaction))
+            start = table.state.version
+            events = table.state.apply_simultaneous([(s, c) for s, c, _ in requests])
             try:
-                await self._catch_up(table)
+                await self._store_actions(table, start, "player")
             except Conflict as e:
                 for _, _, interaction in requests:
                     await _followup(interaction, f"⚠️ {e.reason}")
                 return
-            start = table.state.version
-            events = table.state.apply_simultaneous([(s, c) for s, c, _ in requests])
-            await self._store_actions(table, start, "player")
             made = table.state.log[start:]
             for seat, code, interaction in requests:
                 if (seat, table.state.normalize(seat, code)) in made:
@@ -651,19 +650,14 @@ class TableHost:
         """Apply one action and append it to the log before anything is shown.
 
         The in-memory state is a cache of the log: if the log has moved on (another process
-        served a click of this table), this process catches up and the action, decided on
-        an older state, is refused with :class:`Conflict`.
+        served a click of this table), the store refuses the append (its index is taken),
+        this process rebuilds from the log and the action, decided on an older state, is
+        refused with :class:`Conflict` (see :meth:`_store_actions`).
         """
-        await self._catch_up(table)
         start = table.state.version
         events = table.state.apply(seat, code)
         await self._store_actions(table, start, source)
         return events
-
-    async def _catch_up(self, table: Table) -> None:
-        """Apply what the log holds beyond this state (raises Conflict if there was any)."""
-        if await self._sync_with_log(table):
-            raise Conflict("Another move was made at this table just before yours.")
 
     async def _sync_with_log(self, table: Table) -> bool:
         """Apply what the log holds beyond this state; True if there was anything."""
@@ -675,8 +669,8 @@ class TableHost:
         try:
             for seat, code in missed:
                 events += table.state.apply(seat, code)
-        except IllegalAction:
-            self._rebuild(table, table.state.log + missed)  # diverged: replay the whole log
+        except IllegalAction:  # diverged: replay the whole log
+            self._rebuild(table, await self.store.actions(table.id))
             events = []
         await self._after_change(table, events)
         return True
@@ -882,20 +876,17 @@ class TableHost:
                 if table.finished or seat not in table.waiting_on():
                     continue
                 s = table.seats[seat]
+                # Letting a claim window close is a normal answer (pass), not a timeout:
+                # nobody is asked to click Pass on every discard.
+                answering = _in_claim_window(table)
                 code = table.state.default_action(seat)
-                if _in_claim_window(table):
-                    # Letting a claim window close is a normal answer (pass), not a
-                    # timeout: nobody is asked to click Pass on every discard.
-                    try:
-                        events = await self._apply(table, seat, code, "timeout")
-                    except Conflict:
-                        return  # the decision was made elsewhere meanwhile
-                    await self._after_change(table, events)
-                    continue
                 try:
                     events = await self._apply(table, seat, code, "timeout")
                 except Conflict:
                     return  # the decision was made elsewhere meanwhile
+                if answering:
+                    await self._after_change(table, events)
+                    continue
                 s.timeouts += 1
                 # The default move is not described here: it may be a hidden one (cards
                 # passed or buried); the public events say what everyone may know.
@@ -1383,10 +1374,10 @@ class TableHost:
                 if seat.user_id is None or seat.is_ai or seat.dm_message_id is None:
                     continue
                 with contextlib.suppress(discord.HTTPException):
-                    channel = await self._dm_channel(seat)
-                    await self.budget.acquire(Priority.DM)
-                    await channel.get_partial_message(seat.dm_message_id).edit(
-                        content=f"**{table.title}** #{table.id}: {note}", view=None
+                    await self._edit_dm(
+                        seat,
+                        None,
+                        {"content": f"**{table.title}** #{table.id}: {note}", "view": None},
                     )
             with contextlib.suppress(discord.HTTPException):
                 channel = self._channel(table.channel_for_table)
@@ -1413,8 +1404,8 @@ class TableHost:
             )
 
     def _evict(self, table: Table) -> None:
-        """Forget a finished table: its messages are final and clicks on them are refused
-        from the store's record. Its own tasks end by themselves."""
+        """Forget a finished table (its messages are final; a click on them finds the table
+        finished in the store and is refused) and stop its updater and driver."""
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
         for task in table.tasks:
