@@ -7,7 +7,6 @@ tests with the real client use the wall clock with short windows.
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Any
 
 import aiohttp
@@ -331,9 +330,8 @@ async def test_client_waits_out_a_bucket_429(live):
     async with aiohttp.ClientSession() as session:
         for n in range(5):
             assert (await post(fake, session, channel_id, f"other {n}"))[0] == 200
-    started = time.monotonic()
     sent = await asyncio.wait_for(asyncio.gather(*(channel.send(f"msg {n}") for n in range(8))), 15)
-    assert len(sent) == 8 and time.monotonic() - started < 15
+    assert len(sent) == 8
     contents = [m.content for m in fake.messages_in(channel_id)]
     assert sorted(contents[5:]) == sorted(f"msg {n}" for n in range(8))
     assert fake.ratelimits.bucket_429s >= 1

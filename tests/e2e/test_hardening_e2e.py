@@ -299,7 +299,13 @@ async def test_errors_are_answered_with_an_incident_id_and_change_nothing(
         inter = await fake.click(alice, lobby, label="Add AI")
         await inter.wait_response()
         assert "incident `" in _text(inter)
-        assert inter.callback.data.get("flags", 0) & 64 or all(m.ephemeral for m in inter.followups)
+        # The apology itself is private, wherever it came (the answer or a follow-up).
+        callback_text = str(inter.callback.data.get("content") or "")
+        if "incident `" in callback_text:
+            assert inter.callback.data.get("flags", 0) & 64
+        else:
+            carriers = [m for m in inter.followups if "incident `" in m.content]
+            assert carriers and all(m.ephemeral for m in carriers)
         assert await bot.store.get_seats(table_id) == seats_before
     finally:
         await running.stop()
@@ -355,7 +361,7 @@ async def test_a_failing_ai_falls_back_and_the_match_finishes(
 async def test_closing_the_host_is_quick_even_with_busy_tables(
     fake_discord: FakeDiscord, tmp_path, games_channel: int, alice: int
 ) -> None:
-    import time
+    import asyncio
 
     fake = fake_discord
     running = RunningBot(fake, settings_for(str(tmp_path / "z.db")))
@@ -365,10 +371,8 @@ async def test_closing_the_host_is_quick_even_with_busy_tables(
             await _started_table(fake, bot, games_channel, alice)
         tasks = [t for table in bot.host.tables.values() for t in table.tasks]
         assert tasks
-        started = time.monotonic()
-        await bot.host.close(timeout=1.0)
-        # Not a timing assertion on speed: close() must not wait past its own bound.
-        assert time.monotonic() - started < 5.0
+        # close() must return within its own bound (generously capped here, not timed).
+        await asyncio.wait_for(bot.host.close(timeout=1.0), 30)
         assert all(t.done() for t in tasks)
     finally:
         await running.stop()
@@ -403,6 +407,7 @@ async def test_a_move_from_show_my_hand_retires_the_dm_controls(
                 fake, alice, message, comps, legal, rng, state=table.state, seat=seat
             )
 
+        known = {m.id for m in fake.dms(alice)}  # Alice's DMs before her move
         inter = await legal_click(private, action_components(private))
         await inter.wait_response()
         await eventually(lambda: table.state.version > old_version and settled(table))
@@ -423,9 +428,10 @@ async def test_a_move_from_show_my_hand_retires_the_dm_controls(
             _, (message, comps) = await eventually(lambda: next_decision(fake, table, [alice]))
             others = [s for s, _ in table.state.log[moved_at:] if s != seat]
             if others:
-                assert message.id > dm.id
+                assert message.id not in known  # a new message, not an edit of an old one
                 break
             moved_at = table.state.version
+            known = {m.id for m in fake.dms(alice)}
             await (await legal_click(message, comps)).wait_response()
             await eventually(lambda v=moved_at: table.state.version > v and settled(table))
     finally:
@@ -482,9 +488,14 @@ async def test_dms_after_a_click_go_through_the_interaction(
         _, _, table = await _started_table(fake, bot, games_channel, alice)
         seat = table.seat_of(alice).seat
         rng = random.Random(3)
-        fake.ratelimits.reset_counters()
-        for _ in range(6):
+        thread = table.thread_id
+        posted_before: set[int] = set()
+        for n in range(7):
             _, (message, comps) = await eventually(lambda: next_decision(fake, table, [alice]))
+            if n == 1:
+                # From Alice's first click on, her DMs can go through her interaction.
+                posted_before = {m.id for m in fake.messages_in(thread)}
+                fake.ratelimits.reset_counters()
             version = table.state.version
             legal = table.state.legal_actions(seat)
             inter = await click_legal_action(
@@ -494,6 +505,10 @@ async def test_dms_after_a_click_go_through_the_interaction(
             await eventually(lambda v=version: table.state.version > v and settled(table))
         exempt = fake.ratelimits.exempt_calls
         assert exempt.get("POST /webhooks/{app}/{token}", 0) >= 1, dict(exempt)
+        # No DM went out as a plain (counted) message: every counted POST was a thread post.
+        thread_posts = [m for m in fake.messages_in(thread) if m.id not in posted_before]
+        counted = fake.ratelimits.calls.get("POST /channels/{cid}/messages", 0)
+        assert counted == len(thread_posts), (counted, len(thread_posts))
         # ...and those DMs carry working controls: the loop above clicked them.
         assert table.seats[seat].token is not None
     finally:

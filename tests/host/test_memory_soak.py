@@ -37,8 +37,12 @@ async def _play_matches(host: TableHost, store: Store, count: int, start: int) -
         table = host._build_table(row, await store.get_seats(table_id), [])
         host.tables[table.id] = table
         host._launch(table)
-        while not table.finished:
-            await asyncio.sleep(0.01)
+
+        async def finished(table=table) -> None:
+            while not table.finished:
+                await asyncio.sleep(0.01)
+
+        await asyncio.wait_for(finished(), 60)  # a stuck driver fails the test, not the run
         assert (await store.get_table(table_id)).status == "finished"
 
 
