@@ -94,9 +94,6 @@ def _ink(draw: ImageDraw.ImageDraw, fill: Any) -> int | None:
 class Draw(ImageDraw.ImageDraw):
     """``ImageDraw.Draw`` whose single-line FreeType ``text`` comes from the glyph-mask cache."""
 
-    def __init__(self, im: Image.Image, mode: str | None = None) -> None:
-        super().__init__(im, mode)
-
     def text(  # type: ignore[override]
         self,
         xy: tuple[float, float],

@@ -380,7 +380,7 @@ def render_table(view: Mapping[str, Any]) -> Image.Image:
     return canvas
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=8)  # ~2.9 MB each, per render process: a few highlight patterns
 def _table_base(actives: tuple[bool, ...]) -> Image.Image:
     """The felt, the header panel and one strip panel per seat (top to bottom; a highlighted
     border on the active ones): everything that does not move. Cached; callers copy it."""

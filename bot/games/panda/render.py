@@ -418,12 +418,6 @@ def _seat_panel(canvas: Image.Image, view: Mapping[str, Any], seat: int, pos: st
                 status.append(("to lead", HIGHLIGHT))
             else:
                 status.append(("to play", HIGHLIGHT))
-        elif (
-            seat in view.get("may_act", [])
-            and not view["played_any"][seat]
-            and not view["calls"][seat]
-        ):
-            pass
     for text, colour in status:
         if bx + text_length(text, 14, True) + 10 > x1 - 10 and bx > x0 + 14:
             bx, by = x0 + 14, by + 24  # wrap to a second line of badges
