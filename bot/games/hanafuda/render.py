@@ -1120,8 +1120,8 @@ CLASS_COLOUR = {
     PLAIN: (100, 96, 90),
 }
 EMPTY_PILE_COLOUR = (60, 70, 64)
-MAX_PILE_STEP = 24
-CAPTURE_CARD_W = 54
+MAX_PILE_STEP = 14
+CAPTURE_CARD_W = 42
 PNG_COLOURS = 48  # the tables' fixed palette (see ``png_palette_for``)
 BACK_W = 36
 MOVE_CARD_W = 36
@@ -1154,10 +1154,10 @@ class TableLayout:
     field_card_w: int = 80
     capture_card_w: int = CAPTURE_CARD_W
     max_pile_step: int = MAX_PILE_STEP  # the widest step between the cards of a pile
-    # The plains pile (only its count matters) may use smaller cards and a shorter step;
+    # The plains pile (only its count matters) uses smaller cards and a shorter step;
     # 0 keeps those of the other piles.
-    plain_card_w: int = 0
-    plain_pile_step: int = 0
+    plain_card_w: int = 34
+    plain_pile_step: int = 9
 
     def pile_card(self, cls: str) -> tuple[int, int]:
         """(card width, widest step) of the capture pile of class ``cls``."""

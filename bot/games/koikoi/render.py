@@ -76,10 +76,6 @@ LAYOUT = TableLayout(
     pile_cards_dy=38,
     hand_cards_dy=36,
     field_card_w=70,
-    capture_card_w=42,
-    max_pile_step=14,
-    plain_card_w=34,
-    plain_pile_step=9,
 )
 W, H = LAYOUT.width, LAYOUT.height
 M = LAYOUT.margin
