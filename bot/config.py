@@ -52,9 +52,13 @@ class Settings:
     #: Seconds a table whose every seat is played by an AI (all humans timed out) goes on
     #: before it is ended without a result.
     ai_only_grace: float = 300.0
-    #: Non-interaction REST requests per second the bot allows itself (Discord's global
-    #: limit is 50/s per token; bots with a raised limit may set more).
-    rest_budget: float = 40.0
+    #: Non-interaction REST requests per second the bot token allows itself, all processes
+    #: together (Discord's global limit is 50/s per token; bots with a raised limit may set
+    #: more). A process takes its share of it: see :attr:`rest_budget`.
+    token_rest_budget: float = 40.0
+    #: This process's own REST requests per second, overriding its share of the token's
+    #: budget (None: ``token_rest_budget`` × its shards / the shard count).
+    rest_share: float | None = None
     #: Gateway sharding: the total number of shards, and which of them this process runs
     #: ("0-3", "4,5"; all of them if unset). Unset count: Discord's recommendation.
     shard_count: int | None = None
@@ -77,6 +81,19 @@ class Settings:
         if self.log_poll is not None:
             return self.log_poll
         return 1.0 if self.shards is not None else 0.0
+
+    @property
+    def rest_budget(self) -> float:
+        """REST requests per second this process allows itself: ``rest_share`` if set,
+        else its static share of the token's budget — a process running k of n shards takes
+        ``token_rest_budget × k / n``, so processes that split the shards between them
+        together stay within the token's budget (one process running every shard takes all)."""
+        if self.rest_share is not None:
+            return self.rest_share
+        ids = self.shard_ids
+        if ids is None or self.shard_count is None:
+            return self.token_rest_budget
+        return self.token_rest_budget * len(ids) / self.shard_count
 
     @property
     def shard_ids(self) -> list[int] | None:
@@ -111,6 +128,9 @@ class Settings:
             if count is None:
                 raise ConfigError("TEAHOUSE_SHARDS needs TEAHOUSE_SHARD_COUNT (the total).")
             parse_shards(str(shards), int(count))  # type: ignore[arg-type]
+        for name in ("token_rest_budget", "rest_share"):
+            if values.get(name) == 0:
+                raise ConfigError(f"{_ENV_NAMES[name]} must be more than 0 requests per second.")
         for name in ("api_base", "gateway_url"):
             url = values.get(name)
             if url is not None and not is_loopback_url(str(url)):
@@ -161,7 +181,8 @@ _ENV_NAMES = {
     "simultaneous_window": "TEAHOUSE_SIMULTANEOUS_WINDOW",
     "sync_guild": "TEAHOUSE_SYNC_GUILD",
     "render_processes": "TEAHOUSE_RENDER_PROCESSES",
-    "rest_budget": "TEAHOUSE_REST_BUDGET",
+    "token_rest_budget": "TEAHOUSE_REST_BUDGET",
+    "rest_share": "TEAHOUSE_REST_SHARE",
     "shard_count": "TEAHOUSE_SHARD_COUNT",
     "shards": "TEAHOUSE_SHARDS",
     "log_poll": "TEAHOUSE_LOG_POLL",
@@ -187,7 +208,8 @@ _FLOATS = {
     "lobby_ttl",
     "new_cooldown",
     "ai_only_grace",
-    "rest_budget",
+    "token_rest_budget",
+    "rest_share",
     "log_poll",
 }
 _INTS = {
