@@ -1,0 +1,263 @@
+"""Pictures of a replay step (Pillow, through each game's own renderer; no Discord).
+
+A step is drawn as the game's spectator table, then — when a deal ended with that step and
+the game draws deal summaries — that summary, then (``reveal``: a finished match) every
+seat's hand face up, then a caption band saying which step it is and what just happened.
+``replay_png`` is what the render pool runs: it keeps the last few :class:`Replayer` s of
+its process, so stepping through one match rebuilds nothing but the step.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import io
+import logging
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from PIL import Image
+
+from bot.render.charts import drawable
+from bot.render.draw import (
+    FELT_GREEN,
+    GOLD,
+    MUTED,
+    PAPER,
+    WHITE,
+    Draw,
+    draw_text,
+    felt,
+    fit_text,
+    panel,
+)
+from bot.render.encode import to_png
+from bot.render.fonts import font
+from bot.replay.core import Replayer, ReplayRecord, to_json
+
+log = logging.getLogger(__name__)
+
+MARGIN = 12
+NAME_W = 170
+ROW_H = 92
+CAPTION_SIZE = 18
+
+Sprite = Callable[[str], Image.Image]
+
+
+def _sprites(game: str) -> tuple[Sprite, int]:
+    """The face of one card of ``game`` at hand-panel size, and the card width."""
+    if game in ("koikoi", "mushi"):
+        from bot.games.hanafuda.render import card_image
+
+        return (lambda code: card_image(code, 46)), 46
+    if game == "panda":
+        from bot.games.panda.render import card_sprite
+
+        return (lambda code: card_sprite(code, (50, 72))), 50
+    if game == "sandayi":
+        from bot.games.sandayi.render import card_image as sandayi_card
+
+        return (lambda code: sandayi_card(code, 50)), 50
+    from bot.games.mahjong.render import tile_image
+
+    return (lambda code: tile_image(code, (48, 64))), 48
+
+
+def _hand_cards(view: Mapping[str, Any]) -> list[str]:
+    hand = view.get("hand")
+    if isinstance(hand, dict):  # (no game does this today; be lenient)
+        hand = [c for group in hand.values() for c in group]
+    cards = [str(c) for c in (hand or [])]
+    drawn = view.get("drawn")
+    if isinstance(drawn, str) and drawn and drawn not in cards:
+        cards.append(drawn)
+    return cards
+
+
+def hands_panel(game: str, views: Sequence[Mapping[str, Any]], width: int) -> Image.Image:
+    """Every seat's hand face up: one row per seat (name, then its cards, overlapping
+    when they do not fit)."""
+    sprite, cw = _sprites(game)
+    height = MARGIN * 2 + 30 + ROW_H * len(views)
+    img = felt((width, height), FELT_GREEN).copy()
+    inner = panel(img, (MARGIN, MARGIN, width - MARGIN, height - MARGIN), title="Hands, face up")
+    d = Draw(img)
+    y = inner[1] + 4
+    x0 = inner[0] + NAME_W
+    room = inner[2] - x0 - 4
+    for view in views:
+        seat = view.get("seat")
+        players = view.get("players") or []
+        name = players[seat] if isinstance(seat, int) and seat < len(players) else "?"
+        label, size = fit_text(drawable(str(name), bold=True), NAME_W - 16, 20, True)
+        draw_text(
+            d, (inner[0] + 8, y + ROW_H // 2 - 12), label, size, WHITE, bold=True, anchor="lm"
+        )
+        cards = _hand_cards(view)
+        draw_text(
+            d,
+            (inner[0] + 8, y + ROW_H // 2 + 12),
+            f"{len(cards)} card{'' if len(cards) == 1 else 's'}",
+            14,
+            MUTED,
+            anchor="lm",
+        )
+        if cards:
+            step = min(cw + 4, (room - cw) / max(1, len(cards) - 1)) if len(cards) > 1 else cw
+            for i, code in enumerate(cards):
+                try:
+                    face = sprite(code)
+                except Exception:  # an unknown code: skip the card, keep the picture
+                    log.warning("no sprite for %s card %r", game, code)
+                    continue
+                top = y + (ROW_H - face.height) // 2
+                img.paste(face, (int(x0 + i * step), top), face if face.mode == "RGBA" else None)
+        else:
+            draw_text(d, (x0, y + ROW_H // 2), "no cards in hand", 16, MUTED, anchor="lm")
+        y += ROW_H
+    return img
+
+
+def _wrap(text: str, width: int, size: int) -> list[str]:
+    fnt = font(size)
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split(" "):
+            trial = f"{line} {word}" if line else word
+            if fnt.getlength(trial) <= width or not line:
+                line = trial
+            else:
+                lines.append(line)
+                line = word
+        lines.append(line)
+    return lines
+
+
+def caption(head: str, text: str, width: int, max_lines: int = 5) -> Image.Image:
+    """A band with the step's heading (gold) and what happened (wrapped)."""
+    clean = "\n".join(drawable(line, fallback="") for line in text.split("\n"))
+    lines = _wrap(clean, width - 4 * MARGIN, CAPTION_SIZE)
+    if len(lines) > max_lines:
+        lines = lines[: max_lines - 1] + [lines[max_lines - 1] + " …"]
+    height = MARGIN * 2 + 34 + (CAPTION_SIZE + 8) * len(lines) + 6
+    img = felt((width, height), FELT_GREEN).copy()
+    panel(img, (MARGIN, MARGIN // 2, width - MARGIN, height - MARGIN // 2))
+    d = Draw(img)
+    draw_text(
+        d, (2 * MARGIN, MARGIN + 6), drawable(head, bold=True, fallback=""), 20, GOLD, bold=True
+    )
+    y = MARGIN + 36
+    for line in lines:
+        draw_text(d, (2 * MARGIN, y), line, CAPTION_SIZE, PAPER)
+        y += CAPTION_SIZE + 8
+    return img
+
+
+def step_heading(rp: Replayer, step: int) -> str:
+    from bot.games import game_module
+
+    hand = rp.hand_of(step)
+    title = game_module(rp.record.game).TITLE
+    table = f" #{rp.record.table_id}" if rp.record.table_id is not None else ""
+    word = "round" if rp.record.game == "koikoi" else "hand"
+    return f"{title}{table} · step {step} / {rp.last} · {word} {hand.number}"
+
+
+def render_step(rp: Replayer, step: int, *, reveal: bool) -> Image.Image:
+    """The picture of ``step``: table, deal summary (if a deal just ended), every hand
+    (``reveal``) and the caption."""
+    step = rp.clamp(step)
+    module = importlib.import_module(f"bot.games.{rp.record.game}.render")
+    state = rp.state_at(step)
+    names = [drawable(n, bold=True) for n in state.players]
+    spectator = _named(state.view(None), names)
+    parts = [module.render_table(spectator).convert("RGB")]
+    if step > 0 and rp.steps[step - 1].deal_end:
+        summary_fn = getattr(module, "render_deal_summary", None)
+        summary = summary_fn(spectator) if summary_fn is not None else None
+        if summary is not None:
+            parts.append(summary.convert("RGB"))
+    width = max(p.width for p in parts)
+    if reveal:
+        views = [_named(state.view(seat), names) for seat in range(state.num_seats)]
+        parts.append(hands_panel(rp.record.game, views, width))
+    parts.append(caption(step_heading(rp, step), rp.describe(step), width))
+    height = sum(p.height for p in parts)
+    out = felt((width, height), FELT_GREEN).copy()
+    y = 0
+    for p in parts:
+        out.paste(p, ((width - p.width) // 2, y))
+        y += p.height
+    return out
+
+
+def _named(view: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """The view with player names the font can draw (emoji dropped: no empty boxes)."""
+    view["players"] = names
+    return view
+
+
+# ----- the render pool's entry point ---------------------------------------------------
+
+_CACHE: OrderedDict[str, Replayer] = OrderedDict()
+_CACHE_SIZE = 8
+
+
+def record_key(record: ReplayRecord) -> str:
+    """A digest of everything that defines a replay (the same match gives the same key)."""
+    return hashlib.sha256(to_json(record, indent=None).encode()).hexdigest()
+
+
+def replayer_for(record: ReplayRecord, key: str | None = None) -> Replayer:
+    """A :class:`Replayer` for ``record``, kept among this process's last few."""
+    key = key or record_key(record)
+    rp = _CACHE.get(key)
+    if rp is None:
+        rp = Replayer(record)
+        _CACHE[key] = rp
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    else:
+        _CACHE.move_to_end(key)
+    return rp
+
+
+def replay_png(
+    record: ReplayRecord, step: int, reveal: bool = True, key: str | None = None
+) -> bytes:
+    """PNG bytes of one step (what the bot sends)."""
+    rp = replayer_for(record, key)
+    return encode(rp.record.game, render_step(rp, step, reveal=reveal))
+
+
+def encode(game: str, image: Image.Image) -> bytes:
+    """PNG bytes on the game's fixed palette (the step is the game's own art and felt)."""
+    module = importlib.import_module(f"bot.games.{game}.render")
+    palette = getattr(module, "png_palette", None)
+    return to_png(image, palette=palette() if palette is not None else True)
+
+
+def replay_gif(rp: Replayer, steps: Sequence[int], *, reveal: bool, ms: int = 900) -> bytes:
+    """One animated GIF of ``steps`` (e.g. every step of a deal)."""
+    frames = [render_step(rp, s, reveal=reveal) for s in steps]
+    width = max(f.width for f in frames)
+    height = max(f.height for f in frames)
+    padded = []
+    for f in frames:
+        canvas = felt((width, height), FELT_GREEN).copy()
+        canvas.paste(f, (0, 0))
+        padded.append(canvas.quantize(256, method=Image.Quantize.FASTOCTREE))
+    buf = io.BytesIO()
+    padded[0].save(
+        buf,
+        format="GIF",
+        save_all=True,
+        append_images=padded[1:],
+        duration=ms,
+        loop=0,
+        optimize=False,
+    )
+    return buf.getvalue()
