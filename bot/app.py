@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -28,6 +29,8 @@ COGS = (
     "cogs.sandayi",
     "cogs.mahjong",
     "cogs.leaderboard",
+    "cogs.history",
+    "cogs.replay",
     "cogs.rules",
     "cogs.admin",
 )
@@ -59,6 +62,8 @@ class Teahouse(commands.AutoShardedBot):
         self.cog_names = cogs
         self.store: Store | None = None
         self.host: TableHost | None = None
+        #: Every persistent component type registered (the host's and the cogs' own).
+        self.dynamic_item_types: list[type[discord.ui.DynamicItem[Any]]] = []
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database)
@@ -69,6 +74,18 @@ class Teahouse(commands.AutoShardedBot):
         self.tree.on_error = self.on_app_command_error
         await self._sync_commands()
         self.host.start_restore()  # in the background: the bot connects meanwhile
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        """Register persistent components; ``on_interaction`` then knows their custom ids."""
+        super().add_dynamic_items(*items)
+        self.dynamic_item_types.extend(items)
+
+    def is_component(self, custom_id: str) -> bool:
+        """Whether ``custom_id`` is one of the registered components' (host's or a cog's)."""
+        return matches_a_component(custom_id) or any(
+            item.__discord_ui_compiled_template__.fullmatch(custom_id)  # type: ignore[attr-defined]
+            for item in self.dynamic_item_types
+        )
 
     async def _sync_commands(self) -> None:
         if self.settings.sync_guild:
@@ -120,7 +137,7 @@ class Teahouse(commands.AutoShardedBot):
         custom_id = str((interaction.data or {}).get("custom_id", ""))
         # discord.py runs a dynamic item only if its id matches a template *and* the message
         # carries that component; anything else it drops silently.
-        if matches_a_component(custom_id) and _on_message(interaction, custom_id):
+        if self.is_component(custom_id) and _on_message(interaction, custom_id):
             return
         log.info("unknown component %r from user %s", custom_id[:100], interaction.user.id)
         try:

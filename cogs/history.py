@@ -1,0 +1,233 @@
+"""``/history [user] [game]``: this server's finished matches, newest first.
+
+Five matches a page (date, game, players with places and scores, length), each with a
+button that opens its replay privately; ◀ ▶ page through. Built from the tables, results
+and actions the store already keeps, so matches finished before this command existed are
+listed too. The controls are ``DynamicItem`` s (they keep working after a restart); a page
+click by someone other than who asked opens their own copy of that page.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games import GAME_NAMES, game_module
+from bot.store.history import MatchSummary, count_matches, finished_matches
+from cogs.replay import guarded, open_replay
+from cogs.rules import game_choices
+
+log = logging.getLogger(__name__)
+
+NO_PINGS = discord.AllowedMentions.none()
+PAGE_SIZE = 5
+MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+
+
+def _length(match: MatchSummary) -> str:
+    parts = [f"{match.actions} moves"]
+    if match.duration is not None:
+        minutes = round(match.duration / 60)
+        parts.append(f"{minutes} min" if minutes < 120 else f"{minutes / 60:.1f} h")
+    return " · ".join(parts)
+
+
+def match_field(match: MatchSummary) -> tuple[str, str]:
+    """(title, text) of one match in the list."""
+    title = f"#{match.table_id} · {game_module(match.game).TITLE}"
+    players = " · ".join(
+        f"{MEDALS.get(s.place, f'{s.place}.')} {'🤖 ' if s.is_ai else ''}{s.name} **{s.score}**"
+        for s in match.ranking()
+    )
+    when = f"<t:{int(match.finished_at)}:f>" if match.finished_at else "unknown date"
+    return title, f"{when} · {_length(match)}\n{players}"[:1024]
+
+
+def history_embed(
+    matches: list[MatchSummary], page: int, pages: int, who: str | None, game: str | None
+) -> discord.Embed:
+    title = "📜 Finished matches"
+    if game:
+        title += f" of {game_module(game).TITLE}"
+    if who:
+        title += f" with {who}"
+    embed = discord.Embed(title=title[:256], colour=discord.Colour.dark_teal())
+    if not matches:
+        embed.description = "No finished matches here yet."
+    for match in matches:
+        name, value = match_field(match)
+        embed.add_field(name=name, value=value, inline=False)
+    if pages > 1 or matches:
+        embed.set_footer(text=f"Page {page + 1} of {max(1, pages)} · ▶ #n opens a replay")
+    return embed
+
+
+def history_view(
+    matches: list[MatchSummary], page: int, pages: int, user: int, game: str, owner: int
+) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for match in matches:
+        button = OpenReplayButton(match.table_id)
+        button.row = 0
+        view.add_item(button)
+    if pages > 1:
+        for direction, target in (("newer", page - 1), ("older", page + 1)):
+            item = PageButton(direction, max(0, min(pages - 1, target)), user, game, owner)
+            item.item.disabled = not 0 <= target < pages
+            item.row = 1
+            view.add_item(item)
+    return view
+
+
+async def show_history(
+    interaction: discord.Interaction,
+    *,
+    user_id: int,
+    game: str,
+    page: int,
+    who: str | None,
+    edit: bool,
+) -> None:
+    """Answer with one page (a new private message, or the clicked one edited)."""
+    bot: commands.Bot = interaction.client  # type: ignore[assignment]
+    store = bot.store  # type: ignore[attr-defined]
+    guild = interaction.guild_id
+    if guild is None:
+        await interaction.response.send_message(
+            "This command works in a server channel.", ephemeral=True, allowed_mentions=NO_PINGS
+        )
+        return
+    if edit:
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    user = user_id or None
+    chosen = game if game in GAME_NAMES else None
+    total = await count_matches(store, guild, user_id=user, game=chosen)
+    pages = max(1, -(-total // PAGE_SIZE))
+    page = max(0, min(page, pages - 1))
+    matches = await finished_matches(
+        store, guild, user_id=user, game=chosen, limit=PAGE_SIZE, offset=page * PAGE_SIZE
+    )
+    if who is None and user is not None:
+        who = next((s.name for m in matches for s in m.seats if s.user_id == user), f"user {user}")
+    embed = history_embed(matches, page, pages, who, chosen)
+    view = history_view(matches, page, pages, user_id, chosen or "-", interaction.user.id)
+    if edit:
+        await interaction.edit_original_response(embed=embed, view=view, allowed_mentions=NO_PINGS)
+    else:
+        await interaction.followup.send(
+            embed=embed, view=view, ephemeral=True, allowed_mentions=NO_PINGS
+        )
+
+
+class OpenReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"th:ho:(?P<table>\d+)"):
+    """Open the replay of one listed match, privately, at its first step."""
+
+    def __init__(self, table: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=f"#{table}",
+                emoji="▶",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"th:ho:{table}",
+            )
+        )
+        self.table = table
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> OpenReplayButton:
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, "history replay", open_replay(interaction, self.table, step=0))
+
+
+class PageButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=(
+        r"th:hp:(?P<direction>newer|older):(?P<page>\d+):(?P<user>\d+)"
+        r":(?P<game>[a-z]+|-):(?P<owner>\d+)"
+    ),
+):
+    """◀ newer / ▶ older: show page ``page`` of the same list."""
+
+    def __init__(self, direction: str, page: int, user: int, game: str, owner: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Newer" if direction == "newer" else "Older",
+                emoji="◀" if direction == "newer" else "▶",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"th:hp:{direction}:{page}:{user}:{game}:{owner}",
+            )
+        )
+        self.direction, self.page, self.user, self.game, self.owner = (
+            direction,
+            page,
+            user,
+            game,
+            owner,
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> PageButton:
+        return cls(
+            match["direction"],
+            int(match["page"]),
+            int(match["user"]),
+            match["game"],
+            int(match["owner"]),
+        )
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        work = show_history(
+            interaction,
+            user_id=self.user,
+            game=self.game,
+            page=self.page,
+            who=None,
+            edit=interaction.user.id == self.owner,
+        )
+        await guarded(interaction, "history page", work)
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (OpenReplayButton, PageButton)
+
+
+class History(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="history", description="This server's finished matches")
+    @app_commands.describe(user="Only matches this player played", game="Only this game")
+    @app_commands.choices(game=game_choices())
+    @app_commands.guild_only()
+    async def history(
+        self,
+        interaction: discord.Interaction,
+        user: discord.User | None = None,
+        game: app_commands.Choice[str] | None = None,
+    ) -> None:
+        work = show_history(
+            interaction,
+            user_id=user.id if user else 0,
+            game=game.value if game else "-",
+            page=0,
+            who=user.display_name if user else None,
+            edit=False,
+        )
+        await guarded(interaction, "/history", work)
+
+
+async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    await bot.add_cog(History(bot))
