@@ -256,3 +256,63 @@ def choose(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) ->
     if phase == "choose_flip":
         return _choose_flip(view, legal)
     return _choose_play(view, legal, rng)
+
+
+# ----- hints --------------------------------------------------------------------------------
+
+
+def _name(code: str) -> str:
+    from bot.games.hanafuda.cards import card
+
+    return card(code).name
+
+
+def _new_yaku(before: Iterable[str], after: Iterable[str]) -> list[tuple[str, int]]:
+    from bot.games.koikoi.rules import score_yaku
+
+    had = dict(score_yaku(before))
+    return [(n, p) for n, p in score_yaku(after) if had.get(n, 0) < p]
+
+
+def hint(view: Mapping[str, Any], legal: Sequence[str]) -> tuple[str, str]:
+    """What the AI would play from this view, and why in a line: ``(code, reason)``.
+
+    Deterministic (ties are broken by a fixed die); ``code`` is one of ``legal``."""
+    if not legal:
+        return "", "Nothing to decide now."
+    code = choose(view, legal, random.Random(f"hint:{view.get('version')}"))
+    phase = view.get("phase")
+    me = view["seat"]
+    mine = set(view["captures"][me])
+    if phase == "decide":
+        points = (view.get("pending") or {}).get("points", view["yaku_points"][me])
+        if code == "koikoi":
+            return code, f"Koi-Koi: play on for more than {points} — a bigger yaku is close"
+        return code, f"Stop and score {points} point{'s' if points != 1 else ''} while you can"
+    words = code.split()
+    if phase == "choose_flip":
+        flipped = view["pending"]["card"]
+        taken = {flipped, words[1]}
+        targets = {words[1]}
+    else:
+        played = words[1]
+        month = MONTH[played]
+        on_board = [c for c in view["board"] if MONTH[c] == month]
+        if len(words) == 3:
+            taken = {played, words[2]}
+        elif on_board:
+            taken = {played, *on_board}
+        else:
+            taken = set()
+        targets = taken - {played}
+    made = _new_yaku(mine, mine | taken)
+    if made:
+        text = " and ".join(f"{n} ({p})" for n, p in made)
+        return code, f"Completes {text}"
+    if taken:
+        best = max(targets or taken, key=_card_worth)
+        theirs = set(view["captures"][1 - me])
+        if _new_yaku(theirs, theirs | taken):
+            return code, f"Takes {_name(best)} before the opponent completes a yaku with it"
+        return code, f"Takes {_name(best)}, the most useful capture now"
+    return code, f"No capture: lays {_name(words[1])}, the cheapest card to give up"

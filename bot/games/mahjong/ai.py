@@ -265,3 +265,70 @@ def _claim(
         if s < best_s:
             best_code, best_s = code, s
     return best_code
+
+
+# ----- hints --------------------------------------------------------------------------------
+
+
+def _tile(code: str) -> str:
+    from bot.games.mahjong.tiles import name
+
+    return name(INDEX[code])
+
+
+def _away(s: int) -> str:
+    if s <= 0:
+        return "ready: one card from Mah-Jongg"
+    return f"{s + 1} cards from Mah-Jongg"
+
+
+def hint(view: Mapping[str, Any], legal: Sequence[str]) -> tuple[str, str]:
+    """What the AI would play from this view, and why in a line: ``(code, reason)``.
+
+    Deterministic; ``code`` is one of ``legal``."""
+    if not legal:
+        return "", "Nothing to decide now."
+    code = choose(view, legal, random.Random(f"hint:{view.get('version')}"))
+    words = code.split()
+    seat = view["seat"]
+    phase = view.get("phase")
+    if code == "mahjong":
+        return code, "Mah-Jongg! Your hand is complete"
+    if phase == "prelude":
+        if words[0] == "kong":
+            return code, f"Declare your concealed kong of {_tile(words[1])}"
+        return code, "Pass: you have no kong to declare"
+    hand = _counts(view.get("hand") or [])
+    melds = len(_melds(view, seat))
+    if phase == "claim":
+        card = view["claim"]["card"]
+        if code == "pass":
+            return code, f"Pass: claiming {_tile(card)} would not bring your hand closer"
+        t = INDEX[card]
+        if words[0] == "kong":
+            return code, f"Claim {_tile(card)} for a kong: your fourth copy"
+        if words[0] == "pung":
+            hand[t] -= 2
+            s = shanten(hand, melds + 1)
+            valuable = t in _value_tiles(view, seat)
+            why = "a valuable pung" if valuable else _away(s)
+            return code, f"Claim {_tile(card)} for a pung: {why}"
+        for x in (INDEX[c] for c in words[1:]):
+            if x != t:
+                hand[x] -= 1
+        return code, f"Claim {_tile(card)} for a chow: {_away(shanten(hand, melds + 1))}"
+    if words[0] in ("kong", "extend"):
+        return code, f"Declare a kong of {_tile(words[1])}: it scores and draws a spare card"
+    if words[0] == "declare":
+        unseen = _unseen(view, seat, hand)[INDEX[words[1]]]
+        return code, f"Call a standing hand waiting on {_tile(words[1])} ({unseen} still unseen)"
+    if words[0] == "discard":
+        t = INDEX[words[1]]
+        if phase == "last_turns":
+            return code, f"Discard {_tile(words[1])}: the 13 cards you keep score most"
+        hand[t] -= 1
+        s = shanten(hand, melds)
+        live = _ukeire(hand, melds, s, _unseen(view, seat, hand))
+        extra = f", {live} live cards improve it" if live and s > 0 else ""
+        return code, f"Discard {_tile(words[1])}: keeps you {_away(s)}{extra}"
+    return code, "The AI's choice here"

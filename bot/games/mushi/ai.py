@@ -244,3 +244,49 @@ def choose(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) ->
         card, took = _parse(code, pos.table)
         scored.append((pos.play_value(card, took), rng.random(), code))
     return max(scored)[2]
+
+
+# ----- hints --------------------------------------------------------------------------------
+
+
+def _name(code: str) -> str:
+    from bot.games.hanafuda.cards import card
+
+    return card(code).name
+
+
+def _completes(mine: frozenset[str], taken: set[str]) -> list[Any]:
+    return [c for c in COMBINATIONS if c.cards <= (mine | taken) and not c.cards <= mine]
+
+
+def hint(view: Mapping[str, Any], legal: Sequence[str]) -> tuple[str, str]:
+    """What the AI would play from this view, and why in a line: ``(code, reason)``.
+
+    Deterministic (ties are broken by a fixed die); ``code`` is one of ``legal``."""
+    if not legal:
+        return "", "Nothing to decide now."
+    code = choose(view, legal, random.Random(f"hint:{view.get('version')}"))
+    if code == "cancel":
+        return code, "Cancel the deal: this hand is too poor to keep its four of a month"
+    pos = _Position(view)
+    words = code.split()
+    if view.get("phase") == "choose_flip":
+        target = words[1]
+        taken = {view["pending"]["card"], target}
+        made = _completes(pos.mine, taken)
+        if made:
+            return code, f"Completes {made[0].name} (+{made[0].value})"
+        return code, f"Takes {_name(target)}: {card_points(target)} card points, the best here"
+    card, took = _parse(code, pos.table)
+    taken = {card, *took}
+    if not took:
+        return code, f"Nothing worth taking: lays {_name(card)}, the card that gives away least"
+    made = _completes(pos.mine, taken)
+    if made:
+        return code, f"Completes {made[0].name} (+{made[0].value})"
+    points = sum(card_points(c) for c in taken)
+    best = max(took, key=card_points)
+    denied = [c for c in COMBINATIONS if set(took) & c.cards and c.cards & pos.theirs]
+    if denied and not any(c.cards & pos.mine for c in denied):
+        return code, f"Takes {_name(best)} and keeps the opponent from {denied[0].name}"
+    return code, f"Takes {_name(best)}: {points} card points, the best of this turn"

@@ -421,3 +421,77 @@ def _lead_choice(
             best_code, best_score = code, score
     assert best_code is not None
     return best_code
+
+
+# ----- hints --------------------------------------------------------------------------------
+
+
+def _what(code: str) -> str:
+    """``A pair of 5s`` from ``play 5t 5g`` (the rules' own label, without the cards)."""
+    from bot.games.panda.rules import describe
+
+    return describe(code).split(":")[0]
+
+
+def hint(view: Mapping[str, Any], legal: Sequence[str]) -> tuple[str, str]:
+    """What the AI would play from this view, and why in a line: ``(code, reason)``.
+
+    Deterministic. ``code`` is one of ``legal`` whenever the seat must decide (it is in
+    ``to_act``); a seat that may only act out of turn (an Ambush) gets ``""`` when the AI
+    would keep its bomb for later."""
+    if not legal:
+        return "", "Nothing to decide now."
+    seat = view["seat"]
+    code = choose(view, legal, random.Random(f"hint:{view.get('version')}"))
+    in_turn = seat in view.get("to_act", [])
+    if code not in legal:
+        if not in_turn:
+            return "", "Wait: keep your bomb for a trick that matters more"
+        code = "pass" if "pass" in legal else sorted(legal)[0]
+    names = view.get("players") or []
+
+    def name(s: int) -> str:
+        return names[s] if 0 <= s < len(names) else f"seat {s}"
+
+    hand = list(view.get("hand") or [])
+    words = code.split()
+    if code == "call":
+        return code, "Call Panda (+100): this hand can go out first"
+    if words[0] == "give":
+        label = _what(code)
+        if words[1] == "partner":
+            return code, f"{label}: a strong card your hand can spare"
+        return code, f"{label}: an opponent gets a card you will not miss"
+    if words[0] == "wish":
+        if words[1] == "none":
+            return code, "Wish for nothing: no rank would hurt the opponents"
+        return code, f"{_what(code)}: an opponent who holds one must spend it"
+    if words[0] == "gift":
+        return (
+            code,
+            f"Give the Panda trick to {name(int(words[1]))}: the opponent likely to finish last",
+        )
+    if code == "pass":
+        top = view.get("top_seat")
+        if top is not None and top % 2 == seat % 2:
+            return code, "Pass: your partner is winning this trick"
+        return code, "Pass: nothing cheap beats it; keep your strength for later"
+    cards = words[1:]
+    what = _what(code)
+    if len(cards) == len(hand):
+        return code, f"Go out: {what.lower()} empties your hand"
+    combos = readings([c.split("=")[0] for c in cards])
+    kind = combos[0].kind if combos else None
+    if kind == KINGDOM:
+        return code, "Lay the Kingdom (+100) while nobody is out"
+    if kind == AMBUSH:
+        return code, "Ambush: take this trick from the opponents before they go out"
+    if kind == CAT_LEAD:
+        return code, "Lead the Cat: it hands the lead to your partner"
+    if _top_combo(view) is None:
+        if cards == [STORK]:
+            return code, "Lead the Stork to set a wish"
+        return code, f"Lead {what.lower()}: it leaves your hand the fewest losing plays"
+    if PANDA in cards:
+        return code, "Play the Panda: it takes the trick (you will give it to an opponent)"
+    return code, f"Beat the trick with {what.lower()}: the cheapest play that wins it"
