@@ -82,6 +82,8 @@ def bench_host(quick: bool) -> None:
 
 
 HOST_FIGURES = (
+    ("processes", "bot processes (one shard each)"),
+    ("database", "database"),
     ("ack_p50_ms", "ack latency p50 (ms)"),
     ("ack_p99_ms", "ack latency p99 (ms)"),
     ("decision_p50_ms", "click → next decision visible p50 (ms)"),
@@ -113,6 +115,19 @@ def bench_host_process(args: argparse.Namespace) -> int:
     from bench import host_process
 
     quiet = args.json == "-"
+    if args.processes < 1:
+        print("--processes must be at least 1", file=sys.stderr)
+        return 2
+    if args.processes > 1 and not (args.database or "").startswith(
+        ("postgresql://", "postgres://")
+    ):
+        print(
+            "--processes > 1 needs --database postgresql://… (processes share one PostgreSQL"
+            " database; the bench works in a fresh schema of it and drops it afterwards)",
+            file=sys.stderr,
+        )
+        return 2
+    where = dict(processes=args.processes, database=args.database)
     if args.resume:
         print(f"Resume after kill -9 ({args.tables} tables)", file=sys.stderr)
         result = asyncio.run(
@@ -123,12 +138,14 @@ def bench_host_process(args: argparse.Namespace) -> int:
                 global_limit=args.global_limit,
                 seed=args.seed,
                 quiet=quiet,
+                **where,
             )
         )
     else:
         print(
             f"Hosting at a human pace ({args.tables} tables, think time ~{args.pace:g} s, "
-            f"{args.duration:g} s window)",
+            f"{args.duration:g} s window, {args.processes} bot process(es) on "
+            f"{'PostgreSQL' if args.database else 'SQLite'})",
             file=sys.stderr,
         )
         result = asyncio.run(
@@ -140,6 +157,7 @@ def bench_host_process(args: argparse.Namespace) -> int:
                 global_limit=args.global_limit,
                 seed=args.seed,
                 quiet=quiet,
+                **where,
             )
         )
     if args.json == "-":
@@ -151,6 +169,36 @@ def bench_host_process(args: argparse.Namespace) -> int:
         if args.json:
             Path(args.json).write_text(json.dumps(result, indent=1) + "\n")
             print(f"  (all figures in {args.json})")
+    return 0
+
+
+def bench_store(args: argparse.Namespace) -> int:
+    """``python -m bench store``: append + commit latency per action, both backends."""
+    import json
+
+    from bench import store_bench
+
+    result = asyncio.run(
+        store_bench.run_store(
+            database=args.database, tables=args.store_tables, actions=args.store_actions
+        )
+    )
+    if args.json == "-":
+        print(json.dumps(result))
+        return 0
+    print("Store: appending one action to a table's log and committing it")
+    for name, figures in result.items():
+        if isinstance(figures, str):
+            _line(name, figures)
+            continue
+        _line(
+            f"{name} ({figures['tables']} × {figures['actions'] // figures['tables']})",
+            f"p50 {figures['p50_ms']} ms, p99 {figures['p99_ms']} ms, "
+            f"{figures['actions_per_s']:,.0f} actions/s",
+        )
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=1) + "\n")
+        print(f"  (all figures in {args.json})")
     return 0
 
 
@@ -172,6 +220,26 @@ def main(argv: list[str]) -> int:
     host.add_argument("--seed", type=int, default=1, help="the players' dice")
     host.add_argument("--resume", action="store_true", help="measure resume after kill -9 instead")
     host.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="bot processes, process i running shard i of N, on one database (1)",
+    )
+    host.add_argument(
+        "--database",
+        default=None,
+        help="a postgresql:// URL (the bench uses a fresh schema of it); default: a new "
+        "SQLite file. 'store' also takes it for its PostgreSQL figures",
+    )
+    store = parser.add_argument_group(
+        "store",
+        "python -m bench store [--database URL] [--store-tables N] [--store-actions K]: the "
+        "latency of appending and committing one action (p50/p99) on SQLite and PostgreSQL "
+        "(bench/store_bench.py)",
+    )
+    store.add_argument("--store-tables", type=int, default=50, help="tables appending at once")
+    store.add_argument("--store-actions", type=int, default=200, help="actions per table")
+    host.add_argument(
         "--json",
         nargs="?",
         const="-",
@@ -183,7 +251,18 @@ def main(argv: list[str]) -> int:
     from bot.games import GAME_NAMES
 
     which = args.which or [*GAME_NAMES, "host"]
-    host_flags = {"--tables", "--pace", "--duration", "--warmup", "--global-limit", "--resume"}
+    if which == ["store"]:
+        return bench_store(args)
+    host_flags = {
+        "--tables",
+        "--pace",
+        "--duration",
+        "--warmup",
+        "--global-limit",
+        "--resume",
+        "--processes",
+        "--database",
+    }
     process_bench = args.json is not None or any(a.split("=")[0] in host_flags for a in argv)
     if which == ["host"] and (process_bench or not args.quick):
         return bench_host_process(args)

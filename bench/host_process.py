@@ -52,11 +52,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import random
-import signal
-import sqlite3
 import sys
 import tempfile
 import time
@@ -66,8 +63,11 @@ from pathlib import Path
 from typing import Any
 
 from bench import percentile
+from bench.store_bench import PostgresSchema
 from bot.games import game_module
 from bot.host.options import game_options
+from bot.store import Store
+from tests.e2e.cluster import BotProcess, bot_environment, start_and_identify
 from tests.e2e.fakediscord import GLOBAL_LIMIT, FakeDiscord, FakeMessage
 from tests.e2e.teahouse import (
     action_components,
@@ -84,27 +84,6 @@ RESTART_NOTICE = "\u267b"  # ♻ (the thread line after a restart)
 
 
 # ---------------------------------------------------------------------- /proc
-
-
-def _children(pid: int) -> list[int]:
-    out: list[int] = []
-    with contextlib.suppress(OSError):
-        for task in os.listdir(f"/proc/{pid}/task"):
-            with contextlib.suppress(OSError), open(f"/proc/{pid}/task/{task}/children") as f:
-                out += [int(x) for x in f.read().split()]
-    return out
-
-
-def process_tree(pid: int) -> list[int]:
-    """``pid`` and all its descendants (render workers are children of the bot)."""
-    seen: list[int] = []
-    todo = [pid]
-    while todo:
-        p = todo.pop()
-        if p not in seen:
-            seen.append(p)
-            todo += _children(p)
-    return seen
 
 
 def cpu_seconds(pids: list[int]) -> float:
@@ -129,26 +108,19 @@ def rss_kib(pids: list[int]) -> int:
 # ---------------------------------------------------------------------- the bot process
 
 
-class BotProcess:
-    """``python -m bot`` in its own session, configured only by the environment."""
+class Bots:
+    """The bot processes of a run: ``python -m bot`` each, running shard i of n on one
+    database (one process: every shard), configured only by the environment."""
 
-    def __init__(self, fake: FakeDiscord, workdir: Path, db: Path) -> None:
-        self.fake, self.workdir, self.db = fake, workdir, db
-        self.proc: asyncio.subprocess.Process | None = None
-        self.spawned_at = 0.0
-        self.starts = 0
+    def __init__(self, fake: FakeDiscord, workdir: Path, database: str, processes: int) -> None:
+        self.fake, self.workdir, self.database = fake, workdir, database
+        self.count = processes
+        #: Made at the first start (their environment names the fake's port).
+        self.processes: list[BotProcess] = []
 
-    def env(self) -> dict[str, str]:
-        inherited = {
-            k: v for k, v in os.environ.items() if not k.startswith(("TEAHOUSE_", "DISCORD_"))
-        }
+    def env(self, index: int, count: int) -> dict[str, str]:
         lifted = "100000"
-        return {
-            **inherited,
-            "DISCORD_TOKEN": "fake-token",
-            "TEAHOUSE_API_BASE": self.fake.api_base,
-            "TEAHOUSE_GATEWAY_URL": self.fake.gateway_url,
-            "TEAHOUSE_DATABASE": str(self.db),
+        settings = {
             "TEAHOUSE_AI_DELAY": "1.0",
             "TEAHOUSE_EDIT_INTERVAL": "1.0",
             "TEAHOUSE_TURN_SECONDS": "600",
@@ -160,69 +132,52 @@ class BotProcess:
             "TEAHOUSE_MAX_LOBBIES_PER_GUILD": lifted,
             "TEAHOUSE_MAX_TABLES_PER_GUILD": lifted,
             "TEAHOUSE_LOG_LEVEL": "WARNING",
-            # The bot's own REST budget, as its operator would set it: 80 % of the token's
-            # global limit (40/s at Discord's default 50/s), the rest left for bursts.
+            # The token's REST budget, as its operator would set it: 80 % of the global
+            # limit (40/s at Discord's default 50/s), the rest left for bursts. Each
+            # process takes its share by shards (bot/config.py).
             "TEAHOUSE_REST_BUDGET": str(0.8 * self.fake.ratelimits.global_limit),
-            "PYTHONPATH": str(ROOT),
         }
-
-    async def start(self) -> None:
-        self.starts += 1
-        log = open(self.workdir / f"bot-{self.starts}.log", "wb")  # noqa: SIM115
-        self.spawned_at = time.monotonic()
-        self.proc = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "bot",
-            cwd=self.workdir,
-            env=self.env(),
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=log,
-            stderr=asyncio.subprocess.STDOUT,
-            start_new_session=True,
-        )
-        log.close()
+        if count > 1:
+            settings |= {"TEAHOUSE_SHARD_COUNT": str(count), "TEAHOUSE_SHARDS": str(index)}
+        return bot_environment(self.fake, self.database, **settings)
 
     @property
     def alive(self) -> bool:
-        return self.proc is not None and self.proc.returncode is None
+        return all(p.alive for p in self.processes)
+
+    @property
+    def spawned_at(self) -> float:
+        return max((p.spawned_at for p in self.processes), default=0.0)
+
+    def mains(self) -> list[int]:
+        return [p.proc.pid for p in self.processes if p.alive and p.proc is not None]
 
     def tree(self) -> list[int]:
-        return process_tree(self.proc.pid) if self.alive else []
+        return [pid for p in self.processes for pid in p.tree()]
 
     def log_tail(self, chars: int = 2000) -> str:
-        path = self.workdir / f"bot-{self.starts}.log"
-        return path.read_text(errors="replace")[-chars:] if path.exists() else ""
+        return "\n".join(f"--- {p.name}\n{p.log_tail(chars)}" for p in self.processes)
+
+    async def start(self, timeout: float = 120) -> float:
+        """Start every process; the monotonic time the last one identified its shard."""
+        count = self.count
+        if not self.processes:
+            self.processes = [
+                BotProcess(self.workdir, self.env(i, count), name=f"bot{i}") for i in range(count)
+            ]
+        ready = 0.0
+        for i, process in enumerate(self.processes):
+            shards = [i] if count > 1 else None
+            ready = await start_and_identify(self.fake, process, shards, timeout=timeout)
+        return ready
 
     async def kill9(self) -> None:
-        """What a crash does: SIGKILL to the bot and then to whatever it left behind."""
-        if self.proc is None:
-            return
-        pids = self.tree()
-        with contextlib.suppress(ProcessLookupError):
-            self.proc.send_signal(signal.SIGKILL)
-        await self.proc.wait()
-        for pid in pids[1:]:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.proc.pid, signal.SIGKILL)
+        for process in self.processes:
+            await process.kill9()
 
     async def stop(self) -> None:
-        """SIGTERM, SIGKILL after 5 s; then SIGKILL to anything left in its session."""
-        if self.proc is None:
-            return
-        if self.proc.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                self.proc.send_signal(signal.SIGTERM)
-            try:
-                await asyncio.wait_for(self.proc.wait(), 5)
-            except TimeoutError:
-                with contextlib.suppress(ProcessLookupError):
-                    self.proc.send_signal(signal.SIGKILL)
-                await self.proc.wait()
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.proc.pid, signal.SIGKILL)
+        for process in self.processes:
+            await process.stop(grace=5.0)
 
 
 # ---------------------------------------------------------------------- what the fake sees
@@ -277,31 +232,31 @@ class BenchTable:
     last_click: tuple[float, int] | None = None  # (dispatched, state version)
     matched: set[tuple[float, int]] = field(default_factory=set)
 
-    def sync(self, db: sqlite3.Connection) -> None:
-        """Apply the actions the bot committed since the last look (read-only)."""
-        rows = db.execute(
-            "SELECT seat, code, source FROM actions WHERE table_id = ? AND idx >= ? ORDER BY idx",
+    async def sync(self, store: Store) -> None:
+        """Apply the actions the bots committed since the last look (read only)."""
+        rows = await store.query(
+            "SELECT idx, seat, code, source FROM actions WHERE table_id = ? AND idx >= ?"
+            " ORDER BY idx",
             (self.id, len(self.sources)),
-        ).fetchall()
-        for seat, code, source in rows:
-            self.state.apply(seat, code)
-            self.sources.append(source)
+        )
+        for idx, seat, code, source in rows:
+            if idx == len(self.sources):  # another player of this table may have synced
+                self.state.apply(seat, code)
+                self.sources.append(source)
 
     def humans_to_act(self) -> list[int]:
         return [u for u, s in self.seats.items() if s in self.state.to_act]
 
 
-def load_table(db: sqlite3.Connection, table_id: int) -> BenchTable:
-    game, options, seed = db.execute(
-        "SELECT game, options, seed FROM tables WHERE id = ?", (table_id,)
-    ).fetchone()
-    seats = db.execute(
-        "SELECT seat, user_id, name FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
-    ).fetchall()
-    module = game_module(game)
-    state = module.replay(seed, [n for _, _, n in seats], game_options(json.loads(options)), [])
-    table = BenchTable(table_id, game, {u: s for s, u, _ in seats if u is not None}, state)
-    table.sync(db)
+async def load_table(store: Store, table_id: int) -> BenchTable:
+    row = await store.get_table(table_id)
+    assert row is not None
+    seats = sorted(await store.get_seats(table_id), key=lambda s: s.seat)
+    module = game_module(row.game)
+    state = module.replay(row.seed, [s.name for s in seats], game_options(row.options), [])
+    humans = {s.user_id: s.seat for s in seats if s.user_id is not None}
+    table = BenchTable(table_id, row.game, humans, state)
+    await table.sync(store)
     return table
 
 
@@ -310,11 +265,11 @@ def prompt_version(comps: list[dict[str, Any]]) -> int:
 
 
 class Bench:
-    def __init__(self, fake: FakeDiscord, db_path: Path, pace: float, seed: int) -> None:
+    def __init__(self, fake: FakeDiscord, database: str, pace: float, seed: int) -> None:
         self.fake = fake
         self.watch = Watch(fake)
-        self.db_path = db_path
-        self._db: sqlite3.Connection | None = None
+        self.database = database
+        self._store: Store | None = None
         self.pace = pace
         self.seed = seed
         self.tables: list[BenchTable] = []
@@ -330,15 +285,22 @@ class Bench:
         self.no_move_counted: set[tuple[int, int, int]] = set()
 
     @property
-    def db(self) -> sqlite3.Connection:
-        if self._db is None:
-            self._db = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, timeout=10)
-        return self._db
+    def store(self) -> Store:
+        assert self._store is not None, "open() first"
+        return self._store
 
-    def close(self) -> None:
-        if self._db is not None:
-            self._db.close()
-            self._db = None
+    async def open(self) -> None:
+        """Open the bots' database to read it (once they have created it)."""
+        if self._store is None:
+            self._store = await Store.open(self.database)
+
+    async def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        return await self.store.query(sql, params)
+
+    async def close(self) -> None:
+        if self._store is not None:
+            await self._store.close()
+            self._store = None
 
     def in_window(self, t: float) -> bool:
         return self.window is not None and self.window[0] <= t <= self.window[1]
@@ -361,15 +323,13 @@ class Bench:
                 await (await fake.click(host, lobby, label="Add AI")).wait_response(timeout=60)
             await (await fake.click(host, lobby, label="Start")).wait_response(timeout=60)
             for _ in range(600):
-                row = self.db.execute(
-                    "SELECT status FROM tables WHERE id = ?", (table_id,)
-                ).fetchone()
-                if row and row[0] == "active":
+                row = await self.store.get_table(table_id)
+                if row and row.status == "active":
                     break
                 await asyncio.sleep(0.1)
             else:
                 raise TimeoutError(f"table {table_id} did not start")
-            return load_table(self.db, table_id)
+            return await load_table(self.store, table_id)
         except Exception as e:  # counted, the bench goes on with the other tables
             self.errors[f"open_failed: {type(e).__name__}"] += 1
             return None
@@ -397,8 +357,8 @@ class Bench:
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline:
             posted = {
-                i
-                for (i,) in self.db.execute(
+                row["id"]
+                for row in await self.query(
                     "SELECT id FROM tables WHERE table_message_id IS NOT NULL"
                 )
             }
@@ -436,7 +396,7 @@ class Bench:
         """Click a legal move from the user's newest DM controls; the interaction or None."""
         seat = table.seats[user]
         found = latest_controls(self.fake, user)
-        table.sync(self.db)
+        await table.sync(self.store)
         if found is None or seat not in table.state.to_act:
             return None
         message, comps = found
@@ -495,7 +455,7 @@ class Bench:
         stuck_after = 30 + 3 * self.pace
         while not self.stopping:
             event.clear()
-            table.sync(self.db)
+            await table.sync(self.store)
             if table.state.is_over:
                 return
             found = latest_controls(self.fake, user)
@@ -552,15 +512,21 @@ class Bench:
 
     # ------------------------------------------------------------------ figures
 
-    def actions_between(self, start_wall: float, end_wall: float) -> list[tuple[int, float, str]]:
-        return self.db.execute(
+    async def actions_between(
+        self, start_wall: float, end_wall: float
+    ) -> list[tuple[int, float, str]]:
+        rows = await self.query(
             "SELECT table_id, created_at, source FROM actions"
             " WHERE created_at >= ? AND created_at <= ?",
             (start_wall, end_wall),
-        ).fetchall()
+        )
+        return [(r["table_id"], r["created_at"], r["source"]) for r in rows]
 
-    def table_stale_ms(self, actions: list[tuple[int, float, str]], end_wall: float) -> list[float]:
-        message_of = dict(self.db.execute("SELECT id, table_message_id FROM tables").fetchall())
+    async def table_stale_ms(
+        self, actions: list[tuple[int, float, str]], end_wall: float
+    ) -> list[float]:
+        rows = await self.query("SELECT id, table_message_id FROM tables")
+        message_of = {r["id"]: r["table_message_id"] for r in rows}
         out = []
         for table_id, created, _ in actions:
             edits = self.watch.edits.get(message_of.get(table_id) or 0, [])
@@ -575,44 +541,36 @@ class Bench:
 # ---------------------------------------------------------------------- runs
 
 
-async def _start_bot(fake: FakeDiscord, bot: BotProcess, timeout: float = 120) -> float:
-    """Start the bot; the monotonic time of its first gateway IDENTIFY seen by the fake."""
-    before = fake.identify_count
-    await bot.start()
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while fake.identify_count <= before:
-        if not bot.alive:
-            raise RuntimeError(f"the bot exited at start:\n{bot.log_tail()}")
-        if loop.time() > deadline:
-            raise TimeoutError(f"the bot did not connect within {timeout} s:\n{bot.log_tail()}")
-        with contextlib.suppress(TimeoutError):
-            await fake.wait_until(lambda: fake.identify_count > before, timeout=1.0)
-    return time.monotonic()
-
-
 TABLES_PER_CHANNEL = 5
 
 
-async def _setup(fake: FakeDiscord, bot: BotProcess, tables: int = 1) -> tuple[int, list[int]]:
-    """A guild with one games channel per few tables (as a server with many channels: a
-    channel's own rate limits would otherwise make one channel the bottleneck)."""
+async def _setup(fake: FakeDiscord, bots: Bots, bench: Bench, tables: int = 1) -> list[int]:
+    """One guild per shard (one shard per bot process), with one games channel per few
+    tables (as servers with many channels: a channel's own rate limits would otherwise make
+    one channel the bottleneck). Returns the channels, alternating between the guilds."""
     await fake.start()
     # Opening DM channels: the fake's 10 per 10 s is a guess (Discord does not publish it);
     # thousands of players arriving at once would measure that guess, not the bot.
     fake.ratelimits.set_route_limit("POST /users/@me/channels", 50, 1.0)
-    guild = fake.add_guild("Bench")
-    channels = [
-        fake.add_text_channel(guild, f"games-{i}")
-        for i in range(max(1, -(-tables // TABLES_PER_CHANNEL)))
+    shards = bots.count
+    guilds = [
+        fake.add_guild(f"Bench {i}", shard=i, shard_count=shards)
+        if shards > 1
+        else fake.add_guild("Bench")
+        for i in range(shards)
     ]
-    await _start_bot(fake, bot)
+    channels = [
+        fake.add_text_channel(guilds[i % shards], f"games-{i}")
+        for i in range(max(shards, -(-tables // TABLES_PER_CHANNEL)))
+    ]
+    await bots.start()
     await fake.wait_until(
         lambda: {"koikoi", "mahjong"} <= {c["name"] for c in fake.commands()},
         timeout=60,
         what="the slash commands",
     )
-    return guild, channels
+    await bench.open()
+    return channels
 
 
 def _say(quiet: bool, text: str) -> None:
@@ -628,25 +586,36 @@ async def run_host(
     warmup: float | None = None,
     global_limit: int | None = None,
     seed: int = 1,
+    processes: int = 1,
+    database: str | None = None,
     quiet: bool = False,
 ) -> dict[str, Any]:
-    fake = FakeDiscord(rate_limits=True, global_limit=global_limit or GLOBAL_LIMIT)
+    """``processes`` bot processes, process i running shard i of ``processes``, on one
+    database: ``database`` (a ``postgresql://`` URL: a fresh schema of it, dropped
+    afterwards) or a new SQLite file (one process only)."""
+    fake = FakeDiscord(
+        rate_limits=True, global_limit=global_limit or GLOBAL_LIMIT, shard_count=processes
+    )
     tmp = tempfile.TemporaryDirectory(prefix="teahouse-bench-")
     workdir = Path(tmp.name)
-    bot = BotProcess(fake, workdir, workdir / "bench.db")
-    bench = Bench(fake, bot.db, pace, seed)
+    schema = PostgresSchema(database) if database else None
+    url = await schema.__aenter__() if schema else str(workdir / "bench.db")
+    bots = Bots(fake, workdir, url, processes)
+    bench = Bench(fake, url, pace, seed)
     players: asyncio.Task[None] | None = None
     result: dict[str, Any] = {
         "tables": tables,
         "pace_s": pace,
         "global_limit": global_limit or GLOBAL_LIMIT,
         "duration_s": duration,
+        "processes": processes,
+        "database": "postgresql" if database else "sqlite",
     }
     try:
-        _, channels = await _setup(fake, bot, tables)
+        channels = await _setup(fake, bots, bench, tables)
         await asyncio.sleep(2.0)
-        idle_rss = rss_kib([bot.proc.pid])
-        _say(quiet, f"bot connected (idle RSS {idle_rss} KiB); opening {tables} tables")
+        idle_rss = rss_kib(bots.mains())
+        _say(quiet, f"bots connected (idle RSS {idle_rss} KiB); opening {tables} tables")
         started = time.monotonic()
         await bench.open_tables(channels, tables)
         # From the first /<game> new to every table's thread, table message and first DMs.
@@ -658,19 +627,20 @@ async def run_host(
         limits = fake.ratelimits
         total_429_before = limits.global_429s + limits.bucket_429s
         limits.reset_counters()
-        cpu0, wall0 = cpu_seconds(bot.tree()), time.time()
+        cpu0, wall0 = cpu_seconds(bots.tree()), time.time()
         bench.window = (time.monotonic(), float("inf"))
         _say(quiet, f"measuring for {duration:.0f} s")
         loop = asyncio.get_running_loop()
         end = loop.time() + duration
-        while loop.time() < end and bot.alive and not players.done():
+        while loop.time() < end and bots.alive and not players.done():
             await asyncio.sleep(min(1.0, end - loop.time()))
-        if not bot.alive:
+        if not bots.alive:
             bench.errors["bot process died"] += 1
-        pids = bot.tree()
+        pids = bots.tree()
+        mains = bots.mains()
         cpu1, wall1 = cpu_seconds(pids), time.time()
-        rss = rss_kib(pids[:1])
-        workers_rss = rss_kib(pids[1:])
+        rss = rss_kib(mains)
+        workers_rss = rss_kib([p for p in pids if p not in mains])
         bench.window = (bench.window[0], time.monotonic())
         summary = limits.summary()
         bench.stopping = True
@@ -678,9 +648,9 @@ async def run_host(
         with contextlib.suppress(asyncio.CancelledError):
             await players
         window = wall1 - wall0
-        actions = bench.actions_between(wall0, wall1)
+        actions = await bench.actions_between(wall0, wall1)
         n = len(actions)
-        stale = bench.table_stale_ms(actions, wall1)
+        stale = await bench.table_stale_ms(actions, wall1)
         result.update(
             tables_playing=len(bench.tables),
             window_s=round(window, 1),
@@ -721,22 +691,27 @@ async def run_host(
     except Exception as e:
         bench.errors[f"bench failed: {type(e).__name__}: {str(e)[-600:]}"] += 1
     finally:
-        await _teardown(bench, players, bot, fake, tmp)
+        await _teardown(bench, players, bots, fake, tmp, schema)
     result["errors"] = sum(bench.errors.values())
     result["error_kinds"] = dict(bench.errors)
     return result
 
 
-async def _teardown(bench: Any, players: Any, bot: Any, fake: Any, tmp: Any) -> None:
-    """Stop the players, the bot process, the fake and the temp dir: always, in this order."""
+async def _teardown(
+    bench: Any, players: Any, bots: Any, fake: Any, tmp: Any, schema: Any = None
+) -> None:
+    """Stop the players, the bot processes, the fake, drop the schema and the temp dir:
+    always, in this order."""
     bench.stopping = True
     if players is not None and not players.done():
         players.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await players
-    await bot.stop()
-    bench.close()
+    await bots.stop()
+    await bench.close()
     await fake.stop()
+    if schema is not None:
+        await schema.__aexit__(None, None, None)
     tmp.cleanup()
 
 
@@ -748,17 +723,29 @@ async def run_resume(
     global_limit: int | None = None,
     seed: int = 1,
     timeout: float = 120.0,
+    processes: int = 1,
+    database: str | None = None,
     quiet: bool = False,
 ) -> dict[str, Any]:
-    fake = FakeDiscord(rate_limits=True, global_limit=global_limit or GLOBAL_LIMIT)
+    """Kill every bot process with SIGKILL mid-play and start them again (see the module)."""
+    fake = FakeDiscord(
+        rate_limits=True, global_limit=global_limit or GLOBAL_LIMIT, shard_count=processes
+    )
     tmp = tempfile.TemporaryDirectory(prefix="teahouse-bench-")
     workdir = Path(tmp.name)
-    bot = BotProcess(fake, workdir, workdir / "bench.db")
-    bench = Bench(fake, bot.db, pace, seed)
+    schema = PostgresSchema(database) if database else None
+    url = await schema.__aenter__() if schema else str(workdir / "bench.db")
+    bots = Bots(fake, workdir, url, processes)
+    bench = Bench(fake, url, pace, seed)
     players: asyncio.Task[None] | None = None
-    result: dict[str, Any] = {"tables": tables, "global_limit": global_limit or GLOBAL_LIMIT}
+    result: dict[str, Any] = {
+        "tables": tables,
+        "global_limit": global_limit or GLOBAL_LIMIT,
+        "processes": processes,
+        "database": "postgresql" if database else "sqlite",
+    }
     try:
-        _, channels = await _setup(fake, bot, tables)
+        channels = await _setup(fake, bots, bench, tables)
         _say(quiet, f"opening {tables} tables")
         await bench.open_tables(channels, tables)
         players = asyncio.create_task(bench.play())
@@ -774,27 +761,27 @@ async def run_resume(
         settle_end = loop.time() + 20
         while loop.time() < settle_end:
             for t in bench.tables:
-                t.sync(bench.db)
+                await t.sync(bench.store)
             if all(t.humans_to_act() or t.state.is_over for t in bench.tables):
                 break
             await asyncio.sleep(0.5)
         await asyncio.sleep(1.5)  # the DMs of the last moves
         live = [t for t in bench.tables if not t.state.is_over]
         result["tables_live"] = len(live)
-        result["actions_before_kill"] = bench.db.execute("SELECT COUNT(*) FROM actions").fetchone()[
-            0
+        result["actions_before_kill"] = (await bench.query("SELECT COUNT(*) AS n FROM actions"))[0][
+            "n"
         ]
         _say(quiet, f"kill -9 with {len(live)} live tables; starting again")
-        await bot.kill9()
-        ready = await _start_bot(fake, bot, timeout=timeout)
-        result["spawn_to_ready_s"] = _r(ready - bot.spawned_at, 3)
+        await bots.kill9()
+        ready = await bots.start(timeout=timeout)
+        result["spawn_to_ready_s"] = _r(ready - bots.spawned_at, 3)
         ready_at: dict[int, float] = {}
         attempts: Counter[int] = Counter()
 
         async def probe(table: BenchTable) -> None:
             rng = random.Random(f"{seed}:probe:{table.id}")
             while True:
-                table.sync(bench.db)
+                await table.sync(bench.store)
                 for user in table.humans_to_act():
                     inter = await bench.click(table, user, rng, probe=True)
                     attempts[table.id] += 1
@@ -813,15 +800,20 @@ async def run_resume(
         if pending:
             bench.errors["tables never accepted a click"] += len(pending)
         # Notices: the thread's restart line for each table, a sent or edited DM for each human.
-        threads = dict(bench.db.execute("SELECT id, COALESCE(thread_id, channel_id) FROM tables"))
+        threads = {
+            r["id"]: r["place"]
+            for r in await bench.query(
+                "SELECT id, COALESCE(thread_id, channel_id) AS place FROM tables"
+            )
+        }
 
         def notices() -> tuple[list[float], int]:
             marks: list[float] = []
             missing = 0
             for t in live:
-                note = [x for x in bench.watch.notices[threads[t.id]] if x >= bot.spawned_at]
+                note = [x for x in bench.watch.notices[threads[t.id]] if x >= bots.spawned_at]
                 dms = [
-                    [x for x in bench.watch.dm_touched[u] if x >= bot.spawned_at] for u in t.seats
+                    [x for x in bench.watch.dm_touched[u] if x >= bots.spawned_at] for u in t.seats
                 ]
                 if not note or not all(dms):
                     missing += 1
@@ -849,7 +841,7 @@ async def run_resume(
     except Exception as e:
         bench.errors[f"bench failed: {type(e).__name__}: {str(e)[-600:]}"] += 1
     finally:
-        await _teardown(bench, players, bot, fake, tmp)
+        await _teardown(bench, players, bots, fake, tmp, schema)
     result["errors"] = sum(bench.errors.values())
     result["error_kinds"] = dict(bench.errors)
     return result

@@ -1,0 +1,137 @@
+"""The store's cost per action: ``python -m bench store [--database URL]``.
+
+Every action a table makes is appended to its log and committed before anything is shown
+(``Store.append_action``: one transaction that takes the table's append lock, reads the
+next index and inserts the row). This measures that call as the host makes it — wall time
+from the call to its return, committed — on SQLite (a file in a temporary directory, WAL,
+as the bot runs it) and on PostgreSQL (a fresh schema of the given database, dropped
+afterwards):
+
+* ``one table``: actions appended one after another to a single table (the latency a
+  player's click pays, with nothing else going on);
+* ``N tables at once``: N tables appending concurrently, each one action after the other
+  (a busy process: calls queue behind each other's transactions), with the throughput.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from bench import percentile
+from bot.store import Store
+
+LOCAL_POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
+
+
+def with_search_path(url: str, schema: str) -> str:
+    parts = urlsplit(url)
+    query = f"{parts.query}&search_path={schema}" if parts.query else f"search_path={schema}"
+    return urlunsplit(parts._replace(query=query))
+
+
+class PostgresSchema:
+    """A fresh schema in the database at ``url`` for the length of a benchmark."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.name = f"bench_{uuid.uuid4().hex[:10]}"
+
+    async def __aenter__(self) -> str:
+        import asyncpg
+
+        conn = await asyncpg.connect(self.url, timeout=10)
+        try:
+            await conn.execute(f"CREATE SCHEMA {self.name}")
+        finally:
+            await conn.close()
+        return with_search_path(self.url, self.name)
+
+    async def __aexit__(self, *exc: object) -> None:
+        import asyncpg
+
+        conn = await asyncpg.connect(self.url, timeout=10)
+        try:
+            await conn.execute(f"DROP SCHEMA {self.name} CASCADE")
+        finally:
+            await conn.close()
+
+
+async def postgres_url(given: str | None) -> str | None:
+    """The PostgreSQL database to measure: ``given``, else ``TEAHOUSE_TEST_POSTGRES``, else
+    the local server if it answers; None if there is none."""
+    url = given or os.environ.get("TEAHOUSE_TEST_POSTGRES") or LOCAL_POSTGRES
+    import asyncpg
+
+    try:
+        conn = await asyncpg.connect(url, timeout=3)
+    except Exception:
+        if given:
+            raise
+        return None
+    await conn.close()
+    return url
+
+
+async def append_latency(database: str, *, tables: int, actions: int) -> dict[str, Any]:
+    """Append ``actions`` actions to each of ``tables`` tables at once; per-call figures."""
+    store = await Store.open(database)
+    try:
+        ids = [
+            await store.create_table(
+                guild_id=1, channel_id=1, game="koikoi", options={}, seed=f"bench{i}", host_id=1
+            )
+            for i in range(tables)
+        ]
+        latencies: list[float] = []
+
+        async def one(table_id: int) -> None:
+            for idx in range(actions):
+                started = time.perf_counter()
+                await store.append_action(table_id, idx, idx % 2, f"play {idx}", "player")
+                latencies.append((time.perf_counter() - started) * 1000)
+
+        started = time.perf_counter()
+        await asyncio.gather(*(one(t) for t in ids))
+        wall = time.perf_counter() - started
+    finally:
+        await store.close()
+    return {
+        "tables": tables,
+        "actions": len(latencies),
+        "p50_ms": round(percentile(latencies, 50), 2),
+        "p99_ms": round(percentile(latencies, 99), 2),
+        "max_ms": round(max(latencies), 2),
+        "actions_per_s": round(len(latencies) / wall, 1),
+    }
+
+
+async def run_store(
+    *, database: str | None = None, tables: int = 50, actions: int = 200
+) -> dict[str, Any]:
+    """Both backends (PostgreSQL when a server answers), both shapes."""
+    out: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="teahouse-store-bench-") as tmp:
+        for shape, (n, k) in {
+            "one table": (1, actions * 2),
+            "tables at once": (tables, actions),
+        }.items():
+            path = str(Path(tmp) / f"{uuid.uuid4().hex[:6]}.db")
+            out[f"sqlite, {shape}"] = await append_latency(path, tables=n, actions=k)
+    url = await postgres_url(database)
+    if url is None:
+        out["postgres"] = f"skipped: no server at {LOCAL_POSTGRES} (give --database)"
+        return out
+    for shape, (n, k) in {
+        "one table": (1, actions * 2),
+        "tables at once": (tables, actions),
+    }.items():
+        async with PostgresSchema(url) as schema_url:
+            out[f"postgres, {shape}"] = await append_latency(schema_url, tables=n, actions=k)
+    return out
