@@ -11,9 +11,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.games import GAME_NAMES
 from bot.host import TableHost
 from bot.host.components import ALL_DYNAMIC_ITEMS, matches_a_component
-from bot.host.manager import report_error
+from bot.host.replies import report_error
 from bot.host.text import NO_PINGS
 from bot.store import Store
 
@@ -22,12 +23,9 @@ log = logging.getLogger(__name__)
 #: How long closing the gateway connections may take at shutdown.
 CLOSE_SECONDS = 10.0
 
+#: One cog per registered game (``cogs/<game>.py``: ``/<game> new``), then the others.
 COGS = (
-    "cogs.koikoi",
-    "cogs.mushi",
-    "cogs.panda",
-    "cogs.sandayi",
-    "cogs.mahjong",
+    *(f"cogs.{name}" for name in GAME_NAMES),
     "cogs.leaderboard",
     "cogs.history",
     "cogs.replay",

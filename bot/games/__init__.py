@@ -1,8 +1,10 @@
 """The games Teahouse hosts, by short name.
 
-Each ``bot.games.<name>`` package exports ``NAME``, ``TITLE``, ``SEATS``, ``OPTIONS`` (its
-options dataclass), ``new_game``, ``replay``, ``choose`` and ``controls`` (pure), and has a
-``render`` module (Pillow) with ``render_table(view)`` and ``render_hand(view)``.
+Each ``bot.games.<name>`` package exports ``SPEC``, its :class:`~bot.engine.spec.GameSpec`
+(name, title, seats, options dataclass, ``new_game``, ``replay``, ``choose``, ``controls``,
+``describe``, teams, option bounds, answer phases, status progress), built from its pure
+modules, and has a ``render`` module (Pillow) with ``render_table(view)`` and
+``render_hand(view)``. Registering a game is one line: its name in :data:`GAME_NAMES`.
 """
 
 from __future__ import annotations
@@ -10,7 +12,9 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-#: Games that are implemented, in the order menus show them.
+from bot.engine.spec import GameSpec
+
+#: The registered games, in the order menus show them.
 GAME_NAMES: tuple[str, ...] = ("koikoi", "mushi", "panda", "sandayi", "mahjong")
 
 
@@ -20,10 +24,16 @@ def game_module(name: str) -> ModuleType:
     return importlib.import_module(f"bot.games.{name}")
 
 
+def game_spec(name: str) -> GameSpec:
+    """The registered game's spec (KeyError for a name that is not registered)."""
+    spec = game_module(name).SPEC
+    if not isinstance(spec, GameSpec) or spec.name != name:
+        raise TypeError(f"bot.games.{name}.SPEC is not the GameSpec of {name!r}")
+    return spec
+
+
 def render_module(name: str) -> ModuleType:
-    if name not in GAME_NAMES:
-        raise KeyError(f"unknown game {name!r}")
-    return importlib.import_module(f"bot.games.{name}.render")
+    return game_spec(name).renderers()
 
 
 def rules_summary(name: str) -> str:

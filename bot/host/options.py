@@ -1,26 +1,22 @@
 """Server-side validation of a table's options, whatever the client sent.
 
 Discord clients enforce a slash option's range and choices, but a forged interaction need
-not: discord.py passes the raw value on. Every option is checked here before a table opens.
+not: discord.py passes the raw value on. Every option is checked here before a table opens:
+the host's own options against :data:`HOST_BOUNDS`, the game's against its spec
+(``option_bounds`` and its options dataclass).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot.engine.core import parse_options
-from bot.games import game_module
+from bot.games import game_spec
 
 #: Options the host keeps for itself; the rest go to the game.
 HOST_OPTIONS = ("turn_seconds",)
 
-#: Inclusive ranges of whole-number options (the same as the slash commands declare).
-RANGES: dict[tuple[str | None, str], tuple[int, int]] = {
-    (None, "turn_seconds"): (15, 3600),
-    ("panda", "target"): (100, 10000),
-    ("sandayi", "hands"): (1, 40),
-    ("mahjong", "max_hands"): (0, 200),
-}
+#: Inclusive ranges of the host's whole-number options (the same as the slash commands declare).
+HOST_BOUNDS: dict[str, tuple[int, int]] = {"turn_seconds": (15, 3600)}
 
 
 def game_options(options: dict[str, Any]) -> dict[str, Any]:
@@ -31,9 +27,9 @@ def game_options(options: dict[str, Any]) -> dict[str, Any]:
 def validate_options(game: str, options: dict[str, Any]) -> dict[str, Any]:
     """The options as given if every one is known and within range; else ValueError with a
     message a player can read."""
-    module = game_module(game)
+    spec = game_spec(game)
     for name, value in options.items():
-        bounds = RANGES.get((None, name)) or RANGES.get((game, name))
+        bounds = HOST_BOUNDS.get(name) if name in HOST_OPTIONS else spec.option_bounds.get(name)
         if bounds is None:
             continue
         low, high = bounds
@@ -41,5 +37,5 @@ def validate_options(game: str, options: dict[str, Any]) -> dict[str, Any]:
             raise ValueError(f"Option {name} must be a whole number.")
         if not low <= value <= high:
             raise ValueError(f"Option {name} must be between {low} and {high}, not {value}.")
-    parse_options(module.OPTIONS, game_options(options))
+    spec.parse_options(game_options(options))
     return options

@@ -1,6 +1,6 @@
 """A running table: the game state plus what the host tracks around it.
 
-This module knows nothing of Discord; :mod:`bot.host.manager` does the talking.
+This module knows nothing of Discord; the rest of :mod:`bot.host` does the talking.
 """
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any
 
 from bot.engine import State
-from bot.engine.ui import Controls, default_controls
+from bot.engine.spec import GameSpec
+from bot.engine.ui import Controls
 
 
 @dataclass
@@ -55,8 +55,7 @@ class Prompt:
 @dataclass
 class Table:
     id: int
-    game: str
-    module: ModuleType
+    spec: GameSpec
     guild_id: int | None
     channel_id: int
     host_id: int
@@ -99,8 +98,12 @@ class Table:
         self.wake.set()
 
     @property
+    def game(self) -> str:
+        return self.spec.name
+
+    @property
     def title(self) -> str:
-        return getattr(self.module, "TITLE", self.game)
+        return self.spec.title
 
     @property
     def channel_for_table(self) -> int:
@@ -118,11 +121,7 @@ class Table:
     def controls_for(self, seat: int) -> Controls:
         view = self.state.view(seat)
         legal = self.state.legal_actions(seat)
-        make = getattr(self.module, "controls", None)
-        if make is not None:
-            return make(view, legal)
-        describe = getattr(self.module, "describe", str)
-        return default_controls("Your move:", legal, describe)
+        return self.spec.controls(view, legal)
 
     def hand_key(self, seat: int) -> str:
         """A fingerprint of the seat's private hand: its DM is refreshed when it changes."""
@@ -148,6 +147,11 @@ class Table:
                 self.prompts[s.seat] = Prompt(old.version, legal, key, old.from_before_restart)
                 changed.append(s.seat)
         return changed
+
+    def in_answer_phase(self) -> bool:
+        """Every seat is asked at once and most can only pass (Mah-Jongg's claim windows):
+        short deadlines, AIs answering together, running out is a pass."""
+        return self.spec.in_answer_phase(self.state.view(None))
 
     def waiting_on(self) -> list[int]:
         return [] if self.state.is_over else list(self.state.to_act)

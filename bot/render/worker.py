@@ -1,14 +1,13 @@
 """Rendering in a separate process, so drawing never holds the bot's event loop (or GIL).
 
-``render_png(game, what, view)`` is a pure function of its arguments: it imports the game's
-render module and returns PNG bytes (None if the game has no such renderer). Sprite, text
-and palette caches live in each worker process (bounded lru caches).
+``render_png(game, what, view)`` is a pure function of its arguments: it imports the render
+module the game's spec names and returns PNG bytes (None if the game has no such renderer).
+Sprite, text and palette caches live in each worker process (bounded lru caches).
 """
 
 from __future__ import annotations
 
 import atexit
-import importlib
 import logging
 import multiprocessing
 import os
@@ -23,7 +22,9 @@ _pool: Executor | None = None
 
 
 def render_png(game: str, what: str, view: dict[str, Any]) -> bytes | None:
-    module = importlib.import_module(f"bot.games.{game}.render")
+    from bot.games import game_spec
+
+    module = game_spec(game).renderers()
     fn = getattr(module, what, None)
     if fn is None:
         return None
@@ -37,10 +38,10 @@ def render_png(game: str, what: str, view: dict[str, Any]) -> bytes | None:
 
 def _warm() -> None:
     # Import the renderers up front so the first real render is not slowed by imports.
-    from bot.games import GAME_NAMES
+    from bot.games import GAME_NAMES, game_spec
 
     for game in GAME_NAMES:
-        importlib.import_module(f"bot.games.{game}.render")
+        game_spec(game).renderers()
 
 
 def pool(processes: int | None = None) -> Executor:

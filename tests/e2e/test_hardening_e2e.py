@@ -323,10 +323,12 @@ async def test_a_failing_ai_falls_back_and_the_match_finishes(
     running = RunningBot(fake, settings)
     bot = await running.start()
     try:
+        import dataclasses
+
         from bot.games import koikoi
 
         calls = {"n": 0}
-        real_choose = koikoi.choose
+        real_choose = koikoi.SPEC.choose
 
         def flaky_choose(view, legal, rng):
             calls["n"] += 1
@@ -334,7 +336,8 @@ async def test_a_failing_ai_falls_back_and_the_match_finishes(
                 raise RuntimeError("injected AI failure")
             return real_choose(view, legal, rng)
 
-        monkeypatch.setattr(koikoi, "choose", flaky_choose)
+        # The host reaches a game through its spec: tables started from now on use this one.
+        monkeypatch.setattr(koikoi, "SPEC", dataclasses.replace(koikoi.SPEC, choose=flaky_choose))
         real_step = bot.host._drive_step
         failed = {"n": 0}
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 
 import pytest
@@ -35,7 +36,8 @@ def stack_first_deal(monkeypatch: pytest.MonkeyPatch, partial_hands: list[list[s
     def replay(seed, players, options, log, deck_=None):
         return replay_from(panda.new_game, seed, players, options, log, deck=deck)
 
-    monkeypatch.setattr(panda, "replay", replay)
+    # The host reaches a game through its spec.
+    monkeypatch.setattr(panda, "SPEC", dataclasses.replace(panda.SPEC, replay=replay))
 
 
 def _code(component: dict) -> str:

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from bot.games import game_module
-from bot.host.manager import game_options
+from bot.games import game_spec
+from bot.host.options import game_options
 from bot.host.table import Seat, Table
 
 
 def _table() -> Table:
-    module = game_module("koikoi")
-    state = module.new_game("5", ["Alice", "Bob"])
+    spec = game_spec("koikoi")
+    state = spec.new_game("5", ["Alice", "Bob"])
     return Table(
         id=1,
-        game="koikoi",
-        module=module,
+        spec=spec,
         guild_id=1,
         channel_id=2,
         host_id=10,

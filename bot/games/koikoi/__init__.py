@@ -28,6 +28,7 @@ from the seed again.
 from __future__ import annotations
 
 from bot.engine.core import replayer
+from bot.engine.spec import GameSpec
 from bot.games.koikoi.ai import choose
 from bot.games.koikoi.rules import (
     YAKU,
@@ -47,8 +48,21 @@ OPTIONS = KoiKoiOptions
 
 replay = replayer(new_game)
 
+SPEC = GameSpec(
+    name=NAME,
+    title=TITLE,
+    seats=SEATS,
+    options=OPTIONS,
+    new_game=new_game,
+    replay=replay,
+    choose=choose,
+    controls=controls,
+    describe=describe,
+)
+
 __all__ = [
     "NAME",
+    "SPEC",
     "OPTIONS",
     "SEATS",
     "TITLE",

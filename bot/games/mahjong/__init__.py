@@ -46,6 +46,7 @@ player i starts in wind i: 0 East, 1 South, 2 West, 3 North).
 from __future__ import annotations
 
 from bot.engine.core import replayer
+from bot.engine.spec import GameSpec
 from bot.games.mahjong.ai import choose
 from bot.games.mahjong.rules import MahjongOptions, MahjongState, describe, new_game
 from bot.games.mahjong.ui import controls
@@ -58,8 +59,24 @@ OPTIONS = MahjongOptions
 
 replay = replayer(new_game)
 
+SPEC = GameSpec(
+    name=NAME,
+    title=TITLE,
+    seats=SEATS,
+    options=OPTIONS,
+    new_game=new_game,
+    replay=replay,
+    choose=choose,
+    controls=controls,
+    describe=describe,
+    option_bounds={"max_hands": (0, 200)},
+    # Claim windows and the before-play kong question: everyone is asked, most only pass.
+    answer_phases=frozenset({"claim", "prelude"}),
+)
+
 __all__ = [
     "NAME",
+    "SPEC",
     "OPTIONS",
     "SEATS",
     "TITLE",

@@ -37,6 +37,7 @@ deals come from the seed again.
 from __future__ import annotations
 
 from bot.engine.core import replayer
+from bot.engine.spec import GameSpec
 from bot.games.mushi.ai import choose
 from bot.games.mushi.rules import (
     COMBINATIONS,
@@ -60,6 +61,18 @@ OPTIONS = MushiOptions
 
 
 replay = replayer(new_game)
+
+SPEC = GameSpec(
+    name=NAME,
+    title=TITLE,
+    seats=SEATS,
+    options=OPTIONS,
+    new_game=new_game,
+    replay=replay,
+    choose=choose,
+    controls=controls,
+    describe=describe,
+)
 
 __all__ = [
     "COMBINATIONS",

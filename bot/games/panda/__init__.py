@@ -42,6 +42,7 @@ out-of-turn actions (it is in ``may_act``, not ``to_act``) and prefers to wait.
 from __future__ import annotations
 
 from bot.engine.core import replayer
+from bot.engine.spec import GameSpec
 from bot.games.panda.ai import choose
 from bot.games.panda.combos import Combo, beats, classify, readings
 from bot.games.panda.rules import PandaOptions, PandaState, describe, new_game
@@ -56,8 +57,23 @@ OPTIONS = PandaOptions
 
 replay = replayer(new_game)
 
+SPEC = GameSpec(
+    name=NAME,
+    title=TITLE,
+    seats=SEATS,
+    options=OPTIONS,
+    new_game=new_game,
+    replay=replay,
+    choose=choose,
+    controls=controls,
+    describe=describe,
+    teams=TEAMS,
+    option_bounds={"target": (100, 10000)},
+)
+
 __all__ = [
     "NAME",
+    "SPEC",
     "OPTIONS",
     "SEATS",
     "TITLE",

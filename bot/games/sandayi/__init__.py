@@ -37,6 +37,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.engine.core import parse_options, replayer
+from bot.engine.spec import GameSpec
 from bot.engine.ui import Controls
 from bot.games.sandayi.ai import choose as _ai_choose
 from bot.games.sandayi.rules import Options, SanDaYiState, describe
@@ -49,6 +50,7 @@ OPTIONS = Options
 
 __all__ = [
     "NAME",
+    "SPEC",
     "OPTIONS",
     "SEATS",
     "TITLE",
@@ -93,3 +95,17 @@ def choose(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) ->
 def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
     """The Discord controls for the seat's pending decision."""
     return _controls(view, legal)
+
+
+SPEC = GameSpec(
+    name=NAME,
+    title=TITLE,
+    seats=SEATS,
+    options=OPTIONS,
+    new_game=new_game,
+    replay=replay,
+    choose=choose,
+    controls=controls,
+    describe=describe,
+    option_bounds={"hands": (1, 40)},
+)

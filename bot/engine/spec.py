@@ -1,0 +1,93 @@
+"""What a game tells the host about itself: one frozen :class:`GameSpec` per game.
+
+Each ``bot.games.<game>`` package builds its ``SPEC`` from its own functions, and
+``bot.games.GAME_NAMES`` lists the registered games. The host reads a game only through its
+spec (no attribute probing), so a new game needs its package, one line in ``GAME_NAMES`` and
+its cog — nothing in ``bot/host``.
+
+Pure: no discord, no PIL (render modules are imported lazily by :meth:`GameSpec.renderers`,
+which only render code calls).
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from bot.engine.core import State, parse_options
+from bot.engine.ui import Controls
+
+View = Mapping[str, Any]
+
+
+def round_or_deal(view: View) -> str:
+    """The progress shown after a table's title: ``round 3/6`` or ``hand 2/8`` (a game whose
+    view has ``round``/``rounds`` or ``deal``/``deals``), or nothing."""
+    if view.get("round"):
+        return f"round {view['round']}" + (f"/{view['rounds']}" if view.get("rounds") else "")
+    if view.get("deal"):
+        return f"hand {view['deal']}" + (f"/{view['deals']}" if view.get("deals") else "")
+    return ""
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A registered game: its identity, its pure functions and how the host should treat it."""
+
+    #: Short name: the ``bot.games`` package, the database's ``game`` column, custom ids.
+    name: str
+    title: str
+    seats: int
+    #: The options dataclass; ``new_game`` takes a plain dict checked against it.
+    options: type[Any]
+    #: ``new_game(seed, players, options, deck=None) -> State``.
+    new_game: Callable[..., State]
+    #: ``replay(seed, players, options, log) -> State``.
+    replay: Callable[..., State]
+    #: The AI: ``choose(view, legal, rng) -> code`` ("" means "nothing now" for optional
+    #: out-of-turn actions).
+    choose: Callable[[View, Sequence[str], random.Random], str]
+    #: The controls of a seat's pending decision: ``controls(view, legal) -> Controls``.
+    controls: Callable[[View, Sequence[str]], Controls]
+    #: A short label for an action code.
+    describe: Callable[[str], str]
+    #: Fixed teams as tuples of seats (Panda's partners), shown in the lobby; () if none.
+    teams: tuple[tuple[int, ...], ...] = ()
+    #: Inclusive ranges of whole-number options, checked by the host whatever the client sent
+    #: (the cog declares the same ranges on its slash command).
+    option_bounds: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    #: Phases (the public view's ``phase``) in which every seat is asked at once and most
+    #: can only pass (Mah-Jongg's claim windows): the host gives them the short claim
+    #: deadline, lets AI seats answer together, and treats running out as a pass.
+    answer_phases: frozenset[str] = frozenset()
+    #: The progress part of the table's status line, from the public view.
+    progress: Callable[[View], str] = round_or_deal
+    #: The render module (Pillow): ``render_table(view)``, ``render_hand(view)`` and
+    #: optionally ``render_deal_summary(view)`` and ``png_palette()``. Imported lazily.
+    render_module: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.render_module:
+            object.__setattr__(self, "render_module", f"bot.games.{self.name}.render")
+
+    def renderers(self) -> ModuleType:
+        """The render module (imports Pillow: for render processes, not the host's loop)."""
+        return importlib.import_module(self.render_module)
+
+    def parse_options(self, options: Mapping[str, Any] | None) -> Any:
+        """The options dataclass from a plain dict; ValueError with a readable message."""
+        return parse_options(self.options, options)
+
+    def team_of(self) -> dict[int, int]:
+        """Seat -> team index, for games with fixed teams."""
+        return {seat: t for t, team in enumerate(self.teams) for seat in team}
+
+    def in_answer_phase(self, public_view: View) -> bool:
+        return bool(self.answer_phases) and public_view.get("phase") in self.answer_phases
+
+
+__all__ = ["GameSpec", "round_or_deal"]

@@ -1,0 +1,199 @@
+"""Clicks on a running table: an action (checked in memory first so the interaction is
+acknowledged at once, then applied under the table's lock), out-of-turn plays gathered and
+applied by the game's priority, Show my hand, and taking a seat back from the AI.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import Any
+
+import discord
+
+from bot.engine import IllegalAction
+from bot.host.base import HostBase
+from bot.host.cluster import Conflict
+from bot.host.replies import ephemeral, followup, from_table_guild, report_error
+from bot.host.table import Table
+from bot.host.text import NO_PINGS
+
+
+class ClicksMixin(HostBase):
+    async def guarded(
+        self, interaction: discord.Interaction, what: str, table_id: int | None, work: Any
+    ) -> None:
+        """Run a click's handler; if it raises, log it and answer the user (never silent)."""
+        try:
+            await work
+        except Exception as error:
+            await report_error(interaction, error, what=what, table_id=table_id)
+
+    async def on_action(
+        self, interaction: discord.Interaction, table_id: int, seat: int, version: int, code: str
+    ) -> None:
+        table = await self.table(table_id)
+        if table is not None and not from_table_guild(interaction, table):
+            table = None
+        problem = self._precheck(table, interaction.user.id, seat, version)
+        if problem:
+            await ephemeral(interaction, problem)
+            return
+        assert table is not None
+        await interaction.response.defer()
+        if table.state.batches_out_of_turn and (
+            table.batch is not None or seat not in table.state.to_act
+        ):
+            self._gather(table, interaction, seat, version, code)
+            return
+        async with table.lock:
+            problem = self._precheck(table, interaction.user.id, seat, version)
+            if problem is None:
+                try:
+                    events = await self._apply(table, seat, code, "player")
+                except IllegalAction as e:
+                    problem = f"⚠️ {e.reason}"
+            if problem:
+                await followup(interaction, problem)
+                return
+            table.seats[seat].timeouts = 0
+            if interaction.guild_id is None:  # a DM click: its token can carry later DMs
+                table.seats[seat].token = interaction
+                table.seats[seat].token_at = time.monotonic()
+            from_private_hand = (
+                interaction.message is not None and interaction.message.flags.ephemeral
+            )
+            # The DM is refreshed too (even after a move from the ephemeral hand): it must not
+            # keep the old decision's buttons, and the next decision then comes as a new DM.
+            await self._after_change(table, events, via=interaction)
+            if from_private_hand:
+                await self._edit_ephemeral_hand(interaction, table, seat)
+
+    def _gather(
+        self, table: Table, interaction: discord.Interaction, seat: int, version: int, code: str
+    ) -> None:
+        """Hold an out-of-turn request briefly: plays arriving together go by priority."""
+        if table.batch is None:
+            table.batch = []
+            table.track(asyncio.get_running_loop().create_task(self._apply_gathered(table)))
+        table.batch.append((seat, code, version, interaction))
+
+    async def _apply_gathered(self, table: Table) -> None:
+        await asyncio.sleep(self.settings.simultaneous_window)
+        async with table.lock:
+            batch, table.batch = table.batch or [], None
+            requests = []
+            for seat, code, version, interaction in batch:
+                problem = self._precheck(table, interaction.user.id, seat, version)
+                if problem:
+                    await followup(interaction, problem)
+                else:
+                    requests.append((seat, code, interaction))
+            start = table.state.version
+            events = table.state.apply_simultaneous([(s, c) for s, c, _ in requests])
+            try:
+                await self._store_actions(table, start, "player")
+            except Conflict as e:
+                for _, _, interaction in requests:
+                    await followup(interaction, f"⚠️ {e.reason}")
+                return
+            made = table.state.log[start:]
+            for seat, code, interaction in requests:
+                if (seat, table.state.normalize(seat, code)) in made:
+                    table.seats[seat].timeouts = 0
+                else:
+                    await followup(
+                        interaction,
+                        "⚠️ Another play had priority at that moment; yours was not made.",
+                    )
+            await self._after_change(table, events)
+
+    def _precheck(self, table: Table | None, user_id: int, seat: int, version: int) -> str | None:
+        """Why a click cannot be taken (None if it can). In-memory only: it must be fast."""
+        if table is None:
+            return "This table is no longer running."
+        if table.finished or table.state.is_over:
+            return "This game is over."
+        if not 0 <= seat < len(table.seats):
+            return "That seat does not exist."
+        owner = table.seats[seat]
+        if owner.user_id != user_id:
+            return (
+                "You are not playing at this table."
+                if table.seat_of(user_id) is None
+                else "Those controls belong to another player."
+            )
+        if owner.ai_takeover:
+            return "An AI is playing your seat after repeated timeouts."
+        prompt = table.prompts.get(seat)
+        if prompt is None or not (
+            prompt.version == version
+            or (prompt.from_before_restart and version <= table.state.version)
+        ):
+            return "These controls are out of date — use your latest hand message."
+        if seat not in table.state.to_act and seat not in table.state.may_act:
+            return "It is not your turn."
+        return None
+
+    async def on_reclaim(self, interaction: discord.Interaction, table_id: int, seat: int) -> None:
+        """A player whose seat an AI took over plays again."""
+        table = await self.table(table_id)
+        if table is None or table.finished or not from_table_guild(interaction, table):
+            await ephemeral(interaction, "This game is over.")
+            return
+        if not 0 <= seat < len(table.seats) or table.seats[seat].user_id != interaction.user.id:
+            await ephemeral(interaction, "That is not your seat.")
+            return
+        s = table.seats[seat]
+        if not s.ai_takeover:
+            await ephemeral(interaction, "You are already playing your seat.")
+            return
+        await interaction.response.defer()
+        async with table.lock:
+            s.ai_takeover = False
+            s.timeouts = 0
+            await self.store.update_seat(table.id, seat, ai_takeover=False, timeouts=0)
+            await self._post(table, f"👋 {s.name} is back and plays their own seat again.")
+            table.prompts.pop(seat, None)
+            table.deadlines.pop(seat, None)  # a fresh deadline for the returning player
+            table.changed_prompts()
+            table.set_deadlines(self._turn_seconds(table))
+            await self._refresh_dm(table, s, fresh=True)
+            table.table_dirty.set()
+            table.wake_driver()
+
+    async def on_show_hand(self, interaction: discord.Interaction, table_id: int) -> None:
+        table = await self.table(table_id)
+        if table is None or table.finished or not from_table_guild(interaction, table):
+            await ephemeral(interaction, "This table is no longer running.")
+            return
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            await ephemeral(interaction, "You are not playing at this table.")
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with table.lock:
+            if seat.seat not in table.prompts:
+                table.changed_prompts()
+            file = await self._render(table, "render_hand", seat.seat)
+            kwargs: dict[str, Any] = {"content": self._hand_content(table, seat)}
+            view = self._hand_view(table, seat)
+            if view is not None:
+                kwargs["view"] = view
+            if file is not None:
+                kwargs["file"] = file
+            await interaction.followup.send(ephemeral=True, allowed_mentions=NO_PINGS, **kwargs)
+
+    async def _edit_ephemeral_hand(
+        self, interaction: discord.Interaction, table: Table, seat: int
+    ) -> None:
+        s = table.seats[seat]
+        file = await self._render(table, "render_hand", seat)
+        view = self._hand_view(table, s)
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.edit_original_response(
+                content=self._hand_content(table, s),
+                attachments=[file] if file else [],
+                view=view,
+            )

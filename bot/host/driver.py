@@ -1,0 +1,184 @@
+"""A table's driver: the task that plays AI seats (after ``ai_delay``; in an answer phase
+all at once), lets AIs consider optional out-of-turn plays, applies the default action when
+a deadline passes, follows the log when other processes serve clicks, and ends a table
+left to AIs. Each step is guarded: a failing step is logged and the loop goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+from bot.engine import IllegalAction, make_rng
+from bot.host.base import HostBase
+from bot.host.cluster import Conflict
+from bot.host.lifecycle import DRIVER_MAX_FAILURES
+from bot.host.table import Table
+
+log = logging.getLogger(__name__)
+
+
+class DriverMixin(HostBase):
+    async def _drive(self, table: Table) -> None:
+        """Plays AI seats and applies default actions when deadlines pass.
+
+        Each step is guarded: a step that raises (the AI, the game, the store) is logged with
+        the table id and the loop goes on after a short pause, so a table never freezes.
+        """
+        failures = 0
+        while not table.finished and not self._closing:
+            try:
+                if await self._ai_only_expired(table):
+                    return
+                await self._drive_step(table)
+                failures = 0
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                failures += 1
+                log.exception("table %s: driver step failed (%d in a row)", table.id, failures)
+                if failures >= DRIVER_MAX_FAILURES:
+                    raise
+                await asyncio.sleep(min(5.0, 0.1 * 2**failures))
+
+    async def _drive_step(self, table: Table) -> None:
+        ai_seats = [s for s in table.waiting_on() if table.seats[s].played_by_ai]
+        if ai_seats:
+            await asyncio.sleep(self.settings.ai_delay)
+            # In a claim window every AI answers after the same single delay, whatever it
+            # holds: the window's timing tells nothing, and three AIs don't take three delays.
+            for seat in ai_seats if table.in_answer_phase() else ai_seats[:1]:
+                await self._ai_move(table, seat)
+            return
+        if await self._ai_optional_moves(table):
+            return
+        timeout = None
+        if table.deadlines:
+            timeout = max(0.0, min(table.deadlines.values()) - time.monotonic())
+        poll = self.settings.poll_seconds
+        if poll > 0:  # other processes may serve this table's clicks: look at the log
+            timeout = poll if timeout is None else min(timeout, poll)
+        if table.ai_only_since is not None:
+            left = table.ai_only_since + self.settings.ai_only_grace - time.monotonic()
+            timeout = max(0.0, left) if timeout is None else min(timeout, max(0.0, left))
+        try:
+            await asyncio.wait_for(table.wake.wait(), timeout)
+            table.wake.clear()
+        except TimeoutError:
+            if poll > 0:
+                async with table.lock:
+                    if await self._sync_with_log(table):
+                        return
+            await self._timeouts(table)
+
+    async def _ai_only_expired(self, table: Table) -> bool:
+        """End a table whose every seat is played by an AI (all humans timed out) once it
+        has gone on like that for ``ai_only_grace`` seconds. True if it was ended."""
+        if not all(s.played_by_ai for s in table.seats):
+            table.ai_only_since = None
+            return False
+        now = time.monotonic()
+        if table.ai_only_since is None:
+            table.ai_only_since = now
+        if now - table.ai_only_since < self.settings.ai_only_grace:
+            return False
+        if not await self.store.transition(table.id, ("active",), "aborted"):
+            return False
+        minutes = max(1, round(self.settings.ai_only_grace / 60))
+        note = (
+            f"🛑 Table #{table.id} ended without a result: no human has played for "
+            f"{minutes} minute(s)."
+        )
+        log.info("table %s: ended, every seat played by an AI", table.id)
+        self.tables.pop(table.id, None)
+        await self._retire(table, note, in_thread=True)
+        return True
+
+    async def _ai_move(self, table: Table, seat: int) -> None:
+        async with table.lock:
+            if table.finished or seat not in table.waiting_on():
+                return
+            state = table.state
+            view = state.view(seat)
+            legal = state.legal_actions(seat)
+            rng = make_rng(table.seed, "ai", state.version, seat)
+            try:
+                code = await asyncio.to_thread(table.spec.choose, view, legal, rng)
+            except Exception:
+                log.exception(
+                    "table %s: the AI failed for seat %s; using the default", table.id, seat
+                )
+                code = state.default_action(seat)
+            try:
+                events = await self._apply(table, seat, code, "ai")
+            except Conflict:
+                return  # the log moved on: the driver plans again from the new state
+            except IllegalAction as e:
+                log.error("table %s: AI chose illegal %r (%s); using default", table.id, code, e)
+                events = await self._apply(table, seat, table.state.default_action(seat), "ai")
+            await self._after_change(table, events)
+
+    async def _ai_optional_moves(self, table: Table) -> bool:
+        """Let AI seats with optional out-of-turn actions (an Ambush) use them; the AI
+        answers "" to wait. Each seat considers each state version once. True if one acted."""
+        async with table.lock:
+            version = table.state.version
+            for seat in table.state.may_act:
+                s = table.seats[seat]
+                if not s.played_by_ai or table.ai_considered.get(seat) == version:
+                    continue
+                table.ai_considered[seat] = version
+                view, legal = table.state.view(seat), table.state.legal_actions(seat)
+                rng = make_rng(table.seed, "ai-optional", version, seat)
+                try:
+                    code = await asyncio.to_thread(table.spec.choose, view, legal, rng)
+                except Exception:
+                    log.exception("table %s: the AI failed on an optional play", table.id)
+                    continue
+                if not code:
+                    continue
+                try:
+                    events = await self._apply(table, seat, code, "ai")
+                except Conflict:
+                    return True  # the state moved on: consider again
+                except IllegalAction as e:
+                    log.error("table %s: AI's optional %r refused: %s", table.id, code, e)
+                    continue
+                await self._after_change(table, events)
+                return True
+        return False
+
+    async def _timeouts(self, table: Table) -> None:
+        async with table.lock:
+            now = time.monotonic()
+            expired = [s for s, t in table.deadlines.items() if t <= now]
+            for seat in expired:
+                if table.finished or seat not in table.waiting_on():
+                    continue
+                s = table.seats[seat]
+                # Letting a claim window close is a normal answer (pass), not a timeout:
+                # nobody is asked to click Pass on every discard.
+                answering = table.in_answer_phase()
+                code = table.state.default_action(seat)
+                try:
+                    events = await self._apply(table, seat, code, "timeout")
+                except Conflict:
+                    return  # the decision was made elsewhere meanwhile
+                if answering:
+                    await self._after_change(table, events)
+                    continue
+                s.timeouts += 1
+                # The default move is not described here: it may be a hidden one (cards
+                # passed or buried); the public events say what everyone may know.
+                notes = [f"⏰ {s.name} ran out of time; the default move was played."]
+                if s.timeouts >= self.settings.timeouts_before_ai and not s.played_by_ai:
+                    s.ai_takeover = True
+                    notes.append(f"🤖 An AI now plays for {s.name} after {s.timeouts} timeouts.")
+                await self.store.update_seat(
+                    table.id, seat, timeouts=s.timeouts, ai_takeover=s.ai_takeover
+                )
+                await self._post(table, " ".join(notes))
+                await self._after_change(table, events)
+                if s.ai_takeover:
+                    await self._refresh_dm(table, s)

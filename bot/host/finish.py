@@ -1,0 +1,154 @@
+"""The end of a table: results written once and announced, or the table aborted (by its
+host, a manager, or because only AIs were left); its controls retired and the table
+forgotten.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+import discord
+
+from bot.host.base import HostBase
+from bot.host.budget import Priority
+from bot.host.components import lobby_view
+from bot.host.replies import can_manage, ephemeral
+from bot.host.table import Table
+from bot.host.text import NO_PINGS, player_name
+from bot.store import ResultInput
+
+log = logging.getLogger(__name__)
+
+
+class FinishMixin(HostBase):
+    async def _finish(self, table: Table) -> None:
+        """Write the results once (idempotent), then announce them."""
+        if table.finished:
+            return
+        table.finished = True
+        result = table.state.result()
+        team_of = {seat: t for t, team in enumerate(result.teams) for seat in team}
+        rows = [
+            ResultInput(
+                seat=s.seat,
+                user_id=None if s.is_ai else s.user_id,
+                name=s.name,
+                score=result.scores[s.seat],
+                place=result.placements[s.seat],
+                team=team_of.get(s.seat, s.seat),
+            )
+            for s in table.seats
+        ]
+        await self.store.record_result(
+            table.id,
+            guild_id=table.guild_id,
+            game=table.game,
+            rows=rows,
+            rating_games=result.rating_games,
+        )
+        table.table_dirty.set()
+        ranking = sorted(table.seats, key=lambda s: (result.placements[s.seat], s.seat))
+        lines = [f"🏁 **{table.title}** #{table.id} is over."]
+        medals = {1: "🥇", 2: "🥈", 3: "🥉"}
+        for s in ranking:
+            place = result.placements[s.seat]
+            who = f"<@{s.user_id}>" if s.user_id and not s.is_ai else f"🤖 {s.name}"
+            lines.append(f"{medals.get(place, f'{place}.')} {who} — {result.scores[s.seat]}")
+        lines.append("See `/leaderboard` for the server's standings.")
+        humans = [s.user_id for s in table.seats if s.user_id and not s.is_ai]
+        await self._post(table, "\n".join(lines), ping=humans)
+        for s in table.seats:
+            if not s.is_ai and s.user_id is not None and not s.dms_closed:
+                await self._refresh_dm(table, s)
+        await self._close_lobby_message(
+            table.id, table.channel_id, table.lobby_message_id, "Finished — results in the thread."
+        )
+        await self._show_table(table)
+        self._evict(table)
+        log.info("table %s finished: %s", table.id, result.scores)
+
+    async def abort(self, interaction: discord.Interaction, table_id: int) -> None:
+        row = await self.store.get_table(table_id)
+        # A table is reached from its own guild only; elsewhere it does not exist.
+        if (
+            row is None
+            or row.guild_id != interaction.guild_id
+            or row.status not in ("lobby", "active")
+        ):
+            await ephemeral(interaction, f"There is no open table #{table_id} in this server.")
+            return
+        if not (interaction.user.id == row.host_id or can_manage(interaction)):
+            await ephemeral(interaction, "Only the table's host or a server manager can abort it.")
+            return
+        await self.table(table_id)  # replayed first if a restart left it pending
+        if not await self.store.transition(table_id, ("lobby", "active"), "aborted"):
+            await ephemeral(interaction, f"There is no open table #{table_id} in this server.")
+            return
+        self._lobby_closed(table_id)
+        table = self.tables.pop(table_id, None)
+        note = f"🛑 Table #{table_id} was aborted by {player_name(interaction.user.display_name)}."
+        await interaction.response.send_message(note, allowed_mentions=NO_PINGS)
+        if table is not None:
+            await self._retire(table, note, in_thread=interaction.channel_id != table.thread_id)
+        else:
+            await self._close_lobby_message(table_id, row.channel_id, row.lobby_message_id, note)
+
+    async def _retire(self, table: Table, note: str, *, in_thread: bool) -> None:
+        """Stop an aborted table: its tasks, its controls (DMs, table message, lobby)."""
+        table.finished = True
+        for task in table.tasks:
+            if task is not asyncio.current_task():
+                task.cancel()
+        async with table.lock:  # let an action in progress finish first
+            if in_thread:
+                await self._post(table, note)
+            for seat in table.seats:
+                if seat.user_id is None or seat.is_ai or seat.dm_message_id is None:
+                    continue
+                with contextlib.suppress(discord.HTTPException):
+                    await self._edit_dm(
+                        seat,
+                        None,
+                        {"content": f"**{table.title}** #{table.id}: {note}", "view": None},
+                    )
+            with contextlib.suppress(discord.HTTPException):
+                channel = self._channel(table.channel_for_table)
+                if table.table_message_id is not None:
+                    await self.budget.acquire(Priority.TABLE)
+                    await channel.get_partial_message(table.table_message_id).edit(view=None)
+            await self._close_lobby_message(
+                table.id, table.channel_id, table.lobby_message_id, note
+            )
+
+    async def _close_lobby_message(
+        self, table_id: int, channel_id: int, message_id: int | None, note: str
+    ) -> None:
+        """Show the lobby message closed (its buttons disabled) with a note why."""
+        if message_id is None:
+            return
+        with contextlib.suppress(discord.HTTPException):
+            embed = await self._lobby_embed(table_id, note=note)
+            await self.budget.acquire(Priority.BACKGROUND)
+            await (
+                self._channel(channel_id)
+                .get_partial_message(message_id)
+                .edit(embed=embed, view=lobby_view(table_id, closed=True))
+            )
+
+    def _evict(self, table: Table) -> None:
+        """Forget a finished table (its messages are final; a click on them finds the table
+        finished in the store and is refused) and stop its updater and driver."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        for task in table.tasks:
+            if task is not asyncio.current_task():
+                task.cancel()
+        table.tasks = []
+
+    def table_in_channel(self, channel_id: int | None) -> int | None:
+        for table in self.tables.values():
+            if channel_id in (table.thread_id, table.channel_id) and not table.finished:
+                return table.id
+        return None

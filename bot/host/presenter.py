@@ -1,0 +1,381 @@
+"""What players see: after every change the recent lines, prompts, deadlines and DMs follow
+the state; the table message (status line and picture, edited by a per-table updater),
+DMs (new when a decision comes, edited otherwise; through the player's last click while
+its token is valid), thread posts, and images rendered in the process pool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot.host.base import HostBase
+from bot.host.budget import Priority
+from bot.host.components import controls_view, reclaim_view, table_view
+from bot.host.table import Seat, Table
+from bot.host.text import NO_PINGS, pings
+from bot.render.worker import pool as render_pool
+from bot.render.worker import render_png
+
+log = logging.getLogger(__name__)
+
+DM_CLOSED = 50007
+#: An interaction token is valid 15 minutes; use it for DMs a little less long than that.
+TOKEN_SECONDS = 14 * 60
+
+
+class PresenterMixin(HostBase):
+    async def _after_change(
+        self,
+        table: Table,
+        events: Sequence[Any],
+        *,
+        resumed: bool = False,
+        via: discord.Interaction | None = None,
+    ) -> None:
+        """Refresh DMs whose decision or hand changed, the deadlines and the table message."""
+        new_events = table.state.visible_events(None, table.events_shown)
+        # Shown events are not needed again (the store's action log is the record): drop
+        # them, so a long match does not hold every event text in memory.
+        table.state.events.clear()
+        table.events_shown = 0
+        for event in new_events:
+            table.recent.append(event.text)
+            if event.kind == "deal_end":
+                await self._post_deal_summary(table, event.text)
+        table.recent = table.recent[-4:]
+        changed = table.changed_prompts()
+        if resumed:
+            changed = [s.seat for s in table.seats]
+        table.set_deadlines(self._turn_seconds(table), time.monotonic())
+        for seat in changed:
+            s = table.seats[seat]
+            if s.played_by_ai or s.user_id is None:
+                continue
+            clicked = via if via is not None and via.user.id == s.user_id else None
+            await self._refresh_dm(table, s, fresh=resumed, via=clicked)
+        table.table_dirty.set()
+        if table.state.is_over and not table.finished:
+            await self._finish(table)
+
+    async def _render(self, table: Table, what: str, seat: int | None) -> discord.File | None:
+        """Render off the event loop, in the render process pool."""
+        view = table.state.view(seat)
+        if what == "render_table":
+            priority = Priority.TABLE
+        elif what == "render_hand" and seat in table.waiting_on():
+            priority = Priority.DECISION
+        else:
+            priority = Priority.DM if what == "render_hand" else Priority.POST
+        loop = asyncio.get_running_loop()
+        await self.render_slots.acquire(priority)
+        try:
+            data = await loop.run_in_executor(
+                render_pool(self.settings.render_processes), render_png, table.game, what, view
+            )
+        except Exception:
+            log.exception("table %s: rendering %s failed", table.id, what)
+            return None
+        finally:
+            self.render_slots.release()
+        if data is None:
+            return None
+        return discord.File(io.BytesIO(data), filename=f"{table.game}-{what}.png")
+
+    def _status_text(self, table: Table) -> str:
+        state = table.state
+        view = state.view(None)
+        head = f"**{table.title}** · table #{table.id}"
+        progress = table.spec.progress(view)
+        if progress:
+            head += f" · {progress}"
+        lines = [head]
+        lines += [f"• {text}" for text in table.recent]
+        if state.is_over:
+            lines.append("🏁 The match is over.")
+        else:
+            waiting = table.waiting_on()
+            who = []
+            for seat in waiting:
+                s = table.seats[seat]
+                tag = f"<@{s.user_id}>" if s.user_id and not s.played_by_ai else f"🤖 {s.name}"
+                who.append(tag)
+            deadline = min(
+                (table.deadlines[s] for s in waiting if s in table.deadlines), default=None
+            )
+            line = f"⏳ {' '.join(who)} to act"
+            if deadline is not None and any(not table.seats[s].played_by_ai for s in waiting):
+                epoch = int(time.time() + max(0.0, deadline - time.monotonic()))
+                line += f" — time runs out <t:{epoch}:R>"
+            lines.append(line)
+        return "\n".join(lines)[:1900]
+
+    async def _show_table(self, table: Table, new: bool = False) -> None:
+        """Post or edit the table message. Calls are serialised per table and each draws the
+        state as it is when its turn comes, so an older picture never follows a newer one;
+        an unchanged picture and text are not sent again."""
+        channel = self._channel(table.channel_for_table)
+        if channel is None:
+            return
+        async with table.edit_lock:
+            posting = new or table.table_message_id is None
+            await self.budget.acquire(Priority.POST if posting else Priority.TABLE)
+            content = self._status_text(table)
+            public = repr(table.state.view(None))
+            if not posting and table.shown == (public, content):
+                self.budget.refund()
+                return
+            file = None
+            if posting or table.shown is None or table.shown[0] != public:
+                file = await self._render(table, "render_table", None)
+            view = None if table.state.is_over else table_view(table.id)
+            try:
+                if posting:
+                    message = await channel.send(
+                        content, file=file, view=view, allowed_mentions=NO_PINGS
+                    )  # type: ignore[arg-type]
+                    table.table_message_id = message.id
+                    await self.store.update_table(table.id, table_message_id=message.id)
+                else:
+                    message = channel.get_partial_message(table.table_message_id)  # type: ignore[union-attr]
+                    if file is not None:
+                        await message.edit(content=content, attachments=[file], view=view)
+                    else:  # same picture: keep the attachment, change the text only
+                        await message.edit(content=content, view=view)
+                table.shown = (public, content)
+            except discord.HTTPException as e:
+                log.warning("table %s: table message update failed: %s", table.id, e)
+
+    async def _table_updater(self, table: Table) -> None:
+        """Edits the table message once the table has been quiet for a moment: a player's
+        move and the AI moves that follow it (after ``ai_delay``) make one edit, not
+        several; a busy table is still shown at least every few seconds."""
+        quiet = 1.5 * self.settings.edit_interval
+        try:
+            while True:
+                await table.table_dirty.wait()
+                first = time.monotonic()
+                while True:
+                    table.table_dirty.clear()
+                    await asyncio.sleep(quiet)
+                    if not table.table_dirty.is_set() or time.monotonic() - first >= 3 * quiet:
+                        break
+                table.table_dirty.clear()
+                await self._show_table(table)
+                if table.finished:
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: table updater crashed", table.id)
+
+    def _hand_content(self, table: Table, seat: Seat) -> str:
+        where = f"<#{table.channel_for_table}>"
+        if table.state.is_over:
+            return f"**{table.title}** #{table.id} in {where} — the match is over."
+        if seat.ai_takeover:
+            return f"**{table.title}** #{table.id} in {where} — an AI plays your seat now."
+        legal = table.state.legal_actions(seat.seat)
+        if legal:
+            prompt = table.controls_for(seat.seat).prompt
+            return f"**{table.title}** #{table.id} in {where}\n{prompt}"
+        waiting = ", ".join(table.seats[s].name for s in table.waiting_on())
+        return f"**{table.title}** #{table.id} in {where} — waiting for {waiting}."
+
+    def _hand_view(self, table: Table, seat: Seat) -> discord.ui.View | None:
+        if table.state.is_over:
+            return None
+        if seat.ai_takeover:
+            return reclaim_view(table.id, seat.seat)
+        if not table.state.legal_actions(seat.seat):
+            return None
+        prompt = table.prompts.get(seat.seat)
+        version = prompt.version if prompt else table.state.version
+        return controls_view(table.id, seat.seat, version, table.controls_for(seat.seat))
+
+    async def _refresh_dm(
+        self,
+        table: Table,
+        seat: Seat,
+        fresh: bool = False,
+        via: discord.Interaction | None = None,
+    ) -> None:
+        """Show the seat its hand and controls by DM.
+
+        A new message (which notifies the player) when the seat comes to a decision it must
+        make; otherwise the current message is edited in place, so optional out-of-turn
+        controls and hand changes don't flood the DM. An edit of the message the player just
+        clicked goes through that click's interaction (exempt from the REST budget), and the
+        hand image is only uploaded again when the hand changed.
+        """
+        if seat.dms_closed or seat.user_id is None:
+            return
+        content = self._hand_content(table, seat)
+        view = self._hand_view(table, seat)
+        hand_key = table.hand_key(seat.seat)
+        # A decision that is only "pass" in a claim window (nothing to claim) edits the DM in
+        # place: no notification on every discard; a real claim comes as a new message.
+        acting = (
+            seat.seat in table.waiting_on()
+            and not seat.played_by_ai
+            and not (table.in_answer_phase() and table.state.legal_actions(seat.seat) == ["pass"])
+        )
+        new_message = fresh or seat.dm_message_id is None or (acting and not seat.dm_acting)
+        same_hand = not new_message and seat.dm_hand_key == hand_key
+        file = None if same_hand else await self._render(table, "render_hand", seat.seat)
+        edit: dict[str, Any] = {"content": content, "view": view}
+        if not same_hand:
+            edit["attachments"] = [file] if file else []
+        clicked = (
+            via
+            if via is not None and getattr(via.message, "id", None) == seat.dm_message_id
+            else None
+        )
+        try:
+            if not new_message:
+                await self._edit_dm(seat, clicked, edit)
+            else:
+                if seat.dm_message_id is not None and seat.dm_has_controls:
+                    # Retire the old message's controls; the new one carries the current ones.
+                    with contextlib.suppress(discord.HTTPException):
+                        await self._edit_dm(seat, clicked, {"view": None})
+                await self._send_dm(seat, content, file, view, acting)
+                await self.store.update_seat(
+                    table.id,
+                    seat.seat,
+                    dm_channel_id=seat.dm_channel_id,
+                    dm_message_id=seat.dm_message_id,
+                )
+            seat.dm_acting = acting
+            seat.dm_hand_key = hand_key
+            seat.dm_has_controls = view is not None
+        except discord.Forbidden as e:
+            if e.code == DM_CLOSED:
+                await self._dms_closed(table, seat)
+            else:
+                log.warning("table %s: DM to seat %s refused: %s", table.id, seat.seat, e)
+        except discord.HTTPException as e:
+            log.warning("table %s: DM to seat %s failed: %s", table.id, seat.seat, e)
+
+    def _token_of(self, seat: Seat) -> discord.Interaction | None:
+        """The seat's last DM click while its token is valid (Discord: 15 minutes)."""
+        if seat.token is None or time.monotonic() - seat.token_at > TOKEN_SECONDS:
+            return None
+        return seat.token
+
+    async def _send_dm(
+        self, seat: Seat, content: str, file: discord.File | None, view: Any, acting: bool
+    ) -> None:
+        """A new DM message (it notifies). Through the player's last click when its token is
+        still valid: interaction webhooks do not count against the bot's REST budget."""
+        kwargs: dict[str, Any] = {"allowed_mentions": NO_PINGS}
+        if file is not None:
+            kwargs["file"] = file
+        if view is not None:
+            kwargs["view"] = view
+        token = self._token_of(seat)
+        if token is not None:
+            try:
+                message = await token.followup.send(content, wait=True, **kwargs)
+                seat.dm_message_id, seat.dm_token = message.id, token
+                return
+            except discord.HTTPException as e:
+                log.info("DM through the interaction failed (%s); sending it plainly", e)
+                if file is not None:
+                    file.reset()
+        await self.budget.acquire(Priority.DECISION if acting else Priority.DM)
+        channel = await self._dm_channel(seat)
+        message = await channel.send(content, **kwargs)
+        seat.dm_message_id, seat.dm_token = message.id, None
+
+    async def _edit_dm(
+        self, seat: Seat, clicked: discord.Interaction | None, edit: dict[str, Any]
+    ) -> None:
+        """Edit the seat's current DM: through the click that is on it, or the interaction
+        that sent it, while valid (no REST budget); else plainly."""
+        if clicked is not None:
+            await clicked.edit_original_response(**edit)
+            return
+        token = (
+            seat.dm_token
+            if seat.dm_token is not None and seat.dm_token is self._token_of(seat)
+            else None
+        )
+        if token is not None and seat.dm_message_id is not None:
+            try:
+                await token.followup.edit_message(seat.dm_message_id, **edit)
+                return
+            except discord.HTTPException as e:
+                log.info("DM edit through the interaction failed (%s); editing plainly", e)
+                for attachment in edit.get("attachments") or []:
+                    if isinstance(attachment, discord.File):
+                        attachment.reset()
+        await self.budget.acquire(Priority.DM)
+        channel = await self._dm_channel(seat)
+        await channel.get_partial_message(seat.dm_message_id).edit(**edit)
+
+    async def _dm_channel(self, seat: Seat) -> Any:
+        if seat.dm_channel_id is not None:
+            # A DM channel id we know is enough to send and edit (no lookup, no request:
+            # after a restart the cache is empty and opening DMs again is rate-limited).
+            return self.bot.get_channel(seat.dm_channel_id) or self.bot.get_partial_messageable(
+                seat.dm_channel_id, type=discord.ChannelType.private
+            )
+        assert seat.user_id is not None
+        user = self.bot.get_user(seat.user_id)
+        if user is None:
+            await self.budget.acquire(Priority.DM)
+            user = await self.bot.fetch_user(seat.user_id)
+        if user.dm_channel is None:
+            await self.budget.acquire(Priority.DM)
+        channel = user.dm_channel or await user.create_dm()
+        seat.dm_channel_id = channel.id
+        return channel
+
+    async def _dms_closed(self, table: Table, seat: Seat) -> None:
+        """Never retry a 50007: fall back to the ephemeral 'Show my hand' button, say so once."""
+        seat.dms_closed = True
+        await self.store.update_seat(table.id, seat.seat, dms_closed=True)
+        await self._post(
+            table,
+            f"<@{seat.user_id}>, I can't send you direct messages. Press **Show my hand** on the "
+            "table message to see your hand and play (or allow DMs from server members).",
+            ping=[seat.user_id] if seat.user_id else [],
+        )
+
+    async def _post(
+        self,
+        table: Table,
+        text: str,
+        file: discord.File | None = None,
+        *,
+        ping: Sequence[int] = (),
+        priority: Priority = Priority.POST,
+    ) -> None:
+        """Post in the table's thread; only the users in ``ping`` may be notified."""
+        channel = self._channel(table.channel_for_table)
+        if channel is None:
+            return
+        mentions = pings(*ping) if ping else NO_PINGS
+        await self.budget.acquire(priority)
+        try:
+            if file is not None:
+                await channel.send(text[:2000], file=file, allowed_mentions=mentions)  # type: ignore[union-attr]
+            else:
+                await channel.send(text[:2000], allowed_mentions=mentions)  # type: ignore[union-attr]
+        except discord.HTTPException as e:
+            log.warning("table %s: posting failed: %s", table.id, e)
+
+    async def _post_deal_summary(self, table: Table, text: str) -> None:
+        totals = " · ".join(
+            f"{s.name} {score}" for s, score in zip(table.seats, table.state.scores, strict=True)
+        )
+        file = await self._render(table, "render_deal_summary", None)
+        await self._post(table, f"📜 {text}\nTotals: {totals}", file)

@@ -1,0 +1,73 @@
+"""Answers to interactions (ephemeral notes, the one error path) and who may do what.
+
+Shared by every part of the host; nothing here knows about tables beyond their guild.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.host.text import NO_PINGS, incident_id
+
+if TYPE_CHECKING:
+    from bot.host.table import Table
+
+log = logging.getLogger(__name__)
+
+
+async def ephemeral(interaction: discord.Interaction, text: str) -> None:
+    """A private answer: the response if none was sent yet, else a follow-up."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
+        else:
+            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)
+    except discord.HTTPException as e:
+        log.warning("could not answer interaction: %s", e)
+
+
+async def followup(interaction: discord.Interaction, text: str) -> None:
+    """A private follow-up to an interaction already acknowledged."""
+    with contextlib.suppress(discord.HTTPException):
+        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
+
+
+async def report_error(
+    interaction: discord.Interaction,
+    error: BaseException,
+    *,
+    what: str,
+    table_id: int | None = None,
+) -> str:
+    """The one error path of clicks and commands: log the error with the table id and an
+    incident id, and tell the user ephemerally. Returns the incident id."""
+    incident = incident_id()
+    log.error(
+        "incident %s: %s failed (table %s, user %s)",
+        incident,
+        what,
+        table_id,
+        getattr(interaction.user, "id", None),
+        exc_info=error,
+    )
+    await ephemeral(
+        interaction,
+        f"😵 Sorry, something went wrong on my side and nothing was changed. "
+        f"If it happens again, tell the server's admins: incident `{incident}`.",
+    )
+    return incident
+
+
+def from_table_guild(interaction: discord.Interaction, table: Table) -> bool:
+    """Clicks come from DMs (no guild) or from the table's own guild, never another one."""
+    return interaction.guild_id is None or interaction.guild_id == table.guild_id
+
+
+def can_manage(interaction: discord.Interaction) -> bool:
+    """The user has Manage Server (may cancel or abort anyone's table)."""
+    perms = getattr(interaction.user, "guild_permissions", None)
+    return bool(perms and perms.manage_guild)
