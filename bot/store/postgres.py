@@ -103,6 +103,10 @@ class PostgresStore(Store):
         pool = await asyncpg.create_pool(url, min_size=POOL_MIN_SIZE, max_size=POOL_MAX_SIZE)
         return cls(pool)
 
+    #: The server's clock (clock_timestamp(): the time of the call, not of the transaction's
+    #: start); the bot processes' clocks may differ from it and from each other.
+    clock_sql = "EXTRACT(EPOCH FROM clock_timestamp())::double precision"
+
     @property
     def backend(self) -> str:
         return "postgres"

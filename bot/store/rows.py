@@ -99,3 +99,16 @@ class StatsRow:
     sigma: float | None = None
     ordinal: float | None = None
     rank_in_guild: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LeaseClaim:
+    """A table whose lease a process has just claimed (times by the database's clock)."""
+
+    table_id: int
+    #: Seconds since the lease this one replaced ran out: how long the table went without a
+    #: driver. None if the table never had a lease.
+    unowned_for: float | None
+    #: Seconds since the decision pending now appeared: since the table's last action, or
+    #: since it started if it has none.
+    decided_ago: float

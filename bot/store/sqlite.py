@@ -89,6 +89,9 @@ class SQLiteStore(Store):
             log.info("database %s migrated to version %d", path, applied[-1])
         return cls(db)
 
+    #: julianday('now') has millisecond precision; one machine, one clock.
+    clock_sql = "((julianday('now') - 2440587.5) * 86400.0)"
+
     @property
     def backend(self) -> str:
         return "sqlite"

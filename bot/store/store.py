@@ -29,6 +29,7 @@ from bot.store.rows import (
     TABLE_STATUSES,
     ActionRow,
     LeaderRow,
+    LeaseClaim,
     ResultInput,
     SeatRow,
     StatsRow,
@@ -192,6 +193,10 @@ class Store(ABC):
     def backend(self) -> str:
         """``"sqlite"`` or ``"postgres"``."""
 
+    #: An SQL expression for "now" in seconds since the epoch, by the database's clock. Lease
+    #: expiries and action times use it, so processes whose clocks differ still agree.
+    clock_sql: str
+
     @abstractmethod
     def _transaction(self) -> AbstractAsyncContextManager[Transaction]: ...
 
@@ -264,9 +269,9 @@ class Store(ABC):
         stamp = "started_at" if to == "active" else "finished_at"
         async with self._transaction() as tx:
             changed = await tx.execute(
-                f"UPDATE tables SET status = ?, {stamp} = ?"
+                f"UPDATE tables SET status = ?, {stamp} = {self.clock_sql}"
                 f" WHERE id = ? AND status IN ({_marks(len(from_statuses))})",
-                (to, _now(), table_id, *from_statuses),
+                (to, table_id, *from_statuses),
             )
             return changed == 1
 
@@ -376,10 +381,12 @@ class Store(ABC):
                     f"table {table_id}: action index {idx} is out of order (next is {expected})"
                 )
             try:
+                # Stamped by the database's clock: a process taking the table over derives
+                # the running deadline from it (see LeaseClaim.decided_ago).
                 await tx.execute(
                     "INSERT INTO actions (table_id, idx, seat, code, source, created_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    (table_id, idx, seat, code, source, _now()),
+                    f" VALUES (?, ?, ?, ?, ?, {self.clock_sql})",
+                    (table_id, idx, seat, code, source),
                 )
             except IntegrityViolation as exc:
                 if exc.duplicate:  # a writer that did not take the lock got there first
@@ -411,6 +418,103 @@ class Store(ABC):
             (table_id,),
         )
         return [ActionRow(**dict(row)) for row in rows]
+
+    # -- leases ------------------------------------------------------------------------------
+    # A process drives a table (timers, AI seats, the table message, the end) only while it
+    # holds the table's lease. Leases expire by the database's clock (``clock_sql``): the
+    # processes' own clocks may differ, the database's is one for all.
+
+    async def claim_lease(self, table_id: int, owner: str, ttl: float) -> LeaseClaim | None:
+        """Claim the lease of one table in the ``lobby`` or ``active`` status for ``ttl``
+        seconds, if it is free (never leased, or expired). None if another owner holds it."""
+        claims = await self._claim_leases(
+            owner, ttl, "t.id = ? AND t.status IN ('lobby', 'active')", (table_id,)
+        )
+        return claims[0] if claims else None
+
+    async def claim_free_leases(self, owner: str, ttl: float) -> list[LeaseClaim]:
+        """Claim every ``active`` table whose lease is free (never leased, or expired: its
+        owner died or let it go), oldest table first. Of several processes claiming at once,
+        each table goes to exactly one."""
+        return await self._claim_leases(owner, ttl, "t.status = 'active'", ())
+
+    async def _claim_leases(
+        self, owner: str, ttl: float, where: str, params: Sequence[Any]
+    ) -> list[LeaseClaim]:
+        clock = self.clock_sql
+        async with self._transaction() as tx:
+            # One statement: a concurrent claimer of the same row waits for this one's commit
+            # and then finds the lease taken (the conflict's WHERE sees the newest row).
+            claimed = await tx.fetch(
+                "INSERT INTO table_leases (table_id, owner, expires_at, previous_expiry)"
+                f" SELECT t.id, ?, {clock} + ?, NULL FROM tables AS t WHERE {where}"
+                " AND NOT EXISTS (SELECT 1 FROM table_leases AS l"
+                f" WHERE l.table_id = t.id AND l.expires_at > {clock})"
+                " ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner,"
+                " expires_at = excluded.expires_at,"
+                f" previous_expiry = CASE WHEN table_leases.expires_at < {clock}"
+                f" THEN table_leases.expires_at ELSE {clock} END"
+                f" WHERE table_leases.expires_at <= {clock}"
+                " RETURNING table_id",
+                (owner, ttl, *params),
+            )
+            ids = sorted(int(row[0]) for row in claimed)
+            if not ids:
+                return []
+            rows = await tx.fetch(
+                f"SELECT l.table_id, {clock} - l.previous_expiry AS unowned_for,"
+                f" {clock} - COALESCE((SELECT MAX(a.created_at) FROM actions AS a"
+                " WHERE a.table_id = l.table_id), t.started_at, t.created_at) AS decided_ago"
+                " FROM table_leases AS l JOIN tables AS t ON t.id = l.table_id"
+                f" WHERE l.table_id IN ({_marks(len(ids))}) ORDER BY l.table_id",
+                ids,
+            )
+        return [
+            LeaseClaim(
+                table_id=int(row["table_id"]),
+                unowned_for=None if row["unowned_for"] is None else max(0.0, row["unowned_for"]),
+                decided_ago=max(0.0, float(row["decided_ago"])),
+            )
+            for row in rows
+        ]
+
+    async def renew_leases(self, owner: str, ttl: float) -> set[int]:
+        """Extend every lease ``owner`` holds on a table still in play by ``ttl`` seconds, in
+        one statement. Returns the tables renewed: a lease missing from it was taken by
+        another process (after it expired) or its table ended."""
+        async with self._transaction() as tx:
+            rows = await tx.fetch(
+                f"UPDATE table_leases SET expires_at = {self.clock_sql} + ?"
+                " WHERE owner = ? AND table_id IN"
+                " (SELECT id FROM tables WHERE status IN ('lobby', 'active'))"
+                " RETURNING table_id",
+                (ttl, owner),
+            )
+        return {int(row[0]) for row in rows}
+
+    async def release_leases(self, owner: str, table_ids: Sequence[int] | None = None) -> int:
+        """Let go of ``owner``'s leases (all, or those of ``table_ids``): they expire now, so
+        another process may claim them at once. Returns how many were released."""
+        clock = self.clock_sql
+        sql = (
+            f"UPDATE table_leases SET expires_at = {clock} WHERE owner = ? AND expires_at > {clock}"
+        )
+        params: list[Any] = [owner]
+        if table_ids is not None:
+            if not table_ids:
+                return 0
+            sql += f" AND table_id IN ({_marks(len(table_ids))})"
+            params += list(table_ids)
+        async with self._transaction() as tx:
+            return await tx.execute(sql, params)
+
+    async def lease_holder(self, table_id: int) -> str | None:
+        """The owner of the table's unexpired lease, or None."""
+        rows = await self._fetchall(
+            f"SELECT owner FROM table_leases WHERE table_id = ? AND expires_at > {self.clock_sql}",
+            (table_id,),
+        )
+        return str(rows[0][0]) if rows else None
 
     # -- results and ratings -----------------------------------------------------------------
 
