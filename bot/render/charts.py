@@ -335,3 +335,17 @@ def render_stats(stats: PlayerStats) -> Image.Image:
         _plot(img, (M, y, WIDTH - M, y + PLOT_H), curve)
         y += PLOT_H + 12
     return img
+
+
+def leaderboard_png(board: Leaderboard) -> bytes:
+    """PNG bytes of :func:`render_leaderboard` (what the render pool runs)."""
+    from bot.render.encode import to_png
+
+    return to_png(render_leaderboard(board))
+
+
+def stats_png(stats: PlayerStats) -> bytes:
+    """PNG bytes of :func:`render_stats` (what the render pool runs)."""
+    from bot.render.encode import to_png
+
+    return to_png(render_stats(stats))

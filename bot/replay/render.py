@@ -13,6 +13,7 @@ import hashlib
 import importlib
 import io
 import logging
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -202,8 +203,9 @@ def _named(view: dict[str, Any], names: list[str]) -> dict[str, Any]:
 
 # ----- the render pool's entry point ---------------------------------------------------
 
-_CACHE: OrderedDict[str, Replayer] = OrderedDict()
+_CACHE: OrderedDict[str, tuple[Replayer, threading.Lock]] = OrderedDict()
 _CACHE_SIZE = 8
+_CACHE_LOCK = threading.Lock()
 
 
 def record_key(record: ReplayRecord) -> str:
@@ -211,26 +213,34 @@ def record_key(record: ReplayRecord) -> str:
     return hashlib.sha256(to_json(record, indent=None).encode()).hexdigest()
 
 
-def replayer_for(record: ReplayRecord, key: str | None = None) -> Replayer:
-    """A :class:`Replayer` for ``record``, kept among this process's last few."""
+def _entry(record: ReplayRecord, key: str | None) -> tuple[Replayer, threading.Lock]:
     key = key or record_key(record)
-    rp = _CACHE.get(key)
-    if rp is None:
-        rp = Replayer(record)
-        _CACHE[key] = rp
+    with _CACHE_LOCK:
+        entry = _CACHE.get(key)
+        if entry is not None:
+            _CACHE.move_to_end(key)
+            return entry
+    entry = (Replayer(record), threading.Lock())
+    with _CACHE_LOCK:
+        entry = _CACHE.setdefault(key, entry)
         while len(_CACHE) > _CACHE_SIZE:
             _CACHE.popitem(last=False)
-    else:
-        _CACHE.move_to_end(key)
-    return rp
+    return entry
+
+
+def replayer_for(record: ReplayRecord, key: str | None = None) -> Replayer:
+    """A :class:`Replayer` for ``record``, kept among this process's last few."""
+    return _entry(record, key)[0]
 
 
 def replay_png(
     record: ReplayRecord, step: int, reveal: bool = True, key: str | None = None
 ) -> bytes:
-    """PNG bytes of one step (what the bot sends)."""
-    rp = replayer_for(record, key)
-    return encode(rp.record.game, render_step(rp, step, reveal=reveal))
+    """PNG bytes of one step (what the bot sends; safe to call from several threads)."""
+    rp, lock = _entry(record, key)
+    with lock:  # a Replayer steps one state forward and back: one step at a time
+        image = render_step(rp, step, reveal=reveal)
+    return encode(rp.record.game, image)
 
 
 def encode(game: str, image: Image.Image) -> bytes:
