@@ -62,7 +62,9 @@ SETTINGS = {
     "TEAHOUSE_CLAIM_SECONDS": "3",
     "TEAHOUSE_NEW_COOLDOWN": "0",
     "TEAHOUSE_LOG_POLL": "0.2",
-    "TEAHOUSE_LEASE_SECONDS": "2",
+    # Short leases, so a dead process's tables change hands within seconds; not shorter:
+    # on a loaded 2-core machine a renewal (every third of it) must not lapse by accident.
+    "TEAHOUSE_LEASE_SECONDS": "3",
     "TEAHOUSE_RENDER_PROCESSES": "1",
     "TEAHOUSE_LOG_LEVEL": "INFO",
 }
