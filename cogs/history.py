@@ -45,7 +45,8 @@ def match_field(match: MatchSummary) -> tuple[str, str]:
         for s in match.ranking()
     )
     when = f"<t:{int(match.finished_at)}:f>" if match.finished_at else "unknown date"
-    return title, f"{when} · {_length(match)}\n{players}"[:1024]
+    hints = " · 💡 hints (not rated)" if match.hints else ""
+    return title, f"{when} · {_length(match)}{hints}\n{players}"[:1024]
 
 
 def history_embed(

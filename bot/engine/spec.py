@@ -55,6 +55,10 @@ class GameSpec:
     controls: Callable[[View, Sequence[str]], Controls]
     #: A short label for an action code.
     describe: Callable[[str], str]
+    #: Advice for newcomers: ``hint(view, legal) -> (code, reason)``, what the AI would play
+    #: from this view and why, in a line. ``code`` is ``""`` when the advice is to do
+    #: nothing now (an optional out-of-turn play best kept for later). None: no hints.
+    hint: Callable[[View, Sequence[str]], tuple[str, str]] | None = None
     #: Fixed teams as tuples of seats (Panda's partners), shown in the lobby; () if none.
     teams: tuple[tuple[int, ...], ...] = ()
     #: Inclusive ranges of whole-number options, checked by the host whatever the client sent
@@ -66,6 +70,9 @@ class GameSpec:
     answer_phases: frozenset[str] = frozenset()
     #: The progress part of the table's status line, from the public view.
     progress: Callable[[View], str] = round_or_deal
+    #: The game's deal summary already shows every hand face up (Mah-Jongg's score sheet):
+    #: the host's deal-end post then adds no picture of the hands.
+    summary_shows_hands: bool = False
     #: The render module (Pillow): ``render_table(view)``, ``render_hand(view)`` and
     #: optionally ``render_deal_summary(view)`` and ``png_palette()``. Imported lazily.
     render_module: str = ""

@@ -28,12 +28,23 @@ def render_png(game: str, what: str, view: dict[str, Any]) -> bytes | None:
     fn = getattr(module, what, None)
     if fn is None:
         return None
-    image = fn(view)
+    image = fn(drawable_names(view))
     if image is None:
         return None
     # A game's fixed palette (built once per process) saves choosing one per image.
     palette = getattr(module, "png_palette", None)
     return to_png(image, palette=palette() if palette is not None else True)
+
+
+def drawable_names(view: dict[str, Any]) -> dict[str, Any]:
+    """The view with player names the bundled font can draw (an emoji in a name would be an
+    empty box): the picture only — the stored names, and those in messages, keep them."""
+    from bot.render.charts import drawable
+
+    players = view.get("players")
+    if not isinstance(players, list | tuple):
+        return view
+    return {**view, "players": [drawable(str(name), bold=True) for name in players]}
 
 
 def _warm() -> None:

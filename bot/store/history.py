@@ -8,6 +8,7 @@ Every function takes a :class:`~bot.store.Store` and reads through ``store.query
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import weakref
 from collections.abc import Sequence
@@ -46,6 +47,8 @@ class MatchSummary:
     finished_at: float | None
     actions: int
     seats: tuple[SeatResult, ...]
+    #: Hints were used in this match: its result stands, it changed no rating.
+    hints: bool = False
 
     @property
     def duration(self) -> float | None:
@@ -59,6 +62,29 @@ class MatchSummary:
 
 def _marks(n: int) -> str:
     return ", ".join("?" * n)
+
+
+def hinted(options: Any) -> bool:
+    """Whether a table's stored options say hints were used (the match is not rated)."""
+    if isinstance(options, str | bytes):
+        try:
+            options = json.loads(options)
+        except ValueError:
+            return False
+    return isinstance(options, dict) and bool(options.get("hinted"))
+
+
+async def matches_played(store: Store, game: str, user_ids: Sequence[int]) -> dict[int, int]:
+    """How many finished matches of ``game`` each of ``user_ids`` has a result in, in any
+    server (users with none are left out)."""
+    if not user_ids:
+        return {}
+    rows = await store.query(
+        "SELECT user_id, COUNT(DISTINCT table_id) AS n FROM results WHERE game = ?"
+        f" AND user_id IN ({_marks(len(user_ids))}) GROUP BY user_id",
+        [game, *user_ids],
+    )
+    return {int(r["user_id"]): int(r["n"]) for r in rows}
 
 
 def _filters(guild_id: int, user_id: int | None, game: str | None) -> tuple[str, list[Any]]:
@@ -94,7 +120,7 @@ async def finished_matches(
     """A guild's finished matches, newest first, with every seat's place and score."""
     where, params = _filters(guild_id, user_id, game)
     tables = await store.query(
-        "SELECT t.id, t.game, t.guild_id, t.started_at, t.finished_at"
+        "SELECT t.id, t.game, t.guild_id, t.started_at, t.finished_at, t.options"
         + where
         + " ORDER BY COALESCE(t.finished_at, t.created_at) DESC, t.id DESC LIMIT ? OFFSET ?",
         [*params, limit, offset],
@@ -129,6 +155,7 @@ async def finished_matches(
             finished_at=t["finished_at"],
             actions=n_actions.get(int(t["id"]), 0),
             seats=tuple(seats[int(t["id"])]),
+            hints=hinted(t["options"]),
         )
         for t in tables
     ]
@@ -251,8 +278,9 @@ def _rate(
 
 async def rating_history(store: Store, guild_id: int, game: str) -> dict[int, list[RatingPoint]]:
     """Every player's rating after each of their matches of ``game`` in a guild, oldest
-    first (user id 0: the AI), recomputed from the results in the order they were recorded.
-    Kept per process and extended with the matches finished since the last call."""
+    first (user id 0: the AI), recomputed from the results in the order they were recorded
+    (matches in which hints were used changed no rating and are skipped). Kept per process
+    and extended with the matches finished since the last call."""
     hist = _cache(store).histories.setdefault((guild_id, game), _History())
     async with hist.lock:
         rows = await store.query(
@@ -265,7 +293,11 @@ async def rating_history(store: Store, guild_id: int, game: str) -> dict[int, li
         for row in rows:
             if int(row["table_id"]) not in hist.seen:
                 by_table.setdefault(int(row["table_id"]), []).append(row)
+        unrated = await _hinted_tables(store, list(by_table))
         for table_id, seats in by_table.items():
+            if table_id in unrated:
+                hist.seen.add(table_id)
+                continue
             games = await _rating_games(store, table_id) if game == "sandayi" else ()
             new = _rate(seats, games, hist.current)
             when = float(seats[0]["created_at"])
@@ -278,6 +310,18 @@ async def rating_history(store: Store, guild_id: int, game: str) -> dict[int, li
             hist.seen.add(table_id)
             hist.last_time = max(hist.last_time, when)
         return {uid: list(points) for uid, points in hist.points.items()}
+
+
+async def _hinted_tables(store: Store, table_ids: Sequence[int]) -> set[int]:
+    """Which of these tables had hints used (their matches are not rated)."""
+    found: set[int] = set()
+    for i in range(0, len(table_ids), 500):
+        chunk = table_ids[i : i + 500]
+        rows = await store.query(
+            f"SELECT id, options FROM tables WHERE id IN ({_marks(len(chunk))})", chunk
+        )
+        found.update(int(r["id"]) for r in rows if hinted(r["options"]))
+    return found
 
 
 async def player_rating_histories(

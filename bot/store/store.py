@@ -526,6 +526,7 @@ class Store(ABC):
         game: str,
         rows: Sequence[ResultInput],
         rating_games: Sequence[tuple[Sequence[Sequence[int]], Sequence[int]]] = (),
+        rated: bool = True,
     ) -> bool:
         """Write a finished match once: results, the table's ``finished`` status, ratings.
 
@@ -534,7 +535,8 @@ class Store(ABC):
         all AI seats share the pseudo-player ``AI_USER_ID`` per (guild, game). Ratings
         follow the final places and teams of ``rows`` — or, when ``rating_games`` is given,
         each of those contests in turn (``(teams of seats, place of each team)``, e.g.
-        every San Da Yi hand as one declarer against three).
+        every San Da Yi hand as one declarer against three). ``rated=False`` (a match in
+        which hints were used) records the results and changes no rating.
         """
         if not rows:
             raise StoreError(f"table {table_id}: no result rows")
@@ -573,7 +575,8 @@ class Store(ABC):
                 "UPDATE tables SET status = 'finished', finished_at = ? WHERE id = ?",
                 (now, table_id),
             )
-            await self._update_ratings(tx, guild_id, game, rows, rating_games, now)
+            if rated:
+                await self._update_ratings(tx, guild_id, game, rows, rating_games, now)
         log.info("recorded results of table %d (%s)", table_id, game)
         return True
 

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 from bot.engine.core import replayer
 from bot.engine.spec import GameSpec
-from bot.games.mahjong.ai import choose
+from bot.games.mahjong.ai import choose, hint
 from bot.games.mahjong.rules import MahjongOptions, MahjongState, describe, new_game
 from bot.games.mahjong.ui import controls
 
@@ -69,6 +69,8 @@ SPEC = GameSpec(
     choose=choose,
     controls=controls,
     describe=describe,
+    hint=hint,
+    summary_shows_hands=True,
     option_bounds={"max_hands": (0, 200)},
     # Claim windows and the before-play kong question: everyone is asked, most only pass.
     answer_phases=frozenset({"claim", "prelude"}),

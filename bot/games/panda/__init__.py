@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from bot.engine.core import replayer
 from bot.engine.spec import GameSpec
-from bot.games.panda.ai import choose
+from bot.games.panda.ai import choose, hint
 from bot.games.panda.combos import Combo, beats, classify, readings
 from bot.games.panda.rules import PandaOptions, PandaState, describe, new_game
 from bot.games.panda.ui import controls
@@ -67,6 +67,7 @@ SPEC = GameSpec(
     choose=choose,
     controls=controls,
     describe=describe,
+    hint=hint,
     teams=TEAMS,
     option_bounds={"target": (100, 10000)},
 )

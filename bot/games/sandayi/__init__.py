@@ -40,6 +40,7 @@ from bot.engine.core import parse_options, replayer
 from bot.engine.spec import GameSpec
 from bot.engine.ui import Controls
 from bot.games.sandayi.ai import choose as _ai_choose
+from bot.games.sandayi.ai import hint
 from bot.games.sandayi.rules import Options, SanDaYiState, describe
 from bot.games.sandayi.ui import controls as _controls
 
@@ -107,5 +108,6 @@ SPEC = GameSpec(
     choose=choose,
     controls=controls,
     describe=describe,
+    hint=hint,
     option_bounds={"hands": (1, 40)},
 )
