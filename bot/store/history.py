@@ -8,7 +8,6 @@ Every function takes a :class:`~bot.store.Store` and reads through ``store.query
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import weakref
 from collections.abc import Sequence
@@ -17,7 +16,7 @@ from typing import Any
 
 from bot.replay.core import Action, Player, Replayer, ReplayError, ReplayRecord
 from bot.store import ratings
-from bot.store.rows import AI_NAME, AI_USER_ID
+from bot.store.rows import AI_NAME, AI_USER_ID, hinted
 from bot.store.store import Store
 
 log = logging.getLogger(__name__)
@@ -62,16 +61,6 @@ class MatchSummary:
 
 def _marks(n: int) -> str:
     return ", ".join("?" * n)
-
-
-def hinted(options: Any) -> bool:
-    """Whether a table's stored options say hints were used (the match is not rated)."""
-    if isinstance(options, str | bytes):
-        try:
-            options = json.loads(options)
-        except ValueError:
-            return False
-    return isinstance(options, dict) and bool(options.get("hinted"))
 
 
 async def matches_played(store: Store, game: str, user_ids: Sequence[int]) -> dict[int, int]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -14,6 +15,17 @@ ACTION_SOURCES: tuple[str, ...] = ("player", "ai", "timeout")
 AI_USER_ID = 0
 """The pseudo-player all AI seats of a (guild, game) are rated as."""
 AI_NAME = "AI"
+
+
+def hinted(options: Any) -> bool:
+    """Whether a table's options (a dict, or the stored JSON) say hints were used: such a
+    match is recorded but not rated."""
+    if isinstance(options, str | bytes):
+        try:
+            options = json.loads(options)
+        except ValueError:
+            return False
+    return isinstance(options, dict) and bool(options.get("hinted"))
 
 
 class StoreError(Exception):

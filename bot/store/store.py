@@ -35,6 +35,7 @@ from bot.store.rows import (
     StatsRow,
     StoreError,
     TableRow,
+    hinted,
 )
 
 log = logging.getLogger(__name__)
@@ -535,8 +536,9 @@ class Store(ABC):
         all AI seats share the pseudo-player ``AI_USER_ID`` per (guild, game). Ratings
         follow the final places and teams of ``rows`` — or, when ``rating_games`` is given,
         each of those contests in turn (``(teams of seats, place of each team)``, e.g.
-        every San Da Yi hand as one declarer against three). ``rated=False`` (a match in
-        which hints were used) records the results and changes no rating.
+        every San Da Yi hand as one declarer against three). ``rated=False``, or a table
+        whose stored options say hints were used (``hinted``, read in the same
+        transaction), records the results and changes no rating.
         """
         if not rows:
             raise StoreError(f"table {table_id}: no result rows")
@@ -549,6 +551,9 @@ class Store(ABC):
             await tx.lock(f"results:{table_id}")
             if await tx.fetch("SELECT 1 FROM results WHERE table_id = ? LIMIT 1", (table_id,)):
                 return False
+            table = await tx.fetch("SELECT options FROM tables WHERE id = ?", (table_id,))
+            if table and hinted(table[0]["options"]):
+                rated = False
             try:
                 await tx.executemany(
                     "INSERT INTO results (table_id, seat, guild_id, game, user_id, name, score,"
