@@ -19,6 +19,7 @@ class KoiKoi(
     @app_commands.describe(
         rounds="Rounds in the match (6 by default, or 12)",
         turn_seconds="Seconds per decision before the default move is played (15-3600)",
+        hints="Hint buttons: what the AI would play (default: on for a newcomer facing an AI)",
     )
     @app_commands.choices(
         rounds=[
@@ -31,12 +32,15 @@ class KoiKoi(
         interaction: discord.Interaction,
         rounds: app_commands.Choice[int] | None = None,
         turn_seconds: app_commands.Range[int, 15, 3600] | None = None,
+        hints: bool | None = None,
     ) -> None:
-        options: dict[str, int] = {}
+        options: dict[str, int | bool] = {}
         if rounds is not None:
             options["rounds"] = rounds.value
         if turn_seconds is not None:
             options["turn_seconds"] = turn_seconds
+        if hints is not None:
+            options["hints"] = hints
         await self.bot.host.open_lobby(interaction, "koikoi", options)  # type: ignore[attr-defined]
 
 

@@ -27,6 +27,7 @@ class Mahjong(
         strict="False claims are possible and cost the seed's penalties",
         max_hands="Stop after this many hands (0: play the whole game)",
         turn_seconds="Seconds per decision before the default move is played (15-3600)",
+        hints="Hint buttons: what the AI would play (default: on for a newcomer facing an AI)",
     )
     @app_commands.choices(
         game=[
@@ -51,6 +52,7 @@ class Mahjong(
         strict: bool | None = None,
         max_hands: app_commands.Range[int, 0, 200] | None = None,
         turn_seconds: app_commands.Range[int, 15, 3600] | None = None,
+        hints: bool | None = None,
     ) -> None:
         options = {
             "game": game.value if game else None,
@@ -59,6 +61,7 @@ class Mahjong(
             "strict": strict,
             "max_hands": max_hands,
             "turn_seconds": turn_seconds,
+            "hints": hints,
         }
         await self.bot.host.open_lobby(  # type: ignore[attr-defined]
             interaction, "mahjong", {k: v for k, v in options.items() if v is not None}

@@ -20,6 +20,7 @@ class Mushi(commands.GroupCog, group_name="mushi", group_description="Mushi (han
         elder_takes_table_four="The elder takes a four of a kind dealt to the table instead of a redeal",
         bottom_wild_takes_rain="The wild flipped as the last stock card may take a rain card",
         turn_seconds="Seconds per decision before the default move is played (15-3600)",
+        hints="Hint buttons: what the AI would play (default: on for a newcomer facing an AI)",
     )
     @app_commands.choices(
         hands=[
@@ -35,6 +36,7 @@ class Mushi(commands.GroupCog, group_name="mushi", group_description="Mushi (han
         elder_takes_table_four: bool | None = None,
         bottom_wild_takes_rain: bool | None = None,
         turn_seconds: app_commands.Range[int, 15, 3600] | None = None,
+        hints: bool | None = None,
     ) -> None:
         options = {
             "hands": hands.value if hands else None,
@@ -42,6 +44,7 @@ class Mushi(commands.GroupCog, group_name="mushi", group_description="Mushi (han
             "elder_takes_table_four": elder_takes_table_four,
             "bottom_wild_takes_rain": bottom_wild_takes_rain,
             "turn_seconds": turn_seconds,
+            "hints": hints,
         }
         await self.bot.host.open_lobby(  # type: ignore[attr-defined]
             interaction, "mushi", {k: v for k, v in options.items() if v is not None}

@@ -22,6 +22,7 @@ class Panda(
         free_first_lead="The Stork holder may lead anything on the first trick",
         kingdom_ends_hand="A Kingdom ends the hand at once",
         turn_seconds="Seconds per decision before the default move is played (15-3600)",
+        hints="Hint buttons: what the AI would play (default: on for a newcomer facing an AI)",
     )
     async def new(
         self,
@@ -31,6 +32,7 @@ class Panda(
         free_first_lead: bool | None = None,
         kingdom_ends_hand: bool | None = None,
         turn_seconds: app_commands.Range[int, 15, 3600] | None = None,
+        hints: bool | None = None,
     ) -> None:
         options = {
             "target": target,
@@ -38,6 +40,7 @@ class Panda(
             "free_first_lead": free_first_lead,
             "kingdom_ends_hand": kingdom_ends_hand,
             "turn_seconds": turn_seconds,
+            "hints": hints,
         }
         await self.bot.host.open_lobby(  # type: ignore[attr-defined]
             interaction, "panda", {k: v for k, v in options.items() if v is not None}

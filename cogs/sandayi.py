@@ -22,6 +22,7 @@ class SanDaYi(
         hands="Hands in the match (1-40, 8 by default)",
         fixed_minimums="Use the fixed bidding minimums instead of the positional ones",
         turn_seconds="Seconds per decision before the default move is played (15-3600)",
+        hints="Hint buttons: what the AI would play (default: on for a newcomer facing an AI)",
     )
     async def new(
         self,
@@ -29,8 +30,14 @@ class SanDaYi(
         hands: app_commands.Range[int, 1, 40] | None = None,
         fixed_minimums: bool | None = None,
         turn_seconds: app_commands.Range[int, 15, 3600] | None = None,
+        hints: bool | None = None,
     ) -> None:
-        options = {"hands": hands, "fixed_minimums": fixed_minimums, "turn_seconds": turn_seconds}
+        options = {
+            "hands": hands,
+            "fixed_minimums": fixed_minimums,
+            "turn_seconds": turn_seconds,
+            "hints": hints,
+        }
         await self.bot.host.open_lobby(  # type: ignore[attr-defined]
             interaction, "sandayi", {k: v for k, v in options.items() if v is not None}
         )

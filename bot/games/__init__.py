@@ -2,8 +2,8 @@
 
 Each ``bot.games.<name>`` package exports ``SPEC``, its :class:`~bot.engine.spec.GameSpec`
 (name, title, seats, options dataclass, ``new_game``, ``replay``, ``choose``, ``controls``,
-``describe``, teams, option bounds, answer phases, status progress), built from its pure
-modules, and has a ``render`` module (Pillow) with ``render_table(view)`` and
+``describe``, ``hint``, teams, option bounds, answer phases, status progress), built from
+its pure modules, and has a ``render`` module (Pillow) with ``render_table(view)`` and
 ``render_hand(view)``. Registering a game is one line: its name in :data:`GAME_NAMES`.
 """
 

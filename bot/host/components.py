@@ -218,12 +218,76 @@ class ReclaimButton(
         await host.guarded(interaction, "reclaim", self.table, work)
 
 
+class HintButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"th:i:(?P<table>\d+):(?P<seat>\d+):(?P<version>\d+)(?::(?P<ok>ok))?",
+):
+    """Next to a seat's controls when the table offers hints: what the AI would play, shown
+    privately. ``ok``: the player agreed that a hint makes the match unrated."""
+
+    def __init__(self, table: int, seat: int, version: int, ok: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Show the hint" if ok else "Hint",
+                emoji="💡",
+                style=discord.ButtonStyle.primary if ok else discord.ButtonStyle.secondary,
+                custom_id=f"th:i:{table}:{seat}:{version}" + (":ok" if ok else ""),
+            )
+        )
+        self.table, self.seat, self.version, self.ok = table, seat, version, ok
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> HintButton:
+        return cls(
+            int(match["table"]), int(match["seat"]), int(match["version"]), bool(match["ok"])
+        )
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        host = _host(interaction)
+        work = host.on_hint(interaction, self.table, self.seat, self.version, confirmed=self.ok)
+        await host.guarded(interaction, "hint", self.table, work)
+
+
+class SpectateButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"th:v:(?P<table>\d+)(?::(?P<refresh>r))?",
+):
+    """On the table message (Spectate) and on the spectator view itself (Refresh): the
+    public table, privately, as it is now."""
+
+    def __init__(self, table: int, refresh: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Refresh" if refresh else "Spectate",
+                emoji="🔄" if refresh else "👀",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"th:v:{table}" + (":r" if refresh else ""),
+            )
+        )
+        self.table, self.refresh = table, refresh
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> SpectateButton:
+        return cls(int(match["table"]), bool(match["refresh"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        host = _host(interaction)
+        work = host.on_spectate(interaction, self.table, refresh=self.refresh)
+        await host.guarded(interaction, "spectate", self.table, work)
+
+
 ALL_DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ActionButton,
     ActionSelect,
     LobbyButton,
     ShowHandButton,
     ReclaimButton,
+    HintButton,
+    SpectateButton,
 )
 
 
@@ -235,10 +299,14 @@ def matches_a_component(custom_id: str) -> bool:
     )
 
 
-def controls_view(table: int, seat: int, version: int, controls: Controls) -> discord.ui.View:
-    """The Discord view for a seat's controls, stamped with the prompt version."""
+def controls_view(
+    table: int, seat: int, version: int, controls: Controls, *, hint: bool = False
+) -> discord.ui.View:
+    """The Discord view for a seat's controls, stamped with the prompt version; with
+    ``hint``, a Hint button too (in a row of its own, or the first button row with room)."""
     view = discord.ui.View(timeout=None)
-    for row_index, row in enumerate(controls.rows[:5]):
+    rows = controls.rows[:5]
+    for row_index, row in enumerate(rows):
         if isinstance(row, Select):
             item: discord.ui.Item[Any] = ActionSelect(table, seat, version, row)
             item.row = row_index
@@ -246,6 +314,16 @@ def controls_view(table: int, seat: int, version: int, controls: Controls) -> di
             continue
         for button in row[:5]:
             view.add_item(_action_button(table, seat, version, button, row_index))
+    if hint and rows:
+        free = len(rows) if len(rows) < 5 else None
+        if free is None:
+            free = next(
+                (i for i, r in enumerate(rows) if not isinstance(r, Select) and len(r) < 5), None
+            )
+        if free is not None:
+            button = HintButton(table, seat, version)
+            button.row = free
+            view.add_item(button)
     return view
 
 
@@ -273,4 +351,17 @@ def reclaim_view(table: int, seat: int) -> discord.ui.View:
 def table_view(table: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(ShowHandButton(table))
+    view.add_item(SpectateButton(table))
+    return view
+
+
+def hint_confirm_view(table: int, seat: int, version: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(HintButton(table, seat, version, ok=True))
+    return view
+
+
+def spectator_view(table: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(SpectateButton(table, refresh=True))
     return view

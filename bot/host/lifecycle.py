@@ -33,6 +33,7 @@ class LifecycleMixin(HostBase):
     async def _start(
         self, interaction: discord.Interaction, row: Any, seats: list[SeatRow]
     ) -> None:
+        row = await self._settle_hints(row, seats)  # type: ignore[attr-defined]
         table = self._build_table(row, seats, log=[])
         embed = await self._lobby_embed(row.id, note="The game is on — see the thread.")
         with contextlib.suppress(discord.HTTPException):

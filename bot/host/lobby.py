@@ -17,7 +17,7 @@ import discord
 from bot.games import game_spec
 from bot.host.base import HostBase
 from bot.host.components import lobby_view
-from bot.host.options import validate_options
+from bot.host.options import shown_options, validate_options
 from bot.host.replies import can_manage, ephemeral
 from bot.host.text import NO_PINGS, player_name
 from bot.store import SeatRow
@@ -166,10 +166,8 @@ class LobbyMixin(HostBase):
             description="\n".join(lines),
             colour=discord.Colour.from_rgb(176, 48, 48),
         )
-        if row.options:
-            embed.add_field(
-                name="Options", value=", ".join(f"{k}: {v}" for k, v in row.options.items())
-            )
+        if shown_options(row.options):
+            embed.add_field(name="Options", value=shown_options(row.options))
         embed.add_field(name="Status", value=status)
         embed.set_footer(
             text=note

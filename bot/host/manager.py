@@ -11,7 +11,9 @@ It is assembled from one mixin per concern, each a module a reader can take on i
 - :mod:`bot.host.presenter` — after a change: prompts, deadlines, DMs, the table message,
   posts, images;
 - :mod:`bot.host.finish` — results and the announcement, abort, retiring a table;
-- :mod:`bot.host.cluster` — the state as a cache of the shared log (catch-up, conflicts).
+- :mod:`bot.host.cluster` — the state as a cache of the shared log (catch-up, conflicts);
+- :mod:`bot.host.hints` — the Hint button for newcomers, and which matches are rated;
+- :mod:`bot.host.spectate` — the Spectate button and the deal summaries (hands revealed).
 
 Order of work on an action: validate in memory (fast, so the interaction is acknowledged at
 once), apply to the state, append to the store's action log, and only then show anything.
@@ -23,17 +25,21 @@ from bot.host.clicks import ClicksMixin
 from bot.host.cluster import ClusterMixin, Conflict
 from bot.host.driver import DriverMixin
 from bot.host.finish import FinishMixin
+from bot.host.hints import HintsMixin
 from bot.host.lifecycle import LifecycleMixin
 from bot.host.lobby import LobbyMixin, derived_seed
 from bot.host.options import game_options
 from bot.host.presenter import PresenterMixin
 from bot.host.replies import report_error
+from bot.host.spectate import SpectateMixin
 
 
 class TableHost(
     LobbyMixin,
     LifecycleMixin,
     ClicksMixin,
+    HintsMixin,
+    SpectateMixin,
     DriverMixin,
     PresenterMixin,
     FinishMixin,
@@ -42,8 +48,9 @@ class TableHost(
     """Game-agnostic hosting of lobbies and tables on Discord (see the module docstring).
 
     Public: :meth:`open_lobby`, :meth:`on_lobby`, :meth:`on_action`, :meth:`on_show_hand`,
-    :meth:`on_reclaim`, :meth:`abort`, :meth:`table`, :meth:`table_in_channel`,
-    :meth:`restore`, :meth:`start_restore`, :meth:`close`, :meth:`guarded`, and ``tables``.
+    :meth:`on_reclaim`, :meth:`on_hint`, :meth:`on_spectate`, :meth:`abort`, :meth:`table`,
+    :meth:`table_in_channel`, :meth:`restore`, :meth:`start_restore`, :meth:`close`,
+    :meth:`guarded`, and ``tables``.
     """
 
 

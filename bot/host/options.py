@@ -12,8 +12,13 @@ from typing import Any
 
 from bot.games import game_spec
 
-#: Options the host keeps for itself; the rest go to the game.
-HOST_OPTIONS = ("turn_seconds",)
+#: Options the host keeps for itself; the rest go to the game. ``hints``: the Hint button
+#: is offered (absent until the start decides it, see :mod:`bot.host.hints`); ``hinted``:
+#: the seats that asked for a hint (the match is then not rated), never given by a user.
+HOST_OPTIONS = ("turn_seconds", "hints", "hinted")
+
+#: Host options a table's host may set with ``/<game> new``, true or false.
+HOST_FLAGS = ("hints",)
 
 #: Inclusive ranges of the host's whole-number options (the same as the slash commands declare).
 HOST_BOUNDS: dict[str, tuple[int, int]] = {"turn_seconds": (15, 3600)}
@@ -24,11 +29,29 @@ def game_options(options: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in options.items() if k not in HOST_OPTIONS}
 
 
+def shown_options(options: dict[str, Any]) -> str:
+    """A table's options as the lobby message lists them (hints: on, off, or used)."""
+    parts = []
+    for name, value in options.items():
+        if name == "hinted":
+            continue
+        if name == "hints":
+            value = "used (not rated)" if options.get("hinted") else "on" if value else "off"
+        parts.append(f"{name}: {value}")
+    return ", ".join(parts)
+
+
 def validate_options(game: str, options: dict[str, Any]) -> dict[str, Any]:
     """The options as given if every one is known and within range; else ValueError with a
     message a player can read."""
     spec = game_spec(game)
+    if "hinted" in options:
+        raise ValueError("Unknown option(s): hinted.")
     for name, value in options.items():
+        if name in HOST_FLAGS:
+            if not isinstance(value, bool):
+                raise ValueError(f"Option {name} must be true or false.")
+            continue
         bounds = HOST_BOUNDS.get(name) if name in HOST_OPTIONS else spec.option_bounds.get(name)
         if bounds is None:
             continue

@@ -19,6 +19,7 @@ import discord
 from bot.host.base import HostBase
 from bot.host.budget import Priority
 from bot.host.components import controls_view, reclaim_view, table_view
+from bot.host.hints import hints_badge, hints_offered
 from bot.host.table import Seat, Table
 from bot.host.text import NO_PINGS, pings
 from bot.render.worker import pool as render_pool
@@ -96,7 +97,7 @@ class PresenterMixin(HostBase):
         progress = table.spec.progress(view)
         if progress:
             head += f" · {progress}"
-        lines = [head]
+        lines = [head + hints_badge(table)]
         lines += [f"• {text}" for text in table.recent]
         if state.is_over:
             lines.append("🏁 The match is over.")
@@ -198,7 +199,8 @@ class PresenterMixin(HostBase):
             return None
         prompt = table.prompts.get(seat.seat)
         version = prompt.version if prompt else table.state.version
-        return controls_view(table.id, seat.seat, version, table.controls_for(seat.seat))
+        controls = table.controls_for(seat.seat)
+        return controls_view(table.id, seat.seat, version, controls, hint=hints_offered(table))
 
     async def _refresh_dm(
         self,
@@ -372,10 +374,3 @@ class PresenterMixin(HostBase):
                 await channel.send(text[:2000], allowed_mentions=mentions)  # type: ignore[union-attr]
         except discord.HTTPException as e:
             log.warning("table %s: posting failed: %s", table.id, e)
-
-    async def _post_deal_summary(self, table: Table, text: str) -> None:
-        totals = " · ".join(
-            f"{s.name} {score}" for s, score in zip(table.seats, table.state.scores, strict=True)
-        )
-        file = await self._render(table, "render_deal_summary", None)
-        await self._post(table, f"📜 {text}\nTotals: {totals}", file)

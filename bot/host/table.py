@@ -78,6 +78,8 @@ class Table:
     wake: asyncio.Event = field(default_factory=asyncio.Event)  # the driver re-plans
     events_shown: int = 0
     recent: list[str] = field(default_factory=list)  # last public event lines
+    #: The action that ended the last deal whose hands were revealed (bot.host.spectate).
+    last_revealed: int | None = None
     finished: bool = False
     tasks: list[asyncio.Task[Any]] = field(default_factory=list)
     #: Out-of-turn requests being gathered: (seat, code, version, interaction).

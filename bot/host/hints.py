@@ -1,0 +1,202 @@
+"""Hints for newcomers: a **Hint** button next to a player's controls that shows them,
+privately, what the AI would play and why in a line (the game's ``hint`` in its spec).
+
+- **When.** The table option ``hints`` (``/<game> new hints:``) offers the button; left
+  unset, the start decides: on when the table has an AI seat and a human who has finished
+  fewer than :data:`NEWCOMER_MATCHES` matches of the game (in any server), else off.
+  The decision is stored with the table's options, so a restart keeps it.
+- **Unrated.** A match in which anyone asked for a hint is not rated: its result is
+  recorded (``/history`` marks it) but no rating changes. The first hint a player asks for
+  in a match first says so and waits for a second click; the seats that used hints are
+  stored in the table's options (``hinted``) before any hint is shown (the store reads
+  them when it records the result: ``Store.record_result``), and the thread is told once
+  per player.
+- **Changes nothing.** A hint is checked like a move (the clicker's own seat, its current
+  decision, a running table) and answered ephemerally; it never touches the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import discord
+
+from bot.engine.spec import GameSpec
+from bot.engine.ui import Select
+from bot.games import game_spec
+from bot.host.base import HostBase
+from bot.host.components import hint_confirm_view
+from bot.host.replies import ephemeral, from_table_guild
+from bot.host.table import Table
+from bot.host.text import NO_PINGS
+from bot.store import SeatRow
+from bot.store.history import matches_played
+
+log = logging.getLogger(__name__)
+
+#: A player who has finished fewer matches of a game than this is a newcomer to it.
+NEWCOMER_MATCHES = 3
+
+UNRATED_NOTE = (
+    "A match in which anyone asks for a hint is not rated: its result is recorded, "
+    "but nobody's rating changes."
+)
+
+
+def hints_offered(table: Table) -> bool:
+    """The table shows Hint buttons (its ``hints`` option, and the game gives hints)."""
+    return table.options.get("hints") is True and table.spec.hint is not None
+
+
+def hints_badge(table: Table) -> str:
+    """What the table message's status line says about hints ("" when they are off)."""
+    return " · 💡 hints on" if hints_offered(table) else ""
+
+
+def hint_words(spec: GameSpec, view: Mapping[str, Any], legal: Sequence[str], code: str) -> str:
+    """The move ``code`` in the words the player's own controls use: the label of the
+    button that makes it (unless that is one bare word in a row of choices, a rank or a
+    card: the game's description then says it whole), else the game's description —
+    followed by the labels of the select options it picks when the description does not
+    name them (San Da Yi's "Bury 6 cards: Q♠, J♠, …")."""
+    if not code:
+        return ""
+    controls = spec.controls(view, legal)
+    for row in controls.rows:
+        if isinstance(row, Select):
+            if not row.verb:
+                label = next((o.label for o in row.options if o.value == code), None)
+                if label:
+                    return label
+            continue
+        for button in row:
+            if button.code == code and " " in button.label.strip():
+                return button.label
+    label = spec.describe(code)
+    words = code.split()
+    for row in controls.rows:
+        if not isinstance(row, Select) or not row.verb:
+            continue
+        verb = row.verb.split()
+        if words[: len(verb)] != verb:
+            continue
+        labels = {o.value: o.label for o in row.options}
+        picked = [v for v in words[len(verb) :] if v in labels]
+        if picked and not any(_names(label, v, labels[v]) for v in picked):
+            return f"{label}: {', '.join(labels[v] for v in picked)}"
+    return label
+
+
+def _names(text: str, value: str, label: str) -> bool:
+    """``text`` names the option (its value, its label, or a part of a ``a · b`` label)."""
+    return any(part and part in text for part in (value, label, *label.split(" · ")))
+
+
+def hint_message(spec: GameSpec, view: Mapping[str, Any], legal: Sequence[str]) -> str:
+    """The private answer to a Hint click: the move in the player's words and the reason."""
+    assert spec.hint is not None
+    code, reason = spec.hint(view, legal)
+    words = hint_words(spec, view, legal, code)
+    if not words:
+        return f"💡 {reason}."
+    return f"💡 The AI would play **{words}** — {reason}."
+
+
+class HintsMixin(HostBase):
+    async def _settle_hints(self, row: Any, seats: Sequence[SeatRow]) -> Any:
+        """At the start, when the seats are known: the ``hints`` option the host left unset
+        is decided (on for a newcomer playing with an AI) and stored. Returns the row with
+        its options as stored."""
+        options = dict(row.options)
+        if isinstance(options.get("hints"), bool):
+            return row
+        humans = [s.user_id for s in seats if not s.is_ai and s.user_id is not None]
+        on = False
+        if humans and any(s.is_ai for s in seats) and game_spec(row.game).hint is not None:
+            played = await matches_played(self.store, row.game, humans)
+            on = any(played.get(user, 0) < NEWCOMER_MATCHES for user in humans)
+        options["hints"] = on
+        await self.store.update_table(row.id, options=options)
+        log.info("table %s: hints %s", row.id, "on" if on else "off")
+        return dataclasses.replace(row, options=options)
+
+    async def on_hint(
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        seat: int,
+        version: int,
+        *,
+        confirmed: bool,
+    ) -> None:
+        """A Hint click: checked like a move, answered privately; the game is not touched."""
+        table = await self.table(table_id)
+        if table is not None and not from_table_guild(interaction, table):
+            table = None
+        if table is not None and not hints_offered(table):
+            await ephemeral(interaction, "Hints are off at this table.")
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if table is not None and not table.driven:
+            async with table.lock:  # a cache of the log: catch up before judging the click
+                await self._catch_up(table)
+        problem = self._precheck(table, interaction.user.id, seat, version)  # type: ignore[attr-defined]
+        if problem:
+            await ephemeral(interaction, problem)
+            return
+        assert table is not None
+        # Who used hints: the store knows hints served by another process too.
+        row = await self.store.get_table(table.id)
+        stored = row.options.get("hinted") if row is not None else None
+        used = set(table.options.get("hinted") or []) | set(stored or [])
+        if not confirmed and not used:
+            await interaction.followup.send(
+                f"💡 A hint shows what the AI would play now, and why. {UNRATED_NOTE}",
+                view=hint_confirm_view(table.id, seat, version),
+                ephemeral=True,
+                allowed_mentions=NO_PINGS,
+            )
+            return
+        async with table.lock:
+            problem = self._precheck(table, interaction.user.id, seat, version)  # type: ignore[attr-defined]
+            if problem is None:
+                view = table.state.view(seat)
+                legal = table.state.legal_actions(seat)
+                first = seat not in used
+                if first:
+                    await self._mark_hinted(table, seat)
+        if problem:
+            await ephemeral(interaction, problem)
+            return
+        if first:
+            await self._post(  # type: ignore[attr-defined]
+                table,
+                f"💡 {table.seats[seat].name} asked for a hint: this match will not be rated.",
+            )
+        text = await asyncio.to_thread(hint_message, table.spec, view, legal)
+        await interaction.followup.send(text[:2000], ephemeral=True, allowed_mentions=NO_PINGS)
+
+    async def _mark_hinted(self, table: Table, seat: int) -> None:
+        """Store that ``seat`` used a hint (before it is shown), merged with what the store
+        holds (another process may have served a hint of another seat)."""
+        row = await self.store.get_table(table.id)
+        options = dict(row.options) if row is not None else dict(table.options)
+        seats = set(options.get("hinted") or []) | set(table.options.get("hinted") or [])
+        options["hinted"] = sorted(seats | {seat})
+        await self.store.update_table(table.id, options=options)
+        table.options["hinted"] = options["hinted"]
+        log.info("table %s: seat %s used a hint; the match will not be rated", table.id, seat)
+
+
+__all__ = [
+    "NEWCOMER_MATCHES",
+    "HintsMixin",
+    "hint_message",
+    "hint_words",
+    "hints_badge",
+    "hints_offered",
+]
