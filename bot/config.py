@@ -67,6 +67,14 @@ class Settings:
     #: processes on one database); 0: this process is alone. Default: 1 s when this
     #: process runs only some of the shards, else 0.
     log_poll: float | None = None
+    #: Table leases: a process drives (timers, AI seats, the table message, the end) only
+    #: the tables whose lease it holds. A lease lasts this many seconds unless renewed, so a
+    #: dead process's tables are taken over within about ``lease_seconds`` plus a scan.
+    lease_seconds: float = 6.0
+    #: Seconds between renewals of this process's leases (None: a third of lease_seconds).
+    lease_renew: float | None = None
+    #: Seconds between looks for tables whose lease is free (None: a third of lease_seconds).
+    takeover_scan: float | None = None
     log_level: str = "INFO"
     #: Tests and soaks only: derive each table's seed from this and the table id, so deals
     #: are reproducible (unset: every table gets a fresh random seed).
@@ -94,6 +102,16 @@ class Settings:
         if ids is None or self.shard_count is None:
             return self.token_rest_budget
         return self.token_rest_budget * len(ids) / self.shard_count
+
+    @property
+    def lease_renew_seconds(self) -> float:
+        """How often this process renews its table leases."""
+        return self.lease_renew if self.lease_renew is not None else self.lease_seconds / 3
+
+    @property
+    def takeover_scan_seconds(self) -> float:
+        """How often this process looks for tables nobody drives (their lease is free)."""
+        return self.takeover_scan if self.takeover_scan is not None else self.lease_seconds / 3
 
     @property
     def shard_ids(self) -> list[int] | None:
@@ -131,6 +149,15 @@ class Settings:
         for name in ("token_rest_budget", "rest_share"):
             if values.get(name) == 0:
                 raise ConfigError(f"{_ENV_NAMES[name]} must be more than 0 requests per second.")
+        for name in ("lease_seconds", "lease_renew", "takeover_scan"):
+            if values.get(name) == 0:
+                raise ConfigError(f"{_ENV_NAMES[name]} must be more than 0 seconds.")
+        lease = float(values.get("lease_seconds", cls.lease_seconds))  # type: ignore[arg-type]
+        if float(values.get("lease_renew") or lease / 3) >= lease:  # type: ignore[arg-type]
+            raise ConfigError(
+                "TEAHOUSE_LEASE_RENEW must be shorter than TEAHOUSE_LEASE_SECONDS (a lease "
+                "renewed after it ran out could be taken by another process meanwhile)."
+            )
         for name in ("api_base", "gateway_url"):
             url = values.get(name)
             if url is not None and not is_loopback_url(str(url)):
@@ -186,6 +213,9 @@ _ENV_NAMES = {
     "shard_count": "TEAHOUSE_SHARD_COUNT",
     "shards": "TEAHOUSE_SHARDS",
     "log_poll": "TEAHOUSE_LOG_POLL",
+    "lease_seconds": "TEAHOUSE_LEASE_SECONDS",
+    "lease_renew": "TEAHOUSE_LEASE_RENEW",
+    "takeover_scan": "TEAHOUSE_TAKEOVER_SCAN",
     "log_level": "TEAHOUSE_LOG_LEVEL",
     "max_lobbies_per_user": "TEAHOUSE_MAX_LOBBIES_PER_USER",
     "max_tables_per_user": "TEAHOUSE_MAX_TABLES_PER_USER",
@@ -211,6 +241,9 @@ _FLOATS = {
     "token_rest_budget",
     "rest_share",
     "log_poll",
+    "lease_seconds",
+    "lease_renew",
+    "takeover_scan",
 }
 _INTS = {
     "timeouts_before_ai",

@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import secrets
+import socket
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -42,12 +44,14 @@ class HostBase:
         if workers is None:
             workers = max(1, (os.cpu_count() or 2) - 1)
         self.render_slots = Slots(max(1, workers))
-        #: Active tables a restart left to replay (row by id), and replays under way.
-        self._pending: dict[int, Any] = {}
-        self._restoring: dict[int, asyncio.Task[Table | None]] = {}
+        #: Tables being loaded from the log (a click and a takeover may ask at once).
+        self._loading: dict[int, asyncio.Task[Table | None]] = {}
         self._restore_task: asyncio.Task[int] | None = None
-        #: Tables being loaded only to serve a click (another process drives them).
-        self._serve_only: set[int] = set()
+        #: This process's name on the table leases it holds (see bot.host.cluster).
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        #: Table id -> until when (monotonic) this process's lease on it is confirmed.
+        self._held: dict[int, float] = {}
+        self._lease_tasks: list[asyncio.Task[None]] = []
 
     def _channel(self, channel_id: int | None) -> Any:
         """A channel to send to, without a lookup request."""

@@ -16,7 +16,7 @@ from bot.engine import IllegalAction
 from bot.host.base import HostBase
 from bot.host.cluster import Conflict
 from bot.host.replies import ephemeral, followup, from_table_guild, report_error
-from bot.host.table import Table
+from bot.host.table import SERVING_TASK_SUFFIX, Seat, Table
 from bot.host.text import NO_PINGS
 
 
@@ -36,12 +36,26 @@ class ClicksMixin(HostBase):
         table = await self.table(table_id)
         if table is not None and not from_table_guild(interaction, table):
             table = None
+        if table is not None and not table.driven:
+            # A cache of a table another process drives (or none yet): catch up with the
+            # log before judging the click, or current controls would look out of date.
+            await interaction.response.defer()
+            async with table.lock:
+                await self._catch_up(table)
         problem = self._precheck(table, interaction.user.id, seat, version)
+        if problem and table is not None and table.driven and self.settings.poll_seconds > 0:
+            # Other processes serve this table's clicks: the refusal may come from a move
+            # made there that this process has not read yet.
+            await interaction.response.defer()
+            async with table.lock:
+                if await self._sync_with_log(table):
+                    problem = self._precheck(table, interaction.user.id, seat, version)
         if problem:
             await ephemeral(interaction, problem)
             return
         assert table is not None
-        await interaction.response.defer()
+        if not interaction.response.is_done():
+            await interaction.response.defer()
         if table.state.batches_out_of_turn and (
             table.batch is not None or seat not in table.state.to_act
         ):
@@ -57,7 +71,7 @@ class ClicksMixin(HostBase):
             if problem:
                 await followup(interaction, problem)
                 return
-            table.seats[seat].timeouts = 0
+            await self._played(table, seat)
             if interaction.guild_id is None:  # a DM click: its token can carry later DMs
                 table.seats[seat].token = interaction
                 table.seats[seat].token_at = time.monotonic()
@@ -70,13 +84,25 @@ class ClicksMixin(HostBase):
             if from_private_hand:
                 await self._edit_ephemeral_hand(interaction, table, seat)
 
+    async def _played(self, table: Table, seat: int) -> None:
+        """A player made a move: their run of timeouts is over. Stored only where another
+        process drives the table (it counts the timeouts, from the store)."""
+        s = table.seats[seat]
+        if s.timeouts and not table.driven:
+            await self.store.update_seat(table.id, seat, timeouts=0)
+        s.timeouts = 0
+
     def _gather(
         self, table: Table, interaction: discord.Interaction, seat: int, version: int, code: str
     ) -> None:
         """Hold an out-of-turn request briefly: plays arriving together go by priority."""
         if table.batch is None:
             table.batch = []
-            table.track(asyncio.get_running_loop().create_task(self._apply_gathered(table)))
+            table.track(
+                asyncio.get_running_loop().create_task(
+                    self._apply_gathered(table), name=f"table-{table.id}{SERVING_TASK_SUFFIX}"
+                )
+            )
         table.batch.append((seat, code, version, interaction))
 
     async def _apply_gathered(self, table: Table) -> None:
@@ -101,7 +127,7 @@ class ClicksMixin(HostBase):
             made = table.state.log[start:]
             for seat, code, interaction in requests:
                 if (seat, table.state.normalize(seat, code)) in made:
-                    table.seats[seat].timeouts = 0
+                    await self._played(table, seat)
                 else:
                     await followup(
                         interaction,
@@ -127,9 +153,11 @@ class ClicksMixin(HostBase):
         if owner.ai_takeover:
             return "An AI is playing your seat after repeated timeouts."
         prompt = table.prompts.get(seat)
+        # Valid: controls of the seat's current decision, which began at prompt.version —
+        # stamped then, or later by a process that saw the decision begin one action later
+        # (it caught up several at once); or controls from before a load from the log.
         if prompt is None or not (
-            prompt.version == version
-            or (prompt.from_before_restart and version <= table.state.version)
+            (0 if prompt.from_before_restart else prompt.version) <= version <= table.state.version
         ):
             return "These controls are out of date — use your latest hand message."
         if seat not in table.state.to_act and seat not in table.state.may_act:
@@ -155,13 +183,23 @@ class ClicksMixin(HostBase):
             s.timeouts = 0
             await self.store.update_seat(table.id, seat, ai_takeover=False, timeouts=0)
             await self._post(table, f"👋 {s.name} is back and plays their own seat again.")
-            table.prompts.pop(seat, None)
-            table.deadlines.pop(seat, None)  # a fresh deadline for the returning player
-            table.changed_prompts()
-            table.set_deadlines(self._turn_seconds(table))
-            await self._refresh_dm(table, s, fresh=True)
-            table.table_dirty.set()
-            table.wake_driver()
+            if table.driven:
+                await self._seat_returned(table, s)
+        if not table.driven:
+            # The process driving the table learns it from the store before its AI would
+            # play the seat, and sends the controls then.
+            await followup(interaction, "👋 Welcome back: your next decision comes by DM.")
+
+    async def _seat_returned(self, table: Table, s: Seat) -> None:
+        """A seat an AI played is the player's again (under the table's lock, driven here):
+        a fresh decision, deadline and DM."""
+        table.prompts.pop(s.seat, None)
+        table.deadlines.pop(s.seat, None)  # a fresh deadline for the returning player
+        table.changed_prompts()
+        table.set_deadlines(self._turn_seconds(table))
+        await self._refresh_dm(table, s, fresh=True)
+        table.table_dirty.set()
+        table.wake_driver()
 
     async def on_show_hand(self, interaction: discord.Interaction, table_id: int) -> None:
         table = await self.table(table_id)
@@ -174,6 +212,8 @@ class ClicksMixin(HostBase):
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with table.lock:
+            if not table.driven:
+                await self._catch_up(table)
             if seat.seat not in table.prompts:
                 table.changed_prompts()
             file = await self._render(table, "render_hand", seat.seat)

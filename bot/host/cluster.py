@@ -1,13 +1,29 @@
-"""The in-memory state as a cache of the action log, which several processes may share.
+"""Several processes, one database: the in-memory state is a cache of the shared action log,
+and a table is driven by the one process holding its lease.
 
-An action is appended at the index of the state it was decided on; if another process
-appended first the store refuses it, this process rebuilds from the log and refuses the
-action (:class:`Conflict`). A driver also catches up with moves served elsewhere.
+**The log decides.** An action is appended at the index of the state it was decided on; if
+another process appended first the store refuses it, this process rebuilds from the log and
+refuses the action (:class:`Conflict`) — so no decision is ever applied twice, whoever
+makes it (a click, a timeout, an AI). A driver catches up with moves served elsewhere
+(every ``TEAHOUSE_LOG_POLL`` seconds), and a cache serving a click catches up first.
+
+**Leases decide who drives.** A process drives a table — its timers, AI seats, claim
+windows, table message, DMs and end — only while it holds the table's lease in the store
+(``Store.claim_lease``). Leases last ``lease_seconds``; this process renews all of its own
+in one statement every ``lease_renew_seconds`` and stops driving any table whose renewal
+failed (another process took it after it expired, or it ended); a table is also not driven
+past the local time its last confirmed renewal covers. Every ``takeover_scan_seconds`` it
+claims the free leases of active tables (their process died, or let them go at shutdown)
+and takes those tables over from the log. A process that serves a click for a table it
+does not drive only applies and logs it: the driving process shows the change, so DMs
+have one sender.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 from typing import Any
 
 from bot.engine import IllegalAction
@@ -17,6 +33,10 @@ from bot.host.table import Table
 from bot.store import StoreError
 
 log = logging.getLogger(__name__)
+
+#: A cached table (not driven here) nobody clicked for this long is forgotten; the next
+#: click loads it again from the log.
+CACHE_IDLE_SECONDS = 600.0
 
 
 class Conflict(IllegalAction):
@@ -28,6 +48,7 @@ class Conflict(IllegalAction):
 
 
 class ClusterMixin(HostBase):
+    # ------------------------------------------------------------------ the log as truth
     async def _apply(self, table: Table, seat: int, code: str, source: str) -> list[Any]:
         """Apply one action and append it to the log before anything is shown.
 
@@ -42,20 +63,41 @@ class ClusterMixin(HostBase):
         return events
 
     async def _sync_with_log(self, table: Table) -> bool:
-        """Apply what the log holds beyond this state; True if there was anything."""
+        """Apply what the log holds beyond this state; True if there was anything.
+
+        Actions are applied one by one and the prompts follow each, so a decision's prompt
+        version here is the one the process that saw it happen stamped on its controls."""
         missed = await self.store.actions_since(table.id, table.state.version)
         if not missed:
             return False
-        log.info("table %s: catching up %d action(s) from the log", table.id, len(missed))
+        log.debug("table %s: catching up %d action(s) from the log", table.id, len(missed))
         events: list[Any] = []
+        changed: set[int] = set()
         try:
             for seat, code in missed:
                 events += table.state.apply(seat, code)
+                changed.update(table.changed_prompts())
         except IllegalAction:  # diverged: replay the whole log
             self._rebuild(table, await self.store.actions(table.id))
             events = []
-        await self._after_change(table, events)
+        await self._after_change(table, events, changed=changed)
         return True
+
+    async def _catch_up(self, table: Table) -> None:
+        """Bring a cached table (not driven here) up to date before judging a click on it
+        (under its lock): the log, and the seats' flags the driving process changes
+        (an AI taking a seat over, timeouts). A table that ended elsewhere is forgotten."""
+        row = await self.store.get_table(table.id)
+        if row is None or row.status != "active":
+            table.finished = True
+            self._evict(table)
+            return
+        await self._sync_with_log(table)
+        for stored in await self.store.get_seats(table.id):
+            if 0 <= stored.seat < len(table.seats):
+                seat = table.seats[stored.seat]
+                seat.ai_takeover, seat.timeouts = stored.ai_takeover, stored.timeouts
+                seat.dms_closed = stored.dms_closed
 
     def _rebuild(self, table: Table, actions: list[tuple[int, str]]) -> None:
         table.state = table.spec.replay(
@@ -81,3 +123,121 @@ class ClusterMixin(HostBase):
             log.exception("table %s: could not store actions; rebuilt from the log", table.id)
             raise
         table.wake_driver()
+
+    # ------------------------------------------------------------------ leases
+    def start_leases(self) -> None:
+        """Start renewing this process's leases and scanning for tables to take over (once;
+        restore and the first driven table start it)."""
+        if self._closing or any(not t.done() for t in self._lease_tasks):
+            return
+        loop = asyncio.get_running_loop()
+        self._lease_tasks = [
+            loop.create_task(self._renew_loop(), name="leases-renew"),
+            loop.create_task(self._scan_loop(), name="leases-takeover-scan"),
+        ]
+
+    def _holds_lease(self, table_id: int) -> bool:
+        """This process's lease on the table is confirmed until later than now."""
+        return self._held.get(table_id, 0.0) > time.monotonic()
+
+    def _may_drive(self, table: Table) -> bool:
+        """Whether a timeout, an AI move or the table's end may be carried out here now."""
+        return table.driven and not table.finished and self._holds_lease(table.id)
+
+    def _stop_driving(self, table: Table, why: str) -> None:
+        if table.driven:
+            log.warning("table %s: no longer driven here (%s)", table.id, why)
+        table.stop_driving()
+
+    async def _release(self, table_id: int) -> None:
+        """Let go of the table's lease (its end, an abort): nothing is left to drive."""
+        if self._held.pop(table_id, None) is None:
+            return
+        try:
+            await self.store.release_leases(self.owner, [table_id])
+        except Exception as e:  # it runs out on its own; the table is not active anyway
+            log.warning("table %s: releasing its lease failed: %r", table_id, e)
+
+    async def _renew_loop(self) -> None:
+        every = self.settings.lease_renew_seconds
+        while not self._closing:
+            await asyncio.sleep(every)
+            try:
+                await self._renew()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("renewing the table leases failed")
+            for table in list(self.tables.values()):
+                if table.driven and not self._holds_lease(table.id):
+                    self._stop_driving(table, "its lease ran out without a renewal")
+            self._forget_idle_caches()
+
+    async def _renew(self) -> None:
+        if not self._held:
+            return
+        held = set(self._held)
+        sent = time.monotonic()
+        ttl = self.settings.lease_seconds
+        renewed = await self.store.renew_leases(self.owner, ttl)
+        for table_id in renewed & held:
+            if table_id in self._held:
+                self._held[table_id] = max(self._held[table_id], sent + ttl)
+        for table_id in held - renewed:
+            # Taken by another process after it expired here, or the table ended.
+            self._held.pop(table_id, None)
+            table = self.tables.get(table_id)
+            if table is None or table.ending:  # gone, or ending here (its end completes)
+                continue
+            self._stop_driving(table, "its lease was not renewed")
+            row = await self.store.get_table(table_id)
+            if row is None or row.status != "active":  # ended elsewhere: nothing to serve
+                table.finished = True
+                self._evict(table)
+
+    async def _scan_loop(self) -> None:
+        every = self.settings.takeover_scan_seconds
+        while not self._closing:
+            await asyncio.sleep(every)
+            try:
+                await self._take_over_free()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the takeover scan failed")
+
+    async def _take_over_free(self) -> int:
+        """Claim every free lease of an active table and drive those tables. Returns how
+        many this process took."""
+        if self._closing:
+            return 0
+        sent = time.monotonic()
+        claims = await self.store.claim_free_leases(self.owner, self.settings.lease_seconds)
+        for claim in claims:
+            self._held[claim.table_id] = sent + self.settings.lease_seconds
+        taken = 0
+        for claim in claims:
+            try:
+                if await self._take_over(claim, sent + self.settings.lease_seconds):
+                    taken += 1
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("table %s: taking it over failed", claim.table_id)
+                await self._release(claim.table_id)
+            await asyncio.sleep(0)
+        if claims:
+            log.info("took over %d of %d free table(s)", taken, len(claims))
+        return taken
+
+    def _forget_idle_caches(self) -> None:
+        """Forget cached tables nobody clicked for a while (another process drives them)."""
+        now = time.monotonic()
+        for table in list(self.tables.values()):
+            if (
+                not table.driven
+                and now - table.last_used > CACHE_IDLE_SECONDS
+                and not table.lock.locked()
+                and table.batch is None
+            ):
+                self._evict(table)

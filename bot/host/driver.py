@@ -14,7 +14,7 @@ from bot.engine import IllegalAction, make_rng
 from bot.host.base import HostBase
 from bot.host.cluster import Conflict
 from bot.host.lifecycle import DRIVER_MAX_FAILURES
-from bot.host.table import Table
+from bot.host.table import Seat, Table
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +28,9 @@ class DriverMixin(HostBase):
         """
         failures = 0
         while not table.finished and not self._closing:
+            if not self._may_drive(table):
+                self._stop_driving(table, "its lease is not confirmed")
+                return
             try:
                 if await self._ai_only_expired(table):
                     return
@@ -83,7 +86,9 @@ class DriverMixin(HostBase):
             table.ai_only_since = now
         if now - table.ai_only_since < self.settings.ai_only_grace:
             return False
-        if not await self.store.transition(table.id, ("active",), "aborted"):
+        if not self._may_drive(table) or not await self.store.transition(
+            table.id, ("active",), "aborted"
+        ):
             return False
         minutes = max(1, round(self.settings.ai_only_grace / 60))
         note = (
@@ -97,7 +102,9 @@ class DriverMixin(HostBase):
 
     async def _ai_move(self, table: Table, seat: int) -> None:
         async with table.lock:
-            if table.finished or seat not in table.waiting_on():
+            if not self._may_drive(table) or seat not in table.waiting_on():
+                return
+            if await self._returned_elsewhere(table, table.seats[seat]):
                 return
             state = table.state
             view = state.view(seat)
@@ -123,6 +130,8 @@ class DriverMixin(HostBase):
         """Let AI seats with optional out-of-turn actions (an Ambush) use them; the AI
         answers "" to wait. Each seat considers each state version once. True if one acted."""
         async with table.lock:
+            if not self._may_drive(table):
+                return False
             version = table.state.version
             for seat in table.state.may_act:
                 s = table.seats[seat]
@@ -149,12 +158,25 @@ class DriverMixin(HostBase):
                 return True
         return False
 
+    async def _returned_elsewhere(self, table: Table, s: Seat) -> bool:
+        """Whether the player of a seat an AI took over pressed "I'm back" on a process that
+        does not drive the table (it wrote that to the store): then the seat is theirs
+        again here too. Only asked where other processes may serve the table's clicks."""
+        if not s.ai_takeover or s.is_ai or self.settings.poll_seconds <= 0:
+            return False
+        stored = next(r for r in await self.store.get_seats(table.id) if r.seat == s.seat)
+        if stored.ai_takeover:
+            return False
+        s.ai_takeover, s.timeouts = False, stored.timeouts
+        await self._seat_returned(table, s)
+        return True
+
     async def _timeouts(self, table: Table) -> None:
         async with table.lock:
             now = time.monotonic()
             expired = [s for s, t in table.deadlines.items() if t <= now]
             for seat in expired:
-                if table.finished or seat not in table.waiting_on():
+                if not self._may_drive(table) or seat not in table.waiting_on():
                     continue
                 s = table.seats[seat]
                 # Letting a claim window close is a normal answer (pass), not a timeout:
@@ -168,6 +190,10 @@ class DriverMixin(HostBase):
                 if answering:
                     await self._after_change(table, events)
                     continue
+                if self.settings.poll_seconds > 0:
+                    # A move served by another process ended the run of timeouts there.
+                    stored = await self.store.get_seats(table.id)
+                    s.timeouts = next(r.timeouts for r in stored if r.seat == seat)
                 s.timeouts += 1
                 # The default move is not described here: it may be a hidden one (cards
                 # passed or buried); the public events say what everyone may know.

@@ -24,10 +24,12 @@ log = logging.getLogger(__name__)
 
 class FinishMixin(HostBase):
     async def _finish(self, table: Table) -> None:
-        """Write the results once (idempotent), then announce them."""
-        if table.finished:
+        """Write the results once, then announce them — only if this process wrote them:
+        the store records a table's results once, also when two processes try at once, so
+        "is over" is posted once."""
+        if table.finished or table.ending:
             return
-        table.finished = True
+        table.ending = True
         result = table.state.result()
         team_of = {seat: t for t, team in enumerate(result.teams) for seat in team}
         rows = [
@@ -41,13 +43,19 @@ class FinishMixin(HostBase):
             )
             for s in table.seats
         ]
-        await self.store.record_result(
+        recorded = await self.store.record_result(
             table.id,
             guild_id=table.guild_id,
             game=table.game,
             rows=rows,
             rating_games=result.rating_games,
         )
+        table.finished = True  # recorded, here or elsewhere
+        await self._release(table.id)
+        if not recorded:
+            log.info("table %s: its results were recorded by another process", table.id)
+            self._evict(table)
+            return
         table.table_dirty.set()
         ranking = sorted(table.seats, key=lambda s: (result.placements[s.seat], s.seat))
         lines = [f"🏁 **{table.title}** #{table.id} is over."]
@@ -96,8 +104,11 @@ class FinishMixin(HostBase):
             await self._close_lobby_message(table_id, row.channel_id, row.lobby_message_id, note)
 
     async def _retire(self, table: Table, note: str, *, in_thread: bool) -> None:
-        """Stop an aborted table: its tasks, its controls (DMs, table message, lobby)."""
+        """Stop an aborted table: its tasks, its lease, its controls (DMs, table message,
+        lobby)."""
         table.finished = True
+        table.driven = False
+        await self._release(table.id)
         for task in table.tasks:
             if task is not asyncio.current_task():
                 task.cancel()

@@ -21,7 +21,7 @@ from bot.host.budget import Priority
 from bot.host.components import lobby_view
 from bot.host.options import game_options
 from bot.host.table import Seat, Table
-from bot.store import SeatRow
+from bot.store import LeaseClaim, SeatRow
 
 log = logging.getLogger(__name__)
 
@@ -45,10 +45,12 @@ class LifecycleMixin(HostBase):
         await self.store.update_table(row.id, thread_id=thread_id)
         current = await self.store.get_table(row.id)
         if current is None or current.status != "active":
+            await self._release(row.id)
             return  # aborted meanwhile: /table abort found nothing running and closed it
         # No await between the check and this line: an abort from now on finds the table.
         self.tables[table.id] = table
         async with table.lock:  # an abort right now waits for the first messages
+            table.driven = True  # its lease was claimed before the start (see the lobby)
             await self._show_table(table, new=True)
             await self._after_change(table, [])
             if not table.finished:
@@ -104,26 +106,22 @@ class LifecycleMixin(HostBase):
         )
 
     async def restore(self) -> int:
-        """Rebuild every active table from its action log and carry on. Returns how many.
+        """At start: claim the lease of every active table nobody drives (all of them after a
+        clean restart; a crashed process's once its leases run out, by the takeover scan)
+        and carry on with each from its log. Returns how many tables this process took.
 
-        Only the list of tables is read up front; each table is replayed in turn, yielding to
-        the event loop in between, and a click for a table not yet replayed replays it at
-        once (see :meth:`table`), so every table accepts clicks as soon as the bot is
-        connected. Restart notices wait for spare REST budget.
+        Each table is replayed in turn, yielding to the event loop in between; a click for a
+        table not yet replayed replays it at once (see :meth:`table`), so every table
+        accepts clicks as soon as the bot is connected. Restart notices wait for spare REST
+        budget.
         """
-        rows = await self.store.tables_with_status("active")
-        for row in rows:
-            self._pending.setdefault(row.id, row)
         now = time.time()
         for row in await self.store.tables_with_status("lobby"):
             self._schedule_lobby_expiry(row.id, row.created_at + self.settings.lobby_ttl - now)
-        restored = 0
-        for row in rows:
-            if await self.table(row.id) is not None:
-                restored += 1
-            await asyncio.sleep(0)
-        log.info("restored %d active table(s)", restored)
-        return restored
+        self.start_leases()
+        taken = await self._take_over_free()
+        log.info("restored %d active table(s)", taken)
+        return taken
 
     def start_restore(self) -> asyncio.Task[int]:
         """Restore in the background (the bot connects meanwhile); returns the task."""
@@ -132,58 +130,104 @@ class LifecycleMixin(HostBase):
         return task
 
     async def table(self, table_id: int) -> Table | None:
-        """The running table, replaying it first if a restart left it pending."""
+        """The table in memory, loaded from the log first if it is not (a click for a table
+        another process drives, or one this process has not replayed yet). A table loaded
+        here is a cache of the log, not driven: see :meth:`_take_over`."""
         table = self.tables.get(table_id)
         if table is not None:
+            table.last_used = time.monotonic()
             return table
-        if table_id not in self._pending:
-            # Another process may run it (several processes share the database): serve its
-            # clicks from here too, without driving its timers.
-            row = await self.store.get_table(table_id)
-            if row is None or row.status != "active" or table_id in self.tables:
-                return self.tables.get(table_id)
-            self._pending[table_id] = row
-            self._serve_only.add(table_id)
-        task = self._restoring.get(table_id)
+        task = self._loading.get(table_id)
         if task is None:
-            task = asyncio.get_running_loop().create_task(self._restore_one(table_id))
-            self._restoring[table_id] = task
+            task = asyncio.get_running_loop().create_task(self._load(table_id))
+            self._loading[table_id] = task
         return await asyncio.shield(task)
 
-    async def _restore_one(self, table_id: int) -> Table | None:
-        row = self._pending[table_id]
+    async def _load(self, table_id: int) -> Table | None:
         try:
+            row = await self.store.get_table(table_id)
+            if row is None or row.status != "active":
+                return None
             seats = await self.store.get_seats(row.id)
             actions = await self.store.actions(row.id)
             table = self._build_table(row, seats, actions)
         except (IllegalAction, KeyError, ValueError) as e:
-            log.error("table %s cannot be restored (%s); marking it aborted", row.id, e)
-            await self.store.update_table(row.id, status="aborted")
+            log.error("table %s cannot be restored (%s); marking it aborted", table_id, e)
+            await self.store.update_table(table_id, status="aborted")
             return None
         finally:
-            self._pending.pop(table_id, None)
-            self._restoring.pop(table_id, None)
-        table.changed_prompts()
-        for prompt in table.prompts.values():
-            # The controls on the players' latest DMs were sent before the restart, stamped
-            # with versions this process never saw: accept them until the decision changes.
-            prompt.from_before_restart = True
+            self._loading.pop(table_id, None)
+        if table_id in self.tables:  # loaded meanwhile by another path
+            return self.tables[table_id]
+        _accept_earlier_controls(table)
         self.tables[table.id] = table
-        if table_id in self._serve_only:
-            self._serve_only.discard(table_id)
-            return table  # loaded to serve a click: the process running it drives it
-        if table.state.is_over:
-            await self._finish(table)
-            return table
+        return table
+
+    async def _reload(self, table: Table) -> bool:
+        """Refresh a cached table from the store in place (under its lock): a process about
+        to drive it must not trust what it cached while another one drove it (the seats'
+        DM messages, the prompts). False if the table is no longer in play."""
+        row = await self.store.get_table(table.id)
+        if row is None or row.status != "active":
+            return False
+        fresh = self._build_table(
+            row, await self.store.get_seats(table.id), await self.store.actions(table.id)
+        )
+        table.state, table.seats, table.options = fresh.state, fresh.seats, fresh.options
+        table.thread_id, table.table_message_id = fresh.thread_id, fresh.table_message_id
+        table.lobby_message_id = fresh.lobby_message_id
+        table.prompts, table.deadlines, table.deadline_versions = {}, {}, {}
+        table.recent, table.events_shown, table.shown = [], 0, None
+        table.ai_considered, table.ai_only_since = {}, None
+        _accept_earlier_controls(table)
+        return True
+
+    async def _take_over(self, claim: LeaseClaim, lease_until: float) -> bool:
+        """Drive a table whose lease this process has just claimed: load it from the log (or
+        refresh the cached copy), let its pending decisions keep the time they had left,
+        launch its driver, and send the notice and fresh DMs. False if it cannot be driven
+        (its lease is then let go)."""
+        self._held[claim.table_id] = max(self._held.get(claim.table_id, 0.0), lease_until)
+        table = self.tables.get(claim.table_id)
+        if table is not None and table.driven:
+            return True  # its lease had run out, but nobody took it: still driven here
+        if table is None:
+            table = await self.table(claim.table_id)
+            ok = table is not None
+        else:
+            async with table.lock:
+                ok = await self._reload(table)
+        if table is None or not ok or table.finished:
+            await self._release(claim.table_id)
+            if table is not None and not ok:
+                self._evict(table)
+            return False
+        if table.state.is_over:  # the last action was made, the end was not shown
+            table.driven = True
+            async with table.lock:
+                await self._finish(table)
+            return True
+        # A deadline runs from when the decision appeared, not from now; time during which
+        # no process held the table's lease (a restart, a crash) does not count.
+        unowned = claim.decided_ago if claim.unowned_for is None else claim.unowned_for
+        elapsed = max(0.0, claim.decided_ago - unowned)
+        table.set_deadlines(self._turn_seconds(table), time.monotonic() - elapsed)
         self._launch(table)
         table.track(asyncio.get_running_loop().create_task(self._resume_messages(table)))
-        return table
+        log.info(
+            "table %s: driven here now (decision %.1f s old, %.1f s of it unowned)",
+            table.id,
+            claim.decided_ago,
+            min(unowned, claim.decided_ago),
+        )
+        return True
 
     async def _resume_messages(self, table: Table) -> None:
         await self.bot.wait_until_ready()
         async with table.lock:
             table.set_deadlines(self._turn_seconds(table), time.monotonic())
             table.table_dirty.set()
+            table.wake_driver()
         # Notices and fresh DMs are not urgent (the old DM controls still work): they wait
         # for spare budget, and never hold the table while they wait.
         await self._post(
@@ -196,14 +240,15 @@ class LifecycleMixin(HostBase):
                 continue
             await self.budget.spare()
             async with table.lock:
-                if not table.finished:
+                if not table.finished and table.driven:
                     await self._refresh_dm(table, seat, fresh=True)
 
     def _launch(self, table: Table) -> None:
+        """Drive the table here (its lease is held): the table updater and the driver."""
+        table.driven = True
+        self.start_leases()
         loop = asyncio.get_running_loop()
-        table.tasks = [
-            loop.create_task(self._table_updater(table), name=f"table-{table.id}-updater"),
-        ]
+        table.track(loop.create_task(self._table_updater(table), name=f"table-{table.id}-updater"))
         self._launch_driver(table)
 
     def _launch_driver(self, table: Table) -> None:
@@ -215,7 +260,7 @@ class LifecycleMixin(HostBase):
 
     def _driver_ended(self, table: Table, task: asyncio.Task[None]) -> None:
         """A driver that died of an unexpected error is started again (the log says so)."""
-        if task.cancelled() or self._closing or table.finished:
+        if task.cancelled() or self._closing or table.finished or not table.driven:
             return
         error = task.exception()
         if error is None:
@@ -229,13 +274,15 @@ class LifecycleMixin(HostBase):
         log.error("table %s: driver died (%r); restarting it", table.id, error)
         self._launch_driver(table)
 
-    async def close(self, timeout: float = 1.0) -> None:
-        """Stop every table's tasks and lobby timers; returns within about ``timeout``."""
+    async def close(self, timeout: float = 1.0, *, release: bool = True) -> None:
+        """Stop every table's tasks and lobby timers, then let go of this process's leases
+        so another process takes its tables over at once; returns within about ``timeout``
+        (plus the release). ``release=False`` leaves the leases to run out, as a crash does
+        (tests)."""
         self._closing = True
         self.budget.close()
-        if self._restore_task is not None:
-            self._restore_task.cancel()
-        tasks = [t for table in self.tables.values() for t in table.tasks]
+        tasks = [t for t in (self._restore_task, *self._lease_tasks) if t is not None]
+        tasks += [t for table in self.tables.values() for t in table.tasks]
         tasks += list(self._lobby_timers.values())
         for task in tasks:
             task.cancel()
@@ -244,3 +291,21 @@ class LifecycleMixin(HostBase):
             _, still = await asyncio.wait(pending, timeout=timeout)
             if still:
                 log.warning("%d table task(s) did not stop within %.1f s", len(still), timeout)
+        for table in self.tables.values():
+            table.driven = False
+        held, self._held = list(self._held), {}
+        if release and held:
+            try:
+                released = await asyncio.wait_for(self.store.release_leases(self.owner), timeout)
+                log.info("released %d table lease(s)", released)
+            except Exception as e:  # the leases then run out on their own
+                log.warning("could not release the table leases: %r", e)
+
+
+def _accept_earlier_controls(table: Table) -> None:
+    """Stamp the prompts of a table just loaded from the log: the controls on the players'
+    latest DMs were sent by another process (or before a restart), stamped with versions
+    this process never saw; accept them until the decision changes."""
+    table.changed_prompts()
+    for prompt in table.prompts.values():
+        prompt.from_before_restart = True

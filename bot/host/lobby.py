@@ -248,9 +248,16 @@ class LobbyMixin(HostBase):
                     f"{missing} seat(s) still empty: wait for players to join or Add AI.",
                 )
                 return
-            # Atomic: a Cancel, an /abort or the lobby's expiry at this moment loses or wins
-            # as a whole, never half-started.
-            if not await self.store.transition(table_id, ("lobby",), "active"):
+            # The table's lease first, so no other process's takeover scan finds it active
+            # without a driver; then the start, atomic: a Cancel, an /abort or the lobby's
+            # expiry at this moment loses or wins as a whole, never half-started.
+            sent = time.monotonic()
+            if await self.store.claim_lease(table_id, self.owner, self.settings.lease_seconds):
+                self._held[table_id] = sent + self.settings.lease_seconds
+            if table_id not in self._held or not await self.store.transition(
+                table_id, ("lobby",), "active"
+            ):
+                await self._release(table_id)
                 await ephemeral(interaction, "This lobby is closed.")
                 return
             self._lobby_closed(table_id)

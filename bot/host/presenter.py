@@ -11,7 +11,7 @@ import contextlib
 import io
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import discord
@@ -38,30 +38,35 @@ class PresenterMixin(HostBase):
         table: Table,
         events: Sequence[Any],
         *,
-        resumed: bool = False,
         via: discord.Interaction | None = None,
+        changed: Iterable[int] = (),
     ) -> None:
-        """Refresh DMs whose decision or hand changed, the deadlines and the table message."""
+        """Refresh DMs whose decision or hand changed (and the seats in ``changed``), the
+        deadlines and the table message; write the end once the match is over.
+
+        Only the process driving the table shows anything: elsewhere the table is a cache
+        serving clicks, and the driving process shows the change once it has read it from
+        the log (one sender of every DM, one table message editor, one end)."""
         new_events = table.state.visible_events(None, table.events_shown)
         # Shown events are not needed again (the store's action log is the record): drop
         # them, so a long match does not hold every event text in memory.
         table.state.events.clear()
         table.events_shown = 0
+        refresh = set(changed) | set(table.changed_prompts())
+        if not table.driven:
+            return
         for event in new_events:
             table.recent.append(event.text)
             if event.kind == "deal_end":
                 await self._post_deal_summary(table, event.text)
         table.recent = table.recent[-4:]
-        changed = table.changed_prompts()
-        if resumed:
-            changed = [s.seat for s in table.seats]
         table.set_deadlines(self._turn_seconds(table), time.monotonic())
-        for seat in changed:
+        for seat in sorted(refresh):
             s = table.seats[seat]
             if s.played_by_ai or s.user_id is None:
                 continue
             clicked = via if via is not None and via.user.id == s.user_id else None
-            await self._refresh_dm(table, s, fresh=resumed, via=clicked)
+            await self._refresh_dm(table, s, via=clicked)
         table.table_dirty.set()
         if table.state.is_over and not table.finished:
             await self._finish(table)

@@ -14,6 +14,9 @@ from bot.engine import State
 from bot.engine.spec import GameSpec
 from bot.engine.ui import Controls
 
+#: Names of a table's tasks that serve clicks (kept when the table stops being driven here).
+SERVING_TASK_SUFFIX = "-serving"
+
 
 @dataclass
 class Seat:
@@ -81,6 +84,9 @@ class Table:
     #: The action that ended the last deal whose hands were revealed (bot.host.spectate).
     last_revealed: int | None = None
     finished: bool = False
+    #: The end is being written and announced here (see bot.host.finish); ``finished`` once
+    #: the results are recorded.
+    ending: bool = False
     tasks: list[asyncio.Task[Any]] = field(default_factory=list)
     #: Out-of-turn requests being gathered: (seat, code, version, interaction).
     batch: list[tuple[int, str, int, Any]] | None = None
@@ -90,11 +96,27 @@ class Table:
     driver_restarts: int = 0
     #: Since when (monotonic) every seat has been played by an AI, or None.
     ai_only_since: float | None = None
+    #: This process holds the table's lease and runs its driver and table updater; else the
+    #: table is a cache of the log that serves clicks while another process drives it.
+    driven: bool = False
+    #: When (monotonic) a click last used this table: idle caches are forgotten.
+    last_used: float = field(default_factory=time.monotonic)
 
     def track(self, task: asyncio.Task[Any]) -> None:
         """Keep a task of this table (cancelled when the host closes); drop finished ones."""
         self.tasks = [t for t in self.tasks if not t.done()]
         self.tasks.append(task)
+
+    def stop_driving(self) -> None:
+        """Stop the driver, the table updater and the restart messages (not the gathering
+        of clicks being served): from now on this is a cache of the log."""
+        self.driven = False
+        if self.ending:  # its end is being written and shown: let that complete
+            return
+        current = asyncio.current_task()
+        for task in self.tasks:
+            if task is not current and not task.get_name().endswith(SERVING_TASK_SUFFIX):
+                task.cancel()
 
     def wake_driver(self) -> None:
         self.wake.set()

@@ -1,8 +1,16 @@
 """A TableHost without Discord, on a real store: no channel is found, nothing is sent, no
-image is drawn. For host tests that need the game flow and the store, not the messages."""
+image is drawn. For host tests that need the game flow and the store, not the messages.
+
+``record=True`` keeps what the host would have shown instead: its thread posts
+(``host.posts``) and the DM refreshes it would have sent (``host.dms``), per table. A
+:class:`Click` stands in for a player's button press (what the host reads of one)."""
 
 from __future__ import annotations
 
+import asyncio
+import time
+from collections.abc import Callable
+from types import SimpleNamespace
 from typing import Any
 
 from bot.config import Settings
@@ -23,7 +31,7 @@ class NoDiscord:
         return None
 
 
-async def offline_host(path: str, **settings: Any) -> TableHost:
+async def offline_host(path: str, *, record: bool = False, **settings: Any) -> TableHost:
     store = await Store.open(path)
     host = TableHost(NoDiscord(), store, Settings(token="t", database=path, **settings))  # type: ignore[arg-type]
 
@@ -31,4 +39,57 @@ async def offline_host(path: str, **settings: Any) -> TableHost:
         return None
 
     host._render = no_image  # type: ignore[method-assign]
+    if record:
+        host.posts = []  # type: ignore[attr-defined]
+        host.dms = []  # type: ignore[attr-defined]
+
+        async def post(table: Any, text: str, *args: Any, **kwargs: Any) -> None:
+            host.posts.append((table.id, text))  # type: ignore[attr-defined]
+
+        async def refresh_dm(table: Any, seat: Any, *args: Any, **kwargs: Any) -> None:
+            host.dms.append((table.id, seat.seat))  # type: ignore[attr-defined]
+
+        host._post = post  # type: ignore[method-assign]
+        host._refresh_dm = refresh_dm  # type: ignore[method-assign]
     return host
+
+
+class Click:
+    """A player's click on a DM button, as the host sees it: who, where, and the answers it
+    got (ephemeral texts)."""
+
+    def __init__(self, user_id: int) -> None:
+        self.user = SimpleNamespace(id=user_id)
+        self.guild_id = None  # a DM
+        self.message = None
+        self.answers: list[str] = []
+        self.deferred = False
+        click = self
+
+        class Response:
+            def is_done(self) -> bool:
+                return click.deferred
+
+            async def defer(self, **kwargs: Any) -> None:
+                click.deferred = True
+
+            async def send_message(self, text: str, **kwargs: Any) -> None:
+                click.deferred = True
+                click.answers.append(text)
+
+        class Followup:
+            async def send(self, text: str = "", **kwargs: Any) -> None:
+                click.answers.append(text)
+
+        self.response = Response()
+        self.followup = Followup()
+
+
+async def until(condition: Callable[[], Any], timeout: float = 30.0) -> Any:
+    """Wait until ``condition()`` is true (a bounded wait, not a timing assertion)."""
+    deadline = time.monotonic() + timeout
+    while not (value := condition()):
+        if time.monotonic() > deadline:
+            raise TimeoutError("the condition never came true")
+        await asyncio.sleep(0.01)
+    return value

@@ -1,0 +1,6 @@
+"""Host tests that need a database of either backend use the store tests' fixtures
+(``new_database`` over SQLite and PostgreSQL; see tests/store/conftest.py)."""
+
+from tests.store.conftest import backend, new_database, postgres_url
+
+__all__ = ["backend", "new_database", "postgres_url"]

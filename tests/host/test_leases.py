@@ -1,0 +1,284 @@
+"""Table leases between two hosts on one database (as two processes would be): one driver
+per table, a dead owner's tables taken over with their timers' remaining time, a lease lost
+mid-drive stopping the driver, no decision applied twice, the end announced once, and a
+click served by a process that does not drive the table shown by the one that does.
+
+Each test runs on SQLite and on PostgreSQL (the store tests' ``new_database``). Leases here
+last 0.6 s (renewed and scanned every 0.2 s). Nothing asserts how fast things happen: waits
+are bounded (``until``) and only their outcome is checked."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+import pytest
+
+from bot.config import ConfigError, Settings
+from bot.games import game_spec
+from bot.host.manager import TableHost
+from bot.host.options import game_options
+from bot.store import SeatRow, Store
+from tests.host.offline import Click, offline_host, until
+
+log = logging.getLogger(__name__)
+
+FAST: dict[str, Any] = {
+    "lease_seconds": 0.6,
+    "log_poll": 0.05,
+    "ai_delay": 0.0,
+    "edit_interval": 0.0,
+    "ai_only_grace": 3600.0,
+    "turn_seconds": 3600.0,
+}
+ALICE = SeatRow(seat=0, user_id=7, name="Alice")
+BOB = SeatRow(seat=1, user_id=8, name="Bob")
+AI = SeatRow(seat=1, user_id=None, name="AI 1", is_ai=True)
+
+
+async def open_table(store: Store, seats: list[SeatRow], seed: str = "lease") -> int:
+    table_id = await store.create_table(
+        guild_id=1, channel_id=2, game="koikoi", options={}, seed=seed, host_id=7
+    )
+    await store.set_seats(table_id, seats)
+    assert await store.transition(table_id, ("lobby",), "active")
+    return table_id
+
+
+async def stored_state(store: Store, table_id: int) -> Any:
+    """The match as the log says it is (replayed from scratch)."""
+    row = await store.get_table(table_id)
+    names = [s.name for s in await store.get_seats(table_id)]
+    return game_spec(row.game).replay(
+        row.seed, names, game_options(row.options), await store.actions(table_id)
+    )
+
+
+async def closing(*hosts: TableHost) -> None:
+    for host in hosts:
+        if not host._closing:
+            await host.close()
+        await host.store.close()
+
+
+def driven_by(host: TableHost, table_id: int) -> bool:
+    table = host.tables.get(table_id)
+    return table is not None and table.driven
+
+
+async def alice_to_decide_after_a_move(host: TableHost, table_id: int) -> None:
+    """Until Alice (seat 0) must decide at a state an action led to while ``host`` drove the
+    table: her deadline then runs from that action."""
+    table = host.tables[table_id]
+    while True:
+        await until(lambda: 0 in table.state.to_act and not table.lock.locked())
+        if table.state.version >= 1:
+            return
+        async with table.lock:  # Alice moves first here: a move of hers served by the owner
+            code = table.state.legal_actions(0)[0]
+            await host._after_change(table, await host._apply(table, 0, code, "player"))
+
+
+async def test_a_dead_owners_table_is_taken_over_with_its_timer_running(new_database) -> None:
+    """The owner dies (closed without letting go of its lease): the other host claims the
+    table once the lease runs out, and Alice's deadline keeps the time it had — only the
+    moments nobody held the lease are added, it does not start again from full."""
+    path = await new_database()
+    a = await offline_host(path, record=True, **FAST)
+    b = await offline_host(path, record=True, **FAST)
+    try:
+        table_id = await open_table(a.store, [ALICE, AI])
+        assert await a.restore() == 1 and driven_by(a, table_id)
+        await alice_to_decide_after_a_move(a, table_id)
+        alice_deadline = a.tables[table_id].deadlines[0]
+        killed = time.monotonic()
+        await a.close(release=False)  # as kill -9: the lease runs out on its own
+        b.start_leases()
+        await until(lambda: driven_by(b, table_id))
+        seen = time.monotonic()
+        log.info("failover: table driven by the other host %.2f s after the kill", seen - killed)
+        table = b.tables[table_id]
+        assert table.state.log == await b.store.actions(table_id)
+        # One clock here (both hosts in one process): the new deadline is the old one plus
+        # at most the time between the kill and the takeover (julianday: 1 ms resolution).
+        gap = table.deadlines[0] - alice_deadline
+        assert -0.05 <= gap <= seen - killed + 0.05, (gap, seen - killed)
+        assert await b.store.lease_holder(table_id) == b.owner
+    finally:
+        await closing(a, b)
+
+
+async def test_the_taking_host_drives_the_timer_and_the_ai_to_the_end(new_database) -> None:
+    path = await new_database()
+    a = await offline_host(path, record=True, **FAST)
+    # The taking host's turn is short: Alice's time has run out there; after one timeout an
+    # AI plays her seat and the match goes on to its end.
+    b = await offline_host(
+        path, record=True, **{**FAST, "turn_seconds": 0.05, "timeouts_before_ai": 1}
+    )
+    try:
+        table_id = await open_table(a.store, [ALICE, AI])
+        assert await a.restore() == 1
+        await alice_to_decide_after_a_move(a, table_id)
+        before = a.tables[table_id].state.version
+        await a.close(release=False)
+        b.start_leases()
+        await until(lambda: driven_by(b, table_id))
+        table = b.tables[table_id]
+        await until(lambda: table.finished and table_id not in b.tables)
+        rows = await b.store.action_rows(table_id)
+        assert rows[before].source == "timeout" and rows[before].seat == 0
+        assert {r.source for r in rows[before + 1 :]} <= {"ai"}
+        assert (await b.store.get_table(table_id)).status == "finished"
+        assert (await stored_state(b.store, table_id)).is_over
+        over = [text for _, text in a.posts + b.posts if "is over" in text]
+        assert len(over) == 1 and over == [t for _, t in b.posts if "is over" in t]
+        assert await b.store.lease_holder(table_id) is None  # let go at the end
+    finally:
+        await closing(a, b)
+
+
+async def test_a_lease_lost_mid_drive_stops_the_driver_and_nothing_is_applied_twice(
+    new_database,
+) -> None:
+    """A stalls (its renewals stop) while believing its lease: B takes the table after the
+    lease ran out, and for a while both drive the AI seats. Every decision is appended once
+    (the loser of each race drops its move quietly); A's next renewal fails and A stops
+    driving; B plays the match to its end, announced once."""
+    path = await new_database()
+    paced = {**FAST, "ai_delay": 0.05}  # a match of AIs lasts a few seconds, not a blink
+    a = await offline_host(path, record=True, **paced)
+    b = await offline_host(path, record=True, **paced)
+    ai0 = SeatRow(seat=0, user_id=None, name="AI 0", is_ai=True)
+    try:
+        table_id = await open_table(a.store, [ai0, AI], seed="stall")
+        assert await a.restore() == 1
+        stale = a.tables[table_id]
+        for task in a._lease_tasks:  # the stall: no renewal from now on...
+            task.cancel()
+        a._held[table_id] = time.monotonic() + 3600  # ...and A thinks it still holds it
+        b.start_leases()
+        await until(lambda: driven_by(b, table_id))
+        fresh = b.tables[table_id]
+        both_from = fresh.state.version
+        await until(lambda: fresh.state.version >= both_from + 4 or fresh.finished)
+        assert stale.driven  # both drove meanwhile
+        await a._renew()  # A's renewal comes back: the lease is B's now
+        assert not stale.driven and table_id not in a._held
+        await until(lambda: all(t.done() for t in stale.tasks))
+        # The match ends (B plays it on, unless A's last move ended it during the overlap)
+        # and B forgets it (A keeps a cache that would serve clicks, driven no more).
+        await until(lambda: table_id not in b.tables)
+        assert (await b.store.get_table(table_id)).status == "finished"
+        # One action per index, each legal where it stands: the log replays to the end.
+        final = await stored_state(b.store, table_id)
+        assert final.is_over and final.version == len(await b.store.action_rows(table_id))
+        assert stale.driver_restarts == 0 and fresh.driver_restarts == 0
+        over = [text for _, text in a.posts + b.posts if "is over" in text]
+        assert len(over) == 1
+    finally:
+        await closing(a, b)
+
+
+async def test_a_clean_shutdown_hands_the_tables_over_at_once(new_database) -> None:
+    path = await new_database()
+    a = await offline_host(path, **{**FAST, "lease_seconds": 3600.0})
+    b = await offline_host(path, **{**FAST, "lease_seconds": 3600.0})
+    try:
+        table_id = await open_table(a.store, [ALICE, AI])
+        assert await a.restore() == 1
+        assert await b._take_over_free() == 0  # held for an hour
+        await a.close()  # lets go of its leases
+        assert await b._take_over_free() == 1  # no waiting for an expiry
+        assert driven_by(b, table_id)
+    finally:
+        await closing(a, b)
+
+
+async def test_a_click_served_elsewhere_is_shown_by_the_driving_process(new_database) -> None:
+    """B does not drive the table and its copy is behind the log (A served moves since B
+    loaded it). A click on the controls A sent reaches B: B catches up first (the controls
+    are current, not "out of date"), makes the move, and sends no DM — A, which drives the
+    table, reads the move from the log and refreshes the DMs: one sender."""
+    path = await new_database()
+    a = await offline_host(path, record=True, **FAST)
+    b = await offline_host(path, record=True, **FAST)
+    try:
+        table_id = await open_table(a.store, [ALICE, BOB])
+        assert await a.restore() == 1
+        owned = a.tables[table_id]
+        cache = await b.table(table_id)
+        assert cache is not None and not cache.driven
+        for _ in range(2):  # moves served by A: B's copy falls behind
+            async with owned.lock:
+                seat = owned.state.to_act[0]
+                code = owned.state.legal_actions(seat)[0]
+                await a._after_change(owned, await a._apply(owned, seat, code, "player"))
+        assert cache.state.version < owned.state.version
+        seat = owned.state.to_act[0]
+        version = owned.prompts[seat].version  # what A stamped on the seat's DM controls
+        code = owned.state.legal_actions(seat)[0]
+        a.dms.clear()
+        click = Click(user_id=[7, 8][seat])
+        await b.on_action(click, table_id, seat, version, code)
+        assert click.answers == [] and click.deferred
+        assert b.dms == []  # B never sends a DM for a table it does not drive
+        stored = await b.store.actions(table_id)
+        assert stored[-1] == (seat, code) and cache.state.log == stored
+        await until(lambda: owned.state.log == stored)  # A follows the log...
+        await until(lambda: a.dms)  # ...and shows the change
+        assert {s for _, s in a.dms} <= {0, 1}
+    finally:
+        await closing(a, b)
+
+
+def test_lease_settings_from_the_environment() -> None:
+    env = {"DISCORD_TOKEN": "t", "TEAHOUSE_LEASE_SECONDS": "9"}
+    settings = Settings.from_env(env)
+    assert settings.lease_seconds == 9.0
+    assert settings.lease_renew_seconds == 3.0 and settings.takeover_scan_seconds == 3.0
+    custom = Settings.from_env(
+        {**env, "TEAHOUSE_LEASE_RENEW": "1.5", "TEAHOUSE_TAKEOVER_SCAN": "4"}
+    )
+    assert (custom.lease_renew_seconds, custom.takeover_scan_seconds) == (1.5, 4.0)
+    assert Settings(token="t").lease_seconds == 6.0
+    for bad in (
+        {"TEAHOUSE_LEASE_SECONDS": "0"},
+        {"TEAHOUSE_LEASE_RENEW": "9"},  # not shorter than the lease
+        {"TEAHOUSE_TAKEOVER_SCAN": "-1"},
+    ):
+        with pytest.raises(ConfigError):
+            Settings.from_env({**env, **bad})
+
+
+async def test_the_driving_process_reads_the_log_before_refusing_a_click(new_database) -> None:
+    """A move served elsewhere that the driving process has not read yet (its next look at
+    the log is far off) must not make it refuse the next click as out of turn: a refusal
+    is checked against the log first."""
+    path = await new_database()
+    slow = {**FAST, "log_poll": 3600.0}  # A would not look at the log by itself in time
+    a = await offline_host(path, record=True, **slow)
+    b = await offline_host(path, record=True, **slow)
+    try:
+        table_id = await open_table(a.store, [ALICE, BOB])
+        assert await a.restore() == 1
+        owned = a.tables[table_id]
+        cache = await b.table(table_id)
+        assert cache is not None
+        seat = cache.state.to_act[0]
+        first = Click(user_id=[7, 8][seat])
+        await b.on_action(
+            first, table_id, seat, cache.prompts[seat].version, cache.state.legal_actions(seat)[0]
+        )
+        assert first.answers == [] and owned.state.version < cache.state.version
+        # The next decision, as B's copy sees it (its private hand view would offer it).
+        seat = cache.state.to_act[0]
+        code = cache.state.legal_actions(seat)[0]
+        second = Click(user_id=[7, 8][seat])
+        await a.on_action(second, table_id, seat, cache.prompts[seat].version, code)
+        assert second.answers == []
+        stored = await a.store.actions(table_id)
+        assert stored[-1] == (seat, code) and owned.state.log == stored
+    finally:
+        await closing(a, b)
