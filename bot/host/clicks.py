@@ -47,9 +47,9 @@ class ClicksMixin(HostBase):
             # Other processes serve this table's clicks: the refusal may come from a move
             # made there that this process has not read yet.
             await interaction.response.defer()
-            async with table.lock:
-                if await self._sync_with_log(table):
-                    problem = self._precheck(table, interaction.user.id, seat, version)
+            async with table.lock:  # (the driver may have read it meanwhile)
+                await self._sync_with_log(table)
+                problem = self._precheck(table, interaction.user.id, seat, version)
         if problem:
             await ephemeral(interaction, problem)
             return

@@ -16,7 +16,8 @@ past the local time its last confirmed renewal covers. Every ``takeover_scan_sec
 claims the free leases of active tables (their process died, or let them go at shutdown)
 and takes those tables over from the log. A process that serves a click for a table it
 does not drive only applies and logs it: the driving process shows the change, so DMs
-have one sender.
+have one sender. On PostgreSQL every append notifies the others (``LISTEN``/``NOTIFY``), so
+the driving process reads a move served elsewhere at once, not at its next look.
 """
 
 from __future__ import annotations
@@ -134,7 +135,24 @@ class ClusterMixin(HostBase):
         self._lease_tasks = [
             loop.create_task(self._renew_loop(), name="leases-renew"),
             loop.create_task(self._scan_loop(), name="leases-takeover-scan"),
+            loop.create_task(self._listen(), name="leases-listen"),
         ]
+
+    async def _listen(self) -> None:
+        """Where the store can notify (PostgreSQL), hear of every append at once instead of
+        at the next look at the log (which stays, less urgent, as the fallback)."""
+        try:
+            if await self.store.listen_for_actions(self._heard_append):
+                log.info("listening for actions appended by other processes")
+        except Exception as e:
+            log.warning("cannot listen for appended actions (%r); looking at the log only", e)
+
+    def _heard_append(self, table_id: int, idx: int) -> None:
+        table = self.tables.get(table_id)
+        # Only moves this process has not applied: its own appends are heard too.
+        if table is not None and table.driven and idx >= table.state.version:
+            table.log_moved = True
+            table.wake_driver()
 
     def _holds_lease(self, table_id: int) -> bool:
         """This process's lease on the table is confirmed until later than now."""

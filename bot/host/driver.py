@@ -46,6 +46,11 @@ class DriverMixin(HostBase):
                 await asyncio.sleep(min(5.0, 0.1 * 2**failures))
 
     async def _drive_step(self, table: Table) -> None:
+        if table.log_moved:  # another process served a move (it notified): read it first
+            table.log_moved = False
+            async with table.lock:
+                if await self._sync_with_log(table):
+                    return
         ai_seats = [s for s in table.waiting_on() if table.seats[s].played_by_ai]
         if ai_seats:
             await asyncio.sleep(self.settings.ai_delay)

@@ -99,6 +99,8 @@ class Table:
     #: This process holds the table's lease and runs its driver and table updater; else the
     #: table is a cache of the log that serves clicks while another process drives it.
     driven: bool = False
+    #: Another process appended to the log (a notification said so): the driver catches up.
+    log_moved: bool = False
     #: When (monotonic) a click last used this table: idle caches are forgotten.
     last_used: float = field(default_factory=time.monotonic)
 

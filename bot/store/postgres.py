@@ -14,7 +14,7 @@ import asyncio
 import functools
 import logging
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,8 @@ POOL_MIN_SIZE = 1
 POOL_MAX_SIZE = 10
 
 _PLACEHOLDER = re.compile(r"\?")
+#: The channel every append notifies (payload ``"<table>:<idx>"``).
+ACTIONS_CHANNEL = "teahouse_actions"
 
 
 @functools.lru_cache(maxsize=512)
@@ -86,8 +88,10 @@ class _PostgresTransaction(Transaction):
 class PostgresStore(Store):
     """The store on a PostgreSQL database (``postgresql://user@host:port/db``)."""
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, url: str = "") -> None:
         self._pool = pool
+        self._url = url
+        self._listener: asyncpg.Connection | None = None
         self._write_lock = asyncio.Lock()  # FIFO: writes in the order they are made
         self._pending_writes: set[asyncio.Future[None]] = set()
 
@@ -101,18 +105,39 @@ class PostgresStore(Store):
         if applied:
             log.info("PostgreSQL database migrated to version %d", applied[-1])
         pool = await asyncpg.create_pool(url, min_size=POOL_MIN_SIZE, max_size=POOL_MAX_SIZE)
-        return cls(pool)
+        return cls(pool, url)
 
     #: The server's clock (clock_timestamp(): the time of the call, not of the transaction's
     #: start); the bot processes' clocks may differ from it and from each other.
     clock_sql = "EXTRACT(EPOCH FROM clock_timestamp())::double precision"
+    notify_sql = f"SELECT pg_notify('{ACTIONS_CHANNEL}', ?)"
 
     @property
     def backend(self) -> str:
         return "postgres"
 
     async def close(self) -> None:
+        if self._listener is not None:
+            listener, self._listener = self._listener, None
+            await listener.close()
         await self._pool.close()
+
+    async def listen_for_actions(self, callback: Callable[[int, int], None]) -> bool:
+        """LISTEN on a connection of its own (notifications arrive between queries, so not
+        on the pool): each append NOTIFYs ``teahouse_actions`` at its commit."""
+        if self._listener is not None or not self._url:
+            return self._listener is not None
+
+        def heard(conn: object, pid: int, channel: str, payload: str) -> None:
+            table, _, idx = payload.partition(":")
+            try:
+                callback(int(table), int(idx))
+            except Exception:
+                log.exception("handling the notification %r failed", payload)
+
+        self._listener = await asyncpg.connect(self._url)
+        await self._listener.add_listener(ACTIONS_CHANNEL, heard)
+        return True
 
     @property
     def connection(self) -> asyncpg.Pool:

@@ -16,7 +16,7 @@ import json
 import logging
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
@@ -197,6 +197,16 @@ class Store(ABC):
     #: An SQL expression for "now" in seconds since the epoch, by the database's clock. Lease
     #: expiries and action times use it, so processes whose clocks differ still agree.
     clock_sql: str
+    #: A statement run in each append's transaction to tell other processes (``?``: the
+    #: table id and index, ``"<table>:<idx>"``), delivered at commit; None where nobody else
+    #: could listen (SQLite: one process).
+    notify_sql: str | None = None
+
+    async def listen_for_actions(self, callback: Callable[[int, int], None]) -> bool:
+        """Call ``callback(table_id, idx)`` for every action appended from now on, by any
+        process, soon after its commit. False if the backend cannot tell (then nothing is
+        called: look at the log instead)."""
+        return False
 
     @abstractmethod
     def _transaction(self) -> AbstractAsyncContextManager[Transaction]: ...
@@ -381,6 +391,8 @@ class Store(ABC):
                 raise StoreError(
                     f"table {table_id}: action index {idx} is out of order (next is {expected})"
                 )
+            if self.notify_sql is not None:
+                await tx.execute(self.notify_sql, (f"{table_id}:{idx}",))
             try:
                 # Stamped by the database's clock: a process taking the table over derives
                 # the running deadline from it (see LeaseClaim.decided_ago).

@@ -282,3 +282,33 @@ async def test_the_driving_process_reads_the_log_before_refusing_a_click(new_dat
         assert stored[-1] == (seat, code) and owned.state.log == stored
     finally:
         await closing(a, b)
+
+
+async def test_on_postgres_the_driver_hears_of_a_move_served_elsewhere(
+    backend: str, new_database
+) -> None:
+    """With notifications (PostgreSQL), the driving process reads a move another process
+    served without looking at the log by itself (its next look is an hour away here)."""
+    if backend != "postgres":
+        pytest.skip("SQLite serves one process: nothing to notify")
+    path = await new_database()
+    slow = {**FAST, "log_poll": 3600.0}
+    a = await offline_host(path, record=True, **slow)
+    b = await offline_host(path, record=True, **slow)
+    try:
+        table_id = await open_table(a.store, [ALICE, BOB])
+        assert await a.restore() == 1
+        owned = a.tables[table_id]
+        await until(
+            lambda: any(t.get_name() == "leases-listen" and t.done() for t in a._lease_tasks)
+        )
+        cache = await b.table(table_id)
+        assert cache is not None
+        seat = cache.state.to_act[0]
+        click = Click(user_id=[7, 8][seat])
+        code = cache.state.legal_actions(seat)[0]
+        await b.on_action(click, table_id, seat, cache.prompts[seat].version, code)
+        assert click.answers == []
+        await until(lambda: owned.state.log == cache.state.log, timeout=20)
+    finally:
+        await closing(a, b)

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.store import Store
+import pytest
+
+from bot.store import Store, StoreError
 from tests.store.test_store import new_table
 
 HOUR = 3600.0
@@ -147,3 +149,29 @@ async def test_concurrent_claims_of_an_expired_lease_have_one_winner(new_databas
     finally:
         for s in stores:
             await s.close()
+
+
+async def test_appends_are_announced_to_listeners_on_postgres(backend: str, new_database) -> None:
+    """On PostgreSQL every append notifies at its commit, so the process driving a table
+    learns of moves another process served without polling; SQLite (one process) says it
+    cannot."""
+    database = await new_database()
+    listener, writer = await Store.open(database), await Store.open(database)
+    try:
+        heard: list[tuple[int, int]] = []
+        listening = await listener.listen_for_actions(lambda t, i: heard.append((t, i)))
+        assert listening == (backend == "postgres")
+        table_id = await active_table(writer)
+        await writer.append_action(table_id, 0, 0, "play 1b", "player")
+        with pytest.raises(StoreError):  # refused, rolled back: it announces nothing
+            await writer.append_action(table_id, 0, 1, "play 2b", "player")
+        await writer.append_action(table_id, 1, 1, "play 3b", "player")
+        if listening:
+            for _ in range(500):  # bounded: notifications arrive soon after each commit
+                if len(heard) >= 2:
+                    break
+                await asyncio.sleep(0.01)
+            assert heard == [(table_id, 0), (table_id, 1)]
+    finally:
+        await listener.close()
+        await writer.close()
