@@ -16,6 +16,7 @@ from bot.host import TableHost
 from bot.host.components import ALL_DYNAMIC_ITEMS, matches_a_component
 from bot.host.replies import report_error
 from bot.host.text import NO_PINGS
+from bot.i18n import command_translation
 from bot.store import Store
 
 log = logging.getLogger(__name__)
@@ -32,6 +33,19 @@ COGS = (
     "cogs.rules",
     "cogs.admin",
 )
+
+
+class CommandTranslator(app_commands.Translator):
+    """The slash commands' descriptions and choices in each user's Discord language, from
+    the ``bot/i18n`` catalogs (names stay ASCII: see docs/localisation.md)."""
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        return command_translation(locale, string.message, context.location.name)
 
 
 class Teahouse(commands.AutoShardedBot):
@@ -70,6 +84,7 @@ class Teahouse(commands.AutoShardedBot):
         for name in self.cog_names:
             await self.load_extension(name)
         self.tree.on_error = self.on_app_command_error
+        await self.tree.set_translator(CommandTranslator())  # before the sync sends them
         await self._sync_commands()
         self.host.start_restore()  # in the background: the bot connects meanwhile
 

@@ -5,8 +5,10 @@ Dev-time script (fontTools is not a runtime dependency). On Debian/Ubuntu:
     apt-get install -y fonts-noto-cjk
     python scripts/subset_font.py            # or --src-dir DIR for other installs
 
-It keeps Latin, punctuation, arrows, shapes, kana and the kanji/hanzi the five games
-draw (plus a few hundred common ones), renames the family to "Teahouse Sans" (a
+It keeps Latin, punctuation, arrows, shapes, kana, the kanji/hanzi the five games
+draw (plus a few hundred common ones) and every character of the translation catalogs
+(bot/i18n/locales/*/LC_MESSAGES/*.po: kanji, hanzi and the hangul syllables they use;
+tests/i18n/test_font.py fails when a catalog uses a character the font lacks), renames the family to "Teahouse Sans" (a
 Modified Version under the OFL) and writes the OFL text next to the fonts.
 """
 
@@ -83,11 +85,19 @@ COMMON = """
 """
 
 
+CATALOGS = REPO / "bot" / "i18n" / "locales"
+
+
+def catalog_text() -> str:
+    """Every character of the translation catalogs (their .po sources, read as text)."""
+    return "".join(po.read_text(encoding="utf-8") for po in sorted(CATALOGS.rglob("*.po")))
+
+
 def codepoints() -> list[int]:
     cps: set[int] = set()
     for lo, hi in RANGES:
         cps.update(range(lo, hi + 1))
-    cps.update(ord(c) for c in GAME_TEXT + COMMON if not c.isspace())
+    cps.update(ord(c) for c in GAME_TEXT + COMMON + catalog_text() if not c.isspace())
     return sorted(cps)
 
 

@@ -1,0 +1,133 @@
+"""The catalogs: complete, well-formed, the same placeholders in every language; plurals,
+numbers and the English fallback."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+from babel.messages.plurals import get_plural
+from babel.messages.pofile import read_po
+
+from bot import i18n
+
+LOCALES = i18n.TRANSLATED
+
+
+def _messages(locale: str):
+    return [m for m in i18n.catalog(locale) if m.id]
+
+
+def _forms(message) -> tuple[str, ...]:
+    return message.string if isinstance(message.string, tuple) else (message.string,)
+
+
+def _ids(message) -> tuple[str, ...]:
+    return message.id if isinstance(message.id, tuple) else (message.id,)
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+def test_every_locale_has_a_catalog_and_they_hold_the_same_ids() -> None:
+    assert i18n.LOCALES == ("en-US", "ja", "zh-CN", "zh-TW", "ko")
+    ids = {loc: {_ids(m) for m in _messages(loc)} for loc in LOCALES}
+    assert ids["ja"], "an empty catalog"
+    for loc in LOCALES:
+        assert ids[loc] == ids["ja"], f"{loc} differs from ja: {ids[loc] ^ ids['ja']}"
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_message_is_translated(locale: str) -> None:
+    missing = [
+        _ids(m)[0] for m in _messages(locale) if m.fuzzy or not all(f.strip() for f in _forms(m))
+    ]
+    assert missing == []
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_po_files_parse_strictly_and_declare_their_plural_rule(locale: str) -> None:
+    with i18n.po_path(locale).open("rb") as f:
+        strict = read_po(f, abort_invalid=True)
+    assert len(strict) == len(i18n.catalog(locale))
+    rule = get_plural(i18n.BABEL_LOCALES[locale])
+    assert strict.num_plurals == rule.num_plurals
+    assert strict.plural_expr == rule.plural_expr
+    for m in _messages(locale):
+        if m.pluralizable:
+            assert len(_forms(m)) == rule.num_plurals, m.id
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_placeholders_are_the_same_in_every_language(locale: str) -> None:
+    for m in _messages(locale):
+        wanted = set().union(*(_fields(i) for i in _ids(m)))
+        for form in _forms(m):
+            assert _fields(form) == wanted, (m.id, form)
+        if wanted:
+            assert "python-brace-format" in m.flags, m.id
+
+
+def test_plural_forms() -> None:
+    assert i18n.ngettext("en-US", "{n} second", "{n} seconds", 1) == "1 second"
+    assert i18n.ngettext("en-US", "{n} second", "{n} seconds", 2) == "2 seconds"
+    assert i18n.ngettext("en-US", "{n} point", "{n} points", 1500) == "1,500 points"
+    assert i18n.ngettext("ja", "{n} second", "{n} seconds", 1) == "1秒"
+    assert i18n.ngettext("ja", "{n} second", "{n} seconds", 30) == "30秒"
+    assert i18n.ngettext("zh-CN", "{n} point", "{n} points", 1000) == "1,000 分"
+    assert i18n.ngettext("zh-TW", "{n} point", "{n} points", 1) == "1 分"
+    assert i18n.ngettext("ko", "{n} second", "{n} seconds", 120) == "120초"
+    # A count given explicitly is used as it is.
+    assert i18n.ngettext("ko", "{n} point", "{n} points", 2, n="two") == "two점"
+
+
+def test_numbers_are_formatted_per_locale() -> None:
+    assert i18n.format_number("en-US", 1234567) == "1,234,567"
+    assert i18n.format_number("en-US", -1234.5) == "-1,234.5"
+    for loc in LOCALES:
+        assert i18n.format_number(loc, 1234567.25) == "1,234,567.25"
+    # A locale without a catalog reads English, numbers included.
+    assert i18n.format_number("de", 1234.5) == "1,234.5"
+
+
+def test_fallback_to_english() -> None:
+    assert i18n.gettext("ja", "6 rounds") == "6回戦"
+    assert i18n.gettext("ja", "not in any catalog") == "not in any catalog"
+    assert i18n.gettext("ja", "not in any catalog {x}", x=3) == "not in any catalog 3"
+    for other in ("en-GB", "en-US", "fr", None, ""):
+        assert i18n.normalize(other) == "en-US"
+        assert i18n.gettext(other, "6 rounds") == "6 rounds"
+    assert not i18n.has_translation("en-US", "6 rounds")
+    assert i18n.has_translation("zh-TW", "6 rounds")
+
+
+def test_discord_locale_objects_are_understood() -> None:
+    discord = pytest.importorskip("discord")
+    assert i18n.normalize(discord.Locale.japanese) == "ja"
+    assert i18n.normalize(discord.Locale.chinese) == "zh-CN"
+    assert i18n.normalize(discord.Locale.taiwan_chinese) == "zh-TW"
+    assert i18n.normalize(discord.Locale.korean) == "ko"
+    assert i18n.normalize(discord.Locale.british_english) == "en-US"
+
+
+def test_language_names_are_in_their_own_language() -> None:
+    assert i18n.language_name("ja") == "日本語"
+    assert i18n.language_name("ko") == "한국어"
+
+
+def test_the_core_does_not_import_discord() -> None:
+    import ast
+    from pathlib import Path
+
+    for path in Path(i18n.__file__).parent.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            assert not any(n.split(".")[0] == "discord" for n in names), path
