@@ -75,6 +75,11 @@ class Settings:
     lease_renew: float | None = None
     #: Seconds between looks for tables whose lease is free (None: a third of lease_seconds).
     takeover_scan: float | None = None
+    #: This process's name among the processes sharing the database (default: the host name
+    #: and the shards it runs). A process restarted under the same name takes back the
+    #: leases of its previous run at once instead of waiting for them to run out; two
+    #: processes running at the same time must have different names.
+    process_name: str | None = None
     log_level: str = "INFO"
     #: Tests and soaks only: derive each table's seed from this and the table id, so deals
     #: are reproducible (unset: every table gets a fresh random seed).
@@ -216,6 +221,7 @@ _ENV_NAMES = {
     "lease_seconds": "TEAHOUSE_LEASE_SECONDS",
     "lease_renew": "TEAHOUSE_LEASE_RENEW",
     "takeover_scan": "TEAHOUSE_TAKEOVER_SCAN",
+    "process_name": "TEAHOUSE_PROCESS_NAME",
     "log_level": "TEAHOUSE_LOG_LEVEL",
     "max_lobbies_per_user": "TEAHOUSE_MAX_LOBBIES_PER_USER",
     "max_tables_per_user": "TEAHOUSE_MAX_TABLES_PER_USER",

@@ -47,8 +47,10 @@ class HostBase:
         #: Tables being loaded from the log (a click and a takeover may ask at once).
         self._loading: dict[int, asyncio.Task[Table | None]] = {}
         self._restore_task: asyncio.Task[int] | None = None
-        #: This process's name on the table leases it holds (see bot.host.cluster).
-        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        #: This process's name on the table leases it holds (see bot.host.cluster): its
+        #: lasting name (``lineage``, shared with its earlier runs) and this run's own part.
+        self.lineage = process_lineage(settings)
+        self.owner = f"{self.lineage}{os.getpid()}:{secrets.token_hex(4)}"
         #: Table id -> until when (monotonic) this process's lease on it is confirmed.
         self._held: dict[int, float] = {}
         self._lease_tasks: list[asyncio.Task[None]] = []
@@ -64,3 +66,11 @@ class HostBase:
         if table.in_answer_phase():
             return self.settings.claim_seconds
         return float(table.options.get("turn_seconds") or self.settings.turn_seconds)
+
+
+def process_lineage(settings: Settings) -> str:
+    """The prefix of every lease owner name this process has used, run after run: the
+    configured process name, else the host and the shards it runs. A restarted process
+    takes back its previous run's leases at once (see ``Store.claim_free_leases``)."""
+    name = settings.process_name or f"{socket.gethostname()}/shards {settings.shards or 'all'}"
+    return f"{name}#"

@@ -230,7 +230,9 @@ class ClusterMixin(HostBase):
         if self._closing:
             return 0
         sent = time.monotonic()
-        claims = await self.store.claim_free_leases(self.owner, self.settings.lease_seconds)
+        claims = await self.store.claim_free_leases(
+            self.owner, self.settings.lease_seconds, succeeding=self.lineage
+        )
         for claim in claims:
             self._held[claim.table_id] = sent + self.settings.lease_seconds
         taken = 0

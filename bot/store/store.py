@@ -445,16 +445,37 @@ class Store(ABC):
         )
         return claims[0] if claims else None
 
-    async def claim_free_leases(self, owner: str, ttl: float) -> list[LeaseClaim]:
+    async def claim_free_leases(
+        self, owner: str, ttl: float, *, succeeding: str | None = None
+    ) -> list[LeaseClaim]:
         """Claim every ``active`` table whose lease is free (never leased, or expired: its
         owner died or let it go), oldest table first. Of several processes claiming at once,
-        each table goes to exactly one."""
-        return await self._claim_leases(owner, ttl, "t.status = 'active'", ())
+        each table goes to exactly one. With ``succeeding``, also the unexpired leases of
+        owners whose name starts with it: an earlier run of the claiming process, killed
+        before its leases ran out (if that run still lives, its next renewal fails and it
+        stops driving them)."""
+        return await self._claim_leases(owner, ttl, "t.status = 'active'", (), succeeding)
 
     async def _claim_leases(
-        self, owner: str, ttl: float, where: str, params: Sequence[Any]
+        self,
+        owner: str,
+        ttl: float,
+        where: str,
+        params: Sequence[Any],
+        succeeding: str | None = None,
     ) -> list[LeaseClaim]:
         clock = self.clock_sql
+        # A lease counts as held unless it expired or belongs to an earlier run of this
+        # process (``succeeding``: its owner names start so; '' matches no owner here).
+        heir = succeeding or ""
+
+        def earlier_run(lease: str) -> str:
+            return (
+                f"(CAST(? AS TEXT) <> '' AND {lease}.owner <> CAST(? AS TEXT)"
+                f" AND substr({lease}.owner, 1, length(CAST(? AS TEXT))) = CAST(? AS TEXT))"
+            )
+
+        inherit = (heir, owner, heir, heir)
         async with self._transaction() as tx:
             # One statement: a concurrent claimer of the same row waits for this one's commit
             # and then finds the lease taken (the conflict's WHERE sees the newest row).
@@ -462,14 +483,15 @@ class Store(ABC):
                 "INSERT INTO table_leases (table_id, owner, expires_at, previous_expiry)"
                 f" SELECT t.id, ?, {clock} + ?, NULL FROM tables AS t WHERE {where}"
                 " AND NOT EXISTS (SELECT 1 FROM table_leases AS l"
-                f" WHERE l.table_id = t.id AND l.expires_at > {clock})"
+                f" WHERE l.table_id = t.id AND l.expires_at > {clock}"
+                f" AND NOT {earlier_run('l')})"
                 " ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner,"
                 " expires_at = excluded.expires_at,"
                 f" previous_expiry = CASE WHEN table_leases.expires_at < {clock}"
                 f" THEN table_leases.expires_at ELSE {clock} END"
-                f" WHERE table_leases.expires_at <= {clock}"
+                f" WHERE table_leases.expires_at <= {clock} OR {earlier_run('table_leases')}"
                 " RETURNING table_id",
-                (owner, ttl, *params),
+                (owner, ttl, *params, *inherit, *inherit),
             )
             ids = sorted(int(row[0]) for row in claimed)
             if not ids:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -44,11 +45,7 @@ from tests.e2e.cluster import (
 from tests.e2e.fakediscord import FakeDiscord
 from tests.store.conftest import postgres_url, with_search_path  # noqa: F401 (a fixture)
 
-NEEDS_LEASES = pytest.mark.xfail(
-    reason="needs table leases (issue 10 item 3)",
-    strict=False,
-    raises=(AssertionError, TimeoutError),
-)
+log = logging.getLogger(__name__)
 
 SHARDS = 2
 
@@ -230,13 +227,20 @@ async def _progress(tables: list[PlayedTable], actions: int, timeout: float, wha
     )
 
 
-@pytest.mark.xfail(
-    reason="a process serving a click for a table another process drives checks it against"
-    " its stale copy (refuses current controls as out of date), and both processes announce"
-    " the end of a match (needs one driver per table: issue 10 item 3)",
-    strict=False,
-    raises=(AssertionError, TimeoutError),
-)
+async def _log_failover(cluster: Cluster, killed: float) -> None:
+    """Log (for the note; nothing asserts speed) how long after the kill the survivor drove
+    its first move: the first AI move or timeout stored after it, by the database's clock."""
+    rows = await cluster.store.query(
+        "SELECT MIN(created_at) AS first FROM actions WHERE source <> 'player' AND created_at > ?",
+        (killed,),
+    )
+    if rows and rows[0]["first"] is not None:
+        log.warning(
+            "failover: first move driven by the survivor %.2f s after kill -9",
+            float(rows[0]["first"]) - killed,
+        )
+
+
 async def test_every_game_across_two_processes(database: str, tmp_path: Path) -> None:
     """Tables in both guilds; all DM clicks are served by P0, while P1 drives its guild's
     tables (timers, AI seats): every click is taken, no seat ever times out."""
@@ -253,7 +257,6 @@ async def test_every_game_across_two_processes(database: str, tmp_path: Path) ->
             assert all(t.undelivered == 0 for t in tables)
 
 
-@NEEDS_LEASES
 async def test_a_process_killed_mid_match_and_restarted(database: str, tmp_path: Path) -> None:
     """kill -9 the process not holding shard 0 (P1, whose guild holds every table): DM
     clicks still reach P0, and P0 drives the timers and AI seats of P1's tables until P1
@@ -262,15 +265,16 @@ async def test_a_process_killed_mid_match_and_restarted(database: str, tmp_path:
         tables = [await cluster.open(1, m, i) for i, m in enumerate(MATCHES)]
         async with playing(cluster, tables) as tasks:
             await _progress(tables, 4, 60, "before the kill")
+            killed = await cluster.store.query(f"SELECT {cluster.store.clock_sql} AS now")
             await cluster.bots[1].kill9()
             # Every table needs its AI seats (and for Mah-Jongg its claim windows) driven to get
             # this far: only the surviving process can do it.
             await _progress(tables, 12, 60, "while P1 is down")
+            await _log_failover(cluster, float(killed[0]["now"]))
             await cluster.restart(1)
             await _finish(cluster, tables, tasks)
 
 
-@NEEDS_LEASES
 async def test_the_shard_0_process_killed_mid_match_and_restarted(
     database: str, tmp_path: Path
 ) -> None:

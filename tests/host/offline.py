@@ -8,6 +8,7 @@ image is drawn. For host tests that need the game flow and the store, not the me
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from collections.abc import Callable
 from types import SimpleNamespace
@@ -31,8 +32,14 @@ class NoDiscord:
         return None
 
 
+_HOST_NUMBERS = itertools.count(1)
+
+
 async def offline_host(path: str, *, record: bool = False, **settings: Any) -> TableHost:
     store = await Store.open(path)
+    # Hosts in one test stand for different processes unless a test names them alike (a
+    # restart): each gets a name of its own, so none takes back another's leases.
+    settings.setdefault("process_name", f"offline-{next(_HOST_NUMBERS)}")
     host = TableHost(NoDiscord(), store, Settings(token="t", database=path, **settings))  # type: ignore[arg-type]
 
     async def no_image(*args: Any, **kwargs: Any) -> None:

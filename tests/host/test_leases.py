@@ -109,6 +109,28 @@ async def test_a_dead_owners_table_is_taken_over_with_its_timer_running(new_data
         await closing(a, b)
 
 
+async def test_a_restarted_process_drives_its_tables_again_at_once(new_database) -> None:
+    """Killed and started again under the same name (a restart, not another process): the
+    new run takes back its earlier run's leases at its first claim, without waiting for
+    them to run out; the earlier run, were it still alive, could no longer renew them."""
+    path = await new_database()
+    slow = {**FAST, "lease_seconds": 3600.0}  # a lease that would outlive the test
+    first = await offline_host(path, record=True, process_name="box/shards 0", **slow)
+    other = await offline_host(path, record=True, process_name="box/shards 1", **slow)
+    second = None
+    try:
+        table_id = await open_table(first.store, [ALICE, AI])
+        assert await first.restore() == 1 and driven_by(first, table_id)
+        await first.close(release=False)  # as kill -9
+        assert await other.restore() == 0  # another process must wait for the lease
+        second = await offline_host(path, record=True, process_name="box/shards 0", **slow)
+        assert await second.restore() == 1 and driven_by(second, table_id)
+        assert await second.store.lease_holder(table_id) == second.owner
+        assert await first.store.renew_leases(first.owner, 60.0) == set()
+    finally:
+        await closing(*(h for h in (first, other, second) if h is not None))
+
+
 async def test_the_taking_host_drives_the_timer_and_the_ai_to_the_end(new_database) -> None:
     path = await new_database()
     a = await offline_host(path, record=True, **FAST)

@@ -45,6 +45,29 @@ async def test_an_expired_lease_goes_to_the_next_claimer(store: Store) -> None:
     assert await store.renew_leases("b", HOUR) == {table_id}
 
 
+async def test_a_restarted_process_takes_back_its_earlier_runs_leases_at_once(
+    store: Store,
+) -> None:
+    mine, theirs = await active_table(store), await active_table(store)
+    assert await store.claim_lease(mine, "host/shards 0#111:aa", HOUR)  # run 1, then killed
+    assert await store.claim_lease(theirs, "host/shards 1#222:bb", HOUR)
+    # Without succession a held lease stays held; the next run of the same process takes
+    # back its own (unexpired) leases, and nobody else's.
+    assert await store.claim_free_leases("host/shards 0#333:cc", HOUR) == []
+    claims = await store.claim_free_leases(
+        "host/shards 0#333:cc", HOUR, succeeding="host/shards 0#"
+    )
+    assert [c.table_id for c in claims] == [mine]
+    assert await store.lease_holder(mine) == "host/shards 0#333:cc"
+    assert await store.lease_holder(theirs) == "host/shards 1#222:bb"
+    # Its own current leases are not claimed again, and run 1 can no longer renew.
+    assert (
+        await store.claim_free_leases("host/shards 0#333:cc", HOUR, succeeding="host/shards 0#")
+        == []
+    )
+    assert await store.renew_leases("host/shards 0#111:aa", HOUR) == set()
+
+
 async def test_free_leases_are_those_of_active_tables_only(store: Store) -> None:
     lobby = await new_table(store)
     active = await active_table(store)
