@@ -80,6 +80,13 @@ class PresenterMixin(HostBase):
             priority = Priority.DECISION
         else:
             priority = Priority.DM if what == "render_hand" else Priority.POST
+        return await self._render_view(table, what, view, priority, f"{table.game}-{what}.png")
+
+    async def _render_view(
+        self, table: Table, what: str, view: dict[str, Any], priority: Priority, filename: str
+    ) -> discord.File | None:
+        """Draw ``view`` with the game's renderer ``what`` in the render process pool, when a
+        render slot is free for ``priority``; None if drawing failed (logged)."""
         loop = asyncio.get_running_loop()
         await self.render_slots.acquire(priority)
         try:
@@ -93,7 +100,7 @@ class PresenterMixin(HostBase):
             self.render_slots.release()
         if data is None:
             return None
-        return discord.File(io.BytesIO(data), filename=f"{table.game}-{what}.png")
+        return discord.File(io.BytesIO(data), filename=filename)
 
     def _status_text(self, table: Table) -> str:
         state = table.state

@@ -32,7 +32,6 @@ from bot.host.table import Table
 from bot.host.text import NO_PINGS
 from bot.render.reveal import deal_end_png
 from bot.render.worker import pool as render_pool
-from bot.render.worker import render_png
 
 log = logging.getLogger(__name__)
 
@@ -122,24 +121,9 @@ class SpectateMixin(HostBase):
     async def _render_public(self, table: Table, public: dict[str, Any]) -> discord.File | None:
         """The table picture of a public view, in the render pool (behind the players'
         renders: a spectator waits)."""
-        loop = asyncio.get_running_loop()
-        await self.render_slots.acquire(Priority.TABLE)
-        try:
-            data = await loop.run_in_executor(
-                render_pool(self.settings.render_processes),
-                render_png,
-                table.game,
-                "render_table",
-                public,
-            )
-        except Exception:
-            log.exception("table %s: rendering the spectator view failed", table.id)
-            return None
-        finally:
-            self.render_slots.release()
-        if data is None:
-            return None
-        return discord.File(io.BytesIO(data), filename=f"{table.game}-spectator.png")
+        return await self._render_view(
+            table, "render_table", public, Priority.TABLE, f"{table.game}-spectator.png"
+        )
 
     async def _post_deal_summary(self, table: Table, text: str) -> None:
         """A deal ended: post its result, the totals and the hands as they stood at the end
