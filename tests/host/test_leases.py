@@ -306,13 +306,10 @@ async def test_the_driving_process_reads_the_log_before_refusing_a_click(new_dat
         await closing(a, b)
 
 
-async def test_on_postgres_the_driver_hears_of_a_move_served_elsewhere(
-    backend: str, new_database
-) -> None:
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)  # SQLite: nothing notifies
+async def test_on_postgres_the_driver_hears_of_a_move_served_elsewhere(new_database) -> None:
     """With notifications (PostgreSQL), the driving process reads a move another process
     served without looking at the log by itself (its next look is an hour away here)."""
-    if backend != "postgres":
-        pytest.skip("SQLite serves one process: nothing to notify")
     path = await new_database()
     slow = {**FAST, "log_poll": 3600.0}
     a = await offline_host(path, record=True, **slow)
