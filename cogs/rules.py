@@ -1,5 +1,9 @@
 """``/rules game:<game>``: a short explanation of a game's rules, with the complete rules
-(``docs/rules/<game>.md`` of the repository) attached as a file."""
+(``docs/rules/<game>.md`` of the repository) attached as a file.
+
+The answer is in the invoking user's language (``interaction.locale``): the summary is
+``bot/games/<game>/summary.<locale>.md`` and the surrounding lines come from the i18n
+catalogs; the attached complete rules are English in every locale, which the answer says."""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAME_NAMES, game_module, rules_summary
+from bot.i18n import gettext
 
 #: The repository's top level (``cogs/`` sits right under it, in a checkout, an editable
 #: install and the Docker image alike); ``docs/`` is looked up there, then in the working
@@ -48,18 +53,27 @@ class Rules(commands.Cog):
     @app_commands.choices(game=game_choices())
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         module = game_module(game.value)
+        locale = interaction.locale
         file = full_rules_file(game.value)
         if file is not None:
-            more = f"The complete rules, every option and every ruling: the attached `{file.filename}`."
+            more = gettext(
+                locale,
+                "The complete rules, every option and every ruling: the attached `{file}`.",
+                file=file.filename,
+            )
         else:
-            more = f"The complete rules are in `docs/rules/{game.value}.md` of the Teahouse repository."
-        summary = rules_summary(game.value)
+            more = gettext(
+                locale,
+                "The complete rules are in `docs/rules/{game}.md` of the Teahouse repository.",
+                game=game.value,
+            )
+        summary = rules_summary(game.value, locale)
         embed = discord.Embed(
-            title=f"{module.TITLE} — rules",
+            title=gettext(locale, "{game} — rules", game=gettext(locale, module.TITLE)),
             description=f"{summary[: 4000 - len(more) - 2]}\n\n{more}",
             colour=discord.Colour.from_rgb(176, 48, 48),
         )
-        embed.set_footer(text=f"Start a table with /{game.value} new")
+        embed.set_footer(text=gettext(locale, "Start a table with /{game} new", game=game.value))
         if file is not None:
             await interaction.response.send_message(embed=embed, file=file, ephemeral=True)
         else:

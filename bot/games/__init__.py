@@ -36,8 +36,20 @@ def render_module(name: str) -> ModuleType:
     return game_spec(name).renderers()
 
 
-def rules_summary(name: str) -> str:
-    """The short rules text shown by ``/rules`` (``bot/games/<name>/summary.md``)."""
+def rules_summary(name: str, locale: object = None) -> str:
+    """The short rules text shown by ``/rules``: ``bot/games/<name>/summary.<locale>.md`` for
+    a translated locale (``ja``, ``zh-CN``, ``zh-TW``, ``ko``; a ``discord.Locale`` or its
+    value), else the English ``summary.md``."""
     from importlib import resources
 
-    return resources.files(f"bot.games.{name}").joinpath("summary.md").read_text(encoding="utf-8")
+    from bot.i18n import TRANSLATED, normalize
+
+    if name not in GAME_NAMES:
+        raise KeyError(f"unknown game {name!r}")
+    folder = resources.files(f"bot.games.{name}")
+    loc = normalize(locale)
+    if loc in TRANSLATED:
+        localised = folder.joinpath(f"summary.{loc}.md")
+        if localised.is_file():
+            return localised.read_text(encoding="utf-8")
+    return folder.joinpath("summary.md").read_text(encoding="utf-8")

@@ -19,8 +19,16 @@ DISCORD_LOCALES = {
     "zh-TW": discord.Locale.taiwan_chinese,
     "ko": discord.Locale.korean,
 }
-#: Catalog entries not used by slash commands (messages of the next slices of issue 12).
-NOT_COMMAND_TEXT = {"{n} second", "{n} point"}
+#: Catalog entries not used by slash commands (messages: /rules' answer, and those of the
+#: next slices of issue 12).
+NOT_COMMAND_TEXT = {
+    "{n} second",
+    "{n} point",
+    "{game} — rules",
+    "The complete rules, every option and every ruling: the attached `{file}`.",
+    "The complete rules are in `docs/rules/{game}.md` of the Teahouse repository.",
+    "Start a table with /{game} new",
+}
 
 
 async def _payloads() -> list[dict[str, Any]]:
