@@ -193,7 +193,8 @@ class Watch:
         self.dm_event: defaultdict[int, asyncio.Event] = defaultdict(asyncio.Event)
         #: Guild message id → wall-clock times of its edits.
         self.edits: defaultdict[int, list[float]] = defaultdict(list)
-        #: User → monotonic times the bot sent or edited a DM (not interaction answers).
+        #: User → monotonic times the bot sent a DM or edited one (edits answering a click
+        #: through its interaction do not count).
         self.dm_touched: defaultdict[int, list[float]] = defaultdict(list)
         #: Channel → monotonic times of restart notices.
         self.notices: defaultdict[int, list[float]] = defaultdict(list)
@@ -209,8 +210,8 @@ class Watch:
             for comp in action_components(msg):
                 version = int(comp["custom_id"].split(":")[4])
                 self.first_seen.setdefault((user, version), now)
-            if msg.interaction is None:
-                self.dm_touched[user].append(now)
+            if created or msg.interaction is None:  # a new DM (a restart's fresh DM may
+                self.dm_touched[user].append(now)  # come through a click's token), or an edit
             self.dm_event[user].set()
         elif created:
             if msg.content.startswith(RESTART_NOTICE):
@@ -593,15 +594,7 @@ async def run_host(
     """``processes`` bot processes, process i running shard i of ``processes``, on one
     database: ``database`` (a ``postgresql://`` URL: a fresh schema of it, dropped
     afterwards) or a new SQLite file (one process only)."""
-    fake = FakeDiscord(
-        rate_limits=True, global_limit=global_limit or GLOBAL_LIMIT, shard_count=processes
-    )
-    tmp = tempfile.TemporaryDirectory(prefix="teahouse-bench-")
-    workdir = Path(tmp.name)
-    schema = PostgresSchema(database) if database else None
-    url = await schema.__aenter__() if schema else str(workdir / "bench.db")
-    bots = Bots(fake, workdir, url, processes)
-    bench = Bench(fake, url, pace, seed)
+    fake, tmp, schema, bots, bench = await _rig(global_limit, processes, database, pace, seed)
     players: asyncio.Task[None] | None = None
     result: dict[str, Any] = {
         "tables": tables,
@@ -697,6 +690,27 @@ async def run_host(
     return result
 
 
+async def _rig(
+    global_limit: float | None,
+    processes: int,
+    database: str | None,
+    pace: float,
+    seed: int,
+) -> tuple[FakeDiscord, tempfile.TemporaryDirectory[str], PostgresSchema | None, Bots, Bench]:
+    """What both benchmarks run on: the fake Discord (rate limits on, one shard per bot
+    process), a temp dir, the database (a fresh schema of ``database``, or an SQLite file
+    there), the bot processes (not started yet) and the bench's players. ``_teardown``
+    undoes it."""
+    fake = FakeDiscord(
+        rate_limits=True, global_limit=global_limit or GLOBAL_LIMIT, shard_count=processes
+    )
+    tmp = tempfile.TemporaryDirectory(prefix="teahouse-bench-")
+    workdir = Path(tmp.name)
+    schema = PostgresSchema(database) if database else None
+    url = await schema.__aenter__() if schema else str(workdir / "bench.db")
+    return fake, tmp, schema, Bots(fake, workdir, url, processes), Bench(fake, url, pace, seed)
+
+
 async def _teardown(
     bench: Any, players: Any, bots: Any, fake: Any, tmp: Any, schema: Any = None
 ) -> None:
@@ -728,15 +742,7 @@ async def run_resume(
     quiet: bool = False,
 ) -> dict[str, Any]:
     """Kill every bot process with SIGKILL mid-play and start them again (see the module)."""
-    fake = FakeDiscord(
-        rate_limits=True, global_limit=global_limit or GLOBAL_LIMIT, shard_count=processes
-    )
-    tmp = tempfile.TemporaryDirectory(prefix="teahouse-bench-")
-    workdir = Path(tmp.name)
-    schema = PostgresSchema(database) if database else None
-    url = await schema.__aenter__() if schema else str(workdir / "bench.db")
-    bots = Bots(fake, workdir, url, processes)
-    bench = Bench(fake, url, pace, seed)
+    fake, tmp, schema, bots, bench = await _rig(global_limit, processes, database, pace, seed)
     players: asyncio.Task[None] | None = None
     result: dict[str, Any] = {
         "tables": tables,
