@@ -83,7 +83,13 @@ class PresenterMixin(HostBase):
         return await self._render_view(table, what, view, priority, f"{table.game}-{what}.png")
 
     async def _render_view(
-        self, table: Table, what: str, view: dict[str, Any], priority: Priority, filename: str
+        self,
+        table: Table,
+        what: str,
+        view: dict[str, Any],
+        priority: Priority,
+        filename: str,
+        locale: str = "en-US",
     ) -> discord.File | None:
         """Draw ``view`` with the game's renderer ``what`` in the render process pool, when a
         render slot is free for ``priority``; None if drawing failed (logged)."""
@@ -91,7 +97,7 @@ class PresenterMixin(HostBase):
         await self.render_slots.acquire(priority)
         try:
             data = await loop.run_in_executor(
-                render_pool(self.settings.render_processes), render_png, table.game, what, view
+                render_pool(self.settings.render_processes), render_png, table.game, what, view, locale
             )
         except Exception:
             log.exception("table %s: rendering %s failed", table.id, what)

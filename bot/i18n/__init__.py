@@ -30,6 +30,8 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
+from bot.i18n.text import Text, localize, ntext
+
 LOCALE_DIR = Path(__file__).resolve().parent / "locales"
 DOMAIN = "teahouse"
 
@@ -57,17 +59,42 @@ def normalize(locale: object) -> str:
     return value if value in LOCALES else DEFAULT_LOCALE
 
 
-def po_path(locale: str) -> Path:
-    return LOCALE_DIR / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
+def po_path(locale: str, domain: str = DOMAIN) -> Path:
+    return LOCALE_DIR / locale / "LC_MESSAGES" / f"{domain}.po"
+
+
+def po_paths(locale: str) -> list[Path]:
+    """Every catalog file of ``locale``: ``teahouse.po`` (the bot's own words) and one per
+    game (``koikoi.po``...), so each part of the code keeps its strings in its own file."""
+    return sorted((LOCALE_DIR / locale / "LC_MESSAGES").glob("*.po"))
 
 
 @cache
 def catalog(locale: str) -> Catalog:
-    """The parsed ``.po`` catalog of a translated locale (tests read it too)."""
+    """The ``.po`` catalogs of a translated locale read as one (tests read it too). The same
+    message id in two files must have the same translation (else a ``ValueError`` names
+    it): a word reads the same wherever it appears; ``msgctxt`` separates real homonyms."""
     if locale not in TRANSLATED:
         raise KeyError(f"no catalog for {locale!r}")
-    with po_path(locale).open("rb") as f:
-        return read_po(f, locale=BABEL_LOCALES[locale], domain=DOMAIN)
+    merged: Catalog | None = None
+    for path in po_paths(locale):
+        with path.open("rb") as f:
+            part = read_po(f, locale=BABEL_LOCALES[locale], domain=DOMAIN)
+        if merged is None:
+            merged = part
+            continue
+        for message in part:
+            if not message.id:
+                continue
+            known = merged.get(message.id, message.context)
+            if known is not None and known.string != message.string:
+                raise ValueError(
+                    f"{locale}: {message.id!r} is translated differently in {path.name}"
+                )
+            merged[message.id] = message
+    if merged is None:
+        raise KeyError(f"no catalog for {locale!r}")
+    return merged
 
 
 @cache
@@ -137,6 +164,10 @@ def command_translation(locale: object, text: str, place: str) -> str | None:
 
 __all__ = [
     "BABEL_LOCALES",
+    "Text",
+    "localize",
+    "ntext",
+    "po_paths",
     "DEFAULT_LOCALE",
     "LOCALES",
     "TRANSLATED",

@@ -1,6 +1,6 @@
 """Rendering in a separate process, so drawing never holds the bot's event loop (or GIL).
 
-``render_png(game, what, view)`` is a pure function of its arguments: it imports the render
+``render_png(game, what, view, locale)`` is a pure function of its arguments: it imports the render
 module the game's spec names and returns PNG bytes (None if the game has no such renderer).
 Sprite, text and palette caches live in each worker process (bounded lru caches).
 """
@@ -21,14 +21,14 @@ log = logging.getLogger(__name__)
 _pool: Executor | None = None
 
 
-def render_png(game: str, what: str, view: dict[str, Any]) -> bytes | None:
+def render_png(game: str, what: str, view: dict[str, Any], locale: str = "en-US") -> bytes | None:
     from bot.games import game_spec
 
     module = game_spec(game).renderers()
     fn = getattr(module, what, None)
     if fn is None:
         return None
-    image = fn(drawable_names(view))
+    image = fn(drawable_names(view), locale=locale)
     if image is None:
         return None
     # A game's fixed palette (built once per process) saves choosing one per image.

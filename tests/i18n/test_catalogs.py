@@ -4,8 +4,10 @@ numbers and the English fallback."""
 from __future__ import annotations
 
 import string
+from pathlib import Path
 
 import pytest
+from babel.messages.extract import extract_from_dir
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 
@@ -30,6 +32,31 @@ def _fields(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
 
 
+def test_every_locale_has_the_same_catalog_files() -> None:
+    names = {loc: [p.name for p in i18n.po_paths(loc)] for loc in LOCALES}
+    assert "teahouse.po" in names["ja"]
+    for loc in LOCALES:
+        assert names[loc] == names["ja"], loc
+
+
+def test_every_message_of_the_code_is_in_the_catalogs() -> None:
+    """Every literal message id the code passes to ``Text``, ``ntext``, ``gettext`` or
+    ``ngettext`` (found by Babel's extractor, as a translator's tool would) is in the
+    catalogs: nothing a player reads falls back to English unnoticed."""
+    root = Path(__file__).resolve().parents[2]
+    keywords = {"Text": (1,), "ntext": (1, 2), "gettext": (2,), "ngettext": (2, 3)}
+    known = {_ids(m)[0] for m in _messages("ja")}
+    missing = []
+    for package in ("bot", "cogs"):
+        for filename, lineno, message, _comments, _context in extract_from_dir(
+            root / package, method_map=[("**.py", "python")], keywords=keywords
+        ):
+            msgid = message[0] if isinstance(message, tuple) else message
+            if msgid and msgid not in known:
+                missing.append(f"{package}/{filename}:{lineno}: {msgid!r}")
+    assert missing == []
+
+
 def test_every_locale_has_a_catalog_and_they_hold_the_same_ids() -> None:
     assert i18n.LOCALES == ("en-US", "ja", "zh-CN", "zh-TW", "ko")
     ids = {loc: {_ids(m) for m in _messages(loc)} for loc in LOCALES}
@@ -48,12 +75,16 @@ def test_every_message_is_translated(locale: str) -> None:
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_po_files_parse_strictly_and_declare_their_plural_rule(locale: str) -> None:
-    with i18n.po_path(locale).open("rb") as f:
-        strict = read_po(f, abort_invalid=True)
-    assert len(strict) == len(i18n.catalog(locale))
     rule = get_plural(i18n.BABEL_LOCALES[locale])
-    assert strict.num_plurals == rule.num_plurals
-    assert strict.plural_expr == rule.plural_expr
+    total = 0
+    for path in i18n.po_paths(locale):
+        with path.open("rb") as f:
+            strict = read_po(f, abort_invalid=True)
+        total += sum(1 for m in strict if m.id)
+        assert strict.num_plurals == rule.num_plurals, path
+        assert strict.plural_expr == rule.plural_expr, path
+    # The files together are the catalog: no message lost or counted twice in the merge.
+    assert total >= len(_messages(locale))
     for m in _messages(locale):
         if m.pluralizable:
             assert len(_forms(m)) == rule.num_plurals, m.id
@@ -131,3 +162,22 @@ def test_the_core_does_not_import_discord() -> None:
                 else []
             )
             assert not any(n.split(".")[0] == "discord" for n in names), path
+
+
+def test_a_text_is_its_english_and_says_itself_in_each_locale(monkeypatch) -> None:
+    from bot.i18n import Text, localize, ntext
+
+    gt = i18n.translations("ja")
+    table = {"{name} takes {cards}.": "{name}が{cards}を取る。", "Crane": "鶴", "Pine": "松"}
+    monkeypatch.setattr(gt, "gettext", lambda m: table.get(m, m))
+    text = Text("{name} takes {cards}.", name="Ann", cards=(Text("Crane"), Text("Pine")))
+    assert text == "Ann takes Crane, Pine."
+    assert localize("en-GB", text) == "Ann takes Crane, Pine."
+    assert localize("ja", text) == "Annが鶴、松を取る。"
+    assert localize("ja", [text, "plain"]) == ["Annが鶴、松を取る。", "plain"]
+    assert ntext("{n} card", "{n} cards", 1) == "1 card"
+    assert ntext("{n} card", "{n} cards", 3) == "3 cards"
+    import pickle
+
+    again = pickle.loads(pickle.dumps(text))
+    assert again == text and localize("ja", again) == "Annが鶴、松を取る。"

@@ -297,7 +297,7 @@ def _banner(img: Image.Image, view: View) -> None:
 # ----------------------------------------------------------------------------- public
 
 
-def render_table(view: View) -> Image.Image:
+def render_table(view: View, locale: str = "en-US") -> Image.Image:
     """The public table image (1060 x 604) for a Koi-Koi view."""
     img = _base().copy()
     hl = move_highlights(view)
@@ -331,7 +331,7 @@ def _hand_note(code: str, board_months: Mapping[int, int]) -> HandNote:
     return HandNote("✓ " + text, MATCH_GREEN, MATCH_TEXT, glow=True)
 
 
-def render_hand(view: View) -> Image.Image:
+def render_hand(view: View, locale: str = "en-US") -> Image.Image:
     """The seat's own hand, large, with a marker on the cards that match a board card."""
     hand: Sequence[str] = view.get("hand") or []
     board_months: dict[int, int] = {}

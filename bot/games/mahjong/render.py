@@ -367,7 +367,7 @@ HEADER_H = 84
 STRIP_H = 164
 
 
-def render_table(view: Mapping[str, Any]) -> Image.Image:
+def render_table(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
     """The public table: every seat's melds, extras and discards, winds, wall and turn."""
     order = _seat_order(view)
     canvas = _table_base(tuple(_active(view, seat) for seat in order)).copy()
@@ -511,7 +511,7 @@ def _strip(canvas: Image.Image, view: Mapping[str, Any], seat: int, y: int) -> N
 
 
 # ----- a seat's hand ------------------------------------------------------------------------
-def render_hand(view: Mapping[str, Any]) -> Image.Image:
+def render_hand(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
     """The seat's private hand (big cards; the drawn card set apart), its melds and extras."""
     seat = view.get("seat")
     hand: Sequence[str] = view.get("hand") or []
@@ -607,7 +607,7 @@ def _hand_status(view: Mapping[str, Any]) -> str:
 
 
 # ----- the score sheet ---------------------------------------------------------------------
-def render_deal_summary(view: Mapping[str, Any]) -> Image.Image | None:
+def render_deal_summary(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image | None:
     """The score sheet of the last finished hand: every item of every player's score."""
     history = view.get("history") or []
     if not history:

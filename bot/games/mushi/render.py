@@ -356,7 +356,7 @@ def _banner(img: Image.Image, view: View) -> None:
 # ----------------------------------------------------------------------------- public
 
 
-def render_table(view: View) -> Image.Image:
+def render_table(view: View, locale: str = "en-US") -> Image.Image:
     """The public table image (1028 x 624) for a Mushi view."""
     img = _base().copy()
     hl = move_highlights(view)
@@ -396,7 +396,7 @@ def _hand_note(code: str, table: Sequence[str]) -> HandNote:
     return NO_MATCH
 
 
-def render_hand(view: View) -> Image.Image:
+def render_hand(view: View, locale: str = "en-US") -> Image.Image:
     """The seat's own hand, large, with what each card would take from the table now."""
     hand: Sequence[str] = view.get("hand") or []
     table: Sequence[str] = view.get("table") or []
@@ -420,7 +420,7 @@ SUMMARY_W = 1000
 SUMMARY_CARD_W = 46
 
 
-def render_deal_summary(view: View) -> Image.Image | None:
+def render_deal_summary(view: View, locale: str = "en-US") -> Image.Image | None:
     """The score sheet of the last finished hand (``view["history"][-1]``), or None."""
     history = view.get("history") or []
     if not history:

@@ -331,7 +331,7 @@ def _row_of_cards(
 # ----- the table --------------------------------------------------------------------------------------
 
 
-def render_table(view: Mapping[str, Any]) -> Image.Image:
+def render_table(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
     """The public table: every seat's card count, calls, tricks; the trick; team scores."""
     positions = _seat_positions(view.get("seat"))
     canvas = _table_base(tuple(sorted((pos, seat % 2) for seat, pos in positions.items()))).copy()
@@ -568,7 +568,7 @@ def _trick(
 # ----- the hand (DM) ----------------------------------------------------------------------------------
 
 
-def render_hand(view: Mapping[str, Any]) -> Image.Image:
+def render_hand(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
     """The seat's own hand, with what it passed/received and its team's situation."""
     seat = view.get("seat")
     hand = list(view.get("hand") or [])
@@ -630,7 +630,7 @@ def render_hand(view: Mapping[str, Any]) -> Image.Image:
 # ----- the score sheet ---------------------------------------------------------------------------------
 
 
-def render_deal_summary(view: Mapping[str, Any]) -> Image.Image | None:
+def render_deal_summary(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image | None:
     """The last finished hand's score lines and the match totals."""
     history = view.get("history") or []
     if not history:

@@ -852,7 +852,7 @@ def _settlement_line(img: Image.Image, view: View) -> None:
         x += int(font(size, True).getlength(text)) + 24
 
 
-def render_table(view: View) -> Image.Image:
+def render_table(view: View, locale: str = "en-US") -> Image.Image:
     """The public table: the trick, the bid and declarer, trump, points, seats, settlement."""
     img = _base().copy()
     sides = _seat_positions(view)
@@ -884,7 +884,7 @@ def _hand_groups(cards: Sequence[str], trump: str | None) -> list[tuple[str, lis
     return out
 
 
-def render_hand(view: View) -> Image.Image:
+def render_hand(view: View, locale: str = "en-US") -> Image.Image:
     """The seat's own hand grouped by trump and suits; playable cards lifted and ringed."""
     hand = list(view.get("hand") or [])
     trump = view.get("trump")
@@ -961,7 +961,7 @@ def render_hand(view: View) -> Image.Image:
 # ----------------------------------------------------------------------------- summary
 
 
-def render_deal_summary(view: View) -> Image.Image | None:
+def render_deal_summary(view: View, locale: str = "en-US") -> Image.Image | None:
     """The score sheet of the last finished hand: the result and the settlement table with
     the row that applied highlighted."""
     history = view.get("history") or []

@@ -1,0 +1,108 @@
+"""Words that can be said again in another language.
+
+Games and renderers are pure and speak English (the source language), but what they say
+must reach each player in theirs. A :class:`Text` *is* the English string (a ``str``
+subclass: comparing, logging, slicing and the tests see plain English) that also remembers
+its message id and fields, so :func:`localize` can say it again in any locale at the moment
+it is shown — the table's language on the table, each player's in their DMs.
+
+    Text("{name} discards {tile}.", name="Ann", tile=Text("5 Bamboo"))
+    localize("ja", that)  # 'Annが5索を捨てた。'
+
+Fields that are Texts are localised too (card and yaku names inside a sentence); a tuple
+field is a list, joined with ", " in English and by the locale's list pattern elsewhere.
+:func:`ntext` is the plural form. ``context`` is gettext's ``msgctxt``, for one English
+word that two games translate differently. Babel's extractor finds the message ids
+(keywords ``Text`` and ``ntext``), which is how the tests know that every one is in
+every catalog.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from babel.lists import format_list
+
+
+class Text(str):
+    """English text that can be said in another locale with :func:`localize`."""
+
+    msgid: str
+    plural: str | None
+    count: int | None
+    context: str | None
+    fields: dict[str, Any]
+
+    def __new__(cls, msgid: str, /, *, context: str | None = None, **fields: Any) -> Text:
+        value = msgid.format(**_english(fields)) if fields else msgid
+        self = super().__new__(cls, value)
+        self.msgid, self.plural, self.count, self.context = msgid, None, None, context
+        self.fields = fields
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled into the render processes: keep what localize needs, not just the str.
+        return (_rebuild, (str(self), dict(self.__dict__)))
+
+
+def ntext(
+    singular: str, plural: str, n: int, /, *, context: str | None = None, **fields: Any
+) -> Text:
+    """The English form for ``n`` (``{n}`` is the count); localised by the locale's plural
+    rule (Japanese, Chinese and Korean have one form)."""
+    fields.setdefault("n", n)
+    template = singular if n == 1 else plural
+    self = Text.__new__(Text, template, context=context, **fields)
+    self.msgid, self.plural, self.count = singular, plural, n
+    return self
+
+
+def _rebuild(value: str, state: dict[str, Any]) -> Text:
+    self = str.__new__(Text, value)
+    self.__dict__.update(state)
+    return self
+
+
+def _english(fields: dict[str, Any]) -> dict[str, Any]:
+    return {k: ", ".join(map(str, v)) if isinstance(v, tuple) else v for k, v in fields.items()}
+
+
+def localize(locale: object, value: Any) -> Any:
+    """``value`` said in ``locale``: a :class:`Text` translated (its fields too), a tuple or
+    list of them each; anything else as it is (a plain ``str`` is already final: names,
+    codes)."""
+    from bot.i18n import BABEL_LOCALES, DEFAULT_LOCALE, normalize, translations
+
+    loc = normalize(locale)
+    if isinstance(value, Text):
+        if loc == DEFAULT_LOCALE:
+            return str.__str__(value)
+        gt = translations(loc)
+        if value.plural is not None:
+            assert value.count is not None
+            if value.context:
+                template = gt.npgettext(value.context, value.msgid, value.plural, value.count)
+            else:
+                template = gt.ngettext(value.msgid, value.plural, value.count)
+        elif value.context:
+            template = gt.pgettext(value.context, value.msgid)
+        else:
+            template = gt.gettext(value.msgid)
+        if not value.fields:
+            return template
+        fields = {}
+        for key, field in value.fields.items():
+            if isinstance(field, tuple):
+                items = [str(localize(loc, f)) for f in field]
+                fields[key] = format_list(items, locale=BABEL_LOCALES[loc]) if items else ""
+            else:
+                fields[key] = localize(loc, field)
+        return template.format(**fields)
+    if isinstance(value, list):
+        return [localize(loc, v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(localize(loc, v) for v in value)
+    return value
+
+
+__all__ = ["Text", "localize", "ntext"]
