@@ -55,7 +55,7 @@ class Settings:
     #: Non-interaction REST requests per second the bot token allows itself, all processes
     #: together (Discord's global limit is 50/s per token; bots with a raised limit may set
     #: more). A process takes its share of it: see :attr:`rest_budget`.
-    token_rest_budget: float = 40.0
+    token_rest_budget: float = 45.0
     #: This process's own REST requests per second, overriding its share of the token's
     #: budget (None: ``token_rest_budget`` × its shards / the shard count).
     rest_share: float | None = None

@@ -3,7 +3,8 @@ routes; interaction responses are exempt and never pass through here).
 
 Every other request waits for a token here first, by priority: a player's new decision
 before anything else, table-image edits after DMs and posts, restart notices last. Waiters
-of one priority are served in arrival order, so under pressure every table slows down
+of one priority are served oldest first — in arrival order, or by the time a table edit
+says its oldest unshown change was made —, so under pressure every table slows down
 evenly instead of some starving.
 """
 
@@ -26,16 +27,22 @@ class Priority(IntEnum):
 
 
 class RestBudget:
-    """A token bucket of ``rate`` requests per second (bursts up to ``burst``)."""
+    """A token bucket of ``rate`` requests per second, bursts up to ``burst`` (default: a
+    tenth of a second's worth). Discord counts its global limit in one-second windows, so a
+    window sees at most ``rate + burst`` requests: a small burst lets ``rate`` come close to
+    the limit without a 429."""
+
+    #: The default burst, in seconds of ``rate``.
+    BURST_SECONDS = 0.1
 
     def __init__(self, rate: float, burst: float | None = None) -> None:
         if rate <= 0:
             raise ValueError("the REST budget must be positive")
         self.rate = float(rate)
-        self.capacity = float(burst if burst is not None else max(1.0, rate))
+        self.capacity = float(burst if burst is not None else max(1.0, rate * self.BURST_SECONDS))
         self._tokens = self.capacity
         self._updated = time.monotonic()
-        self._waiters: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._waiters: list[tuple[int, float, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
         self._pump: asyncio.Task[None] | None = None
         #: Requests granted, by priority name (for the log and the bench).
@@ -43,22 +50,24 @@ class RestBudget:
 
     @property
     def waiting(self) -> int:
-        return sum(1 for _, _, f in self._waiters if not f.done())
+        return sum(1 for *_, f in self._waiters if not f.done())
 
     def _refill(self) -> None:
         now = time.monotonic()
         self._tokens = min(self.capacity, self._tokens + (now - self._updated) * self.rate)
         self._updated = now
 
-    async def acquire(self, priority: Priority) -> None:
-        """Wait until a request of this priority may be sent."""
+    async def acquire(self, priority: Priority, since: float | None = None) -> None:
+        """Wait until a request of this priority may be sent; among waiters of one priority
+        the one ``since`` the earliest (monotonic; default: now, i.e. arrival order) first."""
         self._refill()
         if self._tokens >= 1 and not self.waiting:
             self._tokens -= 1
             self.spent[priority.name] += 1
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiters, (int(priority), next(self._order), future))
+        key = time.monotonic() if since is None else since
+        heapq.heappush(self._waiters, (int(priority), key, next(self._order), future))
         if self._pump is None or self._pump.done():
             self._pump = asyncio.get_running_loop().create_task(self._release())
         await future
@@ -79,7 +88,7 @@ class RestBudget:
         while self._waiters:
             self._refill()
             while self._waiters and self._tokens >= 1:
-                _, _, future = heapq.heappop(self._waiters)
+                *_, future = heapq.heappop(self._waiters)
                 if future.done():  # its waiter was cancelled
                     continue
                 self._tokens -= 1
@@ -90,7 +99,7 @@ class RestBudget:
     def close(self) -> None:
         if self._pump is not None:
             self._pump.cancel()
-        for _, _, future in self._waiters:
+        for *_, future in self._waiters:
             if not future.done():
                 future.cancel()
         self._waiters.clear()

@@ -198,7 +198,7 @@ class ClicksMixin(HostBase):
         table.changed_prompts()
         table.set_deadlines(self._turn_seconds(table))
         await self._refresh_dm(table, s, fresh=True)
-        table.table_dirty.set()
+        table.mark_dirty()
         table.wake_driver()
 
     async def on_show_hand(self, interaction: discord.Interaction, table_id: int) -> None:

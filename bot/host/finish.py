@@ -56,7 +56,7 @@ class FinishMixin(HostBase):
             log.info("table %s: its results were recorded by another process", table.id)
             self._evict(table)
             return
-        table.table_dirty.set()
+        table.mark_dirty()
         ranking = sorted(table.seats, key=lambda s: (result.placements[s.seat], s.seat))
         lines = [f"🏁 **{table.title}** #{table.id} is over."]
         medals = {1: "🥇", 2: "🥈", 3: "🥉"}

@@ -226,7 +226,7 @@ class LifecycleMixin(HostBase):
         await self.bot.wait_until_ready()
         async with table.lock:
             table.set_deadlines(self._turn_seconds(table), time.monotonic())
-            table.table_dirty.set()
+            table.mark_dirty()
             table.wake_driver()
         # Notices and fresh DMs are not urgent (the old DM controls still work): they wait
         # for spare budget, and never hold the table while they wait.

@@ -67,7 +67,7 @@ class PresenterMixin(HostBase):
                 continue
             clicked = via if via is not None and via.user.id == s.user_id else None
             await self._refresh_dm(table, s, via=clicked)
-        table.table_dirty.set()
+        table.mark_dirty()
         if table.state.is_over and not table.finished:
             await self._finish(table)
 
@@ -97,7 +97,12 @@ class PresenterMixin(HostBase):
         await self.render_slots.acquire(priority)
         try:
             data = await loop.run_in_executor(
-                render_pool(self.settings.render_processes), render_png, table.game, what, view, locale
+                render_pool(self.settings.render_processes),
+                render_png,
+                table.game,
+                what,
+                view,
+                locale,
             )
         except Exception:
             log.exception("table %s: rendering %s failed", table.id, what)
@@ -145,7 +150,11 @@ class PresenterMixin(HostBase):
             return
         async with table.edit_lock:
             posting = new or table.table_message_id is None
-            await self.budget.acquire(Priority.POST if posting else Priority.TABLE)
+            await self.budget.acquire(
+                Priority.POST if posting else Priority.TABLE, since=table.dirty_since
+            )
+            # What is drawn now is the table as it is now: later changes mark it again.
+            table.dirty_since = None
             content = self._status_text(table)
             public = repr(table.state.view(None))
             if not posting and table.shown == (public, content):
@@ -173,21 +182,37 @@ class PresenterMixin(HostBase):
                 log.warning("table %s: table message update failed: %s", table.id, e)
 
     async def _table_updater(self, table: Table) -> None:
-        """Edits the table message once the table has been quiet for a moment: a player's
-        move and the AI moves that follow it (after ``ai_delay``) make one edit, not
-        several; a busy table is still shown at least every few seconds."""
-        quiet = 1.5 * self.settings.edit_interval
+        """Edits the table message after a change. At once when a person acts next (they
+        are reading it); while only AI seats are to move (each after ``ai_delay``) it waits
+        for their moves to show them in one edit, but no longer than ``3 × edit_interval``
+        after the oldest unshown change. Two edits of a table are ``edit_interval`` apart
+        (Discord: 5 messages per 5 s per channel). Under pressure the REST budget serves
+        the table whose oldest unshown change is oldest first."""
+        interval = self.settings.edit_interval
+        gather = 3 * interval
+        last_edit = -float("inf")
         try:
             while True:
                 await table.table_dirty.wait()
-                first = time.monotonic()
                 while True:
                     table.table_dirty.clear()
-                    await asyncio.sleep(quiet)
-                    if not table.table_dirty.is_set() or time.monotonic() - first >= 3 * quiet:
+                    since = table.dirty_since if table.dirty_since is not None else time.monotonic()
+                    now = time.monotonic()
+                    wait = max(0.0, last_edit + interval - now)
+                    if table.ai_moves_next() and not table.state.is_over:
+                        wait = max(wait, since + gather - now)
+                    if wait <= 0:
+                        break
+                    # Another change (an AI's move) may come first: look again then.
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(table.table_dirty.wait(), wait)
+                    if not table.table_dirty.is_set() or (
+                        not table.ai_moves_next() and time.monotonic() >= last_edit + interval
+                    ):
                         break
                 table.table_dirty.clear()
                 await self._show_table(table)
+                last_edit = time.monotonic()
                 if table.finished:
                     return
         except asyncio.CancelledError:

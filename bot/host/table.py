@@ -78,6 +78,9 @@ class Table:
     #: (public view, status text) the table message shows now.
     shown: tuple[str, str] | None = None
     table_dirty: asyncio.Event = field(default_factory=asyncio.Event)
+    #: When (monotonic) the oldest change the table message does not show yet was made, or
+    #: None: the table updater's deadline, and its place in the REST queue.
+    dirty_since: float | None = None
     wake: asyncio.Event = field(default_factory=asyncio.Event)  # the driver re-plans
     events_shown: int = 0
     recent: list[str] = field(default_factory=list)  # last public event lines
@@ -119,6 +122,18 @@ class Table:
         for task in self.tasks:
             if task is not current and not task.get_name().endswith(SERVING_TASK_SUFFIX):
                 task.cancel()
+
+    def mark_dirty(self) -> None:
+        """The table message no longer shows the table: its updater will edit it."""
+        if self.dirty_since is None:
+            self.dirty_since = time.monotonic()
+        self.table_dirty.set()
+
+    def ai_moves_next(self) -> bool:
+        """Every seat that must act now is played by an AI (which moves after ``ai_delay``):
+        the table message may wait for those moves and show them in one edit."""
+        waiting = self.waiting_on()
+        return bool(waiting) and all(self.seats[s].played_by_ai for s in waiting)
 
     def wake_driver(self) -> None:
         self.wake.set()

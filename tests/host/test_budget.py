@@ -57,6 +57,32 @@ async def test_a_cancelled_waiter_gives_its_turn_away() -> None:
     assert budget.spent["TABLE"] == 1 and budget.spent["DECISION"] == 0
 
 
+async def test_table_edits_are_served_oldest_unshown_change_first() -> None:
+    budget = RestBudget(rate=50, burst=1)
+    await budget.acquire(Priority.TABLE)
+    served: list[str] = []
+
+    async def edit(name: str, since: float) -> None:
+        await budget.acquire(Priority.TABLE, since=since)
+        served.append(name)
+
+    # Queued in this order, but table-b's change is the oldest unshown one.
+    tasks = [
+        asyncio.create_task(edit("table-a", 20.0)),
+        asyncio.create_task(edit("table-b", 10.0)),
+        asyncio.create_task(edit("table-c", 30.0)),
+    ]
+    await asyncio.wait_for(asyncio.gather(*tasks), 5)
+    assert served == ["table-b", "table-a", "table-c"]
+
+
+def test_a_default_burst_keeps_a_one_second_window_within_a_tenth_above_the_rate() -> None:
+    # Discord counts its global limit per second: rate + burst is the most one window sees.
+    assert RestBudget(rate=45).capacity == pytest.approx(4.5)
+    assert RestBudget(rate=900).capacity == pytest.approx(90)
+    assert RestBudget(rate=2).capacity == 1
+
+
 def test_the_budget_must_be_positive() -> None:
     with pytest.raises(ValueError):
         RestBudget(rate=0)

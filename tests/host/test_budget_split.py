@@ -16,10 +16,10 @@ def _budget(**env: str) -> float:
 
 
 def test_one_process_running_every_shard_takes_the_whole_budget() -> None:
-    assert _budget() == 40.0
+    assert _budget() == 45.0
     assert _budget(TEAHOUSE_REST_BUDGET="400") == 400.0
-    assert _budget(TEAHOUSE_SHARD_COUNT="4") == 40.0  # no TEAHOUSE_SHARDS: all four
-    assert _budget(TEAHOUSE_SHARD_COUNT="4", TEAHOUSE_SHARDS="0-3") == 40.0
+    assert _budget(TEAHOUSE_SHARD_COUNT="4") == 45.0  # no TEAHOUSE_SHARDS: all four
+    assert _budget(TEAHOUSE_SHARD_COUNT="4", TEAHOUSE_SHARDS="0-3") == 45.0
 
 
 @pytest.mark.parametrize(
@@ -47,7 +47,7 @@ def test_processes_splitting_the_shards_stay_within_the_tokens_budget(
 def test_an_explicit_share_overrides_the_split() -> None:
     env = {"TEAHOUSE_SHARD_COUNT": "2", "TEAHOUSE_SHARDS": "0", "TEAHOUSE_REST_SHARE": "30"}
     assert _budget(**env) == 30.0
-    assert _budget(TEAHOUSE_SHARD_COUNT="2", TEAHOUSE_SHARDS="0") == 20.0
+    assert _budget(TEAHOUSE_SHARD_COUNT="2", TEAHOUSE_SHARDS="0") == 22.5
 
 
 @pytest.mark.parametrize("name", ["TEAHOUSE_REST_BUDGET", "TEAHOUSE_REST_SHARE"])
