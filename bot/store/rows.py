@@ -48,6 +48,8 @@ class TableRow:
     created_at: float
     started_at: float | None
     finished_at: float | None
+    #: The table's language (its public messages and picture): one of ``bot.i18n.LOCALES``.
+    locale: str = "en-US"
 
 
 @dataclass(frozen=True, slots=True)

@@ -56,6 +56,7 @@ _TABLE_UPDATABLE = frozenset(
         "table_message_id",
         "started_at",
         "finished_at",
+        "locale",
     }
 )
 _SEAT_UPDATABLE = frozenset(
@@ -229,13 +230,15 @@ class Store(ABC):
         options: dict[str, Any],
         seed: str,
         host_id: int,
+        locale: str = "en-US",
     ) -> int:
-        """Record a new table in the ``lobby`` status; returns its id."""
+        """Record a new table in the ``lobby`` status; returns its id. ``locale`` is the
+        table's language (its public messages and picture)."""
         async with self._transaction() as tx:
             return await tx.insert_id(
                 "INSERT INTO tables (guild_id, channel_id, game, options, seed, host_id,"
-                " status, created_at) VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?)",
-                (guild_id, channel_id, game, _dump_options(options), seed, host_id, _now()),
+                " status, created_at, locale) VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?)",
+                (guild_id, channel_id, game, _dump_options(options), seed, host_id, _now(), locale),
             )
 
     async def update_table(self, table_id: int, /, **fields: Any) -> None:
@@ -366,6 +369,36 @@ class Store(ABC):
             (table_id,),
         )
         return [_seat_row(row) for row in rows]
+
+    # -- languages ---------------------------------------------------------------------------
+
+    async def user_locales(self, user_ids: Iterable[int]) -> dict[int, str]:
+        """The remembered language of each of these users who has one (their Discord
+        locale as of their last interaction with the bot)."""
+        ids = sorted({int(u) for u in user_ids})
+        found: dict[int, str] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            rows = await self._fetchall(
+                f"SELECT user_id, locale FROM user_locales WHERE user_id IN ({_marks(len(chunk))})",
+                chunk,
+            )
+            found.update({int(row["user_id"]): str(row["locale"]) for row in rows})
+        return found
+
+    async def set_user_locales(self, locales: Mapping[int, str]) -> None:
+        """Remember each user's language (a row is only rewritten when it changes)."""
+        if not locales:
+            return
+        now = _now()
+        async with self._transaction() as tx:
+            await tx.executemany(
+                "INSERT INTO user_locales (user_id, locale, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale,"
+                " updated_at = excluded.updated_at"
+                " WHERE user_locales.locale <> excluded.locale",
+                [(int(user), str(loc), now) for user, loc in sorted(locales.items())],
+            )
 
     # -- action log --------------------------------------------------------------------------
 
