@@ -2,8 +2,10 @@
 (``docs/rules/<game>.md`` of the repository) attached as a file.
 
 The answer is in the invoking user's language (``interaction.locale``): the summary is
-``bot/games/<game>/summary.<locale>.md`` and the surrounding lines come from the i18n
-catalogs; the attached complete rules are English in every locale, which the answer says."""
+``bot/games/<game>/summary.<locale>.md``, the surrounding lines come from the i18n catalogs,
+and the attached complete rules are ``docs/rules/<game>.<locale>.md`` — the English
+``docs/rules/<game>.md`` for any other locale, or where the translation is missing (the
+answer then says the attached rules are English)."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAME_NAMES, game_module, rules_summary
-from bot.i18n import gettext
+from bot.i18n import TRANSLATED, gettext, normalize
 
 #: The repository's top level (``cogs/`` sits right under it, in a checkout, an editable
 #: install and the Docker image alike); ``docs/`` is looked up there, then in the working
@@ -23,21 +25,29 @@ from bot.i18n import gettext
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
-def full_rules_path(game: str) -> Path | None:
-    """Where ``docs/rules/<game>.md`` is, or None if this installation has no docs."""
-    for base in (REPO_ROOT, Path.cwd()):
-        path = base / "docs" / "rules" / f"{game}.md"
-        if path.is_file():
-            return path
+def full_rules_path(game: str, locale: object = None) -> Path | None:
+    """Where the complete rules of ``game`` are for ``locale`` (a ``discord.Locale`` or its
+    value): ``docs/rules/<game>.<locale>.md`` for a translated locale that has its file,
+    else the English ``docs/rules/<game>.md``; None if this installation has no docs."""
+    loc = normalize(locale)
+    names = [f"{game}.{loc}.md"] if loc in TRANSLATED else []
+    for name in [*names, f"{game}.md"]:
+        for base in (REPO_ROOT, Path.cwd()):
+            path = base / "docs" / "rules" / name
+            if path.is_file():
+                return path
     return None
 
 
-def full_rules_file(game: str) -> discord.File | None:
-    path = full_rules_path(game)
+def full_rules_file(game: str, locale: object = None) -> discord.File | None:
+    """The complete rules as an attachment, ``teahouse-<game>-rules.md`` (English) or
+    ``teahouse-<game>-rules.<locale>.md`` (a translation)."""
+    path = full_rules_path(game, locale)
     if path is None:
         return None
     data = path.read_bytes()
-    return discord.File(io.BytesIO(data), filename=f"teahouse-{game}-rules.md")
+    language = path.name.removeprefix(f"{game}").removesuffix(".md")  # "" or ".ja"
+    return discord.File(io.BytesIO(data), filename=f"teahouse-{game}-rules{language}.md")
 
 
 def game_choices() -> list[app_commands.Choice[str]]:
@@ -54,18 +64,26 @@ class Rules(commands.Cog):
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         module = game_module(game.value)
         locale = interaction.locale
-        file = full_rules_file(game.value)
-        if file is not None:
+        file = full_rules_file(game.value, locale)
+        if file is None:
             more = gettext(
                 locale,
-                "The complete rules, every option and every ruling: the attached `{file}`.",
+                "The complete rules are in `docs/rules/{game}.md` of the Teahouse repository.",
+                game=game.value,
+            )
+        elif normalize(locale) in TRANSLATED and file.filename == f"teahouse-{game.value}-rules.md":
+            # A translated locale whose translation is missing here: the English is attached.
+            more = gettext(
+                locale,
+                "The complete rules, every option and every ruling: the attached `{file}`"
+                " (in English).",
                 file=file.filename,
             )
         else:
             more = gettext(
                 locale,
-                "The complete rules are in `docs/rules/{game}.md` of the Teahouse repository.",
-                game=game.value,
+                "The complete rules, every option and every ruling: the attached `{file}`.",
+                file=file.filename,
             )
         summary = rules_summary(game.value, locale)
         embed = discord.Embed(

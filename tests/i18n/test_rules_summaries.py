@@ -157,17 +157,17 @@ async def test_rules_answers_in_the_interactions_language(
     assert ja["title"] == "こいこいのルール"
     assert ja["description"].startswith(rules_summary("koikoi", "ja"))
     assert "猪鹿蝶" in ja["description"] and "Ino-Shika-Chō" not in ja["description"]
-    # The attached complete rules stay English, and the answer says so in Japanese.
-    assert "付属のファイル `teahouse-koikoi-rules.md`" in ja["description"]
-    assert "（英語）" in ja["description"]
+    # The attached complete rules are the Japanese docs/rules/koikoi.ja.md, and the answer
+    # names that file (tests/i18n/test_rules_docs.py: the English where one is missing).
+    assert "付属のファイル `teahouse-koikoi-rules.ja.md`" in ja["description"]
+    assert "（英語）" not in ja["description"]
     assert ja["footer"]["text"] == "/koikoi new で卓を立てる"
     files = dict(answers["ja"].files)
-    assert "Teahouse's ruling" in files["teahouse-koikoi-rules.md"].decode("utf-8")
+    assert "Teahouseの裁定" in files["teahouse-koikoi-rules.ja.md"].decode("utf-8")
     tw = answers["zh-TW"].data["embeds"][0]
     assert tw["description"].startswith(rules_summary("koikoi", "zh-TW"))
-    assert "（英文）" in tw["description"]
     ko = answers["ko"].data["embeds"][0]
-    assert ko["title"] == "코이코이 규칙" and "(English)" in ko["description"]
+    assert ko["title"] == "코이코이 규칙"
     # A locale without a translation reads the English answer, as before.
     en = answers["en-GB"].data["embeds"][0]
     assert en["title"] == "Koi-Koi — rules"
