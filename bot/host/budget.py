@@ -28,12 +28,13 @@ class Priority(IntEnum):
 
 class RestBudget:
     """A token bucket of ``rate`` requests per second, bursts up to ``burst`` (default: a
-    tenth of a second's worth). Discord counts its global limit in one-second windows, so a
-    window sees at most ``rate + burst`` requests: a small burst lets ``rate`` come close to
-    the limit without a 429."""
+    twentieth of a second's worth). Discord counts its global limit in one-second windows,
+    so a window sees at most ``rate + burst`` grants (plus those granted just before it and
+    sent in it: a table edit draws its picture between the grant and the send): a small
+    burst lets ``rate`` come close to the limit without a 429."""
 
     #: The default burst, in seconds of ``rate``.
-    BURST_SECONDS = 0.1
+    BURST_SECONDS = 0.05
 
     def __init__(self, rate: float, burst: float | None = None) -> None:
         if rate <= 0:

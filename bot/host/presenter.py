@@ -183,9 +183,9 @@ class PresenterMixin(HostBase):
 
     async def _table_updater(self, table: Table) -> None:
         """Edits the table message after a change. At once when a person acts next (they
-        are reading it); while only AI seats are to move (each after ``ai_delay``) it waits
-        for their moves to show them in one edit, but no longer than ``3 × edit_interval``
-        after the oldest unshown change. Two edits of a table are ``edit_interval`` apart
+        are reading it); while only AI seats are to move (each after ``ai_delay``), or in a
+        claim window, it waits for the moves to show them in one edit, but no longer than
+        ``3 × edit_interval`` after the oldest unshown change. Two edits of a table are ``edit_interval`` apart
         (Discord: 5 messages per 5 s per channel). Under pressure the REST budget serves
         the table whose oldest unshown change is oldest first."""
         interval = self.settings.edit_interval
@@ -199,7 +199,7 @@ class PresenterMixin(HostBase):
                     since = table.dirty_since if table.dirty_since is not None else time.monotonic()
                     now = time.monotonic()
                     wait = max(0.0, last_edit + interval - now)
-                    if table.ai_moves_next() and not table.state.is_over:
+                    if table.edit_may_wait() and not table.state.is_over:
                         wait = max(wait, since + gather - now)
                     if wait <= 0:
                         break
@@ -207,7 +207,7 @@ class PresenterMixin(HostBase):
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(table.table_dirty.wait(), wait)
                     if not table.table_dirty.is_set() or (
-                        not table.ai_moves_next() and time.monotonic() >= last_edit + interval
+                        not table.edit_may_wait() and time.monotonic() >= last_edit + interval
                     ):
                         break
                 table.table_dirty.clear()

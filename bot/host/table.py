@@ -129,11 +129,15 @@ class Table:
             self.dirty_since = time.monotonic()
         self.table_dirty.set()
 
-    def ai_moves_next(self) -> bool:
-        """Every seat that must act now is played by an AI (which moves after ``ai_delay``):
-        the table message may wait for those moves and show them in one edit."""
+    def edit_may_wait(self) -> bool:
+        """The table message may wait a moment to show the next moves in one edit: every
+        seat that must act now is an AI (moving after ``ai_delay``), or it is an answer
+        phase (a claim window: those who may claim decide from their DM, and the window
+        closes within seconds)."""
         waiting = self.waiting_on()
-        return bool(waiting) and all(self.seats[s].played_by_ai for s in waiting)
+        if not waiting:
+            return False
+        return all(self.seats[s].played_by_ai for s in waiting) or self.in_answer_phase()
 
     def wake_driver(self) -> None:
         self.wake.set()

@@ -25,7 +25,7 @@ class StubTable:
 
     mark_dirty = Table.mark_dirty
 
-    def ai_moves_next(self) -> bool:
+    def edit_may_wait(self) -> bool:
         return self.ai_next
 
 
