@@ -11,6 +11,7 @@ evenly instead of some starving.
 from __future__ import annotations
 
 import asyncio
+import collections
 import heapq
 import itertools
 import time
@@ -28,10 +29,11 @@ class Priority(IntEnum):
 
 class RestBudget:
     """A token bucket of ``rate`` requests per second, bursts up to ``burst`` (default: a
-    twentieth of a second's worth). Discord counts its global limit in one-second windows,
-    so a window sees at most ``rate + burst`` grants (plus those granted just before it and
-    sent in it: a table edit draws its picture between the grant and the send): a small
-    burst lets ``rate`` come close to the limit without a 429."""
+    twentieth of a second's worth), in front of a send gate: Discord counts its global limit
+    in one-second windows, and a request granted at the end of one second may be sent in the
+    next (a table edit draws its picture between the grant and the send), so every send is
+    also stamped and no second ever holds more than ``rate + burst`` stamps. A small burst
+    lets ``rate`` come close to the limit without a 429."""
 
     #: The default burst, in seconds of ``rate``.
     BURST_SECONDS = 0.05
@@ -46,6 +48,9 @@ class RestBudget:
         self._waiters: list[tuple[int, float, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
         self._pump: asyncio.Task[None] | None = None
+        #: Most sends in any one second, and the times of the last second's sends.
+        self.window = max(1, int(self.rate + self.capacity))
+        self._sent: collections.deque[float] = collections.deque()
         #: Requests granted, by priority name (for the log and the bench).
         self.spent: Counter[str] = Counter()
 
@@ -58,26 +63,43 @@ class RestBudget:
         self._tokens = min(self.capacity, self._tokens + (now - self._updated) * self.rate)
         self._updated = now
 
-    async def acquire(self, priority: Priority, since: float | None = None) -> None:
+    async def acquire(
+        self, priority: Priority, since: float | None = None, *, send_now: bool = True
+    ) -> None:
         """Wait until a request of this priority may be sent; among waiters of one priority
-        the one ``since`` the earliest (monotonic; default: now, i.e. arrival order) first."""
+        the one ``since`` the earliest (monotonic; default: now, i.e. arrival order) first.
+        ``send_now=False``: the caller prepares its request first and calls :meth:`sending`
+        right before sending it (or :meth:`refund` if it sends nothing)."""
         self._refill()
         if self._tokens >= 1 and not self.waiting:
             self._tokens -= 1
-            self.spent[priority.name] += 1
-            return
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        key = time.monotonic() if since is None else since
-        heapq.heappush(self._waiters, (int(priority), key, next(self._order), future))
-        if self._pump is None or self._pump.done():
-            self._pump = asyncio.get_running_loop().create_task(self._release())
-        await future
+        else:
+            future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            key = time.monotonic() if since is None else since
+            heapq.heappush(self._waiters, (int(priority), key, next(self._order), future))
+            if self._pump is None or self._pump.done():
+                self._pump = asyncio.get_running_loop().create_task(self._release())
+            await future
         self.spent[priority.name] += 1
+        if send_now:
+            await self.sending()
+
+    async def sending(self) -> None:
+        """A granted request is about to be sent: wait until the last second holds fewer
+        than ``window`` sends, and count it."""
+        while True:
+            now = time.monotonic()
+            while self._sent and self._sent[0] <= now - 1.0:
+                self._sent.popleft()
+            if len(self._sent) < self.window:
+                self._sent.append(now)
+                return
+            await asyncio.sleep(max(0.001, self._sent[0] + 1.0 - now))
 
     async def spare(self) -> None:
         """Wait until a request could be sent with nothing more urgent waiting (for
         background work that then sends at its own priority)."""
-        await self.acquire(Priority.BACKGROUND)
+        await self.acquire(Priority.BACKGROUND, send_now=False)
         self.spent[Priority.BACKGROUND.name] -= 1
         self.refund()
 

@@ -151,7 +151,9 @@ class PresenterMixin(HostBase):
         async with table.edit_lock:
             posting = new or table.table_message_id is None
             await self.budget.acquire(
-                Priority.POST if posting else Priority.TABLE, since=table.dirty_since
+                Priority.POST if posting else Priority.TABLE,
+                since=table.dirty_since,
+                send_now=False,
             )
             # What is drawn now is the table as it is now: later changes mark it again.
             table.dirty_since = None
@@ -165,6 +167,7 @@ class PresenterMixin(HostBase):
                 file = await self._render(table, "render_table", None)
             view = None if table.state.is_over else table_view(table.id)
             try:
+                await self.budget.sending()  # counted when sent (the picture took a while)
                 if posting:
                     message = await channel.send(
                         content, file=file, view=view, allowed_mentions=NO_PINGS
@@ -185,8 +188,8 @@ class PresenterMixin(HostBase):
         """Edits the table message after a change. At once when a person acts next (they
         are reading it); while only AI seats are to move (each after ``ai_delay``), or in a
         claim window, it waits for the moves to show them in one edit, but no longer than
-        ``3 × edit_interval`` after the oldest unshown change. Two edits of a table are ``edit_interval`` apart
-        (Discord: 5 messages per 5 s per channel). Under pressure the REST budget serves
+        ``3 × edit_interval`` after the oldest unshown change. Two edits of a table are
+        ``edit_interval`` apart (Discord: 5 messages per 5 s per channel). Under pressure the REST budget serves
         the table whose oldest unshown change is oldest first."""
         interval = self.settings.edit_interval
         gather = 3 * interval

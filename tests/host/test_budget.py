@@ -135,3 +135,24 @@ async def test_slots_never_starve_the_lowest_priority() -> None:
             break
     assert table.done() and "table" in served
     assert served.index("table") < 8
+
+
+async def test_no_second_holds_more_sends_than_the_window(monkeypatch) -> None:
+    # Requests granted at the end of one second and sent in the next (a table edit draws
+    # its picture in between) still leave every one-second span within the window.
+    clock = [1000.0]
+    monkeypatch.setattr("bot.host.budget.time.monotonic", lambda: clock[0])
+
+    async def no_sleep(seconds: float) -> None:
+        clock[0] += seconds
+
+    monkeypatch.setattr("bot.host.budget.asyncio.sleep", no_sleep)
+    budget = RestBudget(rate=10, burst=1)
+    assert budget.window == 11
+    stamps: list[float] = []
+    for _ in range(40):
+        await budget.acquire(Priority.TABLE, send_now=False)
+        await budget.sending()
+        stamps.append(clock[0])
+    for i, t in enumerate(stamps):
+        assert sum(1 for u in stamps[i:] if u < t + 1.0) <= budget.window
