@@ -32,7 +32,7 @@ class RestBudget:
     twentieth of a second's worth), in front of a send gate: Discord counts its global limit
     in one-second windows, and a request granted at the end of one second may be sent in the
     next (a table edit draws its picture between the grant and the send), so every send is
-    also stamped and no second ever holds more than ``rate + burst`` stamps. A small burst
+    also stamped and no second ever holds more than ``rate`` stamps. A small burst
     lets ``rate`` come close to the limit without a 429."""
 
     #: The default burst, in seconds of ``rate``.
@@ -48,8 +48,10 @@ class RestBudget:
         self._waiters: list[tuple[int, float, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
         self._pump: asyncio.Task[None] | None = None
-        #: Most sends in any one second, and the times of the last second's sends.
-        self.window = max(1, int(self.rate + self.capacity))
+        #: Most sends in any one second (the rate: the burst's headroom and the rest up to
+        #: Discord's limit absorb the jitter between a send here and its arrival there),
+        #: and the times of the last second's sends.
+        self.window = max(1, int(self.rate))
         self._sent: collections.deque[float] = collections.deque()
         #: Requests granted, by priority name (for the log and the bench).
         self.spent: Counter[str] = Counter()

@@ -148,7 +148,7 @@ async def test_no_second_holds_more_sends_than_the_window(monkeypatch) -> None:
 
     monkeypatch.setattr("bot.host.budget.asyncio.sleep", no_sleep)
     budget = RestBudget(rate=10, burst=1)
-    assert budget.window == 11
+    assert budget.window == 10
     stamps: list[float] = []
     for _ in range(40):
         await budget.acquire(Priority.TABLE, send_now=False)
