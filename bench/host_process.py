@@ -429,7 +429,7 @@ class Bench:
         version = state.version
         try:
             inter = await click_move(self.fake, user, message, rng.choice(moves))
-        except ValueError:  # the message changed under the player's finger
+        except (ValueError, LookupError):  # the message changed under the player's finger
             self.refused["component gone"] += 1
             return None
         if not probe:
