@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import atexit
 import logging
-import multiprocessing
 import os
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any
 
 from bot.render.encode import to_png
+from bot.render.pipes import PipePool
 
 log = logging.getLogger(__name__)
 
@@ -57,15 +57,15 @@ def _warm() -> None:
 
 def pool(processes: int | None = None) -> Executor:
     """The shared render pool, created on first use: ``processes`` worker processes
-    (default one less than the cores, at least one); 0 renders in threads instead."""
+    (default one less than the cores, at least one) fed through pipes by the event loop
+    (:class:`bot.render.pipes.PipePool`); 0 renders in threads instead."""
     global _pool
     if _pool is None:
         workers = max(1, (os.cpu_count() or 2) - 1) if processes is None else processes
         if workers <= 0:
             _pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
         else:
-            ctx = multiprocessing.get_context("spawn")
-            _pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_warm)
+            _pool = PipePool(workers, initializer=_warm)
         atexit.register(_pool.shutdown, wait=False, cancel_futures=True)
         log.info("render pool: %s", _pool)
     return _pool
