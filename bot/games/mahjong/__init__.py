@@ -45,11 +45,15 @@ player i starts in wind i: 0 East, 1 South, 2 West, 3 North).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from bot.engine.core import replayer
 from bot.engine.spec import GameSpec
 from bot.games.mahjong.ai import choose, hint
 from bot.games.mahjong.rules import MahjongOptions, MahjongState, describe, new_game
 from bot.games.mahjong.ui import controls
+from bot.i18n.text import Text
 
 NAME = "mahjong"
 TITLE = "Mah-Jongg"
@@ -58,6 +62,13 @@ OPTIONS = MahjongOptions
 
 
 replay = replayer(new_game)
+
+
+def progress(view: Mapping[str, Any]) -> str:
+    """The status line's progress: ``hand 3`` (a Text, said in the table's language)."""
+    deal = view.get("deal")
+    return Text("hand {n}", n=deal) if deal else ""
+
 
 SPEC = GameSpec(
     name=NAME,
@@ -70,6 +81,7 @@ SPEC = GameSpec(
     controls=controls,
     describe=describe,
     hint=hint,
+    progress=progress,
     summary_shows_hands=True,
     option_bounds={"max_hands": (0, 200)},
     # Claim windows and the before-play kong question: everyone is asked, most only pass.

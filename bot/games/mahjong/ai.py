@@ -17,6 +17,7 @@ from typing import Any
 from bot.games.mahjong.hand import shanten
 from bot.games.mahjong.scoring import PlayerHand, is_mahjong, mahjong_waits, score_non_winner
 from bot.games.mahjong.tiles import CODES, INDEX, NUM_KINDS, WIND_CODES, WINDS, counts_of
+from bot.i18n.text import Text
 
 
 def _counts(codes: Sequence[str]) -> list[int]:
@@ -270,65 +271,86 @@ def _claim(
 # ----- hints --------------------------------------------------------------------------------
 
 
-def _tile(code: str) -> str:
+def _tile(code: str) -> Text:
     from bot.games.mahjong.tiles import name
 
     return name(INDEX[code])
 
 
-def _away(s: int) -> str:
+def _away(s: int) -> Text:
     if s <= 0:
-        return "ready: one card from Mah-Jongg"
-    return f"{s + 1} cards from Mah-Jongg"
+        return Text("ready: one card from Mah-Jongg")
+    return Text("{n} cards from Mah-Jongg", n=s + 1)
 
 
 def hint(view: Mapping[str, Any], legal: Sequence[str]) -> tuple[str, str]:
-    """What the AI would play from this view, and why in a line: ``(code, reason)``.
+    """What the AI would play from this view, and why in a line: ``(code, reason)``; the
+    reason is a :class:`~bot.i18n.text.Text` (English, localised by the host).
 
     Deterministic; ``code`` is one of ``legal``."""
     if not legal:
-        return "", "Nothing to decide now."
+        return "", Text("Nothing to decide now.")
     code = choose(view, legal, random.Random(f"hint:{view.get('version')}"))
     words = code.split()
     seat = view["seat"]
     phase = view.get("phase")
     if code == "mahjong":
-        return code, "Mah-Jongg! Your hand is complete"
+        return code, Text("Mah-Jongg! Your hand is complete")
     if phase == "prelude":
         if words[0] == "kong":
-            return code, f"Declare your concealed kong of {_tile(words[1])}"
-        return code, "Pass: you have no kong to declare"
+            return code, Text("Declare your concealed kong of {card}", card=_tile(words[1]))
+        return code, Text("Pass: you have no kong to declare")
     hand = _counts(view.get("hand") or [])
     melds = len(_melds(view, seat))
     if phase == "claim":
         card = view["claim"]["card"]
         if code == "pass":
-            return code, f"Pass: claiming {_tile(card)} would not bring your hand closer"
+            return code, Text(
+                "Pass: claiming {card} would not bring your hand closer", card=_tile(card)
+            )
         t = INDEX[card]
         if words[0] == "kong":
-            return code, f"Claim {_tile(card)} for a kong: your fourth copy"
+            return code, Text("Claim {card} for a kong: your fourth copy", card=_tile(card))
         if words[0] == "pung":
             hand[t] -= 2
             s = shanten(hand, melds + 1)
             valuable = t in _value_tiles(view, seat)
-            why = "a valuable pung" if valuable else _away(s)
-            return code, f"Claim {_tile(card)} for a pung: {why}"
+            why = Text("a valuable pung") if valuable else _away(s)
+            return code, Text("Claim {card} for a pung: {why}", card=_tile(card), why=why)
         for x in (INDEX[c] for c in words[1:]):
             if x != t:
                 hand[x] -= 1
-        return code, f"Claim {_tile(card)} for a chow: {_away(shanten(hand, melds + 1))}"
+        return code, Text(
+            "Claim {card} for a chow: {why}",
+            card=_tile(card),
+            why=_away(shanten(hand, melds + 1)),
+        )
     if words[0] in ("kong", "extend"):
-        return code, f"Declare a kong of {_tile(words[1])}: it scores and draws a spare card"
+        return code, Text(
+            "Declare a kong of {card}: it scores and draws a spare card", card=_tile(words[1])
+        )
     if words[0] == "declare":
         unseen = _unseen(view, seat, hand)[INDEX[words[1]]]
-        return code, f"Call a standing hand waiting on {_tile(words[1])} ({unseen} still unseen)"
+        return code, Text(
+            "Call a standing hand waiting on {card} ({n} still unseen)",
+            card=_tile(words[1]),
+            n=unseen,
+        )
     if words[0] == "discard":
         t = INDEX[words[1]]
         if phase == "last_turns":
-            return code, f"Discard {_tile(words[1])}: the 13 cards you keep score most"
+            return code, Text(
+                "Discard {card}: the 13 cards you keep score most", card=_tile(words[1])
+            )
         hand[t] -= 1
         s = shanten(hand, melds)
         live = _ukeire(hand, melds, s, _unseen(view, seat, hand))
-        extra = f", {live} live cards improve it" if live and s > 0 else ""
-        return code, f"Discard {_tile(words[1])}: keeps you {_away(s)}{extra}"
-    return code, "The AI's choice here"
+        if live and s > 0:
+            return code, Text(
+                "Discard {card}: keeps you {away}, {n} live cards improve it",
+                card=_tile(words[1]),
+                away=_away(s),
+                n=live,
+            )
+        return code, Text("Discard {card}: keeps you {away}", card=_tile(words[1]), away=_away(s))
+    return code, Text("The AI's choice here")

@@ -3,17 +3,24 @@
 Every card is drawn here (no downloaded art): dots as coloured rings, bamboo as jointed
 sticks, characters as a Chinese numeral over 萬, winds 東南西北, dragons 中 發 and the
 framed white dragon, flowers 梅蘭菊竹 and seasons 春夏秋冬. Sprites are drawn at 3× and
-reduced (antialiasing) and cached by code and size. Renders are pure functions of a view.
+reduced (antialiasing) and cached by code and size: they hold no words, the glyphs are the
+cards' own. Renders are pure functions of a view and a locale: every label is English in a
+:class:`~bot.i18n.text.Text` drawn as ``localize(locale, label)``.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.games.mahjong.rules import semicolons
+from bot.games.mahjong.tiles import INDEX, WIND_NAMES, name
+from bot.i18n import DEFAULT_LOCALE, normalize
+from bot.i18n.text import Text, localize
 from bot.render.draw import (
     FELT_GREEN,
     GOLD,
@@ -29,6 +36,7 @@ from bot.render.draw import (
     glow,
     panel,
     paste_with_shadow,
+    text_length,
 )
 from bot.render.fonts import font
 
@@ -49,7 +57,15 @@ HAND_TILE = (62, 84)
 SMALL_TILE = (24, 32)
 
 WIND_GLYPH = {"E": "東", "S": "南", "W": "西", "N": "北"}
-WIND_WORD = {"E": "East", "S": "South", "W": "West", "N": "North"}
+#: The winds' words (Texts: localised where drawn); the glyphs above are every language's.
+WIND_WORD: dict[str, Text] = dict(zip("ESWN", WIND_NAMES, strict=True))
+#: A seat's wind under its name: English ``East`` as above, 東家 (the East seat) in Japanese.
+SEAT_WORD: dict[str, Text] = {
+    "E": Text("East", context="seat"),
+    "S": Text("South", context="seat"),
+    "W": Text("West", context="seat"),
+    "N": Text("North", context="seat"),
+}
 NUMERALS = "一二三四五六七八九"
 FLOWER_GLYPH = {"f1": "梅", "f2": "蘭", "f3": "菊", "f4": "竹"}
 SEASON_GLYPH = {"s1": "春", "s2": "夏", "s3": "秋", "s4": "冬"}
@@ -326,7 +342,31 @@ def _draw_meld(
 
 def _name(view: Mapping[str, Any], seat: int) -> str:
     players = view.get("players") or []
-    return players[seat] if seat < len(players) else f"Seat {seat + 1}"
+    return players[seat] if seat < len(players) else Text("Seat {n}", n=seat + 1)
+
+
+def _card(code: str, locale: str) -> str:
+    """A card in a label: its code in English (``5d``, as the pictures always showed it), its
+    name in another language (``5筒``: the codes' letters are English words)."""
+    if normalize(locale) == DEFAULT_LOCALE or code not in INDEX:
+        return code
+    return name(INDEX[code])
+
+
+def _fitted(
+    d: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    max_width: float,
+    size: int,
+    fill: Any,
+    *,
+    bold: bool = False,
+    anchor: str = "la",
+) -> None:
+    """``text`` (already localised) drawn within ``max_width``: shrunk, then ellipsized."""
+    fitted, sz = fit_text(text, int(max_width), size, bold=bold)
+    draw_text(d, xy, fitted, sz, fill, bold=bold, anchor=anchor)
 
 
 def _status(view: Mapping[str, Any]) -> str:
@@ -335,24 +375,30 @@ def _status(view: Mapping[str, Any]) -> str:
         if scores:
             best = max(scores)
             win = [_name(view, s) for s in range(len(scores)) if scores[s] == best]
-            return f"Game over — {' & '.join(win)} wins with {best}"
-        return "Game over"
+            return Text(
+                "Game over — {names} wins with {points}", names=" & ".join(win), points=best
+            )
+        return Text("Game over")
     phase = view.get("phase")
     claim = view.get("claim")
     if phase == "claim" and claim:
         # the same for every discard: nothing here tells who could claim it
-        return f"{_name(view, claim['by'])} discarded — claim window open"
+        return Text("{name} discarded — claim window open", name=_name(view, claim["by"]))
     if phase == "prelude":
         # everyone is asked, four of a kind or not: nothing here tells who holds four
-        return "Before play — everyone may declare concealed kongs"
+        return Text("Before play — everyone may declare concealed kongs")
     turn = view.get("turn")
     if turn is None:
         return ""
     who = _name(view, turn)
     if phase == "last_turns":
         win = view.get("win") or {}
-        return f"Mah-Jongg by {_name(view, win.get('winner', turn))} — {who} takes one more turn"
-    return f"{who} to play"
+        return Text(
+            "Mah-Jongg by {winner} — {name} takes one more turn",
+            winner=_name(view, win.get("winner", turn)),
+            name=who,
+        )
+    return Text("{name} to play", name=who)
 
 
 def _seat_order(view: Mapping[str, Any]) -> list[int]:
@@ -365,6 +411,8 @@ def _seat_order(view: Mapping[str, Any]) -> list[int]:
 TABLE_W = 1280
 HEADER_H = 84
 STRIP_H = 164
+#: Left of the cards in a seat's strip: the name, wind and badges fit in front of it.
+STRIP_CARDS_X = 236
 
 
 def render_table(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
@@ -372,10 +420,10 @@ def render_table(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
     order = _seat_order(view)
     canvas = _table_base(tuple(_active(view, seat) for seat in order)).copy()
     d = Draw(canvas)
-    _header(canvas, d, view)
+    _header(canvas, d, view, locale)
     y = HEADER_H
     for seat in order:
-        _strip(canvas, view, seat, y)
+        _strip(canvas, view, seat, y, locale)
         y += STRIP_H
     return canvas
 
@@ -406,62 +454,84 @@ def _active(view: Mapping[str, Any], seat: int) -> bool:
     )
 
 
-def _header(canvas: Image.Image, d: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
+def _header(
+    canvas: Image.Image, d: ImageDraw.ImageDraw, view: Mapping[str, Any], locale: str
+) -> None:
     rw = view.get("round_wind", "E")
     _over(canvas, wind_disk(rw, 56, True), (22, 14))
-    title = f"Mah-Jongg — hand {view.get('deal', 1)}"
-    draw_text(d, (90, 16), title, 26, WHITE, bold=True)
+    title = localize(locale, Text("Mah-Jongg — hand {n}", n=view.get("deal", 1)))
+    _fitted(d, (90, 16), title, 560, 26, WHITE, bold=True)
     rounds = view.get("rounds")
     played = view.get("rounds_played", 0)
+    wind = WIND_WORD.get(rw, rw)
     sub = (
-        f"{WIND_WORD.get(rw, rw)} round · seat changes {played}/{rounds}"
+        Text(
+            "{wind} round · seat changes {played}/{rounds}", wind=wind, played=played, rounds=rounds
+        )
         if rounds
-        else f"{WIND_WORD.get(rw, rw)} round"
+        else Text("{wind} round", wind=wind)
     )
-    draw_text(d, (92, 50), sub, 17, MUTED)
+    draw_text(d, (92, 50), localize(locale, sub), 17, MUTED)
     # wall and kong box
     x = TABLE_W - 24
     box = badge(
-        d, (x, 16), f"Kong box {view.get('kong_box', 0)}", 18, fill=(236, 228, 208), anchor="ra"
+        d,
+        (x, 16),
+        localize(locale, Text("Kong box {n}", n=view.get("kong_box", 0))),
+        18,
+        fill=(236, 228, 208),
+        anchor="ra",
     )
-    badge(d, (box[0] - 10, 16), f"Wall {view.get('wall', 0)}", 18, fill=GOLD, anchor="ra")
-    status = _status(view)
+    badge(
+        d,
+        (box[0] - 10, 16),
+        localize(locale, Text("Wall {n}", n=view.get("wall", 0))),
+        18,
+        fill=GOLD,
+        anchor="ra",
+    )
+    status = localize(locale, _status(view))
     if status:
-        text, size = fit_text(status, 640, 19, bold=True)
-        draw_text(d, (TABLE_W - 24, 52), text, size, HIGHLIGHT, bold=True, anchor="ra")
+        _fitted(d, (TABLE_W - 24, 52), status, 640, 19, HIGHLIGHT, bold=True, anchor="ra")
 
 
-def _strip(canvas: Image.Image, view: Mapping[str, Any], seat: int, y: int) -> None:
+def _strip(canvas: Image.Image, view: Mapping[str, Any], seat: int, y: int, locale: str) -> None:
     d = Draw(canvas)
     to_act = set(view.get("to_act") or [])
     # the strip's panel is in the cached base (``_table_base``)
     wind = view["seat_winds"][seat]
-    _over(canvas, wind_disk(wind, 52, seat == view.get("round_player")), (24, y + 16))
-    name, size = fit_text(_name(view, seat), 140, 20, bold=True)
-    draw_text(d, (86, y + 16), name, size, WHITE, bold=True)
-    draw_text(
-        d,
-        (86, y + 42),
-        WIND_WORD[wind] + (" · round player" if seat == view.get("round_player") else ""),
-        14,
-        MUTED,
-    )
+    round_player = seat == view.get("round_player")
+    _over(canvas, wind_disk(wind, 52, round_player), (24, y + 16))
+    room = STRIP_CARDS_X - 86 - 6  # from the name's left to the cards
+    _fitted(d, (86, y + 16), _name(view, seat), 140, 20, WHITE, bold=True)
+    label = Text("{wind} · round player", wind=SEAT_WORD[wind]) if round_player else SEAT_WORD[wind]
+    _fitted(d, (86, y + 42), localize(locale, label), room, 14, MUTED)
     scores = view.get("scores") or []
     if seat < len(scores):
-        badge(d, (24, y + 76), f"{scores[seat]} pts", 16, fill=GOLD)
+        badge(d, (24, y + 76), localize(locale, Text("{n} pts", n=scores[seat])), 16, fill=GOLD)
     tags_y = y + 106
     standing = (view.get("standing") or [None] * 4)[seat]
     if standing:
-        box = badge(d, (24, tags_y), "Standing, calls", 14, fill=(120, 200, 255))
+        text = localize(locale, Text("Standing, calls"))
+        size = _badge_size(text, 14, STRIP_CARDS_X - 24 - 8 - SMALL_TILE[0] - 14)
+        box = badge(d, (24, tags_y), text, size, fill=(120, 200, 255))
         _paste_tile(canvas, standing["card"], (box[2] + 6, tags_y - 6), SMALL_TILE)
         tags_y += 30
     win = view.get("win")
     if win and win.get("winner") == seat:
-        badge(d, (24, tags_y), "MAH-JONGG", 15, fill=(120, 230, 140))
+        text = localize(locale, Text("MAH-JONGG"))
+        badge(d, (24, tags_y), text, _badge_size(text, 15, room + 56), fill=(120, 230, 140))
     if seat in to_act and view.get("phase") == "claim":
-        badge(d, (24, y + STRIP_H - 34), "to answer…", 13, fill=(255, 214, 74))
+        text = localize(locale, Text("to answer…"))
+        badge(
+            d,
+            (24, y + STRIP_H - 34),
+            text,
+            _badge_size(text, 13, room + 56),
+            fill=(255, 214, 74),
+        )
     # row 1: the hand (backs, or shown), melds, extras
-    x0 = 236
+    x0 = STRIP_CARDS_X
     x = x0
     ty = y + 14
     counts = view.get("hand_counts") or [0] * 4
@@ -507,7 +577,15 @@ def _strip(canvas: Image.Image, view: Mapping[str, Any], seat: int, y: int) -> N
         _paste_tile(canvas, c, (rx, ry), RIVER_TILE, highlight=i == hot)
         rx += RIVER_TILE[0] + 2
     if not river:
-        draw_text(d, (x0, ry + 10), "no discards yet", 14, MUTED)
+        draw_text(d, (x0, ry + 10), localize(locale, Text("no discards yet")), 14, MUTED)
+
+
+def _badge_size(text: str, size: int, max_width: float, bold: bool = True) -> int:
+    """The font size at which a badge of ``text`` fits ``max_width`` (its padding included),
+    ``size`` when it does."""
+    while size > 9 and text_length(text, size, bold) + 2 * max(3, size // 3) > max_width:
+        size -= 1
+    return size
 
 
 # ----- a seat's hand ------------------------------------------------------------------------
@@ -524,13 +602,19 @@ def render_hand(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
     canvas = felt((width, height), FELT_GREEN, seed=11).copy()
     d = Draw(canvas)
     if seat is None:
-        draw_text(d, (20, 20), "Spectators have no hand.", 22, WHITE, bold=True)
+        text = localize(locale, Text("Spectators have no hand.", context="mahjong"))
+        _fitted(d, (20, 20), text, width - 40, 22, WHITE, bold=True)
         return canvas
     wind = view["seat_winds"][seat]
     _over(canvas, wind_disk(wind, 48, seat == view.get("round_player")), (18, 12))
-    title = f"{_name(view, seat)} — {WIND_WORD[wind]} seat, {WIND_WORD.get(view.get('round_wind', 'E'), '')} round"
-    draw_text(d, (76, 14), title, 22, WHITE, bold=True)
-    draw_text(d, (76, 42), _hand_status(view), 16, HIGHLIGHT)
+    title = Text(
+        "{name} — {wind} seat, {round} round",
+        name=_name(view, seat),
+        wind=WIND_WORD[wind],
+        round=WIND_WORD.get(view.get("round_wind", "E"), ""),
+    )
+    _fitted(d, (76, 14), localize(locale, title), width - 96, 22, WHITE, bold=True)
+    _fitted(d, (76, 42), localize(locale, _hand_status(view, locale)), width - 96, 16, HIGHLIGHT)
     x, y = 20, 82
     for c in cards:
         _paste_tile(canvas, c, (x, y), HAND_TILE)
@@ -540,70 +624,79 @@ def render_hand(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
         g = glow(HAND_TILE, HIGHLIGHT, 10)
         canvas.paste(g, (x - 10, y - 10), g)
         _paste_tile(canvas, drawn, (x, y), HAND_TILE)
-        draw_text(
-            d, (x + HAND_TILE[0] / 2, y + HAND_TILE[1] + 8), "drawn", 14, HIGHLIGHT, anchor="ma"
+        _fitted(
+            d,
+            (x + HAND_TILE[0] / 2, y + HAND_TILE[1] + 8),
+            localize(locale, Text("drawn")),
+            HAND_TILE[0] + 30,
+            14,
+            HIGHLIGHT,
+            anchor="ma",
         )
     # melds and extras
     y2 = y + HAND_TILE[1] + 36
     x = 20
     melds = (view.get("melds") or [[]] * 4)[seat]
     if melds:
-        draw_text(d, (x, y2 - 2), "Melds", 14, MUTED)
-        x += 52
+        label = localize(locale, Text("Melds"))
+        draw_text(d, (x, y2 - 2), label, 14, MUTED)
+        x += max(52, int(text_length(label, 14)) + 12)
         for meld in melds:
             x = _draw_meld(canvas, meld, x, y2, TABLE_TILE) + 12
     extras = (view.get("extras") or [[]] * 4)[seat]
     if extras:
         x += 12
-        draw_text(d, (x, y2 - 2), "Extras", 14, MUTED)
-        x += 52
+        label = localize(locale, Text("Extras"))
+        draw_text(d, (x, y2 - 2), label, 14, MUTED)
+        x += max(52, int(text_length(label, 14)) + 12)
         for c in extras:
             _paste_tile(canvas, c, (x, y2), TABLE_TILE)
             x += TABLE_TILE[0] + 3
     claim = view.get("claim")
     if claim:
         cx = width - 20 - TABLE_TILE[0]
-        draw_text(
-            d, (cx - 8, y2 + 14), f"{_name(view, claim['by'])} discarded", 15, WHITE, anchor="ra"
-        )
+        text = localize(locale, Text("{name} discarded", name=_name(view, claim["by"])))
+        _fitted(d, (cx - 8, y2 + 14), text, max(80, cx - 8 - x - 12), 15, WHITE, anchor="ra")
         _paste_tile(canvas, claim["card"], (cx, y2), TABLE_TILE, highlight=True)
     standing = (view.get("standing") or [None] * 4)[seat]
     if standing:
-        draw_text(
-            d,
-            (20, height - 28),
-            f"Standing hand: calling {standing['card']}",
-            16,
-            (120, 200, 255),
-            bold=True,
-        )
+        card = _card(standing["card"], locale)
+        text = localize(locale, Text("Standing hand: calling {card}", card=card))
+        _fitted(d, (20, height - 28), text, width - 40, 16, (120, 200, 255), bold=True)
     return canvas
 
 
-def _hand_status(view: Mapping[str, Any]) -> str:
+def _hand_status(view: Mapping[str, Any], locale: str = DEFAULT_LOCALE) -> str:
     seat = view.get("seat")
     phase = view.get("phase")
     if view.get("is_over"):
-        return "The game is over."
+        return Text("The game is over.")
     if phase == "claim":
         claim = view.get("claim") or {}
         if seat in (claim.get("waiting") or []):
             if any(c != "pass" for c in claim.get("my_options") or []):
-                return "A discard you can claim — see the buttons."
-            return "Nothing to claim this time: pass."
-        return "Waiting for claims."
+                return Text("A discard you can claim — see the buttons.")
+            return Text("Nothing to claim this time: pass.")
+        return Text("Waiting for claims.")
     if phase == "prelude":
         prelude = view.get("prelude") or {}
         if seat in (prelude.get("waiting") or []):
             if any(c != "pass" for c in prelude.get("my_options") or []):
-                return "Before play: declare a concealed kong or keep your cards."
-            return "Before play: no four of a kind, nothing to declare: pass."
-        return "Before play: waiting for the others."
+                return Text("Before play: declare a concealed kong or keep your cards.")
+            return Text("Before play: no four of a kind, nothing to declare: pass.")
+        return Text("Before play: waiting for the others.")
     if view.get("turn") == seat:
         if view.get("pending_declare"):
-            return f"Standing hand calling {view['pending_declare']}: now discard."
-        return "Your turn." if phase != "last_turns" else "Your one more turn: discard."
-    return f"{_name(view, view['turn'])} is playing." if view.get("turn") is not None else ""
+            return Text(
+                "Standing hand calling {card}: now discard.",
+                card=_card(view["pending_declare"], locale),
+            )
+        if phase != "last_turns":
+            return Text("Your turn.")
+        return Text("Your one more turn: discard.")
+    if view.get("turn") is not None:
+        return Text("{name} is playing.", name=_name(view, view["turn"]))
+    return ""
 
 
 # ----- the score sheet ---------------------------------------------------------------------
@@ -623,46 +716,71 @@ def render_deal_summary(view: Mapping[str, Any], locale: str = "en-US") -> Image
     height = 120 + 150 + lines * 21 + 30
     canvas = felt((width, height), (60, 36, 30), seed=5).copy()
     d = Draw(canvas)
-    draw_text(d, (22, 14), _summary_title(view, entry), 26, WHITE, bold=True)
+    title = localize(locale, _summary_title(view, entry, locale))
+    _fitted(d, (22, 14), title, width - 44, 26, WHITE, bold=True)
     rw = entry.get("round_wind", "E")
-    draw_text(
-        d,
-        (22, 50),
-        f"{WIND_WORD.get(rw, rw)} round · round player {_name(view, entry.get('round_player', 0))}",
-        16,
-        MUTED,
+    sub = Text(
+        "{wind} round · round player {name}",
+        wind=WIND_WORD.get(rw, rw),
+        name=_name(view, entry.get("round_player", 0)),
     )
+    _fitted(d, (22, 50), localize(locale, sub), width - 44, 16, MUTED)
     if entry.get("penalties"):
-        pens = "; ".join(
-            f"{_name(view, p['seat'])} {p['points']} ({p['reason']})" for p in entry["penalties"]
-        )
-        draw_text(d, (22, 74), "Penalties: " + pens, 15, (255, 160, 140))
+        pens = [
+            Text(
+                "{name} {points} ({reason})",
+                name=_name(view, p["seat"]),
+                points=p["points"],
+                reason=p["reason"],
+            )
+            for p in entry["penalties"]
+        ]
+        listed = functools.reduce(semicolons, pens)
+        text = localize(locale, Text("Penalties: {list}", list=listed))
+        _fitted(d, (22, 74), text, width - 44, 15, (255, 160, 140))
     winds = entry.get("winds") or ["E", "S", "W", "N"]
     order = sorted(range(4), key=lambda s: "ESWN".index(winds[s]))
     for i, seat in enumerate(order):
         x0 = 20 + i * col_w
-        _summary_column(canvas, view, entry, seat, x0, 100, col_w - 12, height - 112)
+        _summary_column(canvas, view, entry, seat, x0, 100, col_w - 12, height - 112, locale)
     return canvas
 
 
-def _summary_title(view: Mapping[str, Any], entry: Mapping[str, Any]) -> str:
+def _summary_title(
+    view: Mapping[str, Any], entry: Mapping[str, Any], locale: str = DEFAULT_LOCALE
+) -> str:
     n = entry.get("deal")
     if entry.get("outcome") == "draw":
-        return f"Hand {n}: a draw — the wall is exhausted, no scores (the hand is replayed)"
+        return Text(
+            "Hand {n}: a draw — the wall is exhausted, no scores (the hand is replayed)", n=n
+        )
     if entry.get("outcome") == "void":
-        return f"Hand {n}: void ({entry.get('reason', '')}) — replayed without scoring"
+        return Text(
+            "Hand {n}: void ({reason}) — replayed without scoring",
+            n=n,
+            reason=entry.get("reason", ""),
+        )
     win = entry.get("win") or {}
     who = _name(view, entry["winner"])
-    how = (
-        "by wall"
-        if win.get("by") == "wall"
-        else f"on {_name(view, win['from'])}'s discard"
-        if win.get("from") is not None
-        else ""
-    )
-    card = f" ({win['card']})" if win.get("card") else ""
-    extra = " — original hand" if win.get("original") else ""
-    return f"Hand {n}: Mah-Jongg by {who} {how}{card}{extra}"
+    card = _card(win["card"], locale) if win.get("card") else None
+    original = bool(win.get("original"))
+    if win.get("by") == "wall":
+        if original:
+            # the original hand has no winning card
+            return Text("Hand {n}: Mah-Jongg by {name} by wall — original hand", n=n, name=who)
+        if card:
+            return Text("Hand {n}: Mah-Jongg by {name} by wall ({card})", n=n, name=who, card=card)
+        return Text("Hand {n}: Mah-Jongg by {name} by wall", n=n, name=who)
+    other = _name(view, win["from"]) if win.get("from") is not None else ""
+    if card:
+        return Text(
+            "Hand {n}: Mah-Jongg by {name} on {other}'s discard ({card})",
+            n=n,
+            name=who,
+            other=other,
+            card=card,
+        )
+    return Text("Hand {n}: Mah-Jongg by {name} on {other}'s discard", n=n, name=who, other=other)
 
 
 def _summary_column(
@@ -674,6 +792,7 @@ def _summary_column(
     y0: int,
     w: int,
     h: int,
+    locale: str = "en-US",
 ) -> None:
     is_winner = entry.get("winner") == seat
     inner = panel(
@@ -689,10 +808,17 @@ def _summary_column(
         wind_disk(winds[seat], 36, seat == entry.get("round_player")),
         (inner[0] + 2, inner[1] + 2),
     )
-    name, size = fit_text(_name(view, seat), w - 60, 18, bold=True)
-    draw_text(d, (inner[0] + 46, inner[1] + 2), name, size, WHITE, bold=True)
-    label = WIND_WORD[winds[seat]] + (" · Mah-Jongg" if is_winner else "")
-    draw_text(d, (inner[0] + 46, inner[1] + 24), label, 13, HIGHLIGHT if is_winner else MUTED)
+    _fitted(d, (inner[0] + 46, inner[1] + 2), _name(view, seat), w - 60, 18, WHITE, bold=True)
+    wind = SEAT_WORD[winds[seat]]
+    label = Text("{wind} · Mah-Jongg", wind=wind) if is_winner else wind
+    _fitted(
+        d,
+        (inner[0] + 46, inner[1] + 24),
+        localize(locale, label),
+        w - 60,
+        13,
+        HIGHLIGHT if is_winner else MUTED,
+    )
     # the hand: melds then concealed cards (small)
     hand = (entry.get("hands") or [None] * 4)[seat]
     x, y = inner[0] + 2, inner[1] + 48
@@ -714,53 +840,52 @@ def _summary_column(
                 _paste_tile(canvas, c, (x + 4, y), size_t)
                 x += size_t[0] + 2
     y = inner[1] + 150
+    right = inner[2]
+    col = right - inner[0]
     sheets = entry.get("sheets")
     if not sheets:
         deltas = entry.get("deltas") or [0] * 4
-        draw_text(d, (inner[0], y), f"change {deltas[seat]:+d}", 16, WHITE, bold=True)
+        text = localize(locale, Text("change {delta}", delta=f"{deltas[seat]:+d}"))
+        _fitted(d, (inner[0], y), text, col, 16, WHITE, bold=True)
         return
     sheet = sheets[seat]
     small = 14
+
+    def row(label: Text, value: str, bold: bool = True) -> None:
+        """A muted label on the left (shrunk to leave room) and its value on the right."""
+        room = col - max(56, text_length(value, small, bold) + 12)
+        _fitted(d, (inner[0], y), localize(locale, label), room, small, MUTED)
+        draw_text(d, (right, y), value, small, WHITE, anchor="ra", bold=bold)
+
     if sheet.get("special"):
-        draw_text(d, (inner[0], y), f"Special: {sheet['special']}", 15, HIGHLIGHT, bold=True)
+        text = localize(locale, Text("Special: {name}", name=sheet["special"]))
+        _fitted(d, (inner[0], y), text, col, 15, HIGHLIGHT, bold=True)
         y += 22
     for item in sheet["items"]:
-        text, sz = fit_text(item["name"], w - 70, small)
+        text, sz = fit_text(localize(locale, item["name"]), w - 70, small)
         draw_text(d, (inner[0], y), text, sz, WHITE)
-        draw_text(d, (inner[2], y), f"{item['value']}", small, WHITE, anchor="ra", bold=True)
+        draw_text(d, (right, y), f"{item['value']}", small, WHITE, anchor="ra", bold=True)
         y += 21
-    d.line((inner[0], y + 2, inner[2], y + 2), fill=(255, 255, 255, 90), width=1)
+    d.line((inner[0], y + 2, right, y + 2), fill=(255, 255, 255, 90), width=1)
     y += 6
-    draw_text(d, (inner[0], y), "Basic points", small, MUTED)
-    draw_text(d, (inner[2], y), f"{sheet['basic']}", small, WHITE, anchor="ra", bold=True)
+    row(Text("Basic points"), f"{sheet['basic']}")
     y += 21
     for m in sheet["multipliers"]:
-        text, sz = fit_text(m["name"], w - 70, small)
+        text, sz = fit_text(localize(locale, m["name"]), w - 70, small)
         draw_text(d, (inner[0], y), text, sz, (170, 220, 255))
-        draw_text(
-            d, (inner[2], y), f"+{m['value']}", small, (170, 220, 255), anchor="ra", bold=True
-        )
+        draw_text(d, (right, y), f"+{m['value']}", small, (170, 220, 255), anchor="ra", bold=True)
         y += 21
     factor = sheet.get("factor", 1)
-    draw_text(d, (inner[0], y), f"Total {sheet['basic']} × {factor:g}", 15, WHITE, bold=True)
-    draw_text(d, (inner[2], y), f"{sheet['total']}", 16, HIGHLIGHT, anchor="ra", bold=True)
+    total = Text("Total {basic} × {factor}", basic=sheet["basic"], factor=f"{factor:g}")
+    _fitted(d, (inner[0], y), localize(locale, total), col - 60, 15, WHITE, bold=True)
+    draw_text(d, (right, y), f"{sheet['total']}", 16, HIGHLIGHT, anchor="ra", bold=True)
     y += 24
     pay = sheet.get("payment", 0)
-    draw_text(d, (inner[0], y), "Payments (8 / 16)", small, MUTED)
-    draw_text(d, (inner[2], y), f"{pay:+d}", small, WHITE, anchor="ra")
+    row(Text("Payments (8 / 16)"), f"{pay:+d}", bold=False)
     y += 21
     deltas = entry.get("deltas") or [0] * 4
     totals = entry.get("totals") or [0] * 4
-    draw_text(d, (inner[0], y), "Change / new total", small, MUTED)
-    draw_text(
-        d,
-        (inner[2], y),
-        f"{deltas[seat]:+d} → {totals[seat]}",
-        small,
-        WHITE,
-        anchor="ra",
-        bold=True,
-    )
+    row(Text("Change / new total"), f"{deltas[seat]:+d} → {totals[seat]}")
 
 
 @lru_cache(maxsize=1)

@@ -41,6 +41,7 @@ Readings of the spec where it leaves a choice (each noted where it is implemente
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -71,6 +72,7 @@ from bot.games.mahjong.tiles import (
     FULL_SET,
     INDEX,
     NUM_KINDS,
+    SUIT_NAMES,
     WIND_CODES,
     WIND_NAMES,
     WINDS,
@@ -78,6 +80,7 @@ from bot.games.mahjong.tiles import (
     expand,
     name,
 )
+from bot.i18n.text import Text
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +95,18 @@ DISCARD = tuple(f"discard {c}" for c in CODES[:NUM_KINDS])
 KONG = tuple(f"kong {c}" for c in CODES[:NUM_KINDS])
 EXTEND = tuple(f"extend {c}" for c in CODES[:NUM_KINDS])
 DECLARE = tuple(f"declare {c}" for c in CODES[:NUM_KINDS])
+
+#: The game's name in the view (the same words as the /mahjong command's).
+TITLE_TEXT = Text("Mah-Jongg")
+#: What a false declaration costs, in the penalties' ``reason`` (and the void hand's).
+FALSE_STANDING = Text("false standing hand")
+FALSE_MAHJONG = Text("false Mah-Jongg")
+WRONG_MAHJONG = Text("wrong Mah-Jongg claim")
+FALSE_CLAIM = {
+    "pung": Text("false pung claim"),
+    "kong": Text("false kong claim"),
+    "chow": Text("false chow claim"),
+}
 
 # phases
 PRELUDE, DISCARD_PHASE, CLAIM, LAST, OVER = "prelude", "discard", "claim", "last_turns", "over"
@@ -124,13 +139,15 @@ class MahjongOptions:
 
     def __post_init__(self) -> None:
         if self.game not in ("regular", "extended"):
-            raise ValueError("Option game must be `regular` (4 rounds) or `extended` (16 rounds).")
+            raise ValueError(
+                Text("Option game must be `regular` (4 rounds) or `extended` (16 rounds).")
+            )
         if self.last_card not in ("last_copy", "only_wait"):
-            raise ValueError("Option last_card must be `last_copy` or `only_wait`.")
+            raise ValueError(Text("Option last_card must be `last_copy` or `only_wait`."))
         if self.settlement not in ("addup", "classical"):
-            raise ValueError("Option settlement must be `addup` or `classical`.")
+            raise ValueError(Text("Option settlement must be `addup` or `classical`."))
         if self.max_hands < 0:
-            raise ValueError("Option max_hands must be 0 (no limit) or more.")
+            raise ValueError(Text("Option max_hands must be 0 (no limit) or more."))
 
     @property
     def rounds(self) -> int:
@@ -292,7 +309,7 @@ class MahjongState(State):
     def default_action(self, seat: int) -> str:
         legal = self.legal_actions(seat)
         if not legal:
-            raise IllegalAction("There is nothing to decide for this seat now.")
+            raise IllegalAction(Text("There is nothing to decide for this seat now."))
         if "pass" in legal:
             return "pass"
         if legal == ["mahjong"]:
@@ -312,65 +329,82 @@ class MahjongState(State):
         verb = words[0] if words else ""
         legal = self.legal_actions(seat)
         if not legal:
-            return "You have nothing to decide now."
+            return Text("You have nothing to decide now.")
         if self.phase == CLAIM:
             t = self.claim["card"]
             if self.standing[seat] is not None and verb in ("pung", "kong", "chow"):
-                return "Your standing hand is locked: you may claim only the named card, for Mah-Jongg."
-            if verb == "chow" and self.distance(self.claim["by"], seat) != 1:
-                return "You may chow only the discard of the player before you."
-            if verb == "chow":
-                return (
-                    f"That chow is not one you can make with {name(t)} and two cards of your hand."
+                return Text(
+                    "Your standing hand is locked: you may claim only the named card, for Mah-Jongg."
                 )
-            if verb in ("pung", "kong"):
-                return f"You cannot claim {name(t)} for a {verb} with your hand."
+            if verb == "chow" and self.distance(self.claim["by"], seat) != 1:
+                return Text("You may chow only the discard of the player before you.")
+            if verb == "chow":
+                return Text(
+                    "That chow is not one you can make with {card} and two cards of your hand.",
+                    card=name(t),
+                )
+            if verb == "pung":
+                return Text("You cannot claim {card} for a pung with your hand.", card=name(t))
+            if verb == "kong":
+                return Text("You cannot claim {card} for a kong with your hand.", card=name(t))
             if verb == "mahjong":
-                return f"{name(t)} does not complete a Mah-Jongg for you."
-            return "Answer the claim: " + ", ".join(legal) + "."
+                return Text("{card} does not complete a Mah-Jongg for you.", card=name(t))
+            return Text("Answer the claim: {codes}.", codes=tuple(legal))
         if self.phase == PRELUDE and verb not in ("kong", "pass"):
-            return (
+            return Text(
                 "Before play you may only declare a concealed kong of four cards you hold "
                 "(`kong <card>`) or keep them in hand (`pass`)."
             )
         if self.phase == LAST and verb in ("mahjong", "declare"):
-            return (
+            return Text(
                 "No Mah-Jongg or standing hand in the one more turn after a Mah-Jongg: "
                 "discard a card."
             )
         if self.pending_declare is not None and verb in ("mahjong", "declare", "kong", "extend"):
-            return (
-                f"You have declared a standing hand on {name(self.pending_declare)}: now discard "
-                "a card that keeps you one card from Mah-Jongg."
+            return Text(
+                "You have declared a standing hand on {card}: now discard "
+                "a card that keeps you one card from Mah-Jongg.",
+                card=name(self.pending_declare),
             )
         if self.standing[seat] is not None and legal == ["mahjong"]:
-            return "You drew the card your standing hand calls: declare Mah-Jongg."
+            return Text("You drew the card your standing hand calls: declare Mah-Jongg.")
         if verb in ("discard", "kong", "extend", "declare") and len(words) == 2:
             if words[1] not in INDEX or INDEX[words[1]] >= NUM_KINDS:
-                return f"`{words[1]}` is not a card that can be in a hand."
+                return Text("`{code}` is not a card that can be in a hand.", code=words[1])
             t = INDEX[words[1]]
             c = self.conc[seat]
             if verb == "discard":
                 if c[t] == 0:
-                    return f"You do not hold {name(t)}."
+                    return Text("You do not hold {card}.", card=name(t))
                 if self.pending_declare is not None:
-                    return (
-                        f"After declaring a standing hand on {name(self.pending_declare)} you "
-                        "must discard a card that keeps you one card from Mah-Jongg (not the named card)."
+                    return Text(
+                        "After declaring a standing hand on {card} you must discard a card "
+                        "that keeps you one card from Mah-Jongg (not the named card).",
+                        card=name(self.pending_declare),
                     )
             if verb in ("kong", "extend") and self.box_count == 0:
-                return "The kong box is empty: no more kongs this hand."
+                return Text("The kong box is empty: no more kongs this hand.")
             if verb == "kong":
-                return f"A concealed kong needs all four {name(t)} in your hand."
+                return Text("A concealed kong needs all four {card} in your hand.", card=name(t))
             if verb == "extend":
-                return f"You can extend only your own melded pung of {name(t)} with a card from your hand."
+                return Text(
+                    "You can extend only your own melded pung of {card} with a card from your hand.",
+                    card=name(t),
+                )
             if verb == "declare":
-                return f"Your hand is not one card from Mah-Jongg with {name(t)} after a discard."
+                return Text(
+                    "Your hand is not one card from Mah-Jongg with {card} after a discard.",
+                    card=name(t),
+                )
         if verb == "mahjong":
-            return "Your hand is not a Mah-Jongg now (it must be won by wall or by a discard)."
+            return Text(
+                "Your hand is not a Mah-Jongg now (it must be won by wall or by a discard)."
+            )
         if verb in ("pung", "chow", "pass"):
-            return "There is no discard to claim now."
-        return f"`{code}` is not a legal move now. Legal: " + ", ".join(legal[:12]) + "."
+            return Text("There is no discard to claim now.")
+        return Text(
+            "`{code}` is not a legal move now. Legal: {legal}.", code=code, legal=tuple(legal[:12])
+        )
 
     # ----- legal actions ---------------------------------------------------------------------
     def _legal(self, seat: int) -> list[str]:
@@ -548,12 +582,20 @@ class MahjongState(State):
         self.win: dict[str, Any] | None = None
         self.penalties: list[dict[str, Any]] = []
         self.phase = PRELUDE
-        winds = ", ".join(f"{self._n(p)} {WIND_NAMES[self.wind[p]]}" for p in order)
+        winds = tuple(
+            Text("{name} {wind}", name=self._n(p), wind=WIND_NAMES[self.wind[p]]) for p in order
+        )
         events.append(
             Event(
                 "deal",
-                f"Hand {self.hand_no} ({WIND_NAMES[self.round_wind]} round): {winds}. "
-                f"{self._n(rp)} is the round player and discards first.",
+                Text(
+                    "Hand {n} ({wind} round): {winds}. "
+                    "{name} is the round player and discards first.",
+                    n=self.hand_no,
+                    wind=WIND_NAMES[self.round_wind],
+                    winds=winds,
+                    name=self._n(rp),
+                ),
                 data={"deal": self.hand_no},
             )
         )
@@ -571,7 +613,11 @@ class MahjongState(State):
         while held:
             e = held.pop(0)
             self.extras[p].append(e)
-            events.append(Event("extra", f"{self._n(p)} lays out {name(e)}.", seat=p))
+            events.append(
+                Event(
+                    "extra", Text("{name} lays out {card}.", name=self._n(p), card=name(e)), seat=p
+                )
+            )
             t = self._take_box()
             if t is None:
                 self._exhausted(events)
@@ -581,7 +627,12 @@ class MahjongState(State):
             else:
                 self.conc[p][t] += 1
                 events.append(
-                    Event("draw", f"You drew {name(t)} from the kong box.", seat=p, private_to=p)
+                    Event(
+                        "draw",
+                        Text("You drew {card} from the kong box.", card=name(t)),
+                        seat=p,
+                        private_to=p,
+                    )
                 )
         return True
 
@@ -652,7 +703,13 @@ class MahjongState(State):
                 self.extras[p].append(t)
                 events.append(
                     Event(
-                        "extra", f"{self._n(p)} lays out {name(t)} and draws a replacement.", seat=p
+                        "extra",
+                        Text(
+                            "{name} lays out {card} and draws a replacement.",
+                            name=self._n(p),
+                            card=name(t),
+                        ),
+                        seat=p,
                     )
                 )
                 from_box = True
@@ -689,12 +746,15 @@ class MahjongState(State):
         self.river[p].append(t)
         self.discards += 1
         self.drawn = None
-        how = " (standing hand, automatically)" if auto else ""
-        events.append(
-            Event(
-                "discard", f"{self._n(p)} discards {name(t)}{how}.", seat=p, data={"card": CODES[t]}
+        if auto:
+            text = Text(
+                "{name} discards {card} (standing hand, automatically).",
+                name=self._n(p),
+                card=name(t),
             )
-        )
+        else:
+            text = Text("{name} discards {card}.", name=self._n(p), card=name(t))
+        events.append(Event("discard", text, seat=p, data={"card": CODES[t]}))
         if self.phase == LAST:
             return False
         if not auto:
@@ -822,7 +882,10 @@ class MahjongState(State):
             events.append(
                 Event(
                     "declare_pending",
-                    f"You will declare a standing hand on {name(t)} with your discard.",
+                    Text(
+                        "You will declare a standing hand on {card} with your discard.",
+                        card=name(t),
+                    ),
                     seat=seat,
                     private_to=seat,
                 )
@@ -831,7 +894,9 @@ class MahjongState(State):
         if verb == "mahjong":
             self._self_drawn_mahjong(seat, events)
             return events
-        raise IllegalAction(f"`{code}` is not a legal move now.")  # pragma: no cover
+        raise IllegalAction(
+            Text("`{code}` is not a legal move now.", code=code)
+        )  # pragma: no cover
 
     def _declare_kong(self, p: int, t: int, events: list[Event], prelude: bool) -> bool:
         """A concealed kong and its replacement. False if the hand ended for want of cards."""
@@ -840,7 +905,7 @@ class MahjongState(State):
         events.append(
             Event(
                 "kong",
-                f"{self._n(p)} declares a concealed kong of {name(t)}.",
+                Text("{name} declares a concealed kong of {card}.", name=self._n(p), card=name(t)),
                 seat=p,
                 data={"card": CODES[t]},
             )
@@ -849,14 +914,25 @@ class MahjongState(State):
             t2 = self._take_box()
             while t2 is not None and t2 >= NUM_KINDS:
                 self.extras[p].append(t2)
-                events.append(Event("extra", f"{self._n(p)} lays out {name(t2)}.", seat=p))
+                events.append(
+                    Event(
+                        "extra",
+                        Text("{name} lays out {card}.", name=self._n(p), card=name(t2)),
+                        seat=p,
+                    )
+                )
                 t2 = self._take_box()
             if t2 is None:
                 self._exhausted(events)
                 return False
             self.conc[p][t2] += 1
             events.append(
-                Event("draw", f"You drew {name(t2)} from the kong box.", seat=p, private_to=p)
+                Event(
+                    "draw",
+                    Text("You drew {card} from the kong box.", card=name(t2)),
+                    seat=p,
+                    private_to=p,
+                )
             )
             return True
         if not self._draw(p, True, True, events):
@@ -874,7 +950,11 @@ class MahjongState(State):
         events.append(
             Event(
                 "extend",
-                f"{self._n(p)} adds {name(t)} to their pung: a melded kong.",
+                Text(
+                    "{name} adds {card} to their pung: a melded kong.",
+                    name=self._n(p),
+                    card=name(t),
+                ),
                 seat=p,
                 data={"card": CODES[t]},
             )
@@ -888,8 +968,8 @@ class MahjongState(State):
         assert w is not None
         self.pending_declare = None
         if self.opts.strict and not self._is_standing_after(p, d, w):
-            self._penalise(p, PENALTY_FALSE_MAHJONG, "false standing hand", events)
-            self._void_hand("false standing hand", events)
+            self._penalise(p, PENALTY_FALSE_MAHJONG, FALSE_STANDING, events)
+            self._void_hand(FALSE_STANDING, events)
             return False
         c = self.conc[p]
         c[d] -= 1
@@ -900,8 +980,13 @@ class MahjongState(State):
         events.append(
             Event(
                 "declare",
-                f"{self._n(p)} declares a standing hand, one card from Mah-Jongg, calling {name(w)} "
-                f"(hand shown: {shown}).",
+                Text(
+                    "{name} declares a standing hand, one card from Mah-Jongg, calling {card} "
+                    "(hand shown: {shown}).",
+                    name=self._n(p),
+                    card=name(w),
+                    shown=shown,
+                ),
                 seat=p,
                 data={"card": CODES[w]},
             )
@@ -920,7 +1005,7 @@ class MahjongState(State):
             if verb == "pass":
                 continue
             if strict and verb != "mahjong" and not self._claim_valid(p, code, t):
-                self._penalise(p, PENALTY_FALSE_CLAIM, f"false {verb} claim", events)
+                self._penalise(p, PENALTY_FALSE_CLAIM, FALSE_CLAIM[verb], events)
                 continue
             by_kind[verb].append(p)
         mj = by_kind["mahjong"]
@@ -929,11 +1014,11 @@ class MahjongState(State):
             false = [p for p in mj if p not in valid]
             if false and not valid:
                 for p in false:
-                    self._penalise(p, PENALTY_FALSE_MAHJONG, "false Mah-Jongg", events)
-                self._void_hand("false Mah-Jongg", events)
+                    self._penalise(p, PENALTY_FALSE_MAHJONG, FALSE_MAHJONG, events)
+                self._void_hand(FALSE_MAHJONG, events)
                 return
             for p in false:
-                self._penalise(p, PENALTY_WRONG_MAHJONG, "wrong Mah-Jongg claim", events)
+                self._penalise(p, PENALTY_WRONG_MAHJONG, WRONG_MAHJONG, events)
             mj = valid
         self.claim = {}
         if mj:
@@ -969,8 +1054,13 @@ class MahjongState(State):
                 events.append(
                     Event(
                         "claim",
-                        f"{self._n(p)} claims {name(t)} from {self._n(d)}: chow "
-                        f"{CODES[low]} {CODES[low + 1]} {CODES[low + 2]}.",
+                        Text(
+                            "{name} claims {card} from {other}: chow {cards}.",
+                            name=self._n(p),
+                            card=name(t),
+                            other=self._n(d),
+                            cards=f"{CODES[low]} {CODES[low + 1]} {CODES[low + 2]}",
+                        ),
                         seat=p,
                         data={"card": CODES[t], "claim": "chow"},
                     )
@@ -981,7 +1071,19 @@ class MahjongState(State):
                 events.append(
                     Event(
                         "claim",
-                        f"{self._n(p)} claims {name(t)} from {self._n(d)}: {kind}.",
+                        Text(
+                            "{name} claims {card} from {other}: kong.",
+                            name=self._n(p),
+                            card=name(t),
+                            other=self._n(d),
+                        )
+                        if kind == "kong"
+                        else Text(
+                            "{name} claims {card} from {other}: pung.",
+                            name=self._n(p),
+                            card=name(t),
+                            other=self._n(d),
+                        ),
                         seat=p,
                         data={"card": CODES[t], "claim": kind},
                     )
@@ -1027,8 +1129,8 @@ class MahjongState(State):
         if self.opts.strict and not is_mahjong(
             self.conc[p], melds, self.wind[p], self.round_wind, all(m[2] for m in melds)
         ):
-            self._penalise(p, PENALTY_FALSE_MAHJONG, "false Mah-Jongg", events)
-            self._void_hand("false Mah-Jongg", events)
+            self._penalise(p, PENALTY_FALSE_MAHJONG, FALSE_MAHJONG, events)
+            self._void_hand(FALSE_MAHJONG, events)
             return
         self._win(p, self_drawn=True, tile=self.drawn, discarder=None, events=events)
 
@@ -1077,16 +1179,35 @@ class MahjongState(State):
         )
         self.winner = p
         self.win = {"info": info, "discarder": discarder}
+        who = self._n(p)
         if original:
-            how = "with the original hand"
+            text = Text(
+                "Mah-Jongg! {name} goes out with the original hand. The others take one more turn.",
+                name=who,
+            )
+        elif self_drawn and tile is not None:
+            text = Text(
+                "Mah-Jongg! {name} goes out by wall on {card}. The others take one more turn.",
+                name=who,
+                card=name(tile),
+            )
         elif self_drawn:
-            how = f"by wall on {name(tile)}" if tile is not None else "by wall"
+            text = Text(
+                "Mah-Jongg! {name} goes out by wall. The others take one more turn.", name=who
+            )
         else:
-            how = f"on {self._n(discarder)}'s discard {name(tile)}" if discarder is not None else ""
+            assert discarder is not None and tile is not None
+            text = Text(
+                "Mah-Jongg! {name} goes out on {other}'s discard {card}. "
+                "The others take one more turn.",
+                name=who,
+                other=self._n(discarder),
+                card=name(tile),
+            )
         events.append(
             Event(
                 "mahjong",
-                f"Mah-Jongg! {self._n(p)} goes out {how}. The others take one more turn.",
+                text,
                 seat=p,
                 data={"card": CODES[tile] if tile is not None else None},
             )
@@ -1159,15 +1280,32 @@ class MahjongState(State):
         entry["deltas"] = deltas
         entry["totals"] = list(self.totals)
         self.history.append(entry)
-        lines = "; ".join(
-            f"{self._n(p)} {totals[p]}{' (' + sheets[p].special + ')' if sheets[p].special else ''}"
-            f" → {deltas[p]:+d}"
+        lines = [
+            Text(
+                "{name} {total} ({special}) → {delta}",
+                name=self._n(p),
+                total=totals[p],
+                special=sheets[p].special,
+                delta=f"{deltas[p]:+d}",
+            )
+            if sheets[p].special
+            else Text(
+                "{name} {total} → {delta}",
+                name=self._n(p),
+                total=totals[p],
+                delta=f"{deltas[p]:+d}",
+            )
             for p in range(4)
-        )
+        ]
         events.append(
             Event(
                 "deal_end",
-                f"Hand {self.hand_no} won by {self._n(w)}. Hand totals: {lines}.",
+                Text(
+                    "Hand {n} won by {name}. Hand totals: {lines}.",
+                    n=self.hand_no,
+                    name=self._n(w),
+                    lines=functools.reduce(semicolons, lines),
+                ),
                 seat=w,
                 data={"deal": self.hand_no, "deltas": deltas},
             )
@@ -1208,18 +1346,32 @@ class MahjongState(State):
         events.append(
             Event(
                 "deal_end",
-                f"Hand {self.hand_no} is a draw: the wall is exhausted. No scores; the hand is replayed.",
+                Text(
+                    "Hand {n} is a draw: the wall is exhausted. No scores; the hand is replayed.",
+                    n=self.hand_no,
+                ),
                 data={"deal": self.hand_no, "deltas": [0, 0, 0, 0]},
             )
         )
         self._end_hand(None, events)
 
-    def _penalise(self, p: int, points: int, why: str, events: list[Event]) -> None:
+    def _penalise(self, p: int, points: int, why: Text, events: list[Event]) -> None:
         self.totals[p] -= points
         self.penalties.append({"seat": p, "points": -points, "reason": why})
-        events.append(Event("penalty", f"{self._n(p)} loses {points} points: {why}.", seat=p))
+        events.append(
+            Event(
+                "penalty",
+                Text(
+                    "{name} loses {points} points: {reason}.",
+                    name=self._n(p),
+                    points=points,
+                    reason=why,
+                ),
+                seat=p,
+            )
+        )
 
-    def _void_hand(self, why: str, events: list[Event]) -> None:
+    def _void_hand(self, why: Text, events: list[Event]) -> None:
         entry = self._history_entry("void")
         entry["reason"] = why
         entry["deltas"] = [0, 0, 0, 0]
@@ -1229,7 +1381,11 @@ class MahjongState(State):
         events.append(
             Event(
                 "deal_end",
-                f"Hand {self.hand_no} is void ({why}); it is replayed without scoring.",
+                Text(
+                    "Hand {n} is void ({reason}); it is replayed without scoring.",
+                    n=self.hand_no,
+                    reason=why,
+                ),
                 data={"deal": self.hand_no, "deltas": entry["deltas"]},
             )
         )
@@ -1246,18 +1402,34 @@ class MahjongState(State):
                 new_round = self.rotations // 4
                 if new_round != self.round_wind:
                     self.round_wind = new_round
-                    events.append(Event("round", f"The round wind is now {WIND_NAMES[new_round]}."))
+                    events.append(
+                        Event(
+                            "round",
+                            Text("The round wind is now {wind}.", wind=WIND_NAMES[new_round]),
+                        )
+                    )
         if self.rotations >= self.opts.rounds or (
             self.opts.max_hands and self.hand_no >= self.opts.max_hands
         ):
             self.over = True
             self.phase = OVER
             best = max(self.totals)
-            winners = [self._n(p) for p in range(4) if self.totals[p] == best]
+            winners: str | Text = ""
+            for p in range(4):
+                if self.totals[p] == best:
+                    winners = (
+                        Text("{first} and {second}", first=winners, second=self._n(p))
+                        if winners
+                        else self._n(p)
+                    )
             events.append(
                 Event(
                     "game_end",
-                    f"The game is over. {' and '.join(winners)} wins with {best} points.",
+                    Text(
+                        "The game is over. {names} wins with {points} points.",
+                        names=winners,
+                        points=best,
+                    ),
                     data={"scores": list(self.totals)},
                 )
             )
@@ -1295,7 +1467,7 @@ class MahjongState(State):
                 "hand": self._public_hand(self.winner),
             }
         v: dict[str, Any] = {
-            "title": "Mah-Jongg",
+            "title": TITLE_TEXT,
             "phase": self.phase,
             "deal": self.hand_no,
             "deals": None,
@@ -1353,6 +1525,11 @@ class MahjongState(State):
         return v
 
 
+def semicolons(first: str, second: str) -> Text:
+    """``first; second`` (fold it over a list: ``a; b; c``), in any locale."""
+    return Text("{first}; {second}", first=first, second=second)
+
+
 def _meld_view(m: Meld) -> dict[str, Any]:
     kind, t, concealed = m
     cards = [t, t + 1, t + 2] if kind == "chow" else [t] * (4 if kind == "kong" else 3)
@@ -1385,22 +1562,33 @@ def describe(code: str) -> str:
     verb = words[0]
     card = name(INDEX[words[1]]) if len(words) == 2 and words[1] in INDEX else None
     if verb == "discard" and card:
-        return f"Discard {card}"
+        return Text("Discard {card}", card=card)
     if verb == "kong" and card:
-        return f"Concealed kong of {card}"
+        return Text("Concealed kong of {card}", card=card)
     if verb == "extend" and card:
-        return f"Add {card} to your pung"
+        return Text("Add {card} to your pung", card=card)
     if verb == "declare" and card:
-        return f"Declare standing hand on {card}"
+        return Text("Declare standing hand on {card}", card=card)
     if verb == "chow" and len(words) == 4 and all(w in INDEX for w in words[1:]):
         low = INDEX[words[1]]
-        return f"Chow {low % 9 + 1}-{low % 9 + 2}-{low % 9 + 3} {name(low).split()[1]}"
-    return {
-        "mahjong": "Mah-Jongg!",
-        "pung": "Pung",
-        "kong": "Kong",
-        "pass": "Pass",
-    }.get(verb, code)
+        if low < 27:
+            return Text(
+                "Chow {low}-{mid}-{high} {suit}",
+                low=low % 9 + 1,
+                mid=low % 9 + 2,
+                high=low % 9 + 3,
+                suit=SUIT_NAMES[low // 9],
+            )
+    return VERB_LABELS.get(verb, code)
+
+
+#: The labels of the actions without a card.
+VERB_LABELS: dict[str, Text] = {
+    "mahjong": Text("Mah-Jongg!"),
+    "pung": Text("Pung"),
+    "kong": Text("Kong"),
+    "pass": Text("Pass"),
+}
 
 
 def new_game(

@@ -40,6 +40,7 @@ from bot.games.mahjong.tiles import (
     is_honour,
     is_terminal,
 )
+from bot.i18n.text import Text
 
 GOLDEN_COIN_CARD = 22  # 5 Dots
 QUARTER = 4
@@ -174,28 +175,40 @@ def card_rank(t: int) -> str:
 
 
 class ChowScore(GroupScore):
-    name, kind, rank, concealed_value, melded_value = "Chow", "chow", "any", 1, 0
+    name, kind, rank, concealed_value, melded_value = Text("Chow"), "chow", "any", 1, 0
 
 
 class PungOfMinors(GroupScore):
-    name, kind, rank, concealed_value, melded_value = "Pung of minors", "pung", "minor", 4, 2
+    name, kind, rank, concealed_value, melded_value = Text("Pung of minors"), "pung", "minor", 4, 2
 
 
 class PungOfTerminals(GroupScore):
-    name, kind, rank, concealed_value, melded_value = "Pung of terminals", "pung", "terminal", 8, 4
+    name, kind, rank, concealed_value, melded_value = (
+        Text("Pung of terminals"),
+        "pung",
+        "terminal",
+        8,
+        4,
+    )
 
 
 class PungOfHonours(GroupScore):
-    name, kind, rank, concealed_value, melded_value = "Pung of honours", "pung", "honour", 8, 5
+    name, kind, rank, concealed_value, melded_value = (
+        Text("Pung of honours"),
+        "pung",
+        "honour",
+        8,
+        5,
+    )
 
 
 class KongOfMinors(GroupScore):
-    name, kind, rank, concealed_value, melded_value = "Kong of minors", "kong", "minor", 16, 8
+    name, kind, rank, concealed_value, melded_value = Text("Kong of minors"), "kong", "minor", 16, 8
 
 
 class KongOfTerminals(GroupScore):
     name, kind, rank, concealed_value, melded_value = (
-        "Kong of terminals",
+        Text("Kong of terminals"),
         "kong",
         "terminal",
         32,
@@ -204,7 +217,13 @@ class KongOfTerminals(GroupScore):
 
 
 class KongOfHonours(GroupScore):
-    name, kind, rank, concealed_value, melded_value = "Kong of honours", "kong", "honour", 32, 16
+    name, kind, rank, concealed_value, melded_value = (
+        Text("Kong of honours"),
+        "kong",
+        "honour",
+        32,
+        16,
+    )
 
 
 GROUP_SCORES: tuple[type[GroupScore], ...] = (
@@ -229,8 +248,21 @@ def group_points(kind: str, t: int, concealed: bool) -> int:
     return group_score(kind, t).points(concealed)
 
 
+#: A group's line on the score sheet, (melded, concealed), built once per row.
+GROUP_LINE_NAMES: dict[type[GroupScore], tuple[Text, Text]] = {
+    g: (Text("{group} (melded)", group=g.name), Text("{group} (concealed)", group=g.name))
+    for g in GROUP_SCORES
+}
+
+
+def group_line(kind: str, t: int, concealed: bool) -> Line:
+    """The score sheet's line of a group: ``Pung of minors (concealed)`` and its points."""
+    g = group_score(kind, t)
+    return Line(GROUP_LINE_NAMES[g][concealed], g.points(concealed))
+
+
 class SeasonOrFlower:
-    name = "Season/flower"
+    name = Text("Season/flower")
     value = 6
 
 
@@ -247,7 +279,7 @@ class WinnerItem:
 
 
 class WinByWallCard(WinnerItem):
-    name, value = "Win by wall card", 3
+    name, value = Text("Win by wall card"), 3
 
     @classmethod
     def applies(cls, r: Reading, hand: PlayerHand, win: WinInfo) -> bool:
@@ -255,7 +287,7 @@ class WinByWallCard(WinnerItem):
 
 
 class WinByLastWallCard(WinnerItem):
-    name, value = "Win by the last wall card", 10
+    name, value = Text("Win by the last wall card"), 10
 
     @classmethod
     def applies(cls, r: Reading, hand: PlayerHand, win: WinInfo) -> bool:
@@ -263,7 +295,7 @@ class WinByLastWallCard(WinnerItem):
 
 
 class LastCardOfItsType(WinnerItem):
-    name, value = "Win with the last card of its type", 2
+    name, value = Text("Win with the last card of its type"), 2
 
     @classmethod
     def applies(cls, r: Reading, hand: PlayerHand, win: WinInfo) -> bool:
@@ -271,7 +303,7 @@ class LastCardOfItsType(WinnerItem):
 
 
 class StandingHandWin(WinnerItem):
-    name, value = "Win from a declared standing hand", 100
+    name, value = Text("Win from a declared standing hand"), 100
 
     @classmethod
     def applies(cls, r: Reading, hand: PlayerHand, win: WinInfo) -> bool:
@@ -279,7 +311,7 @@ class StandingHandWin(WinnerItem):
 
 
 class NoChow(WinnerItem):
-    name, value = "No chow in the hand", 10
+    name, value = Text("No chow in the hand"), 10
 
     @classmethod
     def applies(cls, r: Reading, hand: PlayerHand, win: WinInfo) -> bool:
@@ -287,7 +319,7 @@ class NoChow(WinnerItem):
 
 
 class OnlyChows(WinnerItem):
-    name, value = "Only chows and a plain pair", 10
+    name, value = Text("Only chows and a plain pair"), 10
 
     @classmethod
     def applies(cls, r: Reading, hand: PlayerHand, win: WinInfo) -> bool:
@@ -299,7 +331,7 @@ class OnlyChows(WinnerItem):
 
 
 class WinFromKongBox(WinnerItem):
-    name, value = "Win with a card from the kong box", 10
+    name, value = Text("Win with a card from the kong box"), 10
 
     @classmethod
     def applies(cls, r: Reading, hand: PlayerHand, win: WinInfo) -> bool:
@@ -307,7 +339,7 @@ class WinFromKongBox(WinnerItem):
 
 
 class PairOfDragons(WinnerItem):
-    name, value = "Pair of dragons", 3
+    name, value = Text("Pair of dragons"), 3
 
     @classmethod
     def applies(cls, r: Reading, hand: PlayerHand, win: WinInfo) -> bool:
@@ -315,7 +347,7 @@ class PairOfDragons(WinnerItem):
 
 
 class PairOfRoundWind(WinnerItem):
-    name, value = "Pair of the round wind", 3
+    name, value = Text("Pair of the round wind"), 3
 
     @classmethod
     def applies(cls, r: Reading, hand: PlayerHand, win: WinInfo) -> bool:
@@ -323,7 +355,7 @@ class PairOfRoundWind(WinnerItem):
 
 
 class PairOfOwnWind(WinnerItem):
-    name, value = "Pair of own wind", 3
+    name, value = Text("Pair of own wind"), 3
 
     @classmethod
     def applies(cls, r: Reading, hand: PlayerHand, win: WinInfo) -> bool:
@@ -364,7 +396,7 @@ def _pung_tiles(groups: Iterable[tuple[str, int, bool]]) -> set[int]:
 
 
 class OwnWindGroup(Multiplier):
-    name, quarters = "Pung/kong of own wind", 2
+    name, quarters = Text("Pung/kong of own wind"), 2
 
     @classmethod
     def times(cls, groups, hand, win) -> int:  # type: ignore[no-untyped-def]
@@ -372,7 +404,7 @@ class OwnWindGroup(Multiplier):
 
 
 class RoundWindGroup(Multiplier):
-    name, quarters = "Pung/kong of the round wind", 2
+    name, quarters = Text("Pung/kong of the round wind"), 2
 
     @classmethod
     def times(cls, groups, hand, win) -> int:  # type: ignore[no-untyped-def]
@@ -380,7 +412,7 @@ class RoundWindGroup(Multiplier):
 
 
 class OwnSeasonOrFlower(Multiplier):
-    name, quarters = "Own-seat season/flower", 1
+    name, quarters = Text("Own-seat season/flower"), 1
 
     @classmethod
     def times(cls, groups, hand, win) -> int:  # type: ignore[no-untyped-def]
@@ -388,7 +420,7 @@ class OwnSeasonOrFlower(Multiplier):
 
 
 class DragonGroup(Multiplier):
-    name, quarters = "Pung/kong of dragons", 2
+    name, quarters = Text("Pung/kong of dragons"), 2
 
     @classmethod
     def times(cls, groups, hand, win) -> int:  # type: ignore[no-untyped-def]
@@ -396,7 +428,7 @@ class DragonGroup(Multiplier):
 
 
 class FourWindsOrFlowers(Multiplier):
-    name, quarters = "All four winds or flowers", 6
+    name, quarters = Text("All four winds or flowers"), 6
 
     @classmethod
     def times(cls, groups, hand, win) -> int:  # type: ignore[no-untyped-def]
@@ -426,7 +458,7 @@ def _make_up(kinds: set[int]) -> tuple[set[int], bool, bool]:
 
 
 class OneSuitOnly(Composition):
-    name, quarters = "One suit, no honours", 6
+    name, quarters = Text("One suit, no honours"), 6
 
     @classmethod
     def fits(cls, kinds: set[int]) -> bool:
@@ -435,7 +467,7 @@ class OneSuitOnly(Composition):
 
 
 class TerminalsOnly(Composition):
-    name, quarters = "Only terminals, no honours", 6
+    name, quarters = Text("Only terminals, no honours"), 6
 
     @classmethod
     def fits(cls, kinds: set[int]) -> bool:
@@ -444,7 +476,7 @@ class TerminalsOnly(Composition):
 
 
 class HonoursOnly(Composition):
-    name, quarters = "Only honours", 6
+    name, quarters = Text("Only honours"), 6
 
     @classmethod
     def fits(cls, kinds: set[int]) -> bool:
@@ -453,7 +485,7 @@ class HonoursOnly(Composition):
 
 
 class OneSuitWithHonours(Composition):
-    name, quarters = "One suit + honours", 2
+    name, quarters = Text("One suit + honours"), 2
 
     @classmethod
     def fits(cls, kinds: set[int]) -> bool:
@@ -462,7 +494,7 @@ class OneSuitWithHonours(Composition):
 
 
 class TerminalsAndHonours(Composition):
-    name, quarters = "Only terminals and honours", 2
+    name, quarters = Text("Only terminals and honours"), 2
 
     @classmethod
     def fits(cls, kinds: set[int]) -> bool:
@@ -480,7 +512,7 @@ COMPOSITIONS: tuple[type[Composition], ...] = (
 
 
 class WinWithKong(Multiplier):
-    name, quarters, winner_only = "Win with a kong", 2, True
+    name, quarters, winner_only = Text("Win with a kong"), 2, True
 
     @classmethod
     def times(cls, groups, hand, win) -> int:  # type: ignore[no-untyped-def]
@@ -490,7 +522,7 @@ class WinWithKong(Multiplier):
 class CelestialBlessing(Multiplier):
     """Original hand: the round player goes out on the deal (the seed's Celestial Blessing)."""
 
-    name, quarters, winner_only = "Original hand (Celestial Blessing)", 6, True
+    name, quarters, winner_only = Text("Original hand (Celestial Blessing)"), 6, True
 
     @classmethod
     def times(cls, groups, hand, win) -> int:  # type: ignore[no-untyped-def]
@@ -636,10 +668,7 @@ def score_reading(r: Reading, hand: PlayerHand, win: WinInfo, buried: bool) -> S
         sheet.items = [Line(r.special.name, r.special.value), *bonuses]
         lines = multiplier_lines(r.groups, hand, win)
         return _finish(sheet, not r.special.instead_multipliers, lines)
-    items = [
-        Line(group_score(k, t).name + (" (concealed)" if c else " (melded)"), group_points(k, t, c))
-        for k, t, c in r.groups
-    ]
+    items = [group_line(k, t, c) for k, t, c in r.groups]
     items += [Line(SeasonOrFlower.name, SeasonOrFlower.value) for _ in hand.extras]
     items += [Line(w.name, w.value) for w in WINNER_ITEMS if w.applies(r, hand, win)]
     sheet.items = items + bonuses
@@ -708,10 +737,7 @@ def score_non_winner(hand: PlayerHand) -> Sheet:
         groups += [(k, t, True) for k, t in gs]
     groups += [("pung", h, True) for h in range(27, 34) if hand.conc[h] >= 3]
     sheet = Sheet(groups=groups)
-    sheet.items = [
-        Line(group_score(k, t).name + (" (concealed)" if c else " (melded)"), group_points(k, t, c))
-        for k, t, c in groups
-    ]
+    sheet.items = [group_line(k, t, c) for k, t, c in groups]
     sheet.items += [Line(SeasonOrFlower.name, SeasonOrFlower.value) for _ in hand.extras]
     return _finish(sheet, True, multiplier_lines(groups, hand, None))
 

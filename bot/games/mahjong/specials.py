@@ -29,6 +29,7 @@ from itertools import permutations
 from typing import ClassVar
 
 from bot.games.mahjong.tiles import DRAGONS, GREEN, HONOURS, NUM_KINDS, RED, TERMINALS, WINDS
+from bot.i18n.text import Text
 
 Meld = tuple[str, int, bool]  # (kind: chow|pung|kong, card (lowest for a chow), concealed)
 Assigned = tuple[
@@ -284,7 +285,7 @@ def _suits() -> range:
 
 
 class Imperial(SpecialHand):
-    name = "Imperial"
+    name = Text("Imperial")
     value = 6000
     concealed = True
     consists_of = "concealed pungs/kongs of all three dragons and of own wind + a pair"
@@ -295,7 +296,7 @@ class Imperial(SpecialHand):
 
 
 class Mandarin(SpecialHand):
-    name = "Mandarin"
+    name = Text("Mandarin")
     value = 5000
     concealed = True
     consists_of = "concealed pungs/kongs of 3 winds + pair of the 4th + any group"
@@ -306,7 +307,7 @@ class Mandarin(SpecialHand):
 
 
 class CrazyMonkey(SpecialHand):
-    name = "Crazy Monkey"
+    name = Text("Crazy Monkey")
     value = 4500
     irregular = True
     consists_of = "3 dragon pungs + one more of each dragon + a pair"
@@ -317,7 +318,7 @@ class CrazyMonkey(SpecialHand):
 
 
 class HappyFamily(SpecialHand):
-    name = "Happy Family"
+    name = Text("Happy Family")
     value = 4000
     consists_of = "pungs/kongs of all 4 winds + dragon pair"
 
@@ -327,7 +328,7 @@ class HappyFamily(SpecialHand):
 
 
 class BigGreen(SpecialHand):
-    name = "Big Green"
+    name = Text("Big Green")
     value = 3600
     consists_of = "Bamboo 2, 4, 6 and Green dragon pungs/kongs + Bamboo 8 pair"
 
@@ -337,7 +338,7 @@ class BigGreen(SpecialHand):
 
 
 class SmallGreen(SpecialHand):
-    name = "Small Green"
+    name = Text("Small Green")
     value = 3500
     consists_of = "Bamboo 2, 4, 6, 8 pungs/kongs + Green dragon pair"
 
@@ -347,7 +348,7 @@ class SmallGreen(SpecialHand):
 
 
 class RedGreen(SpecialHand):
-    name = "Red-Green"
+    name = Text("Red-Green")
     value = 3400
     irregular = True
     consists_of = "Bamboo 1, 5, 7, 9 pungs + one Green + one Red"
@@ -358,7 +359,7 @@ class RedGreen(SpecialHand):
 
 
 class AdoptedSonsOfDragon9(SpecialHand):
-    name = "Adopted sons of dragon 9"
+    name = Text("Adopted sons of dragon 9")
     value = 3300
     consists_of = "9 pung/kong in each suit + dragon pung/kong + pair of own wind"
 
@@ -368,7 +369,7 @@ class AdoptedSonsOfDragon9(SpecialHand):
 
 
 class AdoptedSonsOfDragon1(SpecialHand):
-    name = "Adopted sons of dragon 1"
+    name = Text("Adopted sons of dragon 1")
     value = 3300
     consists_of = "1 pung/kong in each suit + dragon pung/kong + pair of own wind"
 
@@ -378,7 +379,7 @@ class AdoptedSonsOfDragon1(SpecialHand):
 
 
 class BigGreenFinger(SpecialHand):
-    name = "Big Green finger"
+    name = Text("Big Green finger")
     value = 3200
     consists_of = "Bamboo 3 pung + 2 even-bamboo pungs + Green pung + even-bamboo pair"
 
@@ -388,7 +389,7 @@ class BigGreenFinger(SpecialHand):
 
 
 class SmallGreenFinger(SpecialHand):
-    name = "Small Green finger"
+    name = Text("Small Green finger")
     value = 3000
     instead_multipliers = False
     consists_of = "Bamboo 3 pung + 3 even-bamboo pungs + Green pair"
@@ -399,7 +400,7 @@ class SmallGreenFinger(SpecialHand):
 
 
 class HorizontalEnemies(SpecialHand):
-    name = "Horizontal Enemies"
+    name = Text("Horizontal Enemies")
     value = 3000
     irregular = True
     consists_of = (
@@ -412,7 +413,7 @@ class HorizontalEnemies(SpecialHand):
 
 
 class VerticalEnemies(SpecialHand):
-    name = "Vertical Enemies"
+    name = Text("Vertical Enemies")
     value = 3000
     irregular = True
     consists_of = (
@@ -425,7 +426,7 @@ class VerticalEnemies(SpecialHand):
 
 
 class ThreeAdoptedSonsOfTheRedDragon(SpecialHand):
-    name = "Three adopted sons of the red dragon"
+    name = Text("Three adopted sons of the red dragon")
     value = 2800
     consists_of = "3 pungs of one number in the three suits + Red pung + a wind pair"
 
@@ -435,7 +436,7 @@ class ThreeAdoptedSonsOfTheRedDragon(SpecialHand):
 
 
 class ThreeAdoptedSonsOfTheWinds(SpecialHand):
-    name = "Three adopted sons of the winds"
+    name = Text("Three adopted sons of the winds")
     value = 2800
     consists_of = "3 pungs of one number in the three suits + a wind pung + a dragon pair"
 
@@ -445,7 +446,7 @@ class ThreeAdoptedSonsOfTheWinds(SpecialHand):
 
 
 class FourBigTwinSisters(SpecialHand):
-    name = "4 Big Twin Sisters"
+    name = Text("4 Big Twin Sisters")
     value = 2700
     instead_multipliers = False
     consists_of = "4 pungs/kongs of consecutive numbers in one suit + dragon pair"
@@ -460,7 +461,7 @@ class FourBigTwinSisters(SpecialHand):
 
 
 class FourSmallTwinSisters(SpecialHand):
-    name = "4 Small Twin Sisters"
+    name = Text("4 Small Twin Sisters")
     value = 2500
     instead_multipliers = False
     consists_of = "4 pungs/kongs of consecutive numbers in one suit + wind pair"
@@ -475,7 +476,7 @@ class FourSmallTwinSisters(SpecialHand):
 
 
 class HarmonicYinYang(SpecialHand):
-    name = "Harmonic Yin-Yang"
+    name = Text("Harmonic Yin-Yang")
     value = 2200
     instead_multipliers = False
     concealed = True
@@ -488,7 +489,7 @@ class HarmonicYinYang(SpecialHand):
 
 
 class RevolutionOfFire(SpecialHand):
-    name = "Revolution of fire"
+    name = Text("Revolution of fire")
     value = 2100
     instead_multipliers = False
     irregular = True
@@ -513,7 +514,7 @@ class RevolutionOfFire(SpecialHand):
 
 
 class GreatScholars(SpecialHand):
-    name = "Great Scholars"
+    name = Text("Great Scholars")
     value = 2000
     consists_of = "3 dragon pungs/kongs + a chow + a pair of the chow's suit"
 
@@ -532,7 +533,7 @@ class GreatScholars(SpecialHand):
 
 
 class WindsAndDragons(SpecialHand):
-    name = "Winds and dragons"
+    name = Text("Winds and dragons")
     value = 1900
     consists_of = "honours only: 4 pungs/kongs + a pair"
 
@@ -542,7 +543,7 @@ class WindsAndDragons(SpecialHand):
 
 
 class CallOfTheNinthCard(SpecialHand):
-    name = "Call of the 9th card"
+    name = Text("Call of the 9th card")
     value = 1800
     concealed = True
     consists_of = "concealed, one suit: 1-1-1, 2..8, 9-9-9 + one more of that suit"
@@ -559,7 +560,7 @@ class CallOfTheNinthCard(SpecialHand):
 
 
 class ThirteenFabulousFingers(SpecialHand):
-    name = "13 Fabulous fingers"
+    name = Text("13 Fabulous fingers")
     value = 1600
     concealed = True
     irregular = True
@@ -571,7 +572,7 @@ class ThirteenFabulousFingers(SpecialHand):
 
 
 class BigSnake(SpecialHand):
-    name = "Big Snake"
+    name = Text("Big Snake")
     value = 1600
     irregular = True  # with a melded chow such as 2-3-4 inside the run it is not regular-shaped
     consists_of = "1..9 of one suit + honour pung + honour pair"
@@ -591,7 +592,7 @@ def _snake_units(perm: tuple[int, ...]) -> list[Unit]:
 
 
 class SnakeOfTheDragons(SpecialHand):
-    name = "Snake of the dragons"
+    name = Text("Snake of the dragons")
     value = 1400
     instead_multipliers = False
     concealed = True
@@ -607,7 +608,7 @@ class SnakeOfTheDragons(SpecialHand):
 
 
 class SnakeOfTheWinds(SpecialHand):
-    name = "Snake of the winds"
+    name = Text("Snake of the winds")
     value = 1200
     instead_multipliers = False
     concealed = True
@@ -623,7 +624,7 @@ class SnakeOfTheWinds(SpecialHand):
 
 
 class LittleSnake(SpecialHand):
-    name = "Little snake"
+    name = Text("Little snake")
     value = 1000
     instead_multipliers = False
     irregular = True
@@ -635,7 +636,7 @@ class LittleSnake(SpecialHand):
 
 
 class UnitedHand(SpecialHand):
-    name = "United Hand"
+    name = Text("United Hand")
     value = 300
     instead_multipliers = False
     consists_of = "chow + suited pung + 2 dragon pungs/kongs + pair of the round wind"
@@ -646,7 +647,7 @@ class UnitedHand(SpecialHand):
 
 
 class ThirteenBigAndStrange(SpecialHand):
-    name = "13 Big and Strange"
+    name = Text("13 Big and Strange")
     value = 250
     instead_multipliers = False
     concealed = True
@@ -701,13 +702,13 @@ class BonusHand:
 
 
 class EarthBlessing(BonusHand):
-    name = "Earth Blessing"
+    name = Text("Earth Blessing")
     value = 800
     consists_of = "win on the first discard of the round"
 
 
 class BuriedTreasure(BonusHand):
-    name = "Buried Treasure"
+    name = Text("Buried Treasure")
     value = 300
     consists_of = "1..9 of one suit + dragon pung/kong + honour pair"
 
@@ -732,7 +733,7 @@ def _buried_patterns() -> tuple[Pattern, ...]:
 
 
 class GoldenCoin(BonusHand):
-    name = "Golden Coin"
+    name = Text("Golden Coin")
     value = 100
     consists_of = "win with a concealed pung/kong of 5 Dots"
 

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from bot.i18n.text import Text
+
 SUIT_LETTERS = ("b", "c", "d")
-SUIT_NAMES = ("Bamboo", "Characters", "Dots")
+#: The suits' names (English values; each says itself in any locale with ``localize``).
+SUIT_NAMES = (Text("Bamboo"), Text("Characters"), Text("Dots"))
 WIND_CODES = ("E", "S", "W", "N")
-WIND_NAMES = ("East", "South", "West", "North")
+#: The four winds as a seat, a round or a wind (``East round``, ``Ann East``).
+WIND_NAMES = (Text("East"), Text("South"), Text("West"), Text("North"))
 DRAGON_CODES = ("C", "F", "P")
-DRAGON_NAMES = ("Red dragon", "Green dragon", "White dragon")
-FLOWER_NAMES = ("Plum", "Orchid", "Chrysanthemum", "Bamboo blossom")
-SEASON_NAMES = ("Spring", "Summer", "Autumn", "Winter")
 
 NUM_KINDS = 34  # kinds that can be in a hand
 EAST, SOUTH, WEST, NORTH = 27, 28, 29, 30
@@ -83,7 +84,9 @@ def tile(code: str) -> int:
     try:
         return INDEX[code.strip()]
     except KeyError:
-        raise ValueError(f"`{code}` is not a Mah-Jongg card (try 5d, 9b, E, C, f1...).") from None
+        raise ValueError(
+            Text("`{code}` is not a Mah-Jongg card (try 5d, 9b, E, C, f1...).", code=code)
+        ) from None
 
 
 def tiles(codes: str | Iterable[str]) -> list[int]:
@@ -100,17 +103,38 @@ def codes(ts: Iterable[int]) -> list[str]:
     return [CODES[t] for t in ts]
 
 
-def name(t: int) -> str:
+def _suited_name(t: int) -> Text:
+    n, suit = number_of(t), suit_of(t)
+    if suit == 0:
+        return Text("{n} Bamboo", n=n)
+    if suit == 1:
+        return Text("{n} Characters", n=n)
+    return Text("{n} Dots", n=n)
+
+
+#: Every card's readable name, built once (a Text: English, localised when shown).
+NAMES: tuple[Text, ...] = (
+    tuple(_suited_name(t) for t in range(27))
+    + (Text("East wind"), Text("South wind"), Text("West wind"), Text("North wind"))
+    + (Text("Red dragon"), Text("Green dragon"), Text("White dragon"))
+    + (
+        Text("Plum (flower)"),
+        Text("Orchid (flower)"),
+        Text("Chrysanthemum (flower)"),
+        Text("Bamboo blossom (flower)"),
+    )
+    + (
+        Text("Spring (season)"),
+        Text("Summer (season)"),
+        Text("Autumn (season)"),
+        Text("Winter (season)"),
+    )
+)
+
+
+def name(t: int) -> Text:
     """A readable name: ``5 Dots``, ``East wind``, ``Red dragon``, ``Plum (flower)``."""
-    if t < 27:
-        return f"{number_of(t)} {SUIT_NAMES[suit_of(t)]}"
-    if t < 31:
-        return f"{WIND_NAMES[t - 27]} wind"
-    if t < 34:
-        return DRAGON_NAMES[t - 31]
-    if t < 38:
-        return f"{FLOWER_NAMES[t - 34]} (flower)"
-    return f"{SEASON_NAMES[t - 38]} (season)"
+    return NAMES[t]
 
 
 def counts_of(ts: Iterable[int]) -> list[int]:

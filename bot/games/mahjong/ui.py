@@ -1,4 +1,7 @@
-"""The Discord controls of a Mah-Jongg seat (a pure description; the host builds components)."""
+"""The Discord controls of a Mah-Jongg seat (a pure description; the host builds components).
+
+Every prompt, label and placeholder is a :class:`~bot.i18n.text.Text`: English here, said in
+the player's language by the host (``bot.i18n.localize``)."""
 
 from __future__ import annotations
 
@@ -16,25 +19,65 @@ from bot.engine.ui import (
 )
 from bot.games.mahjong.rules import describe
 from bot.games.mahjong.tiles import INDEX, name
+from bot.i18n.text import Text
+
+GAME_OVER = Text("The game is over.")
+DISCARD_PLACEHOLDER = Text("Discard…")
+DECLARE_PLACEHOLDER = Text("Declare a standing hand calling…")
 
 
-def _card(code: str) -> str:
+def _card(code: str) -> Text:
     return name(INDEX[code])
 
 
 def _selects(
-    verb: str, placeholder: str, cards: list[str], drawn: str | None = None
+    verb: str, placeholder: Text, cards: list[str], drawn: str | None = None
 ) -> list[Select]:
     options = []
     for c in cards:
-        label = _card(c) + (" (just drawn)" if c == drawn else "")
-        options.append(Option(label=label[:100], value=c))
+        label = Text("{card} (just drawn)", card=_card(c)) if c == drawn else _card(c)
+        options.append(Option(label=label, value=c))
     rows = []
     for i in range(0, len(options), MAX_SELECT_OPTIONS):
         chunk = tuple(options[i : i + MAX_SELECT_OPTIONS])
-        suffix = "" if len(options) <= MAX_SELECT_OPTIONS else f" ({i + 1}–{i + len(chunk)})"
-        rows.append(Select(verb=verb, placeholder=placeholder + suffix, options=chunk))
+        if len(options) <= MAX_SELECT_OPTIONS:
+            text = placeholder
+        else:
+            text = Text(
+                "{placeholder} ({first}–{last})",
+                placeholder=placeholder,
+                first=i + 1,
+                last=i + len(chunk),
+            )
+        rows.append(Select(verb=verb, placeholder=text, options=chunk))
     return rows
+
+
+def _turn_prompt(pending: str | None, last: bool, drawn: str | None, declares: bool) -> Text:
+    """The prompt of a turn: what to discard, and whether a standing hand may be declared."""
+    if pending:
+        return Text(
+            "Standing hand calling {card}: discard a card that keeps you one card from Mah-Jongg.",
+            card=_card(pending),
+        )
+    if last:
+        return Text(
+            "One more turn after the Mah-Jongg: discard a card (keep the groups that score)."
+        )
+    if drawn and declares:
+        return Text(
+            "Your turn: discard a card (you drew {card}). You may declare a standing hand "
+            "(+100 if you win on the called card).",
+            card=_card(drawn),
+        )
+    if drawn:
+        return Text("Your turn: discard a card (you drew {card}).", card=_card(drawn))
+    if declares:
+        return Text(
+            "Your turn: discard a card. You may declare a standing hand "
+            "(+100 if you win on the called card)."
+        )
+    return Text("Your turn: discard a card.")
 
 
 def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
@@ -42,46 +85,53 @@ def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
     players = view.get("players", [])
     if not legal:
         if view.get("is_over"):
-            return Controls(prompt="The game is over.")
-        waiting = [players[s] for s in view.get("to_act", []) if s < len(players)]
-        return Controls(prompt=f"Waiting for {', '.join(waiting) or 'the table'}.")
+            return Controls(prompt=GAME_OVER)
+        waiting = tuple(players[s] for s in view.get("to_act", []) if s < len(players))
+        if not waiting:
+            return Controls(prompt=Text("Waiting for the table."))
+        return Controls(prompt=Text("Waiting for {names}.", names=waiting))
     phase = view.get("phase")
     legal = list(legal)
     if phase == "prelude":
         # Everyone is asked before play, four of a kind or not, so nobody can tell who holds four.
         if legal == ["pass"]:
             return Controls(
-                prompt="Before play: you hold no four of a kind, nothing to declare: pass.",
-                rows=((Button("Pass", "pass", "secondary"),),),
+                prompt=Text("Before play: you hold no four of a kind, nothing to declare: pass."),
+                rows=((Button(describe("pass"), "pass", "secondary"),),),
             )
         buttons = [Button(describe(c), c, "primary") for c in legal if c != "pass"]
-        buttons.append(Button("Keep them in hand", "pass", "secondary"))
+        buttons.append(Button(Text("Keep them in hand"), "pass", "secondary"))
         return Controls(
-            prompt="Before play: you hold four of a kind. Declare a concealed kong (you draw a replacement)?",
+            prompt=Text(
+                "Before play: you hold four of a kind. "
+                "Declare a concealed kong (you draw a replacement)?"
+            ),
             rows=tuple(button_rows(buttons)[:MAX_ROWS]),
         )
     if phase == "claim":
         claim = view.get("claim") or {}
         by = claim.get("by")
-        who = players[by] if by is not None and by < len(players) else "A player"
-        card = _card(claim["card"]) if claim.get("card") else "a card"
+        who = players[by] if by is not None and by < len(players) else Text("A player")
+        card = _card(claim["card"]) if claim.get("card") else Text("a card")
         buttons = []
         for c in legal:
             style = "success" if c == "mahjong" else "secondary" if c == "pass" else "primary"
             buttons.append(Button(describe(c), c, style))
         # Every discard asks all the other players, so nobody can tell who holds a match.
         if legal == ["pass"]:
-            prompt = f"{who} discarded {card}. You cannot claim it: pass."
+            prompt = Text(
+                "{name} discarded {card}. You cannot claim it: pass.", name=who, card=card
+            )
         else:
-            prompt = f"{who} discarded {card}. Claim it?"
+            prompt = Text("{name} discarded {card}. Claim it?", name=who, card=card)
         return Controls(
             prompt=prompt,
             rows=tuple(button_rows(buttons)[:MAX_ROWS]),
         )
     if legal == ["mahjong"]:
         return Controls(
-            prompt="You drew your called card: Mah-Jongg!",
-            rows=((Button("Mah-Jongg!", "mahjong", "success"),),),
+            prompt=Text("You drew your called card: Mah-Jongg!"),
+            rows=((Button(describe("mahjong"), "mahjong", "success"),),),
         )
     drawn = view.get("drawn")
     discards = [c.split()[1] for c in legal if c.startswith("discard ")]
@@ -90,26 +140,15 @@ def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
     for c in legal:
         verb = c.split()[0]
         if verb == "mahjong":
-            buttons.insert(0, Button("Mah-Jongg!", c, "success"))
+            buttons.insert(0, Button(describe(c), c, "success"))
         elif verb in ("kong", "extend"):
             buttons.append(Button(describe(c), c, "primary"))
     pending = view.get("pending_declare")
-    if pending:
-        prompt = (
-            f"Standing hand calling {_card(pending)}: discard a card that keeps you one card "
-            "from Mah-Jongg."
-        )
-    elif phase == "last_turns":
-        prompt = "One more turn after the Mah-Jongg: discard a card (keep the groups that score)."
-    else:
-        prompt = "Your turn: discard a card" + (f" (you drew {_card(drawn)})." if drawn else ".")
+    prompt = _turn_prompt(pending, phase == "last_turns", drawn, bool(declares) and not pending)
     rows: list[tuple[Button, ...] | Select] = []
-    rows.extend(_selects("discard", "Discard…", discards, drawn))
+    rows.extend(_selects("discard", DISCARD_PLACEHOLDER, discards, drawn))
     rows.extend(button_rows(buttons)[:2])
     if declares:
         room = MAX_ROWS - len(rows)
-        rows.extend(
-            _selects("declare", "Declare a standing hand calling…", declares)[: max(0, room)]
-        )
-        prompt += " You may declare a standing hand (+100 if you win on the called card)."
+        rows.extend(_selects("declare", DECLARE_PLACEHOLDER, declares)[: max(0, room)])
     return Controls(prompt=prompt, rows=tuple(rows[:MAX_ROWS]))
