@@ -20,6 +20,9 @@ How each figure is measured (all clocks are this machine's):
   message that reaches the fake after it. The table message carries no state version, so
   an edit rendered just before the commit but arriving after it counts as showing it
   (a slight under-estimate, bounded by one render).
+  ``table_stale_p99_ms_by_game`` splits it by game, and ``table_edits_per_action_by_game``
+  counts table-message edits in the window per action of that game (how much each game's
+  tables cost of the REST budget).
 * ``actions_per_s`` — actions committed in the window (database) / window seconds.
 * ``cpu_ms_per_action`` — utime+stime (``/proc/<pid>/stat``) of the bot process and all its
   descendants (the render pool), window start to end, / actions in the window.
@@ -525,18 +528,30 @@ class Bench:
 
     async def table_stale_ms(
         self, actions: list[tuple[int, float, str]], end_wall: float
-    ) -> list[float]:
+    ) -> dict[str, list[float]]:
+        """Staleness of each action, by game."""
         rows = await self.query("SELECT id, table_message_id FROM tables")
         message_of = {r["id"]: r["table_message_id"] for r in rows}
-        out = []
+        game_of = {t.id: t.game for t in self.tables}
+        out: defaultdict[str, list[float]] = defaultdict(list)
         for table_id, created, _ in actions:
             edits = self.watch.edits.get(message_of.get(table_id) or 0, [])
             after = next((t for t in edits if t >= created), None)
             if after is not None:
-                out.append((after - created) * 1000)
+                out[game_of.get(table_id, "?")].append((after - created) * 1000)
             elif end_wall - created > 5:
                 self.errors["table never showed an action"] += 1
         return out
+
+    async def edits_by_game(self, start_wall: float, end_wall: float) -> Counter[str]:
+        """Table-message edits in the window, by game."""
+        rows = await self.query("SELECT id, table_message_id FROM tables")
+        game_of = {t.id: t.game for t in self.tables}
+        edits: Counter[str] = Counter()
+        for r in rows:
+            times = self.watch.edits.get(r["table_message_id"] or 0, [])
+            edits[game_of.get(r["id"], "?")] += sum(1 for t in times if start_wall <= t < end_wall)
+        return edits
 
 
 # ---------------------------------------------------------------------- runs
@@ -643,7 +658,11 @@ async def run_host(
         window = wall1 - wall0
         actions = await bench.actions_between(wall0, wall1)
         n = len(actions)
-        stale = await bench.table_stale_ms(actions, wall1)
+        stale_by_game = await bench.table_stale_ms(actions, wall1)
+        stale = [ms for values in stale_by_game.values() for ms in values]
+        game_of = {t.id: t.game for t in bench.tables}
+        actions_by_game = Counter(game_of.get(table_id, "?") for table_id, _, _ in actions)
+        edits_by_game = await bench.edits_by_game(wall0, wall1)
         result.update(
             tables_playing=len(bench.tables),
             window_s=round(window, 1),
@@ -658,6 +677,12 @@ async def run_host(
             decision_via_ai_p50_ms=_r(percentile(bench.decisions_via_ai, 50)),
             table_stale_p50_ms=_r(percentile(stale, 50)),
             table_stale_p99_ms=_r(percentile(stale, 99)),
+            table_stale_p99_ms_by_game={
+                g: _r(percentile(v, 99)) for g, v in sorted(stale_by_game.items())
+            },
+            table_edits_per_action_by_game={
+                g: round(edits_by_game[g] / k, 2) for g, k in sorted(actions_by_game.items())
+            },
             actions_per_s=_r(n / window if window else 0.0, 2),
             cpu_ms_per_action=_r((cpu1 - cpu0) * 1000 / n if n else float("nan")),
             cpu_percent=_r((cpu1 - cpu0) * 100 / window if window else 0.0),
