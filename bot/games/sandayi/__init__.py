@@ -43,6 +43,7 @@ from bot.games.sandayi.ai import choose as _ai_choose
 from bot.games.sandayi.ai import hint
 from bot.games.sandayi.rules import Options, SanDaYiState, describe
 from bot.games.sandayi.ui import controls as _controls
+from bot.i18n.text import Text
 
 NAME = "sandayi"
 TITLE = "San Da Yi"
@@ -98,6 +99,16 @@ def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
     return _controls(view, legal)
 
 
+def progress(view: Mapping[str, Any]) -> str:
+    """The status line's progress, ``hand 2/8``, in the reader's language."""
+    deal, deals = view.get("deal"), view.get("deals")
+    if not deal:
+        return ""
+    if deals:
+        return Text("hand {deal}/{deals}", deal=deal, deals=deals)
+    return Text("hand {deal}", deal=deal)
+
+
 SPEC = GameSpec(
     name=NAME,
     title=TITLE,
@@ -110,4 +121,5 @@ SPEC = GameSpec(
     describe=describe,
     hint=hint,
     option_bounds={"hands": (1, 40)},
+    progress=progress,
 )

@@ -15,16 +15,19 @@ from bot.games.sandayi.cards import (
     DECK,
     PLAIN_RANK_VALUE,
     SMALL_JOKER,
+    SUIT_NAME_LOWER,
     SUITS,
     TRUMP_GROUP,
     group,
     is_trump,
+    label,
     points,
     rank,
     sort_canonical,
     suit,
     trick_strength,
 )
+from bot.i18n.text import Text
 
 SEATS = 4
 KITTY_SIZE = 6
@@ -351,68 +354,86 @@ __all__ = ["choose", "choose_bid", "choose_bury", "choose_play", "choose_trump",
 
 # ----- hints --------------------------------------------------------------------------------
 
-_SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-
-
-def _card_name(card: str) -> str:
-    from bot.games.sandayi.cards import label
-
-    return label(card)
-
 
 def hint(view: Mapping[str, Any], legal: Sequence[str]) -> tuple[str, str]:
     """What the AI would play from this view, and why in a line: ``(code, reason)``.
 
     Deterministic. In the bury phase the hint buries every card still to bury at once
     (``bury c1 … c6``, which ``apply`` accepts though ``legal`` lists one card per code);
-    otherwise ``code`` is one of ``legal``."""
+    otherwise ``code`` is one of ``legal``. The reason is a :class:`~bot.i18n.text.Text`."""
     phase = view.get("phase")
     if not legal and phase != "bury":
-        return "", "Nothing to decide now."
+        return "", Text("Nothing to decide now.")
     code = choose(view, legal, random.Random(f"hint:{view.get('version')}"))
     words = code.split()
     if phase == "bidding":
-        strength = hand_strength(view["hand"])
+        strength = f"{hand_strength(view['hand']):.1f}"
         if code == "pass":
-            return code, f"Pass: this hand (strength {strength:.1f}) is too weak to declare"
-        trump = _SUIT_NAMES.get(best_trump(view["hand"]), "")
-        return (
-            code,
-            f"Bid {words[1]}: a strong hand (strength {strength:.1f}) with {trump} as trump",
+            return code, Text(
+                "Pass: this hand (strength {strength}) is too weak to declare", strength=strength
+            )
+        trump = SUIT_NAME_LOWER.get(best_trump(view["hand"]), "")
+        return code, Text(
+            "Bid {bid}: a strong hand (strength {strength}) with {suit} as trump",
+            bid=words[1],
+            strength=strength,
+            suit=trump,
         )
     if phase == "bury":
         cards = words[1:]
         trump = best_trump(view["hand"])
-        voided = [
-            _SUIT_NAMES[s]
+        voided = tuple(
+            SUIT_NAME_LOWER[s]
             for s in SUITS
             if s != trump
             and any(suit(c) == s for c in cards)
             and not any(
                 suit(c) == s and c not in cards and not is_trump(c, trump) for c in view["hand"]
             )
-        ]
+        )
         pts = sum(points(c) for c in cards)
-        why = f"voids {', '.join(voided)}" if voided else "keeps your trumps and aces"
-        if pts:
-            why += f" and hides {pts} points from the defenders"
-        return code, f"Bury {len(cards)}: {why}"
+        n = len(cards)
+        if voided and pts:
+            why = Text(
+                "Bury {n}: voids {suits} and hides {points} points from the defenders",
+                n=n,
+                suits=voided,
+                points=pts,
+            )
+        elif voided:
+            why = Text("Bury {n}: voids {suits}", n=n, suits=voided)
+        elif pts:
+            why = Text(
+                "Bury {n}: keeps your trumps and aces and hides {points} points from the defenders",
+                n=n,
+                points=pts,
+            )
+        else:
+            why = Text("Bury {n}: keeps your trumps and aces", n=n)
+        return code, why
     if phase == "trump":
-        return code, f"Name {_SUIT_NAMES[words[1]]} trump: your longest and strongest suit"
+        return code, Text(
+            "Name {suit} trump: your longest and strongest suit", suit=SUIT_NAME_LOWER[words[1]]
+        )
     if phase == "play":
         card = words[1]
+        name = label(card)
         t = _Table(view)
         if not t.trick:
             if t.is_master(card):
-                return code, f"Lead {_card_name(card)}: nothing unseen beats it"
-            return code, f"Lead {_card_name(card)}: a cheap card to give the lead away safely"
+                return code, Text("Lead {card}: nothing unseen beats it", card=name)
+            return code, Text("Lead {card}: a cheap card to give the lead away safely", card=name)
         led = group(t.trick[0][1], t.trump)
         winner, best = _trick_winner(t)
         if t.is_partner(winner) and _strength(t, card, led) <= best:
             if points(card):
-                return code, f"Your partner wins this trick: give them {_card_name(card)}'s points"
-            return code, "Your partner wins this trick: play low"
+                return code, Text(
+                    "Your partner wins this trick: give them {card}'s points", card=name
+                )
+            return code, Text("Your partner wins this trick: play low")
         if _strength(t, card, led) > best:
-            return code, f"Win the trick with {_card_name(card)}"
-        return code, f"You can't win this trick: give away {_card_name(card)}, your cheapest card"
-    return code, "The AI's choice here"
+            return code, Text("Win the trick with {card}", card=name)
+        return code, Text(
+            "You can't win this trick: give away {card}, your cheapest card", card=name
+        )
+    return code, Text("The AI's choice here")

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from bot.i18n.text import Text
+
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 BIG_JOKER, SMALL_JOKER = "BJ", "SJ"
@@ -19,7 +21,20 @@ DECK: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS) + (SMALL_JOKE
 DECK_INDEX: dict[str, int] = {c: i for i, c in enumerate(DECK)}
 
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-SUIT_NAME = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
+SUIT_NAME: dict[str, str] = {
+    "S": Text("Spades"),
+    "H": Text("Hearts"),
+    "D": Text("Diamonds"),
+    "C": Text("Clubs"),
+}
+#: The suit names inside a sentence ("with spades as trump").
+SUIT_NAME_LOWER: dict[str, str] = {
+    "S": Text("spades"),
+    "H": Text("hearts"),
+    "D": Text("diamonds"),
+    "C": Text("clubs"),
+}
+JOKER_NAME: dict[str, str] = {BIG_JOKER: Text("Big joker"), SMALL_JOKER: Text("Small joker")}
 RED_SUITS = frozenset({"H", "D"})
 
 #: Rank order inside a plain suit (and inside the trump suit below the 2s): 3 low, A high.
@@ -120,12 +135,45 @@ def sort_canonical(cards: Iterable[str]) -> list[str]:
 
 
 def label(card: str) -> str:
-    """A short readable label: ``Q♠``, ``10♥``, ``Big joker``."""
-    if card == BIG_JOKER:
-        return "Big joker"
-    if card == SMALL_JOKER:
-        return "Small joker"
+    """A short readable label: ``Q♠``, ``10♥``, ``Big joker`` (the jokers' names are
+    :class:`~bot.i18n.text.Text`: said in each player's language; ranks and suit symbols
+    read the same everywhere)."""
+    joker = JOKER_NAME.get(card)
+    if joker is not None:
+        return joker
     return rank(card) + SUIT_SYMBOL[suit(card)]
+
+
+def card_list(cards: Iterable[str]) -> str:
+    """The cards' labels separated by spaces (``Q♠ 10♥ Big joker``): a plain string, or a
+    :class:`~bot.i18n.text.Text` around the jokers' names when the list holds a joker."""
+    cards = list(cards)
+    labels = [str(label(c)) for c in cards]
+    jokers = [i for i, c in enumerate(cards) if c in JOKERS]
+    if not jokers:
+        return " ".join(labels)
+
+    def part(i: int, j: int, before: bool) -> str:
+        words = " ".join(labels[i:j])
+        return "" if not words else words + " " if before else " " + words
+
+    first = jokers[0]
+    before, after = part(0, first, True), part(jokers[-1] + 1, len(cards), False)
+    if len(jokers) == 1:
+        if cards[first] == BIG_JOKER:
+            return Text("{before}Big joker{after}", before=before, after=after)
+        return Text("{before}Small joker{after}", before=before, after=after)
+    middle = " " + " ".join(labels[first + 1 : jokers[1]] + [""])
+    if cards[first] == BIG_JOKER:
+        return Text(
+            "{before}Big joker{middle}Small joker{after}",
+            before=before,
+            middle=middle,
+            after=after,
+        )
+    return Text(
+        "{before}Small joker{middle}Big joker{after}", before=before, middle=middle, after=after
+    )
 
 
 def diamond_bidding_order() -> list[str]:

@@ -30,7 +30,9 @@ from bot.games.sandayi.cards import (
     suit,
     trick_strength,
 )
-from bot.games.sandayi.scoring import SETTLEMENT_CASES
+from bot.games.sandayi.rules import KOU_DI, NO_KOU_DI, PASS
+from bot.games.sandayi.scoring import CASES_BY_CODE, SETTLEMENT_CASES
+from bot.i18n.text import Text, localize, ntext
 from bot.render.draw import (
     GOLD,
     HIGHLIGHT,
@@ -44,6 +46,7 @@ from bot.render.draw import (
     glow,
     panel,
     paste_with_shadow,
+    text_length,
 )
 from bot.render.fonts import font
 
@@ -310,6 +313,27 @@ def card_back(width: int = 80) -> Image.Image:
     return face.resize((width, card_height(width)), Image.Resampling.LANCZOS)
 
 
+# ----------------------------------------------------------------------------- words
+
+#: Labels drawn on the images; each is said in the image's locale with ``localize``.
+TITLE = Text("三打一 San Da Yi")
+TO_PLAY = Text("▶ TO PLAY")
+DECLARER = Text("庄 Declarer")
+DEFENDER = Text("闲 Defender")
+DECLARER_MARK = Text("庄", context="declarer mark")
+DEFENDER_MARK = Text("闲", context="defender mark")
+FIRST = Text("1st", context="first bidder")
+PASS_LOWER = Text("pass", context="bidding")
+TRUMP = Text("Trump")
+TRUMPS = Text("Trumps")
+
+
+def _case_name(entry: Mapping[str, Any]) -> str:
+    """The settlement row's name (a Text) for a hand of the view's history."""
+    case = CASES_BY_CODE.get(entry["case"])
+    return case.name if case is not None else str(entry.get("case_name", ""))
+
+
 # ----------------------------------------------------------------------------- helpers
 
 
@@ -359,16 +383,18 @@ def _status_line(view: View) -> str:
     to_act = view.get("to_act") or []
     who = _name(view, to_act[0]) if to_act else ""
     if view.get("is_over") or phase == "over":
-        return "The match is over"
+        return Text("The match is over")
     if phase == "bidding":
-        return f"Bidding — {who} to speak"
+        return Text("Bidding — {name} to speak", name=who)
     if phase == "bury":
         left = view.get("to_bury") or 6
-        return f"{who} is burying {left} card{'s' if left != 1 else ''}"
+        return ntext("{name} is burying {n} card", "{name} is burying {n} cards", left, name=who)
     if phase == "trump":
-        return f"{who} is naming trump"
+        return Text("{name} is naming trump", name=who)
     if phase == "play":
-        return f"Trick {view.get('tricks_played', 0) + 1} of 12 — {who} to play"
+        return Text(
+            "Trick {n} of 12 — {name} to play", n=view.get("tricks_played", 0) + 1, name=who
+        )
     return ""
 
 
@@ -379,16 +405,29 @@ def _hand_prompt(view: View) -> str:
     phase = view.get("phase")
     if phase == "bidding":
         minimum = view.get("bid_minimum")
-        return f"Your bid: {minimum}–80 or pass" if minimum and minimum <= 80 else "Your turn: pass"
+        if minimum and minimum <= 80:
+            return Text("Your bid: {minimum}–80 or pass", minimum=minimum)
+        return Text("Your turn: pass")
     if phase == "bury":
         left = view.get("to_bury") or 6
         n = len(view.get("hand") or [])
-        return f"Your turn: bury {left} of these {n} cards"
+        return Text("Your turn: bury {left} of these {n} cards", left=left, n=n)
     if phase == "trump":
-        return "Your turn: name the trump suit"
+        return Text("Your turn: name the trump suit")
     if phase == "play":
-        return "Your turn: play a lifted card"
+        return Text("Your turn: play a lifted card")
     return _status_line(view)
+
+
+def _fitted(
+    d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, max_width: int, size: int,
+    fill: Any = WHITE, bold: bool = False, anchor: str = "la",
+) -> int:  # fmt: skip
+    """Draw ``text`` shrunk (then ellipsized) to ``max_width``; returns its width."""
+    text, size = fit_text(text, max_width, size, bold)
+    f = font(size, bold)
+    d.text(xy, text, font=f, fill=fill, anchor=anchor)
+    return int(f.getlength(text))
 
 
 def _paste_text_with_pip(
@@ -467,7 +506,7 @@ def _trick_slot(side: str) -> tuple[int, int]:
     return (cx + off_x - cw // 2, cy - ch // 2)
 
 
-def _seat_panel(img: Image.Image, view: View, seat: int, side: str) -> None:
+def _seat_panel(img: Image.Image, view: View, seat: int, side: str, locale: str) -> None:
     box = _seat_box(side)
     x0, y0, x1, y1 = box
     to_act = view.get("to_act") or []
@@ -477,90 +516,106 @@ def _seat_panel(img: Image.Image, view: View, seat: int, side: str) -> None:
     d = Draw(img)
     if acting:
         d.rounded_rectangle((x0 - 2, y0 - 2, x1 + 2, y1 + 2), radius=12, outline=GOLD, width=3)
-        badge(d, (x1 - 6, y0 - 10), "▶ TO PLAY", size=12, anchor="ra")
+        badge(d, (x1 - 6, y0 - 10), localize(locale, TO_PLAY), size=12, anchor="ra")
     name, size = fit_text(_name(view, seat), x1 - x0 - 20, 20, bold=True)
     d.text((x0 + 10, y0 + 8), name, font=font(size, True), fill=WHITE)
     y = y0 + 36
     if declarer is not None:
         if seat == declarer:
-            badge(d, (x0 + 10, y), "庄 Declarer", size=13, fill=DECLARER_COLOUR)
+            badge(d, (x0 + 10, y), localize(locale, DECLARER), size=13, fill=DECLARER_COLOUR)
         else:
-            badge(d, (x0 + 10, y), "闲 Defender", size=13, fill=DEFENDER_COLOUR)
+            badge(d, (x0 + 10, y), localize(locale, DEFENDER), size=13, fill=DEFENDER_COLOUR)
     elif view.get("phase") == "bidding":
         said = next((b["bid"] for b in view.get("bids") or [] if b["seat"] == seat), "—")
-        text = "Pass" if said is None else ("…" if said == "—" else f"Bid {said}")
+        text = PASS if said is None else ("…" if said == "—" else Text("Bid {bid}", bid=said))
         badge(
-            d, (x0 + 10, y), text, size=13, fill=GOLD if isinstance(said, int) else (180, 180, 180)
+            d,
+            (x0 + 10, y),
+            localize(locale, text),
+            size=13,
+            fill=GOLD if isinstance(said, int) else (180, 180, 180),
         )
     if seat == view.get("first_bidder") and view.get("phase") == "bidding":
-        badge(d, (x1 - 10, y), "1st", size=13, fill=(200, 200, 200), anchor="ra")
+        badge(d, (x1 - 10, y), localize(locale, FIRST), size=13, fill=(200, 200, 200), anchor="ra")
     total = (view.get("scores") or [0, 0, 0, 0])[seat]
     counts = view.get("hand_counts") or [0, 0, 0, 0]
     won = (view.get("tricks_won") or [0, 0, 0, 0])[seat]
-    stats = f"Total {_signed(total)}"
-    tricks = f"{won} trick" + ("" if won == 1 else "s")
-    line2 = f"{counts[seat]} cards · {tricks}"
+    stats = localize(locale, Text("Total {score}", score=_signed(total)))
+    inner = x1 - x0 - 20
+    _fitted(d, (x0 + 10, y + 28), stats, inner, 15, GOLD, True)
     if side in ("left", "right"):
-        d.text((x0 + 10, y + 28), stats, font=font(15, True), fill=GOLD)
-        d.text((x0 + 10, y + 52), f"{counts[seat]} cards", font=font(14), fill=MUTED)
-        d.text((x0 + 10, y + 72), f"{tricks} won", font=font(14), fill=MUTED)
+        cards = localize(locale, Text("{n} cards", n=counts[seat]))
+        tricks = localize(locale, ntext("{n} trick won", "{n} tricks won", won))
+        _fitted(d, (x0 + 10, y + 52), cards, inner, 14, MUTED)
+        _fitted(d, (x0 + 10, y + 72), tricks, inner, 14, MUTED)
     else:
-        d.text((x0 + 10, y + 28), stats, font=font(15, True), fill=GOLD)
-        d.text((x1 - 10, y + 30), line2, font=font(14), fill=MUTED, anchor="ra")
+        line2 = Text(
+            "{n} cards · {tricks}",
+            n=counts[seat],
+            tricks=ntext("{n} trick", "{n} tricks", won),
+        )
+        stats_w = int(font(15, True).getlength(stats))
+        _fitted(
+            d,
+            (x1 - 10, y + 30),
+            localize(locale, line2),
+            inner - stats_w - 12,
+            14,
+            MUTED,
+            anchor="ra",
+        )
 
 
-def _info_column(img: Image.Image, view: View) -> None:
+def _info_column(img: Image.Image, view: View, locale: str) -> None:
     x0, y0 = M + 14, M + 12
     x1 = M + LEFT_W - 14
+    width = x1 - x0 + 8  # up to the panel's edge
     d = Draw(img)
-    d.text((x0, y0), "三打一 San Da Yi", font=font(22, True), fill=WHITE)
+    _fitted(d, (x0, y0), localize(locale, TITLE), width, 22, WHITE, True)
     deal, deals = view.get("deal", 1), view.get("deals")
-    d.text(
-        (x0, y0 + 32),
-        f"Hand {deal} / {deals}" if deals else f"Hand {deal}",
-        font=font(17, True),
-        fill=GOLD,
+    hand = (
+        Text("Hand {deal} / {deals}", deal=deal, deals=deals)
+        if deals
+        else Text("Hand {deal}", deal=deal)
     )
+    hand_w = _fitted(d, (x0, y0 + 32), localize(locale, hand), width, 17, GOLD, True)
     redeals = view.get("redeals") or 0
     if redeals:
-        d.text((x1, y0 + 34), f"redealt ×{redeals}", font=font(13), fill=MUTED, anchor="ra")
+        redealt = localize(locale, Text("redealt ×{n}", n=redeals))
+        _fitted(d, (x1, y0 + 34), redealt, width - hand_w - 8, 13, MUTED, anchor="ra")
     y = y0 + 70
     bid, declarer = view.get("bid"), view.get("declarer")
-    d.text((x0, y), "BID", font=font(13, True), fill=MUTED)
+    _fitted(d, (x0, y), localize(locale, Text("BID")), width, 13, MUTED, True)
     if bid:
         d.text((x0, y + 18), f"{bid}", font=font(34, True), fill=WHITE)
-        d.text(
-            (x0 + 64, y + 22),
-            f"by {_name(view, declarer)}",
-            font=font(15, True),
-            fill=DECLARER_COLOUR,
-        )
-        d.text((x0 + 64, y + 42), f"stake ×{view.get('stake')}", font=font(14), fill=MUTED)
+        by = localize(locale, Text("by {name}", name=_name(view, declarer)))
+        _fitted(d, (x0 + 64, y + 22), by, width - 64, 15, DECLARER_COLOUR, True)
+        stake = localize(locale, Text("stake ×{stake}", stake=view.get("stake")))
+        _fitted(d, (x0 + 64, y + 42), stake, width - 64, 14, MUTED)
     else:
         high = view.get("high_bid")
-        d.text(
-            (x0, y + 20),
-            f"highest so far: {high}" if high else "no bid yet",
-            font=font(16),
-            fill=MUTED,
-        )
+        note = Text("highest so far: {bid}", bid=high) if high else Text("no bid yet")
+        _fitted(d, (x0, y + 20), localize(locale, note), width, 16, MUTED)
     y += 78
-    d.text((x0, y), "TRUMP", font=font(13, True), fill=MUTED)
+    _fitted(d, (x0, y), localize(locale, Text("TRUMP")), width, 13, MUTED, True)
     trump = view.get("trump")
     if trump:
         _suit_chip(img, (x0, y + 18), trump, 46)
-        d.text((x0 + 56, y + 24), SUIT_NAME[trump], font=font(20, True), fill=WHITE)
-        d.text((x0 + 56, y + 48), "+ jokers and all 2s", font=font(13), fill=MUTED)
+        name = localize(locale, SUIT_NAME[trump])
+        _fitted(d, (x0 + 56, y + 24), name, width - 56, 20, WHITE, True)
+        also = localize(locale, Text("+ jokers and all 2s"))
+        _fitted(d, (x0 + 56, y + 48), also, width - 56, 13, MUTED)
     else:
-        d.text((x0, y + 22), "not named yet", font=font(16), fill=MUTED)
+        _fitted(d, (x0, y + 22), localize(locale, Text("not named yet")), width, 16, MUTED)
     y += 84
     # The defenders' points against their target, with marks at N and 2N.
-    d.text((x0, y), "DEFENDERS' POINTS", font=font(13, True), fill=MUTED)
+    _fitted(d, (x0, y), localize(locale, Text("DEFENDERS' POINTS")), width, 13, MUTED, True)
     pts, target = view.get("defender_points", 0), view.get("target")
     if target:
         colour = BAD if pts >= target else WHITE
         d.text((x0, y + 16), f"{pts}", font=font(34, True), fill=colour)
-        d.text((x0 + 70, y + 30), f"/ {target} needed", font=font(16, True), fill=MUTED)
+        needed = localize(locale, Text("/ {target} needed", target=target))
+        _fitted(d, (x0 + 70, y + 30), needed, width - 70, 16, MUTED, True)
         bar = (x0, y + 64, x1, y + 78)
         full = max(100, 2 * target)
         d.rounded_rectangle(bar, radius=6, fill=(20, 40, 30), outline=(255, 255, 255, 60))
@@ -572,19 +627,20 @@ def _info_column(img: Image.Image, view: View) -> None:
             d.line((mx, bar[1] - 4, mx, bar[3] + 4), fill=GOLD, width=2)
             d.text((mx, bar[3] + 6), f"{label} {mark}", font=font(12, True), fill=GOLD, anchor="mt")
     else:
-        d.text((x0, y + 22), "needed: 105 − bid", font=font(16), fill=MUTED)
+        needed = localize(locale, Text("needed: 105 − bid"))
+        _fitted(d, (x0, y + 22), needed, width, 16, MUTED)
     y += 116
-    d.text((x0, y), f"TRICKS  {view.get('tricks_played', 0)} / 12", font=font(13, True), fill=MUTED)
+    tricks = Text("TRICKS  {n} / 12", n=view.get("tricks_played", 0))
+    _fitted(d, (x0, y), localize(locale, tricks), width, 13, MUTED, True)
     if declarer is not None:
         kept = sum(t["points"] for t in view.get("tricks") or [] if t["winner"] == declarer)
-        d.text(
-            (x0, y + 18), f"Declarer's tricks: {kept} pts (not counted)", font=font(13), fill=MUTED
-        )
+        note = Text("Declarer's tricks: {points} pts (not counted)", points=kept)
+        _fitted(d, (x0, y + 18), localize(locale, note), width, 13, MUTED)
     y += 44
-    _kitty(img, view, (x0, y), x1)
+    _kitty(img, view, (x0, y), x1, locale)
 
 
-def _kitty(img: Image.Image, view: View, xy: tuple[int, int], x1: int) -> None:
+def _kitty(img: Image.Image, view: View, xy: tuple[int, int], x1: int, locale: str) -> None:
     x0, y = xy
     d = Draw(img)
     kitty = view.get("kitty")
@@ -592,45 +648,47 @@ def _kitty(img: Image.Image, view: View, xy: tuple[int, int], x1: int) -> None:
     buried = view.get("buried")
     cw = 36
     if buried:
-        title = "BURIED (only you see them)"
+        title = Text("BURIED (only you see them)")
         cards: list[str | None] = list(buried)
     elif kitty and declarer is not None:
         public = view.get("kitty_public")
-        title = "KITTY (shown: bid 60/65)" if public else "KITTY (only you see it)"
+        title = Text("KITTY (shown: bid 60/65)") if public else Text("KITTY (only you see it)")
         cards = list(kitty)
     else:
-        title = "KITTY (face down)" if declarer is None else "KITTY (hidden: bid 70+)"
+        title = Text("KITTY (face down)") if declarer is None else Text("KITTY (hidden: bid 70+)")
         cards = [None] * 6
-    d.text((x0, y), title, font=font(13, True), fill=MUTED)
+    _fitted(d, (x0, y), localize(locale, title), x1 - x0, 13, MUTED, True)
     step = min(cw + 4, (x1 - x0 - cw) // 5)
     for i, c in enumerate(cards):
         sprite = card_back(cw) if c is None else card_image(c, cw)
         paste_with_shadow(img, sprite, (x0 + i * step, y + 20))
 
 
-def _right_column(img: Image.Image, view: View) -> None:
+def _right_column(img: Image.Image, view: View, locale: str) -> None:
     x0, y0 = W - M - RIGHT_W + 14, M + 12
     x1 = W - M - 14
+    width = x1 - x0 + 8  # up to the panel's edge
     d = Draw(img)
-    d.text((x0, y0), _status_line(view), font=font(15, True), fill=GOLD)
+    _fitted(d, (x0, y0), localize(locale, _status_line(view)), width, 15, GOLD, True)
     y = y0 + 30
-    d.text((x0, y), "BIDDING THIS HAND", font=font(13, True), fill=MUTED)
+    _fitted(d, (x0, y), localize(locale, Text("BIDDING THIS HAND")), width, 13, MUTED, True)
     y += 20
     bids = view.get("bids") or []
     if not bids:
         first = view.get("first_bidder")
-        note = f"{_name(view, first)} bids first" if isinstance(first, int) and first >= 0 else ""
-        d.text((x0, y), note, font=font(14), fill=WHITE)
+        if isinstance(first, int) and first >= 0:
+            note = localize(locale, Text("{name} bids first", name=_name(view, first)))
+            _fitted(d, (x0, y), note, width, 14, WHITE)
         y += 22
     for b in bids:
-        said = "pass" if b["bid"] is None else str(b["bid"])
+        said = localize(locale, PASS_LOWER) if b["bid"] is None else str(b["bid"])
         name, size = fit_text(_name(view, b["seat"]), 150, 14)
         d.text((x0, y), name, font=font(size), fill=WHITE)
         d.text((x1, y), said, font=font(14, True), fill=GOLD if b["bid"] else MUTED, anchor="ra")
         y += 20
     y = max(y + 10, y0 + 150)
     last = view.get("last_trick")
-    d.text((x0, y), "LAST TRICK", font=font(13, True), fill=MUTED)
+    _fitted(d, (x0, y), localize(locale, Text("LAST TRICK")), width, 13, MUTED, True)
     y += 20
     if last:
         cw = 44
@@ -653,20 +711,19 @@ def _right_column(img: Image.Image, view: View) -> None:
                     width=2,
                 )
         y += card_height(cw) + 22
-        side = "defenders" if last["winner"] != view.get("declarer") else "declarer"
-        d.text(
-            (x0, y),
-            f"{_name(view, last['winner'])} won {last['points']} pts ({side})",
-            font=font(13),
-            fill=WHITE,
-        )
+        who = _name(view, last["winner"])
+        if last["winner"] != view.get("declarer"):
+            won = Text("{name} won {points} pts (defenders)", name=who, points=last["points"])
+        else:
+            won = Text("{name} won {points} pts (declarer)", name=who, points=last["points"])
+        _fitted(d, (x0, y), localize(locale, won), width, 13, WHITE)
         y += 24
     else:
         d.text((x0, y), "—", font=font(14), fill=MUTED)
         y += 24
     # Match scoreboard: hands so far and totals.
     y += 6
-    d.text((x0, y), "MATCH TOTALS", font=font(13, True), fill=MUTED)
+    _fitted(d, (x0, y), localize(locale, Text("MATCH TOTALS")), width, 13, MUTED, True)
     y += 20
     scores = view.get("scores") or [0, 0, 0, 0]
     order = sorted(range(4), key=lambda s: -scores[s])
@@ -678,7 +735,7 @@ def _right_column(img: Image.Image, view: View) -> None:
     history = view.get("history") or []
     if history:
         y += 8
-        d.text((x0, y), "HANDS", font=font(13, True), fill=MUTED)
+        _fitted(d, (x0, y), localize(locale, Text("HANDS")), width, 13, MUTED, True)
         y += 20
         for h in history[-max(1, (FOOT[1] - 20 - y) // 19) :]:
             text = f"{h['hand']}. {_name(view, h['declarer'])} {h['bid']} · D {h['defender_points']} · {h['case']}"
@@ -691,7 +748,7 @@ def _right_column(img: Image.Image, view: View) -> None:
             y += 19
 
 
-def _centre(img: Image.Image, view: View, sides: dict[int, str]) -> None:
+def _centre(img: Image.Image, view: View, sides: dict[int, str], locale: str) -> None:
     d = Draw(img)
     x0, y0, x1, y1 = CENTER
     cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
@@ -699,7 +756,7 @@ def _centre(img: Image.Image, view: View, sides: dict[int, str]) -> None:
     trick = view.get("trick") or []
     trump = view.get("trump")
     if view.get("is_over"):
-        _game_over_banner(img, view)
+        _game_over_banner(img, view, locale)
         return
     if phase == "play":
         shown, dim = trick, False
@@ -723,7 +780,7 @@ def _centre(img: Image.Image, view: View, sides: dict[int, str]) -> None:
                 badge(
                     Draw(img),
                     (x + TRICK_CARD // 2, ly),
-                    "led",
+                    localize(locale, Text("led")),
                     size=12,
                     anchor="ma",
                     fill=(220, 220, 220),
@@ -734,25 +791,15 @@ def _centre(img: Image.Image, view: View, sides: dict[int, str]) -> None:
             box = (cx - 68, cy - 20, cx + 68, cy + 28)
             panel(img, box, fill=(0, 0, 0, 170), border=HIGHLIGHT)
             d = Draw(img)
-            d.text(
-                (cx, cy - 8),
-                f"trick {view.get('tricks_played')} won by",
-                font=font(12),
-                fill=MUTED,
-                anchor="mm",
-            )
+            won_by = Text("trick {n} won by", n=view.get("tricks_played"))
+            _fitted(d, (cx, cy - 8), localize(locale, won_by), 126, 12, MUTED, anchor="mm")
             who, size = fit_text(
                 f"{_name(view, last['winner'])} +{last['points']}", 126, 15, bold=True
             )
             d.text((cx, cy + 12), who, font=font(size, True), fill=WHITE, anchor="mm")
         elif not shown and view.get("to_act"):
-            d.text(
-                (cx, cy),
-                f"{_name(view, view['to_act'][0])} leads",
-                font=font(16, True),
-                fill=WHITE,
-                anchor="mm",
-            )
+            leads = Text("{name} leads", name=_name(view, view["to_act"][0]))
+            _fitted(d, (cx, cy), localize(locale, leads), x1 - x0 - 40, 16, WHITE, True, "mm")
     elif phase == "bidding":
         cw = 48
         total = 6 * (cw + 6) - 6
@@ -760,21 +807,25 @@ def _centre(img: Image.Image, view: View, sides: dict[int, str]) -> None:
             paste_with_shadow(
                 img, card_back(cw), (cx - total // 2 + i * (cw + 6), cy - card_height(cw) // 2 - 10)
             )
-        d.text(
-            (cx, cy + card_height(cw) // 2 + 6),
-            "the kitty: 6 cards face down",
-            font=font(14),
-            fill=MUTED,
-            anchor="mt",
-        )
+        width = x1 - x0 - 2 * SIDE_SEAT_W - 40  # between the side seats
+        kitty_note = localize(locale, Text("the kitty: 6 cards face down"))
+        _fitted(d, (cx, cy + card_height(cw) // 2 + 6), kitty_note, width, 14, MUTED, anchor="mt")
         minimum = view.get("bid_minimum")
         if minimum and view.get("to_act"):
-            d.text(
+            may = Text(
+                "{name} may bid {minimum}–80 or pass",
+                name=_name(view, view["to_act"][0]),
+                minimum=minimum,
+            )
+            _fitted(
+                d,
                 (cx, cy + card_height(cw) // 2 + 28),
-                f"{_name(view, view['to_act'][0])} may bid {minimum}–80 or pass",
-                font=font(15, True),
-                fill=GOLD,
-                anchor="mt",
+                localize(locale, may),
+                width,
+                15,
+                GOLD,
+                True,
+                "mt",
             )
     elif phase in ("bury", "trump"):
         kitty = view.get("kitty")
@@ -787,22 +838,38 @@ def _centre(img: Image.Image, view: View, sides: dict[int, str]) -> None:
             )
         who = _name(view, view["declarer"])
         text = (
-            f"{who} takes the kitty and buries 6 cards"
+            Text("{name} takes the kitty and buries 6 cards", name=who)
             if phase == "bury"
-            else f"{who} names the trump suit"
+            else Text("{name} names the trump suit", name=who)
         )
-        d.text(
-            (cx, cy + card_height(cw) // 2 + 2), text, font=font(16, True), fill=WHITE, anchor="mt"
+        width = x1 - x0 - 2 * SIDE_SEAT_W - 40  # between the side seats
+        _fitted(
+            d,
+            (cx, cy + card_height(cw) // 2 + 2),
+            localize(locale, text),
+            width,
+            16,
+            WHITE,
+            True,
+            "mt",
         )
         note = (
-            "kitty shown to all (bid 60/65)"
+            Text("kitty shown to all (bid 60/65)")
             if view.get("kitty_public")
-            else "kitty hidden (bid 70+)"
+            else Text("kitty hidden (bid 70+)")
         )
-        d.text((cx, cy + card_height(cw) // 2 + 26), note, font=font(13), fill=MUTED, anchor="mt")
+        _fitted(
+            d,
+            (cx, cy + card_height(cw) // 2 + 26),
+            localize(locale, note),
+            width,
+            13,
+            MUTED,
+            anchor="mt",
+        )
 
 
-def _game_over_banner(img: Image.Image, view: View) -> None:
+def _game_over_banner(img: Image.Image, view: View, locale: str) -> None:
     x0, y0, x1, y1 = CENTER
     cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
     scores = view.get("scores") or [0, 0, 0, 0]
@@ -812,36 +879,40 @@ def _game_over_banner(img: Image.Image, view: View) -> None:
     box = (cx - 150, cy - 62, cx + 150, cy + 62)
     panel(img, box, fill=(0, 0, 0, 200), border=GOLD)
     d = Draw(img)
-    d.text((cx, cy - 36), "Match over", font=font(18, True), fill=MUTED, anchor="mm")
+    over = localize(locale, Text("Match over"))
+    _fitted(d, (cx, cy - 36), over, 276, 18, MUTED, True, "mm")
     text, size = fit_text(names, 276, 24, bold=True)
     d.text((cx, cy), text, font=font(size, True), fill=GOLD, anchor="mm")
-    verb = "wins" if len(winners) == 1 else "win"
-    d.text(
-        (cx, cy + 34), f"{verb} with {_signed(best)}", font=font(18, True), fill=WHITE, anchor="mm"
+    score = _signed(best)
+    won = (
+        Text("wins with {score}", score=score)
+        if len(winners) == 1
+        else Text("win with {score}", score=score)
     )
+    _fitted(d, (cx, cy + 34), localize(locale, won), 276, 18, WHITE, True, "mm")
 
 
-def _settlement_line(img: Image.Image, view: View) -> None:
+def _settlement_line(img: Image.Image, view: View, locale: str) -> None:
     x0, y0, x1, y1 = FOOT
     d = Draw(img)
     history = view.get("history") or []
     if not history:
-        d.text(
-            (x0 + 14, (y0 + y1) // 2),
-            "The settlement of each hand appears here.",
-            font=font(15),
-            fill=MUTED,
-            anchor="lm",
-        )
+        note = localize(locale, Text("The settlement of each hand appears here."))
+        _fitted(d, (x0 + 14, (y0 + y1) // 2), note, x1 - x0 - 28, 15, MUTED, anchor="lm")
         return
     h = history[-1]
-    kou = "抠底 by the defenders" if h["kou_di"] else "no 抠底"
-    head = (
-        f"Hand {h['hand']}: {_name(view, h['declarer'])} bid {h['bid']} · D {h['defender_points']}"
-        f"/{h['target']} · {kou} · case {h['case']}"
+    head = Text(
+        "Hand {hand}: {name} bid {bid} · D {points}/{target} · {kou} · case {case}",
+        hand=h["hand"],
+        name=_name(view, h["declarer"]),
+        bid=h["bid"],
+        points=h["defender_points"],
+        target=h["target"],
+        kou=KOU_DI if h["kou_di"] else NO_KOU_DI,
+        case=h["case"],
     )
-    x = _paste_text_with_pip(img, (x0 + 14, y0 + 5), head + " ·", None, 16)
-    d.text((x, y0 + 5), h["case_name"], font=font(16), fill=MUTED)
+    x = _paste_text_with_pip(img, (x0 + 14, y0 + 5), localize(locale, head) + " ·", None, 16)
+    _fitted(d, (x, y0 + 5), localize(locale, _case_name(h)), x1 - 14 - x, 16, MUTED)
     x = x0 + 14
     for s in range(4):
         delta = h["settlement"][s]
@@ -857,11 +928,11 @@ def render_table(view: View, locale: str = "en-US") -> Image.Image:
     img = _base().copy()
     sides = _seat_positions(view)
     for seat, side in sides.items():
-        _seat_panel(img, view, seat, side)
-    _info_column(img, view)
-    _right_column(img, view)
-    _centre(img, view, sides)
-    _settlement_line(img, view)
+        _seat_panel(img, view, seat, side, locale)
+    _info_column(img, view, locale)
+    _right_column(img, view, locale)
+    _centre(img, view, sides, locale)
+    _settlement_line(img, view, locale)
     return img
 
 
@@ -910,23 +981,37 @@ def render_hand(view: View, locale: str = "en-US") -> Image.Image:
     img = felt((HAND_W, height)).convert("RGB")
     d = Draw(img)
     if seat is None:
-        d.text((20, 20), "Spectators have no hand.", font=font(20, True), fill=WHITE)
+        no_hand = localize(locale, Text("Spectators have no hand.", context="cards"))
+        _fitted(d, (20, 20), no_hand, HAND_W - 40, 20, WHITE, True)
         return img
-    role = ""
-    if declarer is not None:
-        role = " · Declarer" if seat == declarer else " · Defender"
-    title = f"{_name(view, seat)}{role} — {n} cards"
-    x = _paste_text_with_pip(img, (20, 14), title, None, 20)
+    name = _name(view, seat)
+    if declarer is None:
+        title = Text("{name} — {n} cards", name=name, n=n)
+    elif seat == declarer:
+        title = Text("{name} · Declarer — {n} cards", name=name, n=n)
+    else:
+        title = Text("{name} · Defender — {n} cards", name=name, n=n)
+    # The title, trump and prompt share the top line: the title gives way first (down to
+    # half the line), then the prompt.
+    title_text = localize(locale, title)
+    trump_text = localize(locale, TRUMP) if trump else ""
+    prompt = localize(locale, _hand_prompt(view))
+    trump_w = int(font(17, True).getlength(trump_text)) + 4 + 16 + 42 if trump else 0
+    prompt_w = int(text_length(prompt, 15, True))
+    room = HAND_W - 40 - trump_w - 24
+    title_room = max(room - prompt_w, room // 2)
+    title_text, title_size = fit_text(title_text, title_room, 20, True)
+    x = _paste_text_with_pip(img, (20, 14), title_text, None, title_size)
     if trump:
-        x = _paste_text_with_pip(img, (x + 16, 16), "Trump", None, 17, fill=GOLD)
+        x = _paste_text_with_pip(img, (x + 16, 16), trump_text, None, 17, fill=GOLD)
         _suit_chip(img, (x, 10), trump, 34)
         x += 42
-    d.text((HAND_W - 20, 18), _hand_prompt(view), font=font(15, True), fill=GOLD, anchor="ra")
+    _fitted(d, (HAND_W - 20, 18), prompt, HAND_W - 20 - x - 24, 15, GOLD, True, "ra")
     legal = _legal_cards(view)
     x = 20
     top = 84
     for grp, cards in groups:
-        label = "Trumps" if grp == TRUMP_GROUP else SUIT_NAME[grp]
+        label = localize(locale, TRUMPS if grp == TRUMP_GROUP else SUIT_NAME[grp])
         gx = x
         for c in cards:
             lift = 12 if c in legal else 0
@@ -942,19 +1027,17 @@ def render_hand(view: View, locale: str = "en-US") -> Image.Image:
         )
         pts = sum(points(c) for c in cards)
         if pts:
-            d.text((x - group_gap, top - 26), f"{pts} pts", font=font(12), fill=MUTED, anchor="ra")
+            pts_text = localize(locale, Text("{n} pts", n=pts))
+            d.text((x - group_gap, top - 26), pts_text, font=font(12), fill=MUTED, anchor="ra")
     if view.get("phase") == "play" and legal:
-        d.text(
-            (20, top + ch + 18),
-            "Lifted cards are the ones you may play.",
-            font=font(14),
-            fill=MUTED,
-        )
+        lifted = localize(locale, Text("Lifted cards are the ones you may play."))
+        _fitted(d, (20, top + ch + 18), lifted, HAND_W - 40, 14, MUTED)
     if side_cards and view.get("buried"):
         y = top + ch + 44
-        d.text((20, y), "Buried (face down, only you see them):", font=font(14, True), fill=MUTED)
+        buried = localize(locale, Text("Buried (face down, only you see them):"))
+        end = 20 + _fitted(d, (20, y), buried, HAND_W - 40 - 6 * 46, 14, MUTED, True)
         for i, c in enumerate(sort_for_display(side_cards, trump)):
-            paste_with_shadow(img, card_image(c, 40), (330 + i * 46, y - 6))
+            paste_with_shadow(img, card_image(c, 40), (max(330, end + 16) + i * 46, y - 6))
     return img
 
 
@@ -972,36 +1055,41 @@ def render_deal_summary(view: View, locale: str = "en-US") -> Image.Image | None
     img = felt((w, hgt)).convert("RGB")
     d = Draw(img)
     declarer = h["declarer"]
-    d.text((24, 18), f"Hand {h['hand']} — settlement", font=font(26, True), fill=WHITE)
-    _paste_text_with_pip(
-        img,
-        (24, 60),
-        f"{_name(view, declarer)} bid {h['bid']} (stake ×{h['stake']}) · trump",
-        h["trump"],
-        18,
-        pip_colour=None,
+    title = localize(locale, Text("Hand {hand} — settlement", hand=h["hand"]))
+    _fitted(d, (24, 18), title, w - 48, 26, WHITE, True)
+    bid = Text(
+        "{name} bid {bid} (stake ×{stake}) · trump",
+        name=_name(view, declarer),
+        bid=h["bid"],
+        stake=h["stake"],
     )
-    d.text(
-        (24, 92),
-        f"Defenders took {h['defender_points']} points (needed {h['target']}, twice: {2 * h['target']})",
-        font=font(18),
-        fill=WHITE,
+    bid_text, bid_size = fit_text(localize(locale, bid), w - 48 - 30, 18, True)
+    _paste_text_with_pip(img, (24, 60), bid_text, h["trump"], bid_size, pip_colour=None)
+    took = Text(
+        "Defenders took {points} points (needed {target}, twice: {double})",
+        points=h["defender_points"],
+        target=h["target"],
+        double=2 * h["target"],
     )
+    _fitted(d, (24, 92), localize(locale, took), w - 48, 18, WHITE)
     last = _name(view, h["last_trick_winner"])
     kou = (
-        f"{last} (a defender) won the last trick: 抠底"
+        Text("{name} (a defender) won the last trick: 抠底", name=last)
         if h["kou_di"]
-        else f"{last} (the declarer) won the last trick: no 抠底"
+        else Text("{name} (the declarer) won the last trick: no 抠底", name=last)
     )
-    d.text((24, 120), kou, font=font(18), fill=WHITE)
+    _fitted(d, (24, 120), localize(locale, kou), w - 48, 18, WHITE)
     # The seven rows, the applied one highlighted.
     tx0, ty = 24, 160
     panel(img, (tx0 - 8, ty - 8, 560, ty + 7 * 34 + 40))
     d = Draw(img)
-    d.text((tx0, ty), "case", font=font(13, True), fill=MUTED)
-    d.text((tx0 + 60, ty), "condition", font=font(13, True), fill=MUTED)
-    d.text((tx0 + 400, ty), "declarer", font=font(13, True), fill=MUTED)
-    d.text((tx0 + 470, ty), "each", font=font(13, True), fill=MUTED)
+    for dx, head, room in (
+        (0, Text("case", context="settlement sheet"), 56),
+        (60, Text("condition", context="settlement sheet"), 330),
+        (400, Text("declarer", context="settlement sheet"), 66),
+        (470, Text("each", context="settlement sheet"), 56),
+    ):
+        _fitted(d, (tx0 + dx, ty), localize(locale, head), room, 13, MUTED, True)
     ty += 24
     for case in SETTLEMENT_CASES:
         hit = case.code == h["case"]
@@ -1015,19 +1103,23 @@ def render_deal_summary(view: View, locale: str = "en-US") -> Image.Image | None
             )
         colour = WHITE if hit else DIM
         d.text((tx0, ty), case.code, font=font(16, True), fill=GOLD if hit else colour)
-        name, size = fit_text(case.name, 330, 15)
+        name, size = fit_text(localize(locale, case.name), 330, 15)
         d.text((tx0 + 60, ty + 1), name, font=font(size), fill=colour)
         d.text((tx0 + 400, ty), f"{_signed(case.declarer)}s", font=font(16, True), fill=colour)
         d.text((tx0 + 470, ty), f"{_signed(case.defender)}s", font=font(16, True), fill=colour)
         ty += 34
     # Per-seat settlement and totals.
     px = 590
-    panel(img, (px - 8, 152, w - 16, 152 + 7 * 34 + 40), title="SETTLEMENT")
+    panel(
+        img,
+        (px - 8, 152, w - 16, 152 + 7 * 34 + 40),
+        title=localize(locale, Text("SETTLEMENT")),
+    )
     d = Draw(img)
     y = 190
     for s in range(4):
         name, size = fit_text(_name(view, s), 150, 16, bold=True)
-        role = "庄" if s == declarer else "闲"
+        role = localize(locale, DECLARER_MARK if s == declarer else DEFENDER_MARK)
         d.text(
             (px + 4, y),
             role,
@@ -1045,10 +1137,18 @@ def render_deal_summary(view: View, locale: str = "en-US") -> Image.Image | None
         )
         d.text((px + 290, y + 2), _signed(h["totals"][s]), font=font(15), fill=GOLD, anchor="ra")
         y += 40
-    d.text((px + 220, 168), "hand", font=font(12, True), fill=MUTED, anchor="ra")
-    d.text((px + 290, 168), "total", font=font(12, True), fill=MUTED, anchor="ra")
-    stake_note = f"case {h['case']}: declarer {_signed(h['declarer_multiple'])} × {h['stake']}, each defender {_signed(h['defender_multiple'])} × {h['stake']}"
-    d.text((24, hgt - 40), stake_note, font=font(16), fill=MUTED)
+    this_hand = localize(locale, Text("hand", context="settlement sheet"))
+    _fitted(d, (px + 220, 168), this_hand, 64, 12, MUTED, True, "ra")
+    total = localize(locale, Text("total", context="settlement sheet"))
+    _fitted(d, (px + 290, 168), total, 64, 12, MUTED, True, "ra")
+    stake_note = Text(
+        "case {case}: declarer {declarer} × {stake}, each defender {defender} × {stake}",
+        case=h["case"],
+        declarer=_signed(h["declarer_multiple"]),
+        defender=_signed(h["defender_multiple"]),
+        stake=h["stake"],
+    )
+    _fitted(d, (24, hgt - 40), localize(locale, stake_note), w - 48, 16, MUTED)
     return img
 
 

@@ -19,6 +19,7 @@ from bot.games.sandayi.cards import (
     SUIT_SYMBOL,
     SUITS,
     TRUMP_GROUP,
+    card_list,
     cards_points,
     diamond_bidding_order,
     group,
@@ -29,6 +30,7 @@ from bot.games.sandayi.cards import (
     trick_winner_index,
 )
 from bot.games.sandayi.scoring import BIDS, MAX_BID, settle, stake, target
+from bot.i18n.text import Text, ntext
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +54,7 @@ class Options:
 
     def __post_init__(self) -> None:
         if not 1 <= self.hands <= 40:
-            raise ValueError("hands must be between 1 and 40.")
+            raise ValueError(Text("hands must be between 1 and 40."))
 
 
 def _check_deck(deck: Sequence[str]) -> list[str]:
@@ -199,20 +201,34 @@ class SanDaYiState(State):
     def _check_bury(self, seat: int, cards: list[str]) -> None:
         """A bury of one or several cards, checked as a set (rule 7: any cards)."""
         left = self.to_bury
-        more = f"{left} more card{'s' if left != 1 else ''}"
         if not cards:
-            raise IllegalAction(f"Name the cards to bury ({more} to bury): `bury 10H`.")
+            raise IllegalAction(
+                ntext(
+                    "Name the cards to bury ({n} more card to bury): `bury 10H`.",
+                    "Name the cards to bury ({n} more cards to bury): `bury 10H`.",
+                    left,
+                )
+            )
         unknown = [c for c in cards if not is_card(c)]
         if unknown:
             raise IllegalAction(_not_a_card(unknown[0]))
         twice = sorted({c for c in cards if cards.count(c) > 1}, key=cards.index)
         if twice:
-            raise IllegalAction(f"Each card is buried once: {label(twice[0])} is named twice.")
+            raise IllegalAction(
+                Text("Each card is buried once: {card} is named twice.", card=label(twice[0]))
+            )
         if len(cards) > left:
-            raise IllegalAction(f"You have {more} to bury, not {len(cards)}.")
-        missing = [label(c) for c in cards if c not in self.hands[seat]]
+            raise IllegalAction(
+                ntext(
+                    "You have {n} more card to bury, not {count}.",
+                    "You have {n} more cards to bury, not {count}.",
+                    left,
+                    count=len(cards),
+                )
+            )
+        missing = tuple(label(c) for c in cards if c not in self.hands[seat])
         if missing:
-            raise IllegalAction(f"You don't hold {', '.join(missing)}.")
+            raise IllegalAction(Text("You don't hold {cards}.", cards=missing))
 
     def explain_illegal(self, seat: int, code: str) -> str:
         words = code.split()
@@ -220,48 +236,66 @@ class SanDaYiState(State):
         if self.phase == BIDDING:
             if verb == "bid" and len(words) == 2:
                 if words[1] not in {str(b) for b in BIDS}:
-                    return "Bids are 60, 65, 70, 75 or 80."
+                    return Text("Bids are 60, 65, 70, 75 or 80.")
                 return self._explain_low_bid()
-            return "It is time to bid (`bid 60` … `bid 80`) or `pass`."
+            return Text("It is time to bid (`bid 60` … `bid 80`) or `pass`.")
         if self.phase == BURY:
-            left = self.to_bury
-            return (
-                f"Bury {left} more card{'s' if left != 1 else ''} from your hand, one at a "
-                "time (`bury 10H`) or together (`bury c1 c2 …`)."
+            return ntext(
+                "Bury {n} more card from your hand, one at a time (`bury 10H`) or together "
+                "(`bury c1 c2 …`).",
+                "Bury {n} more cards from your hand, one at a time (`bury 10H`) or together "
+                "(`bury c1 c2 …`).",
+                self.to_bury,
             )
         if self.phase == TRUMP:
-            return "Name the trump suit: `trump S`, `trump H`, `trump D` or `trump C`."
+            return Text("Name the trump suit: `trump S`, `trump H`, `trump D` or `trump C`.")
         if self.phase == PLAY:
             if verb != "play" or len(words) != 2:
-                return "Play one card: `play QS`."
+                return Text("Play one card: `play QS`.")
             card = words[1]
             if not is_card(card):
                 return _not_a_card(card)
             if card not in self.hands[seat]:
-                return f"You don't hold {label(card)}."
+                return Text("You don't hold {cards}.", cards=(label(card),))
             led = self._led_group()
-            what = "trumps" if led == TRUMP_GROUP else SUIT_NAME.get(led or "", "the led suit")
-            return f"You must follow suit: play one of your {what}."
-        return f"`{code}` is not a legal move now."
+            if led == TRUMP_GROUP:
+                return Text("You must follow suit: play one of your trumps.")
+            what = SUIT_NAME.get(led or "") or Text("the led suit")
+            return Text("You must follow suit: play one of your {suit}.", suit=what)
+        return Text("`{code}` is not a legal move now.", code=code)
 
     def _explain_low_bid(self) -> str:
         """Why the current bidder must bid at least ``bid_minimum()`` (rules 4-5)."""
         minimum, high = self.bid_minimum(), self.high_bid
         if high and minimum == high + 5:
-            why = f"The highest bid is {high}"
-        elif self.fixed_minimums:
-            why = (
-                f"The {('1st', '2nd', '3rd', '4th')[len(self.bids)]} bidder bids at least {minimum}"
+            return Text(
+                "The highest bid is {high}: bid {minimum} or more, or pass.",
+                high=high,
+                minimum=minimum,
             )
+        if self.fixed_minimums:
+            position = len(self.bids)
+            if position == 0:
+                why = Text("The 1st bidder bids at least {minimum}", minimum=minimum)
+            elif position == 1:
+                why = Text("The 2nd bidder bids at least {minimum}", minimum=minimum)
+            elif position == 2:
+                why = Text("The 3rd bidder bids at least {minimum}", minimum=minimum)
+            else:
+                why = Text("The 4th bidder bids at least {minimum}", minimum=minimum)
         else:
-            why = f"After {len(self.bids)} passes you must bid at least {minimum}"
-        return f"{why}: bid {minimum} or more, or pass."
+            why = Text(
+                "After {n} passes you must bid at least {minimum}",
+                n=len(self.bids),
+                minimum=minimum,
+            )
+        return Text("{why}: bid {minimum} or more, or pass.", why=why, minimum=minimum)
 
     def default_action(self, seat: int) -> str:
         """Timeout: pass in the bidding; otherwise the AI's choice (a sensible trump or
         card; in the bury phase all the cards still to bury, in one action)."""
         if seat not in self.to_act:
-            raise IllegalAction("There is nothing to decide for this seat now.")
+            raise IllegalAction(Text("There is nothing to decide for this seat now."))
         if self.phase == BIDDING:
             return "pass"
         from bot.games.sandayi import ai  # pure; imported late to keep the modules apart
@@ -286,7 +320,11 @@ class SanDaYiState(State):
     def _apply_bid(self, seat: int, bid: int | None) -> list[Event]:
         self.bids.append((seat, bid))
         name = self._name(seat)
-        text = f"{name} passes." if bid is None else f"{name} bids {bid}."
+        text = (
+            Text("{name} passes.", context="bidding", name=name)
+            if bid is None
+            else Text("{name} bids {bid}.", name=name, bid=bid)
+        )
         events = [Event("bid", text, seat, {"bid": bid})]
         if bid != MAX_BID and len(self.bids) < SEATS:
             return events
@@ -296,8 +334,10 @@ class SanDaYiState(State):
             events.append(
                 Event(
                     "redeal",
-                    f"Everyone passed: the cards are dealt again; "
-                    f"{self._name(self.first_bidder)} bids first again.",
+                    Text(
+                        "Everyone passed: the cards are dealt again; {name} bids first again.",
+                        name=self._name(self.first_bidder),
+                    ),
                 )
             )
             return events
@@ -307,24 +347,30 @@ class SanDaYiState(State):
         self.hands[declarer].extend(self.kitty)
         self.phase = BURY
         name = self._name(declarer)
-        head = f"{name} declares at {high}: the defenders need {target(high)} points."
+        shown = card_list(sort_for_display(self.kitty))
         if self.kitty_public:
-            shown = " ".join(label(c) for c in sort_for_display(self.kitty))
-            events.append(
-                Event(
-                    "declare",
-                    f"{head} The kitty is shown: {shown}.",
-                    declarer,
-                    {"kitty": list(self.kitty)},
-                )
+            text = Text(
+                "{name} declares at {bid}: the defenders need {target} points. "
+                "The kitty is shown: {cards}.",
+                name=name,
+                bid=high,
+                target=target(high),
+                cards=shown,
             )
+            events.append(Event("declare", text, declarer, {"kitty": list(self.kitty)}))
         else:
-            events.append(Event("declare", f"{head} {name} takes the kitty unseen.", declarer))
-            shown = " ".join(label(c) for c in sort_for_display(self.kitty))
+            text = Text(
+                "{name} declares at {bid}: the defenders need {target} points. "
+                "{name} takes the kitty unseen.",
+                name=name,
+                bid=high,
+                target=target(high),
+            )
+            events.append(Event("declare", text, declarer))
             events.append(
                 Event(
                     "kitty",
-                    f"You take the kitty: {shown}.",
+                    Text("You take the kitty: {cards}.", cards=shown),
                     declarer,
                     {"kitty": list(self.kitty)},
                     private_to=declarer,
@@ -340,12 +386,21 @@ class SanDaYiState(State):
         if not left:
             self.phase = TRUMP
         n = len(cards)
-        text = f"{self._name(seat)} buries {n} card{'s' if n != 1 else ''}"
-        text += f" ({left} more to bury)." if left else "."
-        mine = " ".join(label(c) for c in sort_for_display(cards))
+        name = self._name(seat)
+        if left:
+            text = ntext(
+                "{name} buries {n} card ({left} more to bury).",
+                "{name} buries {n} cards ({left} more to bury).",
+                n,
+                name=name,
+                left=left,
+            )
+        else:
+            text = ntext("{name} buries {n} card.", "{name} buries {n} cards.", n, name=name)
+        mine = Text("You bury {cards}.", cards=card_list(sort_for_display(cards)))
         return [
             Event("bury", text, seat, {"count": n, "left": left}),
-            Event("buried", f"You bury {mine}.", seat, {"cards": list(cards)}, private_to=seat),
+            Event("buried", mine, seat, {"cards": list(cards)}, private_to=seat),
         ]
 
     def _apply_trump(self, seat: int, suit_letter: str) -> list[Event]:
@@ -355,7 +410,12 @@ class SanDaYiState(State):
         return [
             Event(
                 "trump",
-                f"{self._name(seat)} names {SUIT_SYMBOL[suit_letter]} {SUIT_NAME[suit_letter]} as trump.",
+                Text(
+                    "{name} names {symbol} {suit} as trump.",
+                    name=self._name(seat),
+                    symbol=SUIT_SYMBOL[suit_letter],
+                    suit=SUIT_NAME[suit_letter],
+                ),
                 seat,
                 {"trump": suit_letter},
             )
@@ -364,7 +424,8 @@ class SanDaYiState(State):
     def _apply_play(self, seat: int, card: str) -> list[Event]:
         self.hands[seat].remove(card)
         self.trick.append((seat, card))
-        events = [Event("play", f"{self._name(seat)} plays {label(card)}.", seat, {"card": card})]
+        text = Text("{name} plays {card}.", name=self._name(seat), card=label(card))
+        events = [Event("play", text, seat, {"card": card})]
         if len(self.trick) < SEATS:
             return events
         assert self.trump is not None and self.leader is not None
@@ -384,15 +445,21 @@ class SanDaYiState(State):
         )
         self.trick = []
         self.leader = winner
-        side = "defenders" if by_defenders else "declarer"
-        events.append(
-            Event(
-                "trick",
-                f"{self._name(winner)} wins trick {len(self.tricks)} ({pts} points to the {side}).",
-                winner,
-                {"winner": winner, "points": pts},
+        if by_defenders:
+            text = Text(
+                "{name} wins trick {n} ({points} points to the defenders).",
+                name=self._name(winner),
+                n=len(self.tricks),
+                points=pts,
             )
-        )
+        else:
+            text = Text(
+                "{name} wins trick {n} ({points} points to the declarer).",
+                name=self._name(winner),
+                n=len(self.tricks),
+                points=pts,
+            )
+        events.append(Event("trick", text, winner, {"winner": winner, "points": pts}))
         if len(self.tricks) == TRICKS:
             events.extend(self._end_hand())
         return events
@@ -426,13 +493,22 @@ class SanDaYiState(State):
             "redeals": self.redeals,
         }
         self.history.append(entry)
-        pay = ", ".join(f"{self._name(s)} {deltas[s]:+d}" for s in range(SEATS))
-        kou = "抠底 by the defenders" if kou_di else "no 抠底"
-        text = (
-            f"Hand {self.hand_no}: {self._name(declarer)} bid {bid} "
-            f"(trump {SUIT_SYMBOL[self.trump]}); the defenders took {self.defender_points}/"
-            f"{result.target} points, {kou} — case {result.case.code} "
-            f"({result.case.name}, stake {result.stake}): {pay}."
+        pay = tuple(f"{self._name(s)} {deltas[s]:+d}" for s in range(SEATS))
+        text = Text(
+            "Hand {hand}: {name} bid {bid} (trump {symbol}); the defenders took "
+            "{points}/{target} points, {kou} — case {case} ({case_name}, stake {stake}): "
+            "{pay}.",
+            hand=self.hand_no,
+            name=self._name(declarer),
+            bid=bid,
+            symbol=SUIT_SYMBOL[self.trump],
+            points=self.defender_points,
+            target=result.target,
+            kou=KOU_DI if kou_di else NO_KOU_DI,
+            case=result.case.code,
+            case_name=result.case.name,
+            stake=result.stake,
+            pay=pay,
         )
         events = [Event("deal_end", text, None, entry)]
         log.debug("sandayi hand end: %s", text)
@@ -440,9 +516,17 @@ class SanDaYiState(State):
             self.phase = OVER
             best = max(self.totals)
             top = [self._name(s) for s in range(SEATS) if self.totals[s] == best]
-            who = top[0] if len(top) == 1 else ", ".join(top[:-1]) + " and " + top[-1]
-            verb = "wins" if len(top) == 1 else "share the win"
-            text = f"The match is over: {who} {verb} with {best:+d}."
+            if len(top) == 1:
+                text = Text(
+                    "The match is over: {name} wins with {score}.", name=top[0], score=f"{best:+d}"
+                )
+            else:
+                names = Text("{names} and {last}", names=tuple(top[:-1]), last=top[-1])
+                text = Text(
+                    "The match is over: {names} share the win with {score}.",
+                    names=names,
+                    score=f"{best:+d}",
+                )
             events.append(Event("match_end", text))
             return events
         self.hand_no += 1
@@ -450,7 +534,14 @@ class SanDaYiState(State):
         self.first_bidder = declarer  # rule 3: the previous declarer bids first
         self._deal()
         events.append(
-            Event("deal", f"Hand {self.hand_no}: {self._name(self.first_bidder)} bids first.")
+            Event(
+                "deal",
+                Text(
+                    "Hand {hand}: {name} bids first.",
+                    hand=self.hand_no,
+                    name=self._name(self.first_bidder),
+                ),
+            )
         )
         return events
 
@@ -532,8 +623,16 @@ class SanDaYiState(State):
         return out
 
 
+#: Whether the defenders took the last trick (rule 16), inside the deal-end sentence.
+KOU_DI = Text("抠底 by the defenders")
+NO_KOU_DI = Text("no 抠底")
+
+
 def _not_a_card(code: str) -> str:
-    return f"`{code}` is not a card: cards are written like `QS`, `10H`, `BJ` (big joker)."
+    return Text(
+        "`{code}` is not a card: cards are written like `QS`, `10H`, `BJ` (big joker).",
+        code=code,
+    )
 
 
 def describe(code: str) -> str:
@@ -543,15 +642,19 @@ def describe(code: str) -> str:
         return code
     verb, args = words[0], words[1:]
     if verb == "pass":
-        return "Pass"
+        return PASS
     if verb == "bid" and args:
-        return f"Bid {args[0]}"
+        return Text("Bid {bid}", bid=args[0])
     if verb == "trump" and args and args[0] in SUIT_NAME:
-        return f"Trump {SUIT_SYMBOL[args[0]]} {SUIT_NAME[args[0]]}"
+        return Text("Trump {symbol} {suit}", symbol=SUIT_SYMBOL[args[0]], suit=SUIT_NAME[args[0]])
     if verb == "play" and args and is_card(args[0]):
-        return f"Play {label(args[0])}"
+        return Text("Play {card}", card=label(args[0]))
     if verb == "bury":
         # Never the cards: the host posts a timeout's action in the thread, and the
         # buried cards are never shown to the defenders (rule 7).
-        return f"Bury {len(args)} card{'s' if len(args) != 1 else ''}"
+        return ntext("Bury {n} card", "Bury {n} cards", len(args))
     return code
+
+
+#: "Pass" in the bidding (a button, a seat's badge): a pass in the auction, not in play.
+PASS = Text("Pass", context="bidding")

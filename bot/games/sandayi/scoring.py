@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.i18n.text import Text
+
 BIDS: tuple[int, ...] = (60, 65, 70, 75, 80)
 MAX_BID = 80
 TOTAL_POINTS = 100
@@ -39,21 +41,27 @@ class SettlementCase:
 # In order: the first row that applies settles the hand (rule 17).
 SETTLEMENT_CASES: tuple[SettlementCase, ...] = (
     SettlementCase(
-        "3C", "抠底, defenders reach twice the target", lambda d, n, k: k and d >= 2 * n, -12, 4
+        "3C",
+        Text("抠底, defenders reach twice the target"),
+        lambda d, n, k: k and d >= 2 * n,
+        -12,
+        4,
     ),
     SettlementCase(
-        "3B", "抠底, defenders reach the target", lambda d, n, k: k and n <= d < 2 * n, -9, 3
-    ),
-    SettlementCase("3A", "抠底, defenders short of the target", lambda d, n, k: k and d < n, -6, 2),
-    SettlementCase(
-        "2B", "Defenders reach twice the target", lambda d, n, k: not k and d >= 2 * n, -6, 2
+        "3B", Text("抠底, defenders reach the target"), lambda d, n, k: k and n <= d < 2 * n, -9, 3
     ),
     SettlementCase(
-        "2A", "Defenders reach the target", lambda d, n, k: not k and n <= d < 2 * n, -3, 1
+        "3A", Text("抠底, defenders short of the target"), lambda d, n, k: k and d < n, -6, 2
     ),
-    SettlementCase("2C", "Defenders take no points", lambda d, n, k: not k and d == 0, 9, -3),
     SettlementCase(
-        "2D", "Defenders short of the target", lambda d, n, k: not k and 0 < d < n, 3, -1
+        "2B", Text("Defenders reach twice the target"), lambda d, n, k: not k and d >= 2 * n, -6, 2
+    ),
+    SettlementCase(
+        "2A", Text("Defenders reach the target"), lambda d, n, k: not k and n <= d < 2 * n, -3, 1
+    ),
+    SettlementCase("2C", Text("Defenders take no points"), lambda d, n, k: not k and d == 0, 9, -3),
+    SettlementCase(
+        "2D", Text("Defenders short of the target"), lambda d, n, k: not k and 0 < d < n, 3, -1
     ),
 )
 CASES_BY_CODE = {c.code: c for c in SETTLEMENT_CASES}

@@ -1,4 +1,6 @@
-"""The Discord controls for a San Da Yi seat's pending decision (pure description)."""
+"""The Discord controls for a San Da Yi seat's pending decision (pure description).
+
+Every word is a :class:`~bot.i18n.text.Text`: the host says it in the player's language."""
 
 from __future__ import annotations
 
@@ -10,18 +12,20 @@ from bot.games.sandayi.cards import (
     SUIT_NAME,
     SUIT_SYMBOL,
     SUITS,
+    card_list,
     group,
     is_trump,
     label,
     points,
     sort_for_display,
 )
-from bot.games.sandayi.rules import describe
+from bot.games.sandayi.rules import PASS, describe
+from bot.i18n.text import Text, ntext
 
 
 def _name(view: Mapping[str, Any], seat: int | None) -> str:
     if seat is None:
-        return "nobody"
+        return Text("nobody")
     return view["players"][seat]
 
 
@@ -30,19 +34,24 @@ def _bid_controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
     high = view.get("high_bid")
     if high:
         holder = next(b["seat"] for b in reversed(view["bids"]) if b["bid"] == high)
-        head = f"Highest bid: {high} by {_name(view, holder)}."
+        head = Text("Highest bid: {bid} by {name}.", bid=high, name=_name(view, holder))
     else:
-        head = "Nobody has bid yet."
+        head = Text("Nobody has bid yet.")
     if bids:
         lo, hi = bids[0].split()[1], bids[-1].split()[1]
-        ask = f"Bid {lo}" + (f"–{hi}" if hi != lo else "") + " or pass."
+        if hi != lo:
+            ask = Text("Bid {low}–{high} or pass.", low=lo, high=hi)
+        else:
+            ask = Text("Bid {low} or pass.", low=lo)
     else:
-        ask = "You can only pass."
+        ask = Text("You can only pass.")
     buttons = [Button(describe(c), c, style="primary") for c in bids]
-    buttons.append(Button("Pass", "pass", style="secondary"))
-    prompt = (
-        f"{head} {ask} The defenders need 105 − bid points; "
-        "bids of 60/65 show the kitty to everyone."
+    buttons.append(Button(PASS, "pass", style="secondary"))
+    prompt = Text(
+        "{head} {ask} The defenders need 105 − bid points; bids of 60/65 show the kitty to "
+        "everyone.",
+        head=head,
+        ask=ask,
     )
     return Controls(prompt=prompt, rows=tuple(button_rows(buttons)))
 
@@ -53,23 +62,36 @@ def _bury_controls(view: Mapping[str, Any]) -> Controls:
     options = []
     for card in hand:
         pts = points(card)
-        note = f"{pts} points — buried points never count" if pts else None
+        note = Text("{n} points — buried points never count", n=pts) if pts else None
         options.append(Option(label(card), card, note))
-    cards = f"{left} card{'s' if left != 1 else ''}"
     select = Select(
         verb="bury",
-        placeholder=f"Choose exactly {cards} to bury",
+        placeholder=ntext(
+            "Choose exactly {n} card to bury", "Choose exactly {n} cards to bury", left
+        ),
         options=tuple(options),
         min_values=left,
         max_values=left,
     )
     buried = view.get("buried") or []
     if buried:
-        done = " ".join(label(c) for c in buried)
-        head = f"You have buried {done}. Bury {left} more of your {len(hand)} cards face down"
+        prompt = Text(
+            "You have buried {cards}. Bury {left} more of your {total} cards face down; "
+            "then you will name trump (jokers and 2s are always trump).",
+            cards=card_list(buried),
+            left=left,
+            total=len(hand),
+        )
     else:
-        head = f"You declared at {view['bid']}. Bury {cards} of your {len(hand)} cards face down"
-    prompt = head + "; then you will name trump (jokers and 2s are always trump)."
+        prompt = ntext(
+            "You declared at {bid}. Bury {n} card of your {total} cards face down; "
+            "then you will name trump (jokers and 2s are always trump).",
+            "You declared at {bid}. Bury {n} cards of your {total} cards face down; "
+            "then you will name trump (jokers and 2s are always trump).",
+            left,
+            bid=view["bid"],
+            total=len(hand),
+        )
     return Controls(prompt=prompt, rows=(select,))
 
 
@@ -78,24 +100,38 @@ def _trump_controls(view: Mapping[str, Any]) -> Controls:
     buttons = []
     for s in SUITS:
         count = sum(1 for c in hand if is_trump(c, s))
-        buttons.append(
-            Button(f"{SUIT_SYMBOL[s]} {SUIT_NAME[s]} ({count} trumps)", f"trump {s}", "primary")
+        text = Text(
+            "{symbol} {suit} ({n} trumps)", symbol=SUIT_SYMBOL[s], suit=SUIT_NAME[s], n=count
         )
-    return Controls(prompt="Name the trump suit.", rows=tuple(button_rows(buttons)))
+        buttons.append(Button(text, f"trump {s}", "primary"))
+    return Controls(prompt=Text("Name the trump suit."), rows=tuple(button_rows(buttons)))
 
 
 def _play_controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
     trump = view["trump"]
     cards = sort_for_display([c.split()[1] for c in legal], trump)
     trick = view["trick"]
+    n = view["tricks_played"] + 1
     if trick:
         led = group(trick[0]["card"], trump)
-        follow = "trumps" if led == "T" else f"{SUIT_SYMBOL[led]} {SUIT_NAME[led]}"
-        head = f"Trick {view['tricks_played'] + 1}: follow {follow} if you can."
+        if led == "T":
+            head = Text("Trick {n}: follow trumps if you can.", n=n)
+        else:
+            head = Text(
+                "Trick {n}: follow {symbol} {suit} if you can.",
+                n=n,
+                symbol=SUIT_SYMBOL[led],
+                suit=SUIT_NAME[led],
+            )
     else:
-        head = f"Trick {view['tricks_played'] + 1}: you lead."
-    points_line = f" Defenders have {view['defender_points']}/{view['target']} points."
-    prompt = head + points_line + f" Trump: {SUIT_SYMBOL[trump]}."
+        head = Text("Trick {n}: you lead.", n=n)
+    prompt = Text(
+        "{head} Defenders have {points}/{target} points. Trump: {symbol}.",
+        head=head,
+        points=view["defender_points"],
+        target=view["target"],
+        symbol=SUIT_SYMBOL[trump],
+    )
     if len(cards) <= 25:
         buttons = [
             Button(label(c), f"play {c}", "danger" if is_trump(c, trump) else "primary")
@@ -103,13 +139,13 @@ def _play_controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
         ]
         return Controls(prompt=prompt, rows=tuple(button_rows(buttons)))
     options = tuple(Option(label(c), c) for c in cards[:25])
-    return Controls(prompt=prompt, rows=(Select("play", "Choose a card", options),))
+    return Controls(prompt=prompt, rows=(Select("play", Text("Choose a card"), options),))
 
 
 def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
     """The controls for the seat's pending decision (none when it has nothing to do)."""
     if not legal:
-        return Controls(prompt="Waiting for the other players.")
+        return Controls(prompt=Text("Waiting for the other players."))
     phase = view["phase"]
     if phase == "bidding":
         return _bid_controls(view, legal)
@@ -119,4 +155,4 @@ def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
         return _trump_controls(view)
     if phase == "play":
         return _play_controls(view, legal)
-    return Controls(prompt="The match is over.")
+    return Controls(prompt=Text("The match is over."))
