@@ -41,12 +41,16 @@ out-of-turn actions (it is in ``may_act``, not ``to_act``) and prefers to wait.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from bot.engine.core import replayer
 from bot.engine.spec import GameSpec
 from bot.games.panda.ai import choose, hint
 from bot.games.panda.combos import Combo, beats, classify, readings
 from bot.games.panda.rules import PandaOptions, PandaState, describe, new_game
 from bot.games.panda.ui import controls
+from bot.i18n.text import Text
 
 NAME = "panda"
 TITLE = "Panda"
@@ -56,6 +60,13 @@ OPTIONS = PandaOptions
 
 
 replay = replayer(new_game)
+
+
+def progress(view: Mapping[str, Any]) -> str:
+    """The status line's progress: ``hand 3`` (a match runs until a team reaches the
+    target, so there is no number of hands)."""
+    return Text("hand {deal}", context="panda", deal=view["deal"]) if view.get("deal") else ""
+
 
 SPEC = GameSpec(
     name=NAME,
@@ -70,6 +81,7 @@ SPEC = GameSpec(
     hint=hint,
     teams=TEAMS,
     option_bounds={"target": (100, 10000)},
+    progress=progress,
 )
 
 __all__ = [

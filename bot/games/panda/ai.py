@@ -32,6 +32,7 @@ from bot.games.panda.combos import (
     readings,
 )
 from bot.games.panda.rules import DIRECTIONS, combo_code
+from bot.i18n.text import Text
 
 ROYALS = ("B", "G", "E", "M")
 
@@ -426,11 +427,16 @@ def _lead_choice(
 # ----- hints --------------------------------------------------------------------------------
 
 
-def _what(code: str) -> str:
-    """``A pair of 5s`` from ``play 5t 5g`` (the rules' own label, without the cards)."""
-    from bot.games.panda.rules import describe
+def _what(code: str, capital: bool = True) -> str:
+    """``A pair of 5s`` from ``play 5t 5g`` (the rules' own label, without the cards), or
+    the action's description (``Wish for a 7``)."""
+    from bot.games.panda.rules import describe, play_label
 
-    return describe(code).split(":")[0]
+    if code.startswith("play "):
+        label = play_label(code, capital)
+        if label is not None:
+            return label
+    return describe(code)
 
 
 def hint(view: Mapping[str, Any], legal: Sequence[str]) -> tuple[str, str]:
@@ -438,15 +444,15 @@ def hint(view: Mapping[str, Any], legal: Sequence[str]) -> tuple[str, str]:
 
     Deterministic. ``code`` is one of ``legal`` whenever the seat must decide (it is in
     ``to_act``); a seat that may only act out of turn (an Ambush) gets ``""`` when the AI
-    would keep its bomb for later."""
+    would keep its bomb for later. The reason is a :class:`Text`."""
     if not legal:
-        return "", "Nothing to decide now."
+        return "", Text("Nothing to decide now.", context="panda")
     seat = view["seat"]
     code = choose(view, legal, random.Random(f"hint:{view.get('version')}"))
     in_turn = seat in view.get("to_act", [])
     if code not in legal:
         if not in_turn:
-            return "", "Wait: keep your bomb for a trick that matters more"
+            return "", Text("Wait: keep your bomb for a trick that matters more")
         code = "pass" if "pass" in legal else sorted(legal)[0]
     names = view.get("players") or []
 
@@ -456,42 +462,45 @@ def hint(view: Mapping[str, Any], legal: Sequence[str]) -> tuple[str, str]:
     hand = list(view.get("hand") or [])
     words = code.split()
     if code == "call":
-        return code, "Call Panda (+100): this hand can go out first"
+        return code, Text("Call Panda (+100): this hand can go out first")
     if words[0] == "give":
         label = _what(code)
         if words[1] == "partner":
-            return code, f"{label}: a strong card your hand can spare"
-        return code, f"{label}: an opponent gets a card you will not miss"
+            return code, Text("{action}: a strong card your hand can spare", action=label)
+        return code, Text("{action}: an opponent gets a card you will not miss", action=label)
     if words[0] == "wish":
         if words[1] == "none":
-            return code, "Wish for nothing: no rank would hurt the opponents"
-        return code, f"{_what(code)}: an opponent who holds one must spend it"
+            return code, Text("Wish for nothing: no rank would hurt the opponents")
+        return code, Text("{action}: an opponent who holds one must spend it", action=_what(code))
     if words[0] == "gift":
         return (
             code,
-            f"Give the Panda trick to {name(int(words[1]))}: the opponent likely to finish last",
+            Text(
+                "Give the Panda trick to {name}: the opponent likely to finish last",
+                name=name(int(words[1])),
+            ),
         )
     if code == "pass":
         top = view.get("top_seat")
         if top is not None and top % 2 == seat % 2:
-            return code, "Pass: your partner is winning this trick"
-        return code, "Pass: nothing cheap beats it; keep your strength for later"
+            return code, Text("Pass: your partner is winning this trick")
+        return code, Text("Pass: nothing cheap beats it; keep your strength for later")
     cards = words[1:]
-    what = _what(code)
+    what = _what(code, capital=False)
     if len(cards) == len(hand):
-        return code, f"Go out: {what.lower()} empties your hand"
+        return code, Text("Go out: {combo} empties your hand", combo=what)
     combos = readings([c.split("=")[0] for c in cards])
     kind = combos[0].kind if combos else None
     if kind == KINGDOM:
-        return code, "Lay the Kingdom (+100) while nobody is out"
+        return code, Text("Lay the Kingdom (+100) while nobody is out")
     if kind == AMBUSH:
-        return code, "Ambush: take this trick from the opponents before they go out"
+        return code, Text("Ambush: take this trick from the opponents before they go out")
     if kind == CAT_LEAD:
-        return code, "Lead the Cat: it hands the lead to your partner"
+        return code, Text("Lead the Cat: it hands the lead to your partner")
     if _top_combo(view) is None:
         if cards == [STORK]:
-            return code, "Lead the Stork to set a wish"
-        return code, f"Lead {what.lower()}: it leaves your hand the fewest losing plays"
+            return code, Text("Lead the Stork to set a wish")
+        return code, Text("Lead {combo}: it leaves your hand the fewest losing plays", combo=what)
     if PANDA in cards:
-        return code, "Play the Panda: it takes the trick (you will give it to an opponent)"
-    return code, f"Beat the trick with {what.lower()}: the cheapest play that wins it"
+        return code, Text("Play the Panda: it takes the trick (you will give it to an opponent)")
+    return code, Text("Beat the trick with {combo}: the cheapest play that wins it", combo=what)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from bot.i18n.text import Text
+
 RANKS: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "B", "G", "E", "M")
 SUITS: tuple[str, ...] = ("t", "g", "r", "a")
 SUIT_NAMES = {"t": "Tamahagane", "g": "Gyokuro", "r": "Renge", "a": "Asahi"}
@@ -90,11 +92,13 @@ def sort_cards(cards: Iterable[str]) -> list[str]:
 
 
 def card_name(code: str) -> str:
-    """A readable name: ``Mon of Renge``, ``7 of Asahi``, ``Panda``."""
+    """A readable name: ``Mon of Renge``, ``7 of Asahi``, ``Panda``. The deck's names
+    (ranks, suits, specials) stay in Latin letters in every language; a natural card is a
+    :class:`Text`."""
     if code in SPECIAL_NAMES:
         return SPECIAL_NAMES[code]
     r = code[:-1]
-    return f"{RANK_NAMES.get(r, r)} of {SUIT_NAMES[code[-1]]}"
+    return Text("{rank} of {suit}", rank=RANK_NAMES.get(r, r), suit=SUIT_NAMES[code[-1]])
 
 
 def rank_name(r: str) -> str:
@@ -102,9 +106,12 @@ def rank_name(r: str) -> str:
 
 
 def a_rank(r: str) -> str:
-    """``a 7``, ``an 8``, ``an Emperor``: the rank's name with its article."""
+    """``a 7``, ``an 8``, ``an Emperor``: the rank's name with its article (a :class:`Text`:
+    the languages without articles say the rank alone)."""
     name = rank_name(r)
-    return ("an " if name[0] in "8AEIOU" or name == "1" else "a ") + name
+    if name[0] in "8AEIOU" or name == "1":
+        return Text("an {rank}", rank=name)
+    return Text("a {rank}", rank=name)
 
 
 def parse_rank(text: str) -> str | None:

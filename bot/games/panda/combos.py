@@ -29,6 +29,7 @@ from bot.games.panda.cards import (
     sort_cards,
     sort_key,
 )
+from bot.i18n.text import Text
 
 SINGLE, PAIR, TRIPLE, FULLHOUSE, STRAIGHT, PAIRS = (
     "single",
@@ -76,49 +77,72 @@ class Combo:
     def is_panda(self) -> bool:
         return self.cards == (PANDA,)
 
-    def label(self) -> str:
-        """``pair of 5s``, ``straight 2–6``, ``full house (9s over 1s)``, ``Ambush of 7s``."""
-        return combo_label(self)
+    def label(self, capital: bool = False) -> str:
+        """``a pair of 5s``, ``a straight 2–6``, ``a full house (9s over 1s)``, ``an Ambush of
+        7s`` (a :class:`Text`; ``capital``: ``A pair of 5s``, to begin a sentence)."""
+        return combo_label(self, capital)
 
 
 def _rank_word(v: float) -> str:
     return rank_name(VALUE_RANK[int(v)])
 
 
-def _plural(v: float) -> str:
-    word = _rank_word(v)
-    return word + ("es" if word.endswith("sh") else "s")
-
-
-def combo_label(c: Combo) -> str:
+def combo_label(c: Combo, capital: bool = False) -> str:
+    """The combination's name as a :class:`Text` (see :meth:`Combo.label`). Each has its
+    own message in both cases: English capitalises the first word, most languages do
+    not care."""
     k = c.kind
     if k == CAT_LEAD:
-        return "the Cat"
+        return Text("The Cat") if capital else Text("the Cat")
     if k == SINGLE:
         if c.cards[0] == PANDA:
-            return "the Panda"
+            return Text("The Panda") if capital else Text("the Panda")
         if c.cards[0] == CATFISH:
-            return f"the Catfish ({_fmt(c.value)})"
+            v = _fmt(c.value)
+            return (
+                Text("The Catfish ({value})", value=v)
+                if capital
+                else Text("the Catfish ({value})", value=v)
+            )
         if c.cards[0] == STORK:
-            return "the Stork"
-        return "a single " + _rank_word(c.value)
+            return Text("The Stork") if capital else Text("the Stork")
+        r = _rank_word(c.value)
+        return Text("A single {rank}", rank=r) if capital else Text("a single {rank}", rank=r)
     if k == PAIR:
-        return f"a pair of {_plural(c.value)}"
+        r = _rank_word(c.value)
+        return Text("A pair of {rank}s", rank=r) if capital else Text("a pair of {rank}s", rank=r)
     if k == TRIPLE:
-        return f"three {_plural(c.value)}"
+        r = _rank_word(c.value)
+        return Text("Three {rank}s", rank=r) if capital else Text("three {rank}s", rank=r)
     if k == FULLHOUSE:
-        pair_v = _fullhouse_pair(c)
-        return f"a full house ({_plural(c.value)} over {_plural(pair_v)})"
+        r, p = _rank_word(c.value), _rank_word(_fullhouse_pair(c))
+        if capital:
+            return Text("A full house ({rank}s over {pair}s)", rank=r, pair=p)
+        return Text("a full house ({rank}s over {pair}s)", rank=r, pair=p)
     if k == STRAIGHT:
-        low = int(c.value) - c.length + 1
-        return f"a straight {_rank_word(low)}–{_rank_word(c.value)}"
+        low, high = _rank_word(int(c.value) - c.length + 1), _rank_word(c.value)
+        if capital:
+            return Text("A straight {low}–{high}", low=low, high=high)
+        return Text("a straight {low}–{high}", low=low, high=high)
     if k == PAIRS:
-        low = int(c.value) - c.length // 2 + 1
-        return f"a run of pairs {_rank_word(low)}–{_rank_word(c.value)}"
+        low, high = _rank_word(int(c.value) - c.length // 2 + 1), _rank_word(c.value)
+        if capital:
+            return Text("A run of pairs {low}–{high}", low=low, high=high)
+        return Text("a run of pairs {low}–{high}", low=low, high=high)
     if k == AMBUSH:
-        return f"an Ambush of {_plural(c.value)}"
+        r = _rank_word(c.value)
+        return (
+            Text("An Ambush of {rank}s", rank=r)
+            if capital
+            else Text("an Ambush of {rank}s", rank=r)
+        )
     if k == KINGDOM:
-        return f"the Kingdom of {SUIT_NAMES[c.cards[0][-1]]}"
+        s = SUIT_NAMES[c.cards[0][-1]]
+        return (
+            Text("The Kingdom of {suit}", suit=s)
+            if capital
+            else Text("the Kingdom of {suit}", suit=s)
+        )
     return k
 
 

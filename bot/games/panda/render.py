@@ -24,6 +24,8 @@ from bot.games.panda.cards import (
     SUIT_NAMES,
     rank_name,
 )
+from bot.games.panda.text import commas, place
+from bot.i18n.text import Text, localize, ntext
 from bot.render.draw import (
     FELT_GREEN,
     GOLD,
@@ -72,12 +74,17 @@ SCALE = 2
 # ----- card sprites ------------------------------------------------------------------------------
 
 
+def card_sprite(code: str, size: tuple[int, int] = CARD, locale: str = "en-US") -> Image.Image:
+    """The face of one card, RGBA, ``size`` pixels. The deck's names stay in Latin letters
+    in every language; only the Catfish's "joker" is said in ``locale``."""
+    return _card_sprite(code, size, locale if code == CATFISH else "en-US")
+
+
 @lru_cache(maxsize=512)
-def card_sprite(code: str, size: tuple[int, int] = CARD) -> Image.Image:
-    """The face of one card, RGBA, ``size`` pixels."""
+def _card_sprite(code: str, size: tuple[int, int], locale: str) -> Image.Image:
     w, h = size[0] * SCALE, size[1] * SCALE
     if code in SPECIAL_STYLE:
-        img = _special(code, w, h)
+        img = _special(code, w, h, locale)
     else:
         img = _natural(code, w, h)
     return img.resize(size, Image.Resampling.LANCZOS)
@@ -178,7 +185,7 @@ def _emblem(
         d.rectangle((cx - r * 1.3, cy + r * 0.1, cx + r * 1.3, cy + r * 0.3), fill=colour)
 
 
-def _special(code: str, w: int, h: int) -> Image.Image:
+def _special(code: str, w: int, h: int, locale: str = "en-US") -> Image.Image:
     bg, fg, title = SPECIAL_STYLE[code]
     img = card_frame((w, h), fill=bg, border=fg, border_width=3 * SCALE)
     d = ImageDraw.Draw(img)
@@ -258,7 +265,8 @@ def _special(code: str, w: int, h: int) -> Image.Image:
                 fill=fg,
                 width=SCALE * 2,
             )
-        d.text((cx, cy + r * 0.95), "joker", font=font(int(h * 0.09), True), fill=fg, anchor="mt")
+        joker, size = fit_text(_say(locale, Text("joker")), w - 12 * SCALE, int(h * 0.09), True)
+        d.text((cx, cy + r * 0.95), joker, font=font(size, True), fill=fg, anchor="mt")
         corner = "-25"
     else:  # the Stork: a white bird on one leg, value 1
         d.ellipse(
@@ -305,6 +313,11 @@ def _special(code: str, w: int, h: int) -> Image.Image:
 # ----- helpers -------------------------------------------------------------------------------------
 
 
+def _say(locale: str, text: str) -> str:
+    """``text`` (a :class:`Text` or a plain name) as it reads in ``locale``."""
+    return str(localize(locale, text))
+
+
 def _seat_positions(viewer: int | None) -> dict[int, str]:
     bottom = viewer if viewer is not None else 0
     return {(bottom + k) % 4: pos for k, pos in enumerate(("bottom", "right", "top", "left"))}
@@ -316,15 +329,17 @@ def _team_label(view: Mapping[str, Any], team: int) -> str:
     return f"{names[a]} & {names[b]}"
 
 
-def _place(n: int) -> str:
-    return ("1st", "2nd", "3rd", "4th")[n]
-
-
 def _row_of_cards(
-    canvas: Image.Image, cards: Sequence[str], x: int, y: int, size: tuple[int, int], step: int
+    canvas: Image.Image,
+    cards: Sequence[str],
+    x: int,
+    y: int,
+    size: tuple[int, int],
+    step: int,
+    locale: str = "en-US",
 ) -> int:
     for i, c in enumerate(cards):
-        paste_with_shadow(canvas, card_sprite(c, size), (x + i * step, y))
+        paste_with_shadow(canvas, card_sprite(c, size, locale), (x + i * step, y))
     return x + (len(cards) - 1) * step + size[0] if cards else x
 
 
@@ -336,10 +351,10 @@ def render_table(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
     positions = _seat_positions(view.get("seat"))
     canvas = _table_base(tuple(sorted((pos, seat % 2) for seat, pos in positions.items()))).copy()
     d = Draw(canvas)
-    _header(canvas, d, view)
+    _header(canvas, d, view, locale)
     for seat, pos in positions.items():
-        _seat_panel(canvas, view, seat, pos)
-    _centre(canvas, view)
+        _seat_panel(canvas, view, seat, pos, locale)
+    _centre(canvas, view, locale)
     return canvas
 
 
@@ -356,16 +371,20 @@ def _table_base(teams: tuple[tuple[str, int], ...]) -> Image.Image:
     return canvas
 
 
-def _header(canvas: Image.Image, d: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
+def _header(
+    canvas: Image.Image, d: ImageDraw.ImageDraw, view: Mapping[str, Any], locale: str
+) -> None:
     W = canvas.width
-    draw_text(d, (24, 32), f"Panda · hand {view['deal']}", 24, WHITE, bold=True, anchor="lm")
+    title = _say(locale, Text("Panda · hand {deal}", deal=view["deal"]))
+    draw_text(d, (24, 32), title, 24, WHITE, bold=True, anchor="lm")
     scores = view["team_scores"]
     x = W - 24
     for team in (1, 0):
         text = f"{_team_label(view, team)}  {scores[team]}"
         box = badge(d, (x, 32), text, size=18, fill=TEAM_COLOURS[team], text_fill=INK, anchor="rm")
         x = box[0] - 12
-    draw_text(d, (x - 6, 32), f"to {view['target']}:", 16, MUTED, anchor="rm")
+    target = _say(locale, Text("to {target}:", target=view["target"]))
+    draw_text(d, (x - 6, 32), target, 16, MUTED, anchor="rm")
 
 
 _CENTRE = (320, 222, 960, 622)
@@ -377,7 +396,9 @@ _PANEL = {  # position -> box (x0, y0, x1, y1)
 }
 
 
-def _seat_panel(canvas: Image.Image, view: Mapping[str, Any], seat: int, pos: str) -> None:
+def _seat_panel(
+    canvas: Image.Image, view: Mapping[str, Any], seat: int, pos: str, locale: str
+) -> None:
     box = _PANEL[pos]
     x0, y0, x1, y1 = box
     d = Draw(canvas)
@@ -388,40 +409,41 @@ def _seat_panel(canvas: Image.Image, view: Mapping[str, Any], seat: int, pos: st
     name = view["players"][seat]
     text, size = fit_text(name, x1 - x0 - 130, 22, bold=True)
     draw_text(d, (x0 + 14, y0 + 10), text, size, WHITE, bold=True)
-    badge(
-        d, (x1 - 12, y0 + 10), "Team " + "AB"[team], size=14, fill=TEAM_COLOURS[team], anchor="ra"
-    )
+    team_name = _say(locale, Text("Team {team}", team="AB"[team]))
+    badge(d, (x1 - 12, y0 + 10), team_name, size=14, fill=TEAM_COLOURS[team], anchor="ra")
     # Status badges.
     bx = x0 + 14
     by = y0 + 42
     status: list[tuple[str, tuple[int, int, int]]] = []
     if view["calls"][seat]:
-        status.append(("PANDA!", (240, 60, 60)))
+        status.append((Text("PANDA!"), (240, 60, 60)))
     out = view.get("out", [])
     if seat in out:
-        status.append((f"out {_place(out.index(seat))}", GOLD))
+        status.append((_out_badge(out.index(seat)), GOLD))
     if view.get("first_kingdom") == seat:
-        status.append(("Kingdom +100", (190, 120, 240)))
+        status.append((Text("Kingdom +100"), (190, 120, 240)))
     phase = view.get("phase")
     if phase == "passing":
-        status.append(("cards chosen" if view["passing_done"][seat] else "choosing cards…", MUTED))
+        chosen = view["passing_done"][seat]
+        status.append((Text("cards chosen") if chosen else Text("choosing cards…"), MUTED))
     elif phase == "play":
         if view.get("passes", [False] * 4)[seat] and view.get("trick"):
-            status.append(("passed", (150, 150, 150)))
+            status.append((Text("passed"), (150, 150, 150)))
         pending = view.get("pending")
         if acting:
             if pending and pending["kind"] == "gift":
-                status.append(("gives the Panda trick", HIGHLIGHT))
+                status.append((Text("gives the Panda trick"), HIGHLIGHT))
             elif pending and pending["kind"] == "wish":
-                status.append(("names a wish", HIGHLIGHT))
+                status.append((Text("names a wish"), HIGHLIGHT))
             elif not view.get("trick") or view.get("trick_won"):
-                status.append(("to lead", HIGHLIGHT))
+                status.append((Text("to lead"), HIGHLIGHT))
             else:
-                status.append(("to play", HIGHLIGHT))
-    for text, colour in status:
-        if bx + text_length(text, 14, True) + 10 > x1 - 10 and bx > x0 + 14:
+                status.append((Text("to play"), HIGHLIGHT))
+    for label, colour in status:
+        text, size = fit_text(_say(locale, label), x1 - x0 - 40, 14, bold=True)
+        if bx + text_length(text, size, True) + 10 > x1 - 10 and bx > x0 + 14:
             bx, by = x0 + 14, by + 24  # wrap to a second line of badges
-        b = badge(d, (bx, by), text, size=14, fill=colour, text_fill=INK)
+        b = badge(d, (bx, by), text, size=size, fill=colour, text_fill=INK)
         bx = b[2] + 6
     # Cards in hand (backs) and tricks won.
     count = view["hand_counts"][seat]
@@ -443,51 +465,63 @@ def _seat_panel(canvas: Image.Image, view: Mapping[str, Any], seat: int, pos: st
     else:
         lx, ly = x0 + 14, y1 - 70
         label_x = x0 + 14
-    draw_text(
-        d,
-        (label_x if horizontal and count == 0 else lx, ly),
-        f"{count} card{'s' if count != 1 else ''}",
-        18,
-        WHITE,
-        bold=True,
-    )
+    room = (x1 - lx - 4) if horizontal else (x1 - x0 - 28)
+    cards_x = label_x if horizontal and count == 0 else lx
+    text, size = fit_text(_say(locale, ntext("{n} card", "{n} cards", count)), room, 18, True)
+    draw_text(d, (cards_x, ly), text, size, WHITE, bold=True)
     tricks = view["tricks_won"][seat]
     pts = view["pile_points"][seat]
-    draw_text(
-        d, (lx, ly + 26), f"{tricks} trick{'s' if tricks != 1 else ''} · {pts:+d} pts", 16, MUTED
-    )
+    won = ntext("{n} trick · {points:+d} pts", "{n} tricks · {points:+d} pts", tricks, points=pts)
+    text, size = fit_text(_say(locale, won), room, 16)
+    draw_text(d, (lx, ly + 26), text, size, MUTED)
 
 
-def _centre(canvas: Image.Image, view: Mapping[str, Any]) -> None:
+def _out_badge(nth: int) -> str:
+    if nth == 0:
+        return Text("out 1st")
+    if nth == 1:
+        return Text("out 2nd")
+    if nth == 2:
+        return Text("out 3rd")
+    return Text("out 4th")
+
+
+def _centre(canvas: Image.Image, view: Mapping[str, Any], locale: str) -> None:
     d = Draw(canvas)
     x0, y0, x1, y1 = _CENTRE[0] + 8, _CENTRE[1] + 6, _CENTRE[2] - 8, _CENTRE[3] - 6  # panel inner
     names = view["players"]
     phase = view.get("phase")
+    room = x1 - x0 - 24
     info: list[str] = []
     if view.get("wish"):
-        info.append(f"Wish: {rank_name(view['wish'])}")
+        info.append(Text("Wish: {rank}", rank=rank_name(view["wish"])))
     if phase == "passing":
+        text, size = fit_text(
+            _say(locale, Text("Passing: everyone chooses three cards")), room, 24, True
+        )
         draw_text(
             d,
             ((x0 + x1) // 2, (y0 + y1) // 2 - 14),
-            "Passing: everyone chooses three cards",
-            24,
+            text,
+            size,
             WHITE,
             bold=True,
             anchor="mm",
         )
         done = sum(view["passing_done"])
-        draw_text(
-            d, ((x0 + x1) // 2, (y0 + y1) // 2 + 22), f"{done} of 4 ready", 18, MUTED, anchor="mm"
-        )
+        ready = _say(locale, Text("{done} of 4 ready", done=done))
+        draw_text(d, ((x0 + x1) // 2, (y0 + y1) // 2 + 22), ready, 18, MUTED, anchor="mm")
     elif phase == "over":
         scores = view["team_scores"]
         win = 0 if scores[0] > scores[1] else 1
+        text, size = fit_text(
+            _say(locale, Text("{team} win!", team=_team_label(view, win))), room, 34, True
+        )
         draw_text(
             d,
             ((x0 + x1) // 2, (y0 + y1) // 2 - 16),
-            f"{_team_label(view, win)} win!",
-            34,
+            text,
+            size,
             GOLD,
             bold=True,
             anchor="mm",
@@ -504,33 +538,46 @@ def _centre(canvas: Image.Image, view: Mapping[str, Any]) -> None:
         trick = view.get("trick") or []
         if not trick:
             turn = view.get("turn")
-            text = f"{names[turn]} to lead" if turn is not None else ""
-            if view.get("first_lead"):
-                text = f"{names[turn]} holds the Stork and leads" if turn is not None else text
-            draw_text(d, ((x0 + x1) // 2, (y0 + y1) // 2), text, 24, MUTED, anchor="mm")
+            lead: str = ""
+            if turn is not None:
+                if view.get("first_lead"):
+                    lead = Text("{name} holds the Stork and leads", name=names[turn])
+                else:
+                    lead = Text("{name} to lead", name=names[turn])
+            text, size = fit_text(_say(locale, lead), room, 24)
+            draw_text(d, ((x0 + x1) // 2, (y0 + y1) // 2), text, size, MUTED, anchor="mm")
         else:
-            _trick(canvas, view, trick, (x0, y0, x1, y1))
+            _trick(canvas, view, trick, (x0, y0, x1, y1), locale)
         if view.get("trick_won") and view.get("top_seat") is not None:
-            info.append(f"Trick won by {names[view['top_seat']]}")
+            info.append(Text("Trick won by {name}", name=names[view["top_seat"]]))
         pending = view.get("pending")
         if pending and pending["kind"] == "gift":
-            info.append(f"{names[pending['seat']]} gives the Panda trick away")
-    if info:
-        bx = x0 + 4
-        for text in info:
-            b = badge(d, (bx, y1 - 26), text, size=15, fill=GOLD)
-            bx = b[2] + 8
+            info.append(Text("{name} gives the Panda trick away", name=names[pending["seat"]]))
+    bx = x0 + 4
+    for label in info:
+        text, size = fit_text(_say(locale, label), max(60, x1 - 4 - bx - 16), 15, True)
+        b = badge(d, (bx, y1 - 26), text, size=size, fill=GOLD)
+        bx = b[2] + 8
     if view.get("history") and phase != "over":
         last = view["history"][-1]
         hs = last["hand_scores"]
-        text = f"Last hand: {hs[0]:+d} / {hs[1]:+d}" + (
-            " (double victory)" if last["double_victory"] else ""
-        )
-        draw_text(d, (x1 - 4, y1 - 14), text, 14, MUTED, anchor="rm")
+        if last["double_victory"]:
+            text = Text("Last hand: {a:+d} / {b:+d} (double victory)", a=hs[0], b=hs[1])
+        else:
+            text = Text("Last hand: {a:+d} / {b:+d}", a=hs[0], b=hs[1])
+        said, size = fit_text(_say(locale, text), x1 - x0 - 8, 14)
+        # Beside the badges if there is room, else on a line of its own above them.
+        clear = x1 - 4 - text_length(said, size) > bx + 4
+        y = y1 - 14 if clear or not info else y1 - 42
+        draw_text(d, (x1 - 4, y), said, size, MUTED, anchor="rm")
 
 
 def _trick(
-    canvas: Image.Image, view: Mapping[str, Any], trick: Sequence[Mapping[str, Any]], box
+    canvas: Image.Image,
+    view: Mapping[str, Any],
+    trick: Sequence[Mapping[str, Any]],
+    box: tuple[int, int, int, int],
+    locale: str = "en-US",
 ) -> None:
     d = Draw(canvas)
     names = view["players"]
@@ -540,13 +587,15 @@ def _trick(
     # Earlier plays of the trick: a row of mini cards each, with who played what.
     y = y0 + 4
     if len(trick) > 4:
-        draw_text(d, (x0 + 6, y), f"… {len(trick) - 4} earlier play(s)", 14, MUTED)
+        more = _say(locale, Text("… {n} earlier play(s)", n=len(trick) - 4))
+        draw_text(d, (x0 + 6, y), more, 14, MUTED)
         y += 20
     for play in earlier:
         cards = play["cards"]
         step = min(MINI[0] + 3, (x1 - x0 - 300) // max(1, len(cards)))
-        end = _row_of_cards(canvas, cards, x0 + 6, y, MINI, step)
-        label, size = fit_text(f"{names[play['seat']]}: {play['label']}", x1 - end - 20, 16)
+        end = _row_of_cards(canvas, cards, x0 + 6, y, MINI, step, locale)
+        who = f"{names[play['seat']]}: {_say(locale, play['label'])}"
+        label, size = fit_text(who, x1 - end - 20, 16)
         draw_text(d, (end + 12, y + MINI[1] // 2), label, size, MUTED, anchor="lm")
         y += MINI[1] + 6
     # The combination to beat, large.
@@ -559,8 +608,8 @@ def _trick(
     total = (len(cards) - 1) * step + BIG[0]
     sx = (x0 + x1 - total) // 2
     for i, c in enumerate(cards):
-        paste_with_shadow(canvas, card_sprite(c, BIG), (sx + i * step, ly))
-    label = f"{names[last['seat']]}: {last['label']}"
+        paste_with_shadow(canvas, card_sprite(c, BIG, locale), (sx + i * step, ly))
+    label = f"{names[last['seat']]}: {_say(locale, last['label'])}"
     text, size = fit_text(label, x1 - x0 - 20, 22, bold=True)
     draw_text(d, ((x0 + x1) // 2, ly + BIG[1] + 18), text, size, WHITE, bold=True, anchor="mm")
 
@@ -580,16 +629,17 @@ def render_hand(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
     d = Draw(canvas)
     names = view["players"]
     if seat is None:
-        draw_text(d, (20, 20), "Spectator: no hand", 22, WHITE, bold=True)
+        draw_text(d, (20, 20), _say(locale, Text("Spectator: no hand")), 22, WHITE, bold=True)
         return canvas
     team = seat % 2
-    title = f"{names[seat]} · Team {'AB'[team]} · {view['team_scores'][team]} – {view['team_scores'][1 - team]}"
-    draw_text(d, (20, 14), title, 22, WHITE, bold=True)
-    sub = []
+    scores = view["team_scores"]
+    team_name = _say(locale, Text("Team {team}", team="AB"[team]))
+    title = f"{names[seat]} · {team_name} · {scores[team]} – {scores[1 - team]}"
+    sub: list[str] = []
     if view["calls"][seat]:
-        sub.append("You called Panda!")
+        sub.append(Text("You called Panda!"))
     if view.get("wish"):
-        sub.append(f"Wish: {rank_name(view['wish'])}")
+        sub.append(Text("Wish: {rank}", rank=rank_name(view["wish"])))
     given = view.get("given") or {}
     received = view.get("received") or {}
     tags: dict[str, tuple[str, tuple[int, int, int]]] = {}
@@ -597,14 +647,25 @@ def render_hand(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
     if view.get("phase") == "passing":
         for direction, card in given.items():
             tags[card] = (f"→ {names[(seat + offsets[direction]) % 4]}", GOLD)
-        sub.append("Choose one card for each other player")
+        sub.append(Text("Choose one card for each other player"))
     else:
         for giver, card in received.items():
-            tags[card] = (f"from {names[int(giver)]}", (120, 210, 140))
-    draw_text(d, (width - 20, 18), "   ".join(sub), 18, HIGHLIGHT, anchor="ra")
+            tags[card] = (
+                _say(locale, Text("from {name}", name=names[int(giver)])),
+                (120, 210, 140),
+            )
+    # The title on the left, the notes on the right: each gets its share of the width.
+    notes = "   ".join(_say(locale, s) for s in sub)
+    notes_w = int(text_length(notes, 18)) if notes else 0
+    title_room = width - 40 - (notes_w + 24 if notes else 0)
+    text, size = fit_text(title, max(200, title_room), 22, bold=True)
+    draw_text(d, (20, 14), text, size, WHITE, bold=True)
+    title_w = int(text_length(text, size, True))
+    text, size = fit_text(notes, width - 40 - title_w - 24, 18)
+    draw_text(d, (width - 20, 18), text, size, HIGHLIGHT, anchor="ra")
     x, y = 20, 70
     for c in hand:
-        sprite = card_sprite(c, HAND_CARD)
+        sprite = card_sprite(c, HAND_CARD, locale)
         if c in tags:
             g = glow(HAND_CARD, tags[c][1], spread=8)
             canvas.paste(g, (x - 8, y - 8), g)
@@ -623,7 +684,7 @@ def render_hand(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
         draw_text(d, (x + HAND_CARD[0] // 2, y + HAND_CARD[1] + 38), c, 13, MUTED, anchor="mm")
         x += HAND_CARD[0] + gap
     if not hand:
-        draw_text(d, (20, 120), "You are out.", 24, WHITE, bold=True)
+        draw_text(d, (20, 120), _say(locale, Text("You are out.")), 24, WHITE, bold=True)
     return canvas
 
 
@@ -637,23 +698,31 @@ def render_deal_summary(view: Mapping[str, Any], locale: str = "en-US") -> Image
         return None
     entry = history[-1]
     names = view["players"]
-    rows = _summary_rows(entry["lines"])
+    rows = _summary_rows(entry["lines"], locale)
     width, row_h = 800, 48
     height = 170 + row_h * len(rows)
     canvas = felt((width, height), (60, 40, 30)).copy()
     d = Draw(canvas)
     cols = (470, 660)
-    draw_text(d, (20, 14), f"Hand {entry['deal']} — score", 26, WHITE, bold=True)
-    order = ", ".join(f"{_place(i)} {names[s]}" for i, s in enumerate(entry["out"]))
-    extra = "  ·  Double victory!" if entry["double_victory"] else ""
-    draw_text(d, (20, 52), f"Out: {order}{extra}", 17, MUTED)
+    heading = _say(locale, Text("Hand {deal} — score", deal=entry["deal"]))
+    draw_text(d, (20, 14), heading, 26, WHITE, bold=True)
+    order = commas(
+        [Text("{place} {name}", place=place(i), name=names[s]) for i, s in enumerate(entry["out"])]
+    )
+    if entry["double_victory"]:
+        out = Text("Out: {order}  ·  Double victory!", order=order)
+    else:
+        out = Text("Out: {order}", order=order)
+    text, size = fit_text(_say(locale, out), width - 40, 17)
+    draw_text(d, (20, 52), text, size, MUTED)
     y = 90
     for team in (0, 1):
         label, size = fit_text(_team_label(view, team), 180, 17, bold=True)
         draw_text(d, (cols[team], y), label, size, TEAM_COLOURS[team], bold=True, anchor="ma")
     y += 34
     for name, detail, points in rows:
-        draw_text(d, (20, y), name, 19, WHITE, bold=True)
+        text, size = fit_text(name, cols[0] - 110, 19, bold=True)
+        draw_text(d, (20, y), text, size, WHITE, bold=True)
         text, size = fit_text(detail, cols[0] - 110, 14)
         draw_text(d, (20, y + 24), text, size, MUTED)
         for team in (0, 1):
@@ -664,26 +733,31 @@ def render_deal_summary(view: Mapping[str, Any], locale: str = "en-US") -> Image
         y += row_h
     d.line((20, y, width - 20, y), fill=MUTED, width=1)
     for team in (0, 1):
-        text = f"{entry['hand_scores'][team]:+d}  (total {entry['totals'][team]})"
-        draw_text(d, (cols[team], y + 10), text, 19, GOLD, bold=True, anchor="ma")
+        total = Text(
+            "{points:+d}  (total {total})",
+            points=entry["hand_scores"][team],
+            total=entry["totals"][team],
+        )
+        text, size = fit_text(_say(locale, total), 180, 19, bold=True)
+        draw_text(d, (cols[team], y + 10), text, size, GOLD, bold=True, anchor="ma")
     return canvas
 
 
-def _summary_rows(lines: Sequence[Mapping[str, Any]]) -> list[tuple[str, str, list[int | None]]]:
-    """Score lines as table rows: a line pair of both teams (card points) shares a row."""
+def _summary_rows(
+    lines: Sequence[Mapping[str, Any]], locale: str = "en-US"
+) -> list[tuple[str, str, list[int | None]]]:
+    """Score lines as table rows, said in ``locale``: a line pair of both teams (card
+    points, double victory) shares a row."""
     rows: list[tuple[str, str, list[int | None]]] = []
     for line in lines:
-        name, team, pts = line["name"], line["team"], line["points"]
-        detail = line.get("detail", "")
+        key, team, pts = line["name"], line["team"], line["points"]
+        name = _say(locale, key)
+        detail = _say(locale, line.get("detail", ""))
         if (
             rows
             and rows[-1][0] == name
             and rows[-1][2][team] is None
-            and name
-            in (
-                "Card points",
-                "Double victory",
-            )
+            and key in ("Card points", "Double victory")
         ):
             prev = rows[-1]
             merged = prev[1] if not detail or detail == prev[1] else f"{prev[1]} / {detail}"

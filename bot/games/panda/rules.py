@@ -40,6 +40,8 @@ from bot.games.panda.combos import (
     readings,
 )
 from bot.games.panda.scoring import is_double_victory, score_hand, team_of
+from bot.games.panda.text import semicolons
+from bot.i18n.text import Text
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +65,7 @@ class PandaOptions:
 
     def __post_init__(self) -> None:
         if not 100 <= self.target <= 10000:
-            raise ValueError("The target score must be between 100 and 10000.")
+            raise ValueError(Text("The target score must be between 100 and 10000."))
 
 
 # ----- codes ------------------------------------------------------------------------------
@@ -100,18 +102,22 @@ def parse_play(words: Sequence[str]) -> ParsedPlay:
             else:
                 r = parse_rank(arg)
                 if r is None:
-                    return ParsedPlay((), None, f"`{arg}` is not a rank (1..10, B, G, E, M).")
+                    return ParsedPlay(
+                        (), None, Text("`{rank}` is not a rank (1..10, B, G, E, M).", rank=arg)
+                    )
                 reading = RANK_VALUE[r]
             cards.append(CATFISH)
             continue
         c = normalize_card(w)
         if c is None:
-            return ParsedPlay((), None, f"`{w}` is not a card.")
+            return ParsedPlay((), None, Text("`{card}` is not a card.", card=w))
         cards.append(c)
     if len(set(cards)) != len(cards):
         if cards.count(CATFISH) > 1:
-            return ParsedPlay((), None, "Pick the Catfish only once (plain, or as the lower card).")
-        return ParsedPlay((), None, "A card appears twice in that play.")
+            return ParsedPlay(
+                (), None, Text("Pick the Catfish only once (plain, or as the lower card).")
+            )
+        return ParsedPlay((), None, Text("A card appears twice in that play."))
     if want is not None:
         opts = readings(cards)
         if opts:
@@ -122,45 +128,77 @@ def parse_play(words: Sequence[str]) -> ParsedPlay:
 
 
 def describe(code: str) -> str:
-    """A short label for an action code (buttons, logs)."""
+    """A short label for an action code (buttons, logs): a :class:`Text`, or the code itself
+    when it is not one."""
     words = code.split()
     if not words:
         return code
     verb, args = words[0], words[1:]
     if verb == "pass":
-        return "Pass"
+        return Text("Pass", context="panda")
     if verb == "call":
-        return "Call Panda!"
+        return Text("Call Panda!")
     if verb == "give" and len(args) >= 2 and len(args) % 2 == 0:
-        parts = [
-            f"{card_name(normalize_card(c) or c)} to your {d}"
+        parts = tuple(
+            _to_your(d, card_name(normalize_card(c) or c))
             for d, c in zip(args[::2], args[1::2], strict=True)
-        ]
-        return "Give " + ", ".join(parts)
+        )
+        return Text("Give {cards}", cards=parts)
     if verb == "pass_cards" and len(args) == 3:
-        return "Pass " + ", ".join(args)
+        return Text("Pass {cards}", cards=", ".join(args))
     if verb == "gift" and args:
-        return f"Give the Panda trick to seat {args[0]}"
+        return Text("Give the Panda trick to seat {seat}", seat=args[0])
     if verb == "wish" and args:
         if args[0] == "none":
-            return "No wish"
+            return Text("No wish")
         r = parse_rank(args[0])
-        return f"Wish for {a_rank(r)}" if r else code
+        return Text("Wish for {rank}", rank=a_rank(r)) if r else code
     if verb == "play":
         parsed = parse_play(args)
         if parsed.error:
             return code
-        options = readings(parsed.cards)
-        if parsed.catfish is not None:
-            options = [o for o in options if o.catfish == parsed.catfish]
         text = " ".join(_short(c) for c in parsed.cards)
-        if options:
-            label = options[0].label()
-            if options[0].catfish is not None and ambiguous(options[0]):
-                label += f", Catfish as {rank_name(VALUE_RANK[options[0].catfish])}"
-            return f"{label[0].upper()}{label[1:]}: {text}"
+        label = play_label(code)
+        if label is not None:
+            return Text("{combo}: {cards}", combo=label, cards=text)
         return text
     return code
+
+
+def _to_your(direction: str, card: str) -> str:
+    if direction == "left":
+        return Text("{card} to your left", card=card)
+    if direction == "partner":
+        return Text("{card} to your partner", card=card)
+    if direction == "right":
+        return Text("{card} to your right", card=card)
+    return f"{card} to your {direction}"
+
+
+def play_label(code: str, capital: bool = True) -> str | None:
+    """The name of the combination a ``play`` code lays (``A pair of 5s``, with the
+    Catfish's reading when it could be read two ways), or None if it is none."""
+    parsed = parse_play(code.split()[1:])
+    if parsed.error:
+        return None
+    options = readings(parsed.cards)
+    if parsed.catfish is not None:
+        options = [o for o in options if o.catfish == parsed.catfish]
+    if not options:
+        return None
+    label = options[0].label(capital)
+    if options[0].catfish is not None and ambiguous(options[0]):
+        rank = rank_name(VALUE_RANK[options[0].catfish])
+        label = Text("{combo}, Catfish as {rank}", combo=label, rank=rank)
+    return label
+
+
+def _already_chosen(direction: str) -> str:
+    if direction == "left":
+        return Text("You have already chosen the card for your left.")
+    if direction == "partner":
+        return Text("You have already chosen the card for your partner.")
+    return Text("You have already chosen the card for your right.")
 
 
 def _short(card: str) -> str:
@@ -429,56 +467,67 @@ class PandaState(State):
 
     def _check_give(self, seat: int, args: Sequence[str]) -> None:
         if len(self.given[seat]) == 3:
-            raise IllegalAction("You have already chosen your three cards.")
+            raise IllegalAction(Text("You have already chosen your three cards."))
         if not args or len(args) % 2:
-            raise IllegalAction("Say who gets which card: `give left 5t` (left, partner or right).")
+            raise IllegalAction(
+                Text("Say who gets which card: `give left 5t` (left, partner or right).")
+            )
         pairs = list(zip(args[::2], args[1::2], strict=True))
         directions = [d for d, _ in pairs]
         cards = [c for _, c in pairs]
         for d in directions:
             if d not in DIRECTIONS:
-                raise IllegalAction(f"`{d}` is not a recipient: say left, partner or right.")
+                raise IllegalAction(
+                    Text("`{word}` is not a recipient: say left, partner or right.", word=d)
+                )
             if d in self.given[seat]:
-                raise IllegalAction(f"You have already chosen the card for your {d}.")
+                raise IllegalAction(_already_chosen(d))
         if len(set(directions)) != len(directions):
-            raise IllegalAction("Choose one card per recipient.")
+            raise IllegalAction(Text("Choose one card per recipient."))
         chosen = set(self.given[seat].values())
         for c in cards:
             if c not in self.hands[seat]:
-                raise IllegalAction(f"You do not hold `{c}`.")
+                raise IllegalAction(Text("You do not hold `{card}`.", card=c))
             if c in chosen:
-                raise IllegalAction(f"You already pass {card_name(c)} to someone else.")
+                raise IllegalAction(
+                    Text("You already pass {card} to someone else.", card=card_name(c))
+                )
         if len(set(cards)) != len(cards):
-            raise IllegalAction("Pass three different cards.")
+            raise IllegalAction(Text("Pass three different cards."))
 
     def _check_play(self, seat: int, args: Sequence[str]) -> None:
         parsed = parse_play(args)
         if parsed.error:
             raise IllegalAction(parsed.error)
         if not parsed.cards:
-            raise IllegalAction("Say which cards to play, e.g. `play 5t 5g`.")
+            raise IllegalAction(Text("Say which cards to play, e.g. `play 5t 5g`."))
         missing = [c for c in parsed.cards if c not in self.hands[seat]]
         if missing:
-            raise IllegalAction(f"You do not hold {cards_text(missing)}.")
+            raise IllegalAction(Text("You do not hold {cards}.", cards=cards_text(missing)))
         options = readings(parsed.cards)
         if not options:
-            raise IllegalAction(f"{cards_text(parsed.cards)} is not a combination.")
+            raise IllegalAction(
+                Text("{cards} is not a combination.", cards=cards_text(parsed.cards))
+            )
         if parsed.catfish is not None:
             options = [o for o in options if o.catfish == parsed.catfish]
             if not options:
                 raise IllegalAction(
-                    f"The Catfish cannot stand for {a_rank(VALUE_RANK[parsed.catfish])} there."
+                    Text(
+                        "The Catfish cannot stand for {rank} there.",
+                        rank=a_rank(VALUE_RANK[parsed.catfish]),
+                    )
                 )
         combo = options[0]
         if self.pending is not None:
             if seat == self.pending_seat:
                 raise IllegalAction(
-                    "First give the Panda trick away."
+                    Text("First give the Panda trick away.")
                     if self.pending == GIFT
-                    else "First name your wish."
+                    else Text("First name your wish.")
                 )
             if self.pending == WISH:
-                raise IllegalAction("Wait until the Stork's wish has been named.")
+                raise IllegalAction(Text("Wait until the Stork's wish has been named."))
         regular = self.pending is None and seat == self.turn
         if not regular:
             self._check_out_of_turn(seat, combo)
@@ -486,83 +535,94 @@ class PandaState(State):
         leading = self.top is None or self.trick_won
         top = None if leading else self.top
         if combo.kind == KINGDOM and not self._all_hold():
-            raise IllegalAction("A Kingdom is only legal while all four players hold cards.")
+            raise IllegalAction(Text("A Kingdom is only legal while all four players hold cards."))
         if combo.kind == CAT_LEAD and not leading:
-            raise IllegalAction("The Cat can only be played alone as a lead.")
+            raise IllegalAction(Text("The Cat can only be played alone as a lead."))
         if not beats(combo, top):
             raise IllegalAction(self._why_not_beating(combo, top))
         if leading and self.first_lead and not self.opts.free_first_lead:
             if not contains_value_one(combo):
                 raise IllegalAction(
-                    "The first lead must be the Stork or a combination with a 1 in it."
+                    Text("The first lead must be the Stork or a combination with a 1 in it.")
                 )
         if self.wish is not None and not contains_rank(combo, self.wish):
             plays, _ = self._regular_plays(seat)
             if any(contains_rank(p, self.wish) for p in plays):
                 raise IllegalAction(
-                    f"The Stork's wish: you can play {a_rank(self.wish)}, so you must."
+                    Text(
+                        "The Stork's wish: you can play {rank}, so you must.",
+                        rank=a_rank(self.wish),
+                    )
                 )
 
     def _check_out_of_turn(self, seat: int, combo: Combo) -> None:
         if not combo.is_bomb:
             raise IllegalAction(
-                "It is not your turn (only an Ambush or a Kingdom may be laid out of turn)."
+                Text("It is not your turn (only an Ambush or a Kingdom may be laid out of turn).")
             )
         if self.top is None:
             raise IllegalAction(
-                "An Ambush or Kingdom can be laid out of turn only on a combination on the table."
+                Text(
+                    "An Ambush or Kingdom can be laid out of turn only on a combination "
+                    "on the table."
+                )
             )
         if len(self.out) >= 3:
             raise IllegalAction(
-                "The third player out has won this last trick: nothing can be laid on it."
+                Text("The third player out has won this last trick: nothing can be laid on it.")
             )
         if combo.kind == KINGDOM and not self._all_hold():
-            raise IllegalAction("A Kingdom is only legal while all four players hold cards.")
+            raise IllegalAction(Text("A Kingdom is only legal while all four players hold cards."))
         if not beats(combo, self.top):
             raise IllegalAction(self._why_not_beating(combo, self.top))
 
     def _why_not_beating(self, combo: Combo, top: Combo | None) -> str:
         if top is None:
-            return _sentence(f"{combo.label()} cannot be led.")
+            return Text("{combo} cannot be led.", combo=combo.label(True))
         if top.kind == KINGDOM:
-            return "Nothing can be laid on a Kingdom."
+            return Text("Nothing can be laid on a Kingdom.")
         if combo.is_catfish_single and top.kind == "single":
-            return "The Catfish cannot be played on a Mon or on the Panda."
+            return Text("The Catfish cannot be played on a Mon or on the Panda.")
         if top.kind == "ambush" and not combo.is_bomb:
-            return "Only a higher Ambush or a Kingdom beats an Ambush."
+            return Text("Only a higher Ambush or a Kingdom beats an Ambush.")
         if combo.kind != top.kind or combo.length != top.length:
-            return (
-                f"On {top.label()} you must play the same kind with as many cards ({top.length})."
+            return Text(
+                "On {top} you must play the same kind with as many cards ({n}).",
+                top=top.label(),
+                n=top.length,
             )
-        return _sentence(f"{combo.label()} does not beat {top.label()}.")
+        return Text("{combo} does not beat {top}.", combo=combo.label(True), top=top.label())
 
     def explain_illegal(self, seat: int, code: str) -> str:
         verb = code.split()[0] if code.split() else ""
         if not verb:
-            return "Say what you want to do, e.g. `play 5t 5g`, `pass` or `call`."
+            return Text("Say what you want to do, e.g. `play 5t 5g`, `pass` or `call`.")
         if self.phase == PASSING:
             if verb == "give":
-                return "Choose a card you hold and haven't chosen yet, for a recipient still open (`give left 5t`)."
+                return Text(
+                    "Choose a card you hold and haven't chosen yet, for a recipient still "
+                    "open (`give left 5t`)."
+                )
             if verb == "call":
-                return "You have already called Panda."
-            return "Now everyone passes three cards: `give left|partner|right <card>`."
+                return Text("You have already called Panda.")
+            return Text("Now everyone passes three cards: `give left|partner|right <card>`.")
         if verb in ("give", "pass_cards"):
-            return "The cards of this hand have already been passed."
+            return Text("The cards of this hand have already been passed.")
         if verb == "call":
-            return "Panda can only be called before you play your first card, and only once."
+            return Text("Panda can only be called before you play your first card, and only once.")
         if verb == "pass":
             if seat != self.turn or self.pending is not None:
-                return "It is not your turn."
+                return Text("It is not your turn.", context="panda")
             if self.top is None or self.trick_won:
-                return "You lead this trick: you cannot pass."
-            return "The Stork's wish forces you to play the wished rank."
+                return Text("You lead this trick: you cannot pass.")
+            return Text("The Stork's wish forces you to play the wished rank.")
         if verb == "gift":
-            return (
+            return Text(
                 "Give the Panda trick to one of your two opponents (when your Panda wins a trick)."
             )
         if verb == "wish":
-            return "Name a rank (1..10, B, G, E, M) or `wish none` after playing the Stork."
-        return f"`{code}` is not a legal move now."
+            return Text("Name a rank (1..10, B, G, E, M) or `wish none` after playing the Stork.")
+        return Text("`{code}` is not a legal move now.", context="panda", code=code)
 
     def default_action(self, seat: int) -> str:
         if self.phase == PASSING and len(self.given[seat]) < 3:
@@ -575,7 +635,9 @@ class PandaState(State):
             return "give " + " ".join(f"{d} {c}" for d, c in zip(open_dirs, naturals, strict=False))
         legal = self.legal_actions(seat)
         if not legal:
-            raise IllegalAction("There is nothing to decide for this seat now.")
+            raise IllegalAction(
+                Text("There is nothing to decide for this seat now.", context="panda")
+            )
         if self.pending == WISH and seat == self.pending_seat:
             return "wish none"
         if self.pending == GIFT and seat == self.pending_seat:
@@ -585,7 +647,9 @@ class PandaState(State):
             return "pass"
         plays = [c for c in legal if c.startswith("play")]
         if not plays:
-            raise IllegalAction("There is nothing to decide for this seat now.")
+            raise IllegalAction(
+                Text("There is nothing to decide for this seat now.", context="panda")
+            )
         # Lead (or must play): the play with the fewest, lowest cards; never a call.
         return min(plays, key=lambda c: (len(c.split()), _code_value(c)))
 
@@ -595,7 +659,7 @@ class PandaState(State):
         verb = words[0]
         if verb == "call":
             self.called[seat] = True
-            return [Event("call", f"{self._name(seat)} calls Panda!", seat)]
+            return [Event("call", Text("{name} calls Panda!", name=self._name(seat)), seat)]
         if verb == "give":
             events: list[Event] = []
             for d, c in zip(words[1::2], words[2::2], strict=True):
@@ -613,7 +677,7 @@ class PandaState(State):
             if parsed.catfish is not None:
                 options = [o for o in options if o.catfish == parsed.catfish]
             return self._play(seat, options[0])
-        raise IllegalAction(f"Unknown action `{code}`.")
+        raise IllegalAction(Text("Unknown action `{code}`.", code=code))
 
     def _give(self, seat: int, direction: str, card: str) -> list[Event]:
         self.given[seat][direction] = card
@@ -621,7 +685,11 @@ class PandaState(State):
         events = [
             Event(
                 "give",
-                f"You will pass {card_name(card)} to {self._name(target)}.",
+                Text(
+                    "You will pass {card} to {name}.",
+                    card=card_name(card),
+                    name=self._name(target),
+                ),
                 seat,
                 {"card": card, "to": target},
                 private_to=seat,
@@ -629,7 +697,11 @@ class PandaState(State):
         ]
         if len(self.given[seat]) == 3:
             events.append(
-                Event("passed", f"{self._name(seat)} has chosen the cards to pass.", seat)
+                Event(
+                    "passed",
+                    Text("{name} has chosen the cards to pass.", name=self._name(seat)),
+                    seat,
+                )
             )
         if all(len(g) == 3 for g in self.given):
             events += self._exchange()
@@ -648,21 +720,31 @@ class PandaState(State):
         self.phase = PLAY
         starter = next(s for s in range(4) if STORK in self.hands[s])
         self.turn = starter
-        events = [Event("exchange", "The passed cards are revealed.")]
+        events = [Event("exchange", Text("The passed cards are revealed."))]
         for s in range(4):
-            got = ", ".join(
-                f"{card_name(c)} from {self._name(g)}" for g, c in self.received[s].items()
+            got = tuple(
+                Text("{card} from {name}", card=card_name(c), name=self._name(g))
+                for g, c in self.received[s].items()
             )
-            events.append(Event("received", f"You received {got}.", s, private_to=s))
-        events.append(Event("turn", f"{self._name(starter)} holds the Stork and leads.", starter))
+            events.append(
+                Event("received", Text("You received {cards}.", cards=got), s, private_to=s)
+            )
+        events.append(
+            Event(
+                "turn",
+                Text("{name} holds the Stork and leads.", name=self._name(starter)),
+                starter,
+            )
+        )
         return events
 
     def _wish(self, seat: int, arg: str) -> list[Event]:
         self.pending = self.pending_seat = None
         if arg == "none":
-            return [Event("wish", f"{self._name(seat)} makes no wish.", seat)]
+            return [Event("wish", Text("{name} makes no wish.", name=self._name(seat)), seat)]
         self.wish = arg
-        return [Event("wish", f"{self._name(seat)} wishes for {a_rank(arg)}.", seat, {"rank": arg})]
+        text = Text("{name} wishes for {rank}.", name=self._name(seat), rank=a_rank(arg))
+        return [Event("wish", text, seat, {"rank": arg})]
 
     def _take_trick(self, winner: int) -> None:
         cards = [c for _, combo in self.trick for c in combo.cards]
@@ -681,7 +763,12 @@ class PandaState(State):
         events = [
             Event(
                 "gift",
-                f"{self._name(seat)}'s Panda wins: the trick ({points} points) goes to {self._name(receiver)}.",
+                Text(
+                    "{name}'s Panda wins: the trick ({points} points) goes to {receiver}.",
+                    name=self._name(seat),
+                    points=points,
+                    receiver=self._name(receiver),
+                ),
                 seat,
                 {"to": receiver},
             )
@@ -689,11 +776,13 @@ class PandaState(State):
         if len(self.out) >= 3:
             return events + self._end_hand()
         self.turn = self._leader_after(seat)
-        return events + [Event("turn", f"{self._name(self.turn)} leads.", self.turn)]
+        return events + [
+            Event("turn", Text("{name} leads.", name=self._name(self.turn)), self.turn)
+        ]
 
     def _pass(self, seat: int) -> list[Event]:
         self.passed[seat] = True
-        events = [Event("pass", f"{self._name(seat)} passes.", seat)]
+        events = [Event("pass", Text("{name} passes.", name=self._name(seat)), seat)]
         assert self.top_seat is not None
         others = [s for s in self._holders() if s != self.top_seat]
         if all(self.passed[s] for s in others):
@@ -704,17 +793,25 @@ class PandaState(State):
                 events.append(
                     Event(
                         "panda_wins",
-                        f"{self._name(winner)}'s Panda wins the trick and must give it to an opponent.",
+                        Text(
+                            "{name}'s Panda wins the trick and must give it to an opponent.",
+                            name=self._name(winner),
+                        ),
                         winner,
                     )
                 )
                 return events
             self.trick_won = True
             self.turn = self._leader_after(winner)
-            text = f"{self._name(winner)} wins the trick"
             if self.turn != winner:
-                text += f"; {self._name(self.turn)} leads"
-            events.append(Event("trick", text + ".", winner))
+                text = Text(
+                    "{name} wins the trick; {leader} leads.",
+                    name=self._name(winner),
+                    leader=self._name(self.turn),
+                )
+            else:
+                text = Text("{name} wins the trick.", name=self._name(winner))
+            events.append(Event("trick", text, winner))
             return events
         self.turn = self._next_holder(seat)
         return events
@@ -736,23 +833,23 @@ class PandaState(State):
         self.played_cards.extend(combo.cards)
         was_first_lead = self.first_lead
         self.first_lead = False
-        verb = "plays" if regular else "lays out of turn"
-        if was_first_lead:
-            verb = "leads"
-        text = f"{self._name(seat)} {verb} {combo.label()}"
+        what = combo.label()
         if combo.cards[0] not in (STORK, CAT, CATFISH, PANDA):
-            text += f" ({cards_text(combo.cards)})"
-        if self.wish is not None and contains_rank(combo, self.wish):
-            text += f", fulfilling the wish for {a_rank(self.wish)}"
-            self.wish = None
-        events.append(
-            Event("play", text + ".", seat, {"cards": list(combo.cards), "kind": combo.kind})
+            what = Text("{combo} ({cards})", combo=what, cards=cards_text(combo.cards))
+        fulfils = self.wish is not None and contains_rank(combo, self.wish)
+        text = _play_text(
+            self._name(seat),
+            "leads" if was_first_lead else "plays" if regular else "out of turn",
+            what,
+            a_rank(self.wish) if fulfils and self.wish is not None else None,
         )
+        if fulfils:
+            self.wish = None
+        events.append(Event("play", text, seat, {"cards": list(combo.cards), "kind": combo.kind}))
         went_out = not self.hands[seat]
         if went_out:
             self.out.append(seat)
-            place = ("first", "second", "third")[len(self.out) - 1]
-            events.append(Event("out", f"{self._name(seat)} is out {place}!", seat))
+            events.append(Event("out", _out_text(self._name(seat), len(self.out)), seat))
 
         if combo.kind == CAT_LEAD:
             self.piles[seat].append(CAT)
@@ -761,7 +858,11 @@ class PandaState(State):
                 return events + self._end_hand()
             self.turn = self._leader_after((seat + 2) % 4)
             return events + [
-                Event("turn", f"The Cat gives the lead to {self._name(self.turn)}.", self.turn)
+                Event(
+                    "turn",
+                    Text("The Cat gives the lead to {name}.", name=self._name(self.turn)),
+                    self.turn,
+                )
             ]
 
         self.trick.append((seat, combo))
@@ -772,22 +873,36 @@ class PandaState(State):
         if combo.kind == KINGDOM:
             if self.first_kingdom is None:
                 self.first_kingdom = seat
-                events.append(Event("kingdom", f"{self._name(seat)}'s Kingdom scores 100!", seat))
+                events.append(
+                    Event(
+                        "kingdom", Text("{name}'s Kingdom scores 100!", name=self._name(seat)), seat
+                    )
+                )
             self._take_trick(seat)
             events.append(
-                Event("trick", f"The Kingdom wins the trick for {self._name(seat)}.", seat)
+                Event(
+                    "trick",
+                    Text("The Kingdom wins the trick for {name}.", name=self._name(seat)),
+                    seat,
+                )
             )
             if self.opts.kingdom_ends_hand or len(self.out) >= 3:
                 return events + self._end_hand()
             self.turn = self._leader_after(seat)
-            return events + [Event("turn", f"{self._name(self.turn)} leads.", self.turn)]
+            return events + [
+                Event("turn", Text("{name} leads.", name=self._name(self.turn)), self.turn)
+            ]
         if len(self.out) >= 3:
             # The third player's final play wins its trick at once (rule 15).
             if combo.is_panda:
                 self.pending, self.pending_seat = GIFT, seat
                 self.trick_won = True
                 return events + [
-                    Event("panda_wins", f"{self._name(seat)}'s Panda wins the last trick.", seat)
+                    Event(
+                        "panda_wins",
+                        Text("{name}'s Panda wins the last trick.", name=self._name(seat)),
+                        seat,
+                    )
                 ]
             self._take_trick(seat)
             return events + self._end_hand()
@@ -820,14 +935,23 @@ class PandaState(State):
         self.history.append(entry)
         a = f"{self._name(0)} & {self._name(2)}"
         b = f"{self._name(1)} & {self._name(3)}"
-        detail = "; ".join(
-            f"{x.name} {'AB'[x.team]} {x.points:+d}"
-            for x in lines
-            if x.points or x.name != "Double victory"
+        detail = semicolons(
+            [
+                Text("{line} {team} {points:+d}", line=x.name, team="AB"[x.team], points=x.points)
+                for x in lines
+                if x.points or x.name != "Double victory"
+            ]
         )
-        text = (
-            f"Hand {self.deal_no}: {a} {totals[0]:+d}, {b} {totals[1]:+d} ({detail}). "
-            f"Match: {self.team_scores[0]} – {self.team_scores[1]}."
+        text = Text(
+            "Hand {deal}: {a} {a_points:+d}, {b} {b_points:+d} ({detail}). Match: {a_total} – {b_total}.",
+            deal=self.deal_no,
+            a=a,
+            a_points=totals[0],
+            b=b,
+            b_points=totals[1],
+            detail=detail,
+            a_total=self.team_scores[0],
+            b_total=self.team_scores[1],
         )
         events = [Event("deal_end", text, data={"lines": entry["lines"], "totals": totals})]
         self.trick, self.top, self.top_seat = [], None, None
@@ -840,12 +964,21 @@ class PandaState(State):
             events.append(
                 Event(
                     "match_end",
-                    f"{names} win the match {self.team_scores[winner]} – {self.team_scores[1 - winner]}.",
+                    Text(
+                        "{names} win the match {score} – {other}.",
+                        names=names,
+                        score=self.team_scores[winner],
+                        other=self.team_scores[1 - winner],
+                    ),
                 )
             )
             return events
         self._start_hand()
-        events.append(Event("deal", f"Hand {self.deal_no} is dealt: choose three cards to pass."))
+        events.append(
+            Event(
+                "deal", Text("Hand {deal} is dealt: choose three cards to pass.", deal=self.deal_no)
+            )
+        )
         return events
 
     def _match_winner(self) -> int | None:
@@ -926,9 +1059,35 @@ class PandaState(State):
         return snap
 
 
-def _sentence(text: str) -> str:
-    """``a single 5 does not beat…`` -> ``A single 5 does not beat…``."""
-    return text[:1].upper() + text[1:]
+def _play_text(name: str, how: str, what: str, wish: str | None) -> str:
+    """``Ann plays a pair of 5s (5t 5g)[, fulfilling the wish for a 5].``"""
+    if how == "leads":  # the first lead of a hand: no wish stands yet
+        return Text("{name} leads {combo}.", name=name, combo=what)
+    if how == "plays":
+        if wish is not None:
+            return Text(
+                "{name} plays {combo}, fulfilling the wish for {rank}.",
+                name=name,
+                combo=what,
+                rank=wish,
+            )
+        return Text("{name} plays {combo}.", name=name, combo=what)
+    if wish is not None:
+        return Text(
+            "{name} lays out of turn {combo}, fulfilling the wish for {rank}.",
+            name=name,
+            combo=what,
+            rank=wish,
+        )
+    return Text("{name} lays out of turn {combo}.", name=name, combo=what)
+
+
+def _out_text(name: str, nth: int) -> str:
+    if nth == 1:
+        return Text("{name} is out first!", name=name)
+    if nth == 2:
+        return Text("{name} is out second!", name=name)
+    return Text("{name} is out third!", name=name)
 
 
 def _may_hold_bomb(hand: Sequence[str]) -> bool:

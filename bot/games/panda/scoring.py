@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 from bot.games.panda.cards import card_points
+from bot.i18n.text import Text
 
 TEAMS: tuple[tuple[int, int], tuple[int, int]] = ((0, 2), (1, 3))
 DOUBLE_VICTORY_POINTS = 200
@@ -23,7 +24,7 @@ def team_of(seat: int) -> int:
 
 @dataclass(frozen=True)
 class ScoreLine:
-    name: str
+    name: str  # a Text: the renderers and the deal-end line say it in each language
     team: int
     points: int
     detail: str = ""
@@ -57,18 +58,20 @@ def card_points_lines(
         given[1 - team_of(s)] += card_points(hands[s])
     lines = []
     for t in (0, 1):
-        detail = "won tricks"
-        if given[t]:
-            detail += f" + {given[t]} from the hand left over"
-        lines.append(ScoreLine("Card points", t, team_points[t] + given[t], detail))
+        detail = (
+            Text("won tricks + {points} from the hand left over", points=given[t])
+            if given[t]
+            else Text("won tricks")
+        )
+        lines.append(ScoreLine(Text("Card points"), t, team_points[t] + given[t], detail))
     return lines
 
 
 def double_victory_lines(out: Sequence[int]) -> list[ScoreLine]:
     winner = team_of(out[0])
     return [
-        ScoreLine("Double victory", winner, DOUBLE_VICTORY_POINTS, "out 1st and 2nd"),
-        ScoreLine("Double victory", 1 - winner, 0, "card points not counted"),
+        ScoreLine(Text("Double victory"), winner, DOUBLE_VICTORY_POINTS, Text("out 1st and 2nd")),
+        ScoreLine(Text("Double victory"), 1 - winner, 0, Text("card points not counted")),
     ]
 
 
@@ -80,10 +83,12 @@ def call_lines(calls: Sequence[bool], out: Sequence[int], names: Sequence[str]) 
             made = bool(out) and out[0] == s
             lines.append(
                 ScoreLine(
-                    "Panda call",
+                    Text("Panda call"),
                     team_of(s),
                     CALL_POINTS if made else -CALL_POINTS,
-                    f"{names[s]} {'went out first' if made else 'did not go out first'}",
+                    Text("{name} went out first", name=names[s])
+                    if made
+                    else Text("{name} did not go out first", name=names[s]),
                 )
             )
     return lines
@@ -94,7 +99,10 @@ def kingdom_lines(first_kingdom: int | None, names: Sequence[str]) -> list[Score
         return []
     return [
         ScoreLine(
-            "Kingdom", team_of(first_kingdom), KINGDOM_POINTS, f"laid by {names[first_kingdom]}"
+            Text("Kingdom"),
+            team_of(first_kingdom),
+            KINGDOM_POINTS,
+            Text("laid by {name}", name=names[first_kingdom]),
         )
     ]
 

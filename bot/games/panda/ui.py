@@ -34,12 +34,14 @@ from bot.games.panda.cards import (
 )
 from bot.games.panda.combos import readings
 from bot.games.panda.rules import DIRECTIONS, OFFSET, describe, parse_play
+from bot.games.panda.text import sentences
+from bot.i18n.text import Text
 
-_DIRECTION_TEXT = {
-    "left": "your left opponent, who plays after you",
-    "partner": "your partner",
-    "right": "your right opponent, who plays before you",
-}
+
+def _fit(label: str, limit: int) -> str:
+    """``label`` cut to Discord's ``limit`` (a :class:`Text` that fits is kept whole, so it
+    can still be said in another language; the host cuts the translation if it must)."""
+    return label if len(label) <= limit else label[:limit]
 
 
 def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
@@ -47,44 +49,54 @@ def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
     seat = view.get("seat")
     if not legal or seat is None:
         if view.get("is_over"):
-            return Controls(prompt="The match is over.")
-        waiting = [view["players"][s] for s in view.get("to_act", [])]
-        return Controls(prompt=f"Waiting for {', '.join(waiting) or 'the next hand'}.")
+            return Controls(prompt=Text("The match is over.", context="panda"))
+        waiting = tuple(view["players"][s] for s in view.get("to_act", []))
+        if not waiting:
+            return Controls(prompt=Text("Waiting for the next hand."))
+        return Controls(prompt=Text("Waiting for {names}.", context="panda", names=waiting))
     names = view["players"]
-    call_row = [Button("Call Panda! (+/-100)", "call", "success")] if "call" in legal else []
+    call_row = [Button(Text("Call Panda! (+/-100)"), "call", "success")] if "call" in legal else []
     if view["phase"] == "passing":
         return _passing(view, legal, call_row)
     pending = view.get("pending")
     if pending and pending["seat"] == seat and seat in view.get("to_act", []):
         if pending["kind"] == "wish":
-            buttons = [Button("No wish", "wish none", "secondary")] + [
+            buttons = [Button(Text("No wish"), "wish none", "secondary")] + [
                 Button(rank_name(r), f"wish {r}", "primary") for r in RANKS if f"wish {r}" in legal
             ]
             return Controls(
-                prompt="You played the Stork: wish for a rank? Whoever can play it on their turn must.",
+                prompt=Text(
+                    "You played the Stork: wish for a rank? Whoever can play it on their turn must."
+                ),
                 rows=tuple(button_rows(buttons)),
             )
         buttons = [
-            Button(f"Give it to {names[int(c.split()[1])]}", c, "primary")
+            Button(Text("Give it to {name}", name=names[int(c.split()[1])]), c, "primary")
             for c in legal
             if c.startswith("gift")
         ]
         return Controls(
-            prompt="Your Panda won the trick: give the whole trick to an opponent. You lead next.",
+            prompt=Text(
+                "Your Panda won the trick: give the whole trick to an opponent. You lead next."
+            ),
             rows=(tuple(buttons),),
         )
     bombs = [c for c in legal if c.startswith("play") and _is_bomb(c)]
-    bomb_buttons = [Button(describe(c)[:MAX_LABEL], c, "danger") for c in bombs]
+    bomb_buttons = [Button(_fit(describe(c), MAX_LABEL), c, "danger") for c in bombs]
     if seat not in view.get("to_act", []):
-        parts = []
-        if bombs:
-            parts.append("you may lay an Ambush or Kingdom now, out of turn")
-        if call_row:
-            parts.append("you may call Panda (+100 if you go out first, -100 otherwise)")
+        if bombs and call_row:
+            prompt = Text(
+                "Not your turn — you may lay an Ambush or Kingdom now, out of turn and you may "
+                "call Panda (+100 if you go out first, -100 otherwise)."
+            )
+        elif bombs:
+            prompt = Text("Not your turn — you may lay an Ambush or Kingdom now, out of turn.")
+        else:
+            prompt = Text(
+                "Not your turn — you may call Panda (+100 if you go out first, -100 otherwise)."
+            )
         rows = button_rows(bomb_buttons + call_row)
-        return Controls(
-            prompt="Not your turn — " + " and ".join(parts) + ".", rows=tuple(rows[:MAX_ROWS])
-        )
+        return Controls(prompt=prompt, rows=tuple(rows[:MAX_ROWS]))
     return _turn(view, legal, bomb_buttons, call_row)
 
 
@@ -105,19 +117,22 @@ def _passing(view: Mapping[str, Any], legal: Sequence[str], call_row: list[Butto
     given = view.get("given") or {}
     open_dirs = [d for d in DIRECTIONS if any(c.startswith(f"give {d} ") for c in legal)]
     if not open_dirs:
-        prompt = "Your cards are chosen; waiting for the others to choose theirs."
-        if call_row:
-            prompt += " You may still call Panda."
+        prompt = sentences(
+            Text("Your cards are chosen; waiting for the others to choose theirs."),
+            Text("You may still call Panda.") if call_row else None,
+        )
         return Controls(prompt=prompt, rows=(tuple(call_row),) if call_row else ())
-    chosen = ", ".join(
-        f"{card_name(c)} to {names[(seat + OFFSET[d]) % 4]}" for d, c in given.items()
+    chosen = tuple(
+        Text("{card} to {name}", card=card_name(c), name=names[(seat + OFFSET[d]) % 4])
+        for d, c in given.items()
     )
-    prompt = (
-        "Pass three cards: pick one card in each menu, one for each other player. "
-        "They change hands when all four players have chosen."
+    prompt = sentences(
+        Text(
+            "Pass three cards: pick one card in each menu, one for each other player. "
+            "They change hands when all four players have chosen."
+        ),
+        Text("Chosen so far: {cards}.", cards=chosen) if chosen else None,
     )
-    if chosen:
-        prompt += f" Chosen so far: {chosen}."
     rows: list[Any] = []
     for d in open_dirs:
         target = names[(seat + OFFSET[d]) % 4]
@@ -125,7 +140,7 @@ def _passing(view: Mapping[str, Any], legal: Sequence[str], call_row: list[Butto
         rows.append(
             Select(
                 verb=f"give {d}",
-                placeholder=f"Card for {target} ({_DIRECTION_TEXT[d]})"[:100],
+                placeholder=_fit(_card_for(d, target), 100),
                 options=tuple(_card_option(c) for c in cards),
             )
         )
@@ -134,11 +149,19 @@ def _passing(view: Mapping[str, Any], legal: Sequence[str], call_row: list[Butto
     return Controls(prompt=prompt, rows=tuple(rows[:MAX_ROWS]))
 
 
+def _card_for(direction: str, name: str) -> str:
+    if direction == "left":
+        return Text("Card for {name} (your left opponent, who plays after you)", name=name)
+    if direction == "partner":
+        return Text("Card for {name} (your partner)", name=name)
+    return Text("Card for {name} (your right opponent, who plays before you)", name=name)
+
+
 def _card_option(card: str, value: str | None = None) -> Option:
     pts = points(card)
-    desc = f"{pts:+d} points" if pts else None
-    label = SPECIAL_NAMES.get(card) or f"{card} · {card_name(card)}"
-    return Option(label=label[:100], value=value or card, description=desc)
+    desc = Text("{points:+d} points", points=pts) if pts else None
+    label = SPECIAL_NAMES.get(card) or Text("{code} · {name}", code=card, name=card_name(card))
+    return Option(label=_fit(label, 100), value=value or card, description=desc)
 
 
 def _turn(
@@ -155,45 +178,73 @@ def _turn(
     plays = [c for c in legal if c.startswith("play")]
     # The wish binds when every play offered contains the wished rank (rule 9).
     forced = bool(wish) and bool(plays) and all(_has_rank(c, wish) for c in plays)
+    wish_for = a_rank(wish) if wish else None
     if leading:
-        prompt = "Your lead: choose the cards of a combination in the menu."
-        if view.get("first_lead") and not view["options"].get("free_first_lead"):
-            prompt += " The first lead must be the Stork or a combination with a 1."
-        if forced:
-            prompt += (
-                f" The Stork's wish for {a_rank(wish)} stands and you hold one, "
-                f"so your lead must contain {a_rank(wish)}."
+        prompt = sentences(
+            Text("Your lead: choose the cards of a combination in the menu."),
+            Text("The first lead must be the Stork or a combination with a 1.")
+            if view.get("first_lead") and not view["options"].get("free_first_lead")
+            else None,
+            Text(
+                "The Stork's wish for {rank} stands and you hold one, so your lead must "
+                "contain {rank}.",
+                rank=wish_for,
             )
+            if forced
+            else None,
+        )
     else:
         last = trick[-1]
-        beat = f"beat {last['label']} by {names[last['seat']]}"
+        top, by = last["label"], names[last["seat"]]
         if forced:
-            prompt = (
-                f"Your turn: the Stork's wish for {a_rank(wish)} stands and you can {beat} "
-                f"with a combination containing {a_rank(wish)}, so you must. "
-                "Passing is not allowed."
+            prompt = Text(
+                "Your turn: the Stork's wish for {rank} stands and you can beat {combo} by "
+                "{name} with a combination containing {rank}, so you must. "
+                "Passing is not allowed.",
+                rank=wish_for,
+                combo=top,
+                name=by,
+            )
+        elif "pass" in legal:
+            prompt = Text(
+                "Your turn: beat {combo} by {name} with the same kind and number of cards, "
+                "or pass.",
+                combo=top,
+                name=by,
             )
         else:
-            prompt = f"Your turn: {beat} with the same kind and number of cards"
-            prompt += ", or pass." if "pass" in legal else "."
+            prompt = Text(
+                "Your turn: beat {combo} by {name} with the same kind and number of cards.",
+                combo=top,
+                name=by,
+            )
     if wish and not forced:
-        prompt += f" The Stork's wish for {a_rank(wish)} stands, but you cannot play one now."
+        prompt = sentences(
+            prompt,
+            Text("The Stork's wish for {rank} stands, but you cannot play one now.", rank=wish_for),
+        )
     rows: list[Any] = []
     if plays:
         options = [_card_option(c) for c in hand]
         if any("catfish=" in c for c in plays):
             options.append(
                 Option(
-                    "Catfish as the LOWER card",
+                    Text("Catfish as the LOWER card"),
                     "catfish=low",
-                    "The plain Catfish option reads it as the higher card",
+                    Text("The plain Catfish option reads it as the higher card"),
                 )
             )
-            prompt += " The Catfish can be read two ways here: pick 'Catfish as the LOWER card' for the lower reading."
+            prompt = sentences(
+                prompt,
+                Text(
+                    "The Catfish can be read two ways here: pick 'Catfish as the LOWER card' "
+                    "for the lower reading."
+                ),
+            )
         rows.append(
             Select(
                 verb="play",
-                placeholder="Choose the cards to play",
+                placeholder=Text("Choose the cards to play"),
                 options=tuple(options),
                 min_values=1,
                 max_values=len(options),
@@ -201,7 +252,7 @@ def _turn(
         )
     buttons: list[Button] = []
     if "pass" in legal:
-        buttons.append(Button("Pass", "pass", "secondary"))
+        buttons.append(Button(Text("Pass", context="panda"), "pass", "secondary"))
     buttons += call_row
     if buttons:
         rows.append(tuple(buttons))
