@@ -46,7 +46,7 @@ from bot.games.sandayi.ui import controls as _controls
 from bot.i18n.text import Text
 
 NAME = "sandayi"
-TITLE = "San Da Yi"
+TITLE = Text("San Da Yi")  # the catalogs name every game (teahouse.po)
 SEATS = 4
 OPTIONS = Options
 
