@@ -40,7 +40,7 @@ from bot.games.panda.combos import (
     readings,
 )
 from bot.games.panda.scoring import is_double_victory, score_hand, team_of
-from bot.games.panda.text import semicolons
+from bot.games.panda.text import commas, semicolons
 from bot.i18n.text import Text
 
 log = logging.getLogger(__name__)
@@ -139,11 +139,11 @@ def describe(code: str) -> str:
     if verb == "call":
         return Text("Call Panda!")
     if verb == "give" and len(args) >= 2 and len(args) % 2 == 0:
-        parts = tuple(
+        parts = [
             _to_your(d, card_name(normalize_card(c) or c))
             for d, c in zip(args[::2], args[1::2], strict=True)
-        )
-        return Text("Give {cards}", cards=parts)
+        ]
+        return Text("Give {cards}", cards=commas(parts))
     if verb == "pass_cards" and len(args) == 3:
         return Text("Pass {cards}", cards=", ".join(args))
     if verb == "gift" and args:
@@ -722,9 +722,11 @@ class PandaState(State):
         self.turn = starter
         events = [Event("exchange", Text("The passed cards are revealed."))]
         for s in range(4):
-            got = tuple(
-                Text("{card} from {name}", card=card_name(c), name=self._name(g))
-                for g, c in self.received[s].items()
+            got = commas(
+                [
+                    Text("{card} from {name}", card=card_name(c), name=self._name(g))
+                    for g, c in self.received[s].items()
+                ]
             )
             events.append(
                 Event("received", Text("You received {cards}.", cards=got), s, private_to=s)

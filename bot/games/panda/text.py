@@ -34,8 +34,9 @@ def semicolons(parts: Sequence[str]) -> str:
 
 
 def commas(parts: Sequence[str]) -> str:
-    """``a, b, c`` (a short list on a picture: joined by the catalog, not by Babel's list
-    patterns, whose words the bundled font may lack)."""
+    """``a, b, c``: a list of cards or names, joined as the catalog says (``A、B、C``)
+    rather than by Babel's list patterns (``A、B和C``, ``A, B 및 C``), which glue their word
+    to the Latin names of the deck and hold characters the bundled font may lack."""
     if not parts:
         return ""
     out = parts[0]

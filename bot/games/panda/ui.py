@@ -34,7 +34,7 @@ from bot.games.panda.cards import (
 )
 from bot.games.panda.combos import readings
 from bot.games.panda.rules import DIRECTIONS, OFFSET, describe, parse_play
-from bot.games.panda.text import sentences
+from bot.games.panda.text import commas, sentences
 from bot.i18n.text import Text
 
 
@@ -50,10 +50,11 @@ def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
     if not legal or seat is None:
         if view.get("is_over"):
             return Controls(prompt=Text("The match is over.", context="panda"))
-        waiting = tuple(view["players"][s] for s in view.get("to_act", []))
+        waiting = [view["players"][s] for s in view.get("to_act", [])]
         if not waiting:
             return Controls(prompt=Text("Waiting for the next hand."))
-        return Controls(prompt=Text("Waiting for {names}.", context="panda", names=waiting))
+        names = commas(waiting)
+        return Controls(prompt=Text("Waiting for {names}.", context="panda", names=names))
     names = view["players"]
     call_row = [Button(Text("Call Panda! (+/-100)"), "call", "success")] if "call" in legal else []
     if view["phase"] == "passing":
@@ -122,9 +123,11 @@ def _passing(view: Mapping[str, Any], legal: Sequence[str], call_row: list[Butto
             Text("You may still call Panda.") if call_row else None,
         )
         return Controls(prompt=prompt, rows=(tuple(call_row),) if call_row else ())
-    chosen = tuple(
-        Text("{card} to {name}", card=card_name(c), name=names[(seat + OFFSET[d]) % 4])
-        for d, c in given.items()
+    chosen = commas(
+        [
+            Text("{card} to {name}", card=card_name(c), name=names[(seat + OFFSET[d]) % 4])
+            for d, c in given.items()
+        ]
     )
     prompt = sentences(
         Text(
