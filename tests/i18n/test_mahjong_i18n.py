@@ -312,3 +312,25 @@ def test_english_pictures_still_say_it_in_english() -> None:
         render_deal_summary(g.view(None))
     assert any(text.startswith("Mah-Jongg — hand") for text in drawn)
     assert "Basic points" in drawn
+
+
+def test_scores_are_written_as_each_locale_writes_numbers() -> None:
+    """A special hand's thousands on the score sheet: ``2,900`` where the locale groups
+    digits, the plain ``2900`` the English sheet always showed."""
+    east = "5b 5b 5b 5c 5c 5c 5d 5d 5d C C C E E".split()  # three adopted sons, golden coin
+    g = new_game(1, PLAYERS, {"random_seats": False}, deck=east)
+    while g.phase == "prelude":
+        g.apply(g.to_act[0], "pass")
+    g.apply(0, "mahjong")
+    rng = random.Random(1)
+    while not g.history:
+        seat = g.to_act[0]
+        g.apply(seat, choose(g.view(seat), g.legal_actions(seat), rng))
+    total = g.history[-1]["sheets"][0]["total"]
+    assert total >= 1000
+    for locale in i18n.LOCALES:
+        with drawn_text() as drawn:
+            render_deal_summary(g.view(None), locale=locale)
+        expected = str(total) if locale == "en-US" else i18n.format_number(locale, total)
+        assert expected in drawn, (locale, expected)
+    assert i18n.format_number("ja", total) != str(total)

@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 
 from bot.games.mahjong.rules import semicolons
 from bot.games.mahjong.tiles import INDEX, WIND_NAMES, name
-from bot.i18n import DEFAULT_LOCALE, normalize
+from bot.i18n import DEFAULT_LOCALE, format_number, normalize
 from bot.i18n.text import Text, localize
 from bot.render.draw import (
     FELT_GREEN,
@@ -353,6 +353,15 @@ def _card(code: str, locale: str) -> str:
     return name(INDEX[code])
 
 
+def _num(locale: str, n: int, sign: bool = False) -> str:
+    """A score as the locale writes numbers (``2,948``, ``+2,948`` with ``sign``); English
+    pictures keep their plain digits (``2948``)."""
+    if normalize(locale) == DEFAULT_LOCALE:
+        return f"{n:+d}" if sign else str(n)
+    text = format_number(locale, abs(n) if sign else n)
+    return ("-" if n < 0 else "+") + text if sign else text
+
+
 def _fitted(
     d: ImageDraw.ImageDraw,
     xy: tuple[float, float],
@@ -369,14 +378,16 @@ def _fitted(
     draw_text(d, xy, fitted, sz, fill, bold=bold, anchor=anchor)
 
 
-def _status(view: Mapping[str, Any]) -> str:
+def _status(view: Mapping[str, Any], locale: str = DEFAULT_LOCALE) -> str:
     if view.get("is_over"):
         scores = view.get("scores") or []
         if scores:
             best = max(scores)
             win = [_name(view, s) for s in range(len(scores)) if scores[s] == best]
             return Text(
-                "Game over — {names} wins with {points}", names=" & ".join(win), points=best
+                "Game over — {names} wins with {points}",
+                names=" & ".join(win),
+                points=_num(locale, best),
             )
         return Text("Game over")
     phase = view.get("phase")
@@ -490,7 +501,7 @@ def _header(
         fill=GOLD,
         anchor="ra",
     )
-    status = localize(locale, _status(view))
+    status = localize(locale, _status(view, locale))
     if status:
         _fitted(d, (TABLE_W - 24, 52), status, 640, 19, HIGHLIGHT, bold=True, anchor="ra")
 
@@ -508,7 +519,13 @@ def _strip(canvas: Image.Image, view: Mapping[str, Any], seat: int, y: int, loca
     _fitted(d, (86, y + 42), localize(locale, label), room, 14, MUTED)
     scores = view.get("scores") or []
     if seat < len(scores):
-        badge(d, (24, y + 76), localize(locale, Text("{n} pts", n=scores[seat])), 16, fill=GOLD)
+        badge(
+            d,
+            (24, y + 76),
+            localize(locale, Text("{n} pts", n=_num(locale, scores[seat]))),
+            16,
+            fill=GOLD,
+        )
     tags_y = y + 106
     standing = (view.get("standing") or [None] * 4)[seat]
     if standing:
@@ -845,7 +862,7 @@ def _summary_column(
     sheets = entry.get("sheets")
     if not sheets:
         deltas = entry.get("deltas") or [0] * 4
-        text = localize(locale, Text("change {delta}", delta=f"{deltas[seat]:+d}"))
+        text = localize(locale, Text("change {delta}", delta=_num(locale, deltas[seat], True)))
         _fitted(d, (inner[0], y), text, col, 16, WHITE, bold=True)
         return
     sheet = sheets[seat]
@@ -864,11 +881,12 @@ def _summary_column(
     for item in sheet["items"]:
         text, sz = fit_text(localize(locale, item["name"]), w - 70, small)
         draw_text(d, (inner[0], y), text, sz, WHITE)
-        draw_text(d, (right, y), f"{item['value']}", small, WHITE, anchor="ra", bold=True)
+        value = _num(locale, item["value"]) if isinstance(item["value"], int) else item["value"]
+        draw_text(d, (right, y), f"{value}", small, WHITE, anchor="ra", bold=True)
         y += 21
     d.line((inner[0], y + 2, right, y + 2), fill=(255, 255, 255, 90), width=1)
     y += 6
-    row(Text("Basic points"), f"{sheet['basic']}")
+    row(Text("Basic points"), _num(locale, sheet["basic"]))
     y += 21
     for m in sheet["multipliers"]:
         text, sz = fit_text(localize(locale, m["name"]), w - 70, small)
@@ -876,16 +894,19 @@ def _summary_column(
         draw_text(d, (right, y), f"+{m['value']}", small, (170, 220, 255), anchor="ra", bold=True)
         y += 21
     factor = sheet.get("factor", 1)
-    total = Text("Total {basic} × {factor}", basic=sheet["basic"], factor=f"{factor:g}")
+    total = Text(
+        "Total {basic} × {factor}", basic=_num(locale, sheet["basic"]), factor=f"{factor:g}"
+    )
     _fitted(d, (inner[0], y), localize(locale, total), col - 60, 15, WHITE, bold=True)
-    draw_text(d, (right, y), f"{sheet['total']}", 16, HIGHLIGHT, anchor="ra", bold=True)
+    draw_text(d, (right, y), _num(locale, sheet["total"]), 16, HIGHLIGHT, anchor="ra", bold=True)
     y += 24
     pay = sheet.get("payment", 0)
-    row(Text("Payments (8 / 16)"), f"{pay:+d}", bold=False)
+    row(Text("Payments (8 / 16)"), _num(locale, pay, True), bold=False)
     y += 21
     deltas = entry.get("deltas") or [0] * 4
     totals = entry.get("totals") or [0] * 4
-    row(Text("Change / new total"), f"{deltas[seat]:+d} → {totals[seat]}")
+    change = f"{_num(locale, deltas[seat], True)} → {_num(locale, totals[seat])}"
+    row(Text("Change / new total"), change)
 
 
 @lru_cache(maxsize=1)
