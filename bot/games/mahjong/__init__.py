@@ -51,12 +51,12 @@ from typing import Any
 from bot.engine.core import replayer
 from bot.engine.spec import GameSpec
 from bot.games.mahjong.ai import choose, hint
-from bot.games.mahjong.rules import MahjongOptions, MahjongState, describe, new_game
+from bot.games.mahjong.rules import TITLE_TEXT, MahjongOptions, MahjongState, describe, new_game
 from bot.games.mahjong.ui import controls
 from bot.i18n.text import Text
 
 NAME = "mahjong"
-TITLE = "Mah-Jongg"
+TITLE = TITLE_TEXT  # "Mah-Jongg", said as the catalogs name the game (teahouse.po)
 SEATS = 4
 OPTIONS = MahjongOptions
 

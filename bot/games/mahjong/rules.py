@@ -349,7 +349,7 @@ class MahjongState(State):
                 return Text("You cannot claim {card} for a kong with your hand.", card=name(t))
             if verb == "mahjong":
                 return Text("{card} does not complete a Mah-Jongg for you.", card=name(t))
-            return Text("Answer the claim: {codes}.", codes=tuple(legal))
+            return Text("Answer the claim: {codes}.", codes=commas(legal))
         if self.phase == PRELUDE and verb not in ("kong", "pass"):
             return Text(
                 "Before play you may only declare a concealed kong of four cards you hold "
@@ -403,7 +403,7 @@ class MahjongState(State):
         if verb in ("pung", "chow", "pass"):
             return Text("There is no discard to claim now.")
         return Text(
-            "`{code}` is not a legal move now. Legal: {legal}.", code=code, legal=tuple(legal[:12])
+            "`{code}` is not a legal move now. Legal: {legal}.", code=code, legal=commas(legal[:12])
         )
 
     # ----- legal actions ---------------------------------------------------------------------
@@ -582,8 +582,8 @@ class MahjongState(State):
         self.win: dict[str, Any] | None = None
         self.penalties: list[dict[str, Any]] = []
         self.phase = PRELUDE
-        winds = tuple(
-            Text("{name} {wind}", name=self._n(p), wind=WIND_NAMES[self.wind[p]]) for p in order
+        winds = commas(
+            [Text("{name} {wind}", name=self._n(p), wind=WIND_NAMES[self.wind[p]]) for p in order]
         )
         events.append(
             Event(
@@ -1527,7 +1527,15 @@ class MahjongState(State):
 
 def semicolons(first: str, second: str) -> Text:
     """``first; second`` (fold it over a list: ``a; b; c``), in any locale."""
-    return Text("{first}; {second}", first=first, second=second)
+    return Text("{item}; {next}", item=first, next=second)
+
+
+def commas(parts: Sequence[str]) -> str:
+    """``a, b, c``: names or codes listed as the catalogs join them (``A、B、C``), not by
+    Babel's list patterns, which glue 和 to Latin names and codes (``B和C``) and say 및."""
+    if not parts:
+        return ""
+    return functools.reduce(lambda a, b: Text("{item}, {next}", item=a, next=b), parts)
 
 
 def _meld_view(m: Meld) -> dict[str, Any]:

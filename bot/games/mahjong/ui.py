@@ -17,7 +17,7 @@ from bot.engine.ui import (
     Select,
     button_rows,
 )
-from bot.games.mahjong.rules import describe
+from bot.games.mahjong.rules import commas, describe
 from bot.games.mahjong.tiles import INDEX, name
 from bot.i18n.text import Text
 
@@ -86,10 +86,10 @@ def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
     if not legal:
         if view.get("is_over"):
             return Controls(prompt=GAME_OVER)
-        waiting = tuple(players[s] for s in view.get("to_act", []) if s < len(players))
+        waiting = [players[s] for s in view.get("to_act", []) if s < len(players)]
         if not waiting:
             return Controls(prompt=Text("Waiting for the table."))
-        return Controls(prompt=Text("Waiting for {names}.", names=waiting))
+        return Controls(prompt=Text("Waiting for {names}.", names=commas(waiting)))
     phase = view.get("phase")
     legal = list(legal)
     if phase == "prelude":
