@@ -16,7 +16,7 @@ from bot.host import TableHost
 from bot.host.components import ALL_DYNAMIC_ITEMS, matches_a_component
 from bot.host.replies import report_error
 from bot.host.text import NO_PINGS
-from bot.i18n import command_translation
+from bot.i18n import command_translation, gettext, normalize
 from bot.store import Store
 
 log = logging.getLogger(__name__)
@@ -120,13 +120,15 @@ class Teahouse(commands.AutoShardedBot):
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
-        """One place for command errors: a clear ephemeral answer, details in the log."""
+        """One place for command errors: a clear ephemeral answer in the user's language,
+        details in the log."""
+        loc = normalize(interaction.locale)
         if isinstance(error, app_commands.NoPrivateMessage):
-            text = "This command works in a server channel, not in DMs."
+            text = gettext(loc, "This command works in a server channel, not in DMs.")
         elif isinstance(error, app_commands.CheckFailure):
-            text = "You can't use this command here."
+            text = gettext(loc, "You can't use this command here.")
         elif isinstance(error, app_commands.TransformerError):
-            text = f"That value is not valid: {error.value!r}."
+            text = gettext(loc, "That value is not valid: {value}.", value=repr(error.value))
         else:
             original = getattr(error, "original", error)
             name = getattr(interaction.command, "qualified_name", "?")
@@ -155,7 +157,9 @@ class Teahouse(commands.AutoShardedBot):
         log.info("unknown component %r from user %s", custom_id[:100], interaction.user.id)
         try:
             await interaction.response.send_message(
-                "These controls are not valid any more.", ephemeral=True, allowed_mentions=NO_PINGS
+                gettext(normalize(interaction.locale), "These controls are not valid any more."),
+                ephemeral=True,
+                allowed_mentions=NO_PINGS,
             )
         except discord.HTTPException:
             pass

@@ -6,6 +6,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.i18n import gettext, normalize
+
 
 @app_commands.guild_only()
 class Admin(commands.GroupCog, group_name="table", group_description="Manage game tables"):
@@ -19,9 +21,11 @@ class Admin(commands.GroupCog, group_name="table", group_description="Manage gam
         host = self.bot.host  # type: ignore[attr-defined]
         table_id = table if table is not None else host.table_in_channel(interaction.channel_id)
         if table_id is None:
-            await interaction.response.send_message(
-                "Which table? Use this in a table's thread or give its number.", ephemeral=True
+            text = gettext(
+                normalize(interaction.locale),
+                "Which table? Use this in a table's thread or give its number.",
             )
+            await interaction.response.send_message(text, ephemeral=True)
             return
         await host.abort(interaction, table_id)
 

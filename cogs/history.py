@@ -4,7 +4,9 @@ Five matches a page (date, game, players with places and scores, length), each w
 button that opens its replay privately; ◀ ▶ page through. Built from the tables, results
 and actions the store already keeps, so matches finished before this command existed are
 listed too. The controls are ``DynamicItem`` s (they keep working after a restart); a page
-click by someone other than who asked opens their own copy of that page.
+click by someone other than who asked opens their own copy of that page. Every page is in
+the language of whoever asked for it (``interaction.locale``); dates are Discord
+timestamps, which each reader's client writes in their own language.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAME_NAMES, game_module
+from bot.i18n import format_number, gettext, ngettext, normalize
+from bot.render.charts import number_text
 from bot.store.history import MatchSummary, count_matches, finished_matches
 from cogs.replay import guarded, open_replay
 from cogs.rules import game_choices
@@ -29,47 +33,84 @@ PAGE_SIZE = 5
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 
 
-def _length(match: MatchSummary) -> str:
-    parts = [f"{match.actions} moves"]
+def _length(match: MatchSummary, locale: str = "en-US") -> str:
+    parts = [ngettext(locale, "{n} move", "{n} moves", match.actions)]
     if match.duration is not None:
         minutes = round(match.duration / 60)
-        parts.append(f"{minutes} min" if minutes < 120 else f"{minutes / 60:.1f} h")
+        if minutes < 120:
+            parts.append(gettext(locale, "{n} min", n=format_number(locale, minutes)))
+        else:
+            hours = number_text(locale, minutes / 60, 1)
+            parts.append(gettext(locale, "{n} h", n=hours))
     return " · ".join(parts)
 
 
-def match_field(match: MatchSummary) -> tuple[str, str]:
-    """(title, text) of one match in the list."""
-    title = f"#{match.table_id} · {game_module(match.game).TITLE}"
+def _place(place: int) -> str:
+    return MEDALS.get(place, f"{place}.")
+
+
+def match_field(match: MatchSummary, locale: str = "en-US") -> tuple[str, str]:
+    """(title, text) of one match in the list, in ``locale``."""
+    title = f"#{match.table_id} · {gettext(locale, game_module(match.game).TITLE)}"
     players = " · ".join(
-        f"{MEDALS.get(s.place, f'{s.place}.')} {'🤖 ' if s.is_ai else ''}{s.name} **{s.score}**"
+        f"{_place(s.place)} {'🤖 ' if s.is_ai else ''}{s.name} **{format_number(locale, s.score)}**"
         for s in match.ranking()
     )
-    when = f"<t:{int(match.finished_at)}:f>" if match.finished_at else "unknown date"
-    hints = " · 💡 hints (not rated)" if match.hints else ""
-    return title, f"{when} · {_length(match)}{hints}\n{players}"[:1024]
+    if match.finished_at:
+        when = f"<t:{int(match.finished_at)}:f>"
+    else:
+        when = gettext(locale, "unknown date")
+    hints = " · 💡 " + gettext(locale, "hints (not rated)") if match.hints else ""
+    return title, f"{when} · {_length(match, locale)}{hints}\n{players}"[:1024]
+
+
+def history_title(game: str | None, who: str | None, locale: str = "en-US") -> str:
+    """The list's title: every match, a game's, a player's, or a player's of a game."""
+    if game and who:
+        name = gettext(locale, game_module(game).TITLE)
+        return gettext(locale, "Finished matches of {game} with {player}", game=name, player=who)
+    if game:
+        name = gettext(locale, game_module(game).TITLE)
+        return gettext(locale, "Finished matches of {game}", game=name)
+    if who:
+        return gettext(locale, "Finished matches with {player}", player=who)
+    return gettext(locale, "Finished matches")
 
 
 def history_embed(
-    matches: list[MatchSummary], page: int, pages: int, who: str | None, game: str | None
+    matches: list[MatchSummary],
+    page: int,
+    pages: int,
+    who: str | None,
+    game: str | None,
+    locale: str = "en-US",
 ) -> discord.Embed:
-    title = "📜 Finished matches"
-    if game:
-        title += f" of {game_module(game).TITLE}"
-    if who:
-        title += f" with {who}"
+    title = "📜 " + history_title(game, who, locale)
     embed = discord.Embed(title=title[:256], colour=discord.Colour.dark_teal())
     if not matches:
-        embed.description = "No finished matches here yet."
+        embed.description = gettext(locale, "No finished matches here yet.")
     for match in matches:
-        name, value = match_field(match)
+        name, value = match_field(match, locale)
         embed.add_field(name=name, value=value, inline=False)
     if pages > 1 or matches:
-        embed.set_footer(text=f"Page {page + 1} of {max(1, pages)} · ▶ #n opens a replay")
+        footer = gettext(
+            locale,
+            "Page {page} of {pages} · ▶ #n opens a replay",
+            page=format_number(locale, page + 1),
+            pages=format_number(locale, max(1, pages)),
+        )
+        embed.set_footer(text=footer)
     return embed
 
 
 def history_view(
-    matches: list[MatchSummary], page: int, pages: int, user: int, game: str, owner: int
+    matches: list[MatchSummary],
+    page: int,
+    pages: int,
+    user: int,
+    game: str,
+    owner: int,
+    locale: str = "en-US",
 ) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for match in matches:
@@ -78,7 +119,9 @@ def history_view(
         view.add_item(button)
     if pages > 1:
         for direction, target in (("newer", page - 1), ("older", page + 1)):
-            item = PageButton(direction, max(0, min(pages - 1, target)), user, game, owner)
+            item = PageButton(
+                direction, max(0, min(pages - 1, target)), user, game, owner, locale=locale
+            )
             item.item.disabled = not 0 <= target < pages
             item.row = 1
             view.add_item(item)
@@ -98,9 +141,12 @@ async def show_history(
     bot: commands.Bot = interaction.client  # type: ignore[assignment]
     store = bot.store  # type: ignore[attr-defined]
     guild = interaction.guild_id
+    loc = normalize(interaction.locale)
     if guild is None:
         await interaction.response.send_message(
-            "This command works in a server channel.", ephemeral=True, allowed_mentions=NO_PINGS
+            gettext(loc, "This command works in a server channel."),
+            ephemeral=True,
+            allowed_mentions=NO_PINGS,
         )
         return
     if edit:
@@ -116,9 +162,12 @@ async def show_history(
         store, guild, user_id=user, game=chosen, limit=PAGE_SIZE, offset=page * PAGE_SIZE
     )
     if who is None and user is not None:
-        who = next((s.name for m in matches for s in m.seats if s.user_id == user), f"user {user}")
-    embed = history_embed(matches, page, pages, who, chosen)
-    view = history_view(matches, page, pages, user_id, chosen or "-", interaction.user.id)
+        who = next(
+            (s.name for m in matches for s in m.seats if s.user_id == user),
+            gettext(loc, "user {id}", id=user),
+        )
+    embed = history_embed(matches, page, pages, who, chosen, loc)
+    view = history_view(matches, page, pages, user_id, chosen or "-", interaction.user.id, loc)
     if edit:
         await interaction.edit_original_response(embed=embed, view=view, allowed_mentions=NO_PINGS)
     else:
@@ -160,10 +209,20 @@ class PageButton(
 ):
     """◀ newer / ▶ older: show page ``page`` of the same list."""
 
-    def __init__(self, direction: str, page: int, user: int, game: str, owner: int) -> None:
+    def __init__(
+        self,
+        direction: str,
+        page: int,
+        user: int,
+        game: str,
+        owner: int,
+        *,
+        locale: str = "en-US",
+    ) -> None:
+        newer = direction == "newer"
         super().__init__(
             discord.ui.Button(
-                label="Newer" if direction == "newer" else "Older",
+                label=gettext(locale, "Newer") if newer else gettext(locale, "Older"),
                 emoji="◀" if direction == "newer" else "▶",
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"th:hp:{direction}:{page}:{user}:{game}:{owner}",

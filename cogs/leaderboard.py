@@ -4,6 +4,8 @@ Both answer with a picture (``bot/render/charts.py``: the leaderboard with each 
 recent rating trend, the stats with a rating-over-time plot per game) and keep the text
 embed as the accessible fallback. Rating histories are recomputed from the stored results
 (``bot/store/history.py``), so they cover matches played before the pictures existed.
+Everything is said in the invoking user's language (``interaction.locale``), the pictures
+too; a public answer follows the person who asked.
 """
 
 from __future__ import annotations
@@ -11,28 +13,73 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import unicodedata
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.games import game_module
+from bot.i18n import gettext, normalize
 from bot.render.charts import (
+    RATING_NOTE,
     GameCurve,
     LeaderLine,
     PlayerStats,
     leaderboard_png,
+    number_text,
+    rating_text,
     stats_png,
 )
 from bot.render.charts import Leaderboard as LeaderboardPicture
 from bot.render.worker import pool as render_pool
 from bot.store.history import player_rating_histories, rating_history
+from bot.store.rows import LeaderRow, StatsRow
 from cogs.rules import game_choices
 
 log = logging.getLogger(__name__)
 
 #: Matches each leaderboard sparkline covers.
 SPARK_MATCHES = 20
+
+
+def game_title(game: str, locale: str) -> str:
+    """A game's name in ``locale`` (the glossary's)."""
+    return gettext(locale, game_module(game).TITLE)
+
+
+def _width(text: str) -> int:
+    """Columns ``text`` takes in a monospaced code span (wide characters take two)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _pad(text: str, width: int, right: bool = False) -> str:
+    space = " " * max(0, width - _width(text))
+    return space + text if right else text + space
+
+
+def standings_lines(rows: Sequence[LeaderRow], locale: str) -> list[str]:
+    """The leaderboard's text: a heading and a line per player, the numbers aligned in a
+    code span (the column names in the user's language)."""
+    rating, games, wins = (
+        gettext(locale, "rating"),
+        gettext(locale, "games"),
+        gettext(locale, "wins"),
+    )
+    widths = (max(6, _width(rating)), max(5, _width(games)), max(4, _width(wins)))
+    head = f"#  {_pad(rating, widths[0], True)}  {_pad(games, widths[1], True)}"
+    head += f"  {_pad(wins, widths[2], True)}"
+    lines = [gettext(locale, "`{columns}` player", columns=head)]
+    for i, r in enumerate(rows, 1):
+        cells = (
+            _pad(rating_text(locale, r.ordinal), widths[0], True),
+            _pad(number_text(locale, r.games), widths[1], True),
+            _pad(number_text(locale, r.wins), widths[2], True),
+        )
+        lines.append(f"`{i:<2} {cells[0]}  {cells[1]}  {cells[2]}` <@{r.user_id}>")
+    return lines
 
 
 class Leaderboard(commands.Cog):
@@ -58,36 +105,26 @@ class Leaderboard(commands.Cog):
         self, interaction: discord.Interaction, game: app_commands.Choice[str]
     ) -> None:
         store = self.bot.store  # type: ignore[attr-defined]
+        loc = normalize(interaction.locale)
         rows = await store.leaderboard(interaction.guild_id, game.value, limit=15)
-        title = f"🏆 {game_module(game.value).TITLE} — leaderboard"
+        name = game_title(game.value, loc)
+        title = "🏆 " + gettext(loc, "{game} — leaderboard", game=name)
         if not rows:
-            text = f"Nobody has finished a {game.name} match here yet. Start one with `/{game.value} new`."
+            text = gettext(
+                loc,
+                "Nobody has finished a {game} match here yet. Start one with `{command}`.",
+                game=name,
+                command=f"/{game.value} new",
+            )
         else:
-            lines = ["`#  rating  games  wins` player"]
-            for i, r in enumerate(rows, 1):
-                lines.append(f"`{i:<2} {r.ordinal:6.1f}  {r.games:5}  {r.wins:4}` <@{r.user_id}>")
-            text = "\n".join(lines)
+            text = "\n".join(standings_lines(rows, loc))
         embed = discord.Embed(title=title, description=text, colour=discord.Colour.gold())
-        embed.set_footer(text="Rating: openskill ordinal (μ − 3σ); it grows as you win and play.")
+        embed.set_footer(text=gettext(loc, RATING_NOTE))
         file = None
         if rows:
             history = await rating_history(store, interaction.guild_id, game.value)
             guild = interaction.guild.name if interaction.guild is not None else ""
-            board = LeaderboardPicture(
-                title=f"{game_module(game.value).TITLE} — leaderboard",
-                subtitle=f"{guild} · top {len(rows)}" if guild else f"top {len(rows)}",
-                lines=[
-                    LeaderLine(
-                        rank=i,
-                        name=r.name,
-                        rating=r.ordinal,
-                        games=r.games,
-                        wins=r.wins,
-                        history=[p.ordinal for p in history.get(r.user_id, [])][-SPARK_MATCHES:],
-                    )
-                    for i, r in enumerate(rows, 1)
-                ],
-            )
+            board = board_picture(game.value, rows, history, guild, loc)
             file = await self._picture(leaderboard_png, board, "leaderboard.png")
             if file is not None:
                 embed.set_image(url="attachment://leaderboard.png")
@@ -104,43 +141,20 @@ class Leaderboard(commands.Cog):
     ) -> None:
         target = user or interaction.user
         store = self.bot.store  # type: ignore[attr-defined]
+        loc = normalize(interaction.locale)
         rows = await store.stats(interaction.guild_id, target.id)
         embed = discord.Embed(title=f"📊 {target.display_name}", colour=discord.Colour.blurple())
         if not rows:
-            embed.description = "No finished matches in this server yet."
+            embed.description = gettext(loc, "No finished matches in this server yet.")
         for r in rows:
-            rating = f"{r.ordinal:.1f} (#{r.rank_in_guild})" if r.ordinal is not None else "—"
-            embed.add_field(
-                name=game_module(r.game).TITLE,
-                value=(
-                    f"games **{r.games}** · wins **{r.wins}**\n"
-                    f"average place {r.average_place:.2f} · best score {r.best_score}\n"
-                    f"rating {rating}"
-                ),
-                inline=False,
-            )
+            embed.add_field(name=game_title(r.game, loc), value=stats_text(r, loc), inline=False)
         file = None
         if rows:
             curves = await player_rating_histories(
                 store, interaction.guild_id, target.id, [r.game for r in rows]
             )
-            picture = PlayerStats(
-                name=target.display_name,
-                subtitle=interaction.guild.name if interaction.guild is not None else "",
-                games=[
-                    GameCurve(
-                        title=game_module(r.game).TITLE,
-                        ratings=[p.ordinal for p in curves.get(r.game, [])],
-                        times=[p.time for p in curves.get(r.game, [])],
-                        games=r.games,
-                        wins=r.wins,
-                        rank=r.rank_in_guild,
-                        average_place=r.average_place,
-                        best_score=r.best_score,
-                    )
-                    for r in rows
-                ],
-            )
+            guild = interaction.guild.name if interaction.guild is not None else ""
+            picture = stats_picture(target.display_name, guild, rows, curves, loc)
             file = await self._picture(stats_png, picture, "stats.png")
             if file is not None:
                 embed.set_image(url="attachment://stats.png")
@@ -148,6 +162,87 @@ class Leaderboard(commands.Cog):
         await interaction.response.send_message(
             embed=embed, allowed_mentions=discord.AllowedMentions.none(), **kwargs
         )
+
+
+def board_picture(
+    game: str, rows: Sequence[LeaderRow], history: Mapping[int, Any], guild: str, locale: str
+) -> LeaderboardPicture:
+    """What ``/leaderboard`` draws: the standings with each player's recent ratings."""
+    top = gettext(locale, "top {n}", n=number_text(locale, len(rows)))
+    return LeaderboardPicture(
+        title=gettext(locale, "{game} — leaderboard", game=game_title(game, locale)),
+        subtitle=gettext(locale, "{server} · {top}", server=guild, top=top) if guild else top,
+        locale=locale,
+        lines=[
+            LeaderLine(
+                rank=i,
+                name=r.name,
+                rating=r.ordinal,
+                games=r.games,
+                wins=r.wins,
+                history=[p.ordinal for p in history.get(r.user_id, [])][-SPARK_MATCHES:],
+            )
+            for i, r in enumerate(rows, 1)
+        ],
+    )
+
+
+def stats_picture(
+    name: str,
+    guild: str,
+    rows: Sequence[StatsRow],
+    curves: Mapping[str, Sequence[Any]],
+    locale: str,
+) -> PlayerStats:
+    """What ``/stats`` draws: a player's rating over time in each game they played."""
+    return PlayerStats(
+        name=name,
+        subtitle=guild,
+        locale=locale,
+        games=[
+            GameCurve(
+                title=game_title(r.game, locale),
+                ratings=[p.ordinal for p in curves.get(r.game, [])],
+                times=[p.time for p in curves.get(r.game, [])],
+                games=r.games,
+                wins=r.wins,
+                rank=r.rank_in_guild,
+                average_place=r.average_place,
+                best_score=r.best_score,
+            )
+            for r in rows
+        ],
+    )
+
+
+def stats_text(r: StatsRow, locale: str) -> str:  # type: ignore[no-untyped-def]
+    """One game of ``/stats``: games and wins, average place and best score, rating."""
+    if r.ordinal is not None:
+        rating = gettext(
+            locale,
+            "{rating} (#{rank})",
+            rating=rating_text(locale, r.ordinal),
+            rank=r.rank_in_guild,
+        )
+    else:
+        rating = "—"
+    return "\n".join(
+        (
+            gettext(
+                locale,
+                "games **{games}** · wins **{wins}**",
+                games=number_text(locale, r.games),
+                wins=number_text(locale, r.wins),
+            ),
+            gettext(
+                locale,
+                "average place {place} · best score {score}",
+                place=number_text(locale, r.average_place, 2),
+                score=number_text(locale, r.best_score),
+            ),
+            gettext(locale, "rating {rating}", rating=rating),
+        )
+    )
 
 
 async def setup(bot: commands.Bot) -> None:

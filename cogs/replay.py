@@ -9,6 +9,9 @@ Every control is a ``DynamicItem`` whose custom id carries the table, the step a
 opened the replay, so they keep working after a restart. A click by the person who opened it
 moves it in place; anyone else who clicks a public replay gets their own private copy. A
 table of another server, or one still being played, is refused.
+
+Every word — the caption, the picture, the controls, a refusal — is in the language of the
+person who asked (``interaction.locale``), a public replay too: only its owner moves it.
 """
 
 from __future__ import annotations
@@ -24,10 +27,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import game_module
+from bot.i18n import Text, format_number, gettext, localize, normalize
 from bot.render.worker import pool as render_pool
 from bot.replay.core import Replayer, ReplayError, ReplayRecord, hand_number, to_json
-from bot.replay.render import record_key, replay_png
+from bot.replay.render import game_title, record_key, replay_png
 from bot.store.history import replay_record
 
 log = logging.getLogger(__name__)
@@ -39,7 +42,19 @@ MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 
 
 class Refusal(Exception):
-    """A replay that may not be shown here; the message is for the user."""
+    """A replay that may not be shown here; the message (a :class:`~bot.i18n.Text`) is for
+    the user, said in their language by :meth:`say`."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+    def say(self, locale: str) -> str:
+        return str(localize(locale, self.text))
+
+
+def _no_such_table(table_id: int) -> Refusal:
+    return Refusal(Text("There is no table #{table} in this server.", table=table_id))
 
 
 # ----- loading --------------------------------------------------------------------------
@@ -62,22 +77,36 @@ class ReplayCache:
         if entry is None:
             found = await replay_record(bot.store, table_id)  # type: ignore[attr-defined]
             if found is None:
-                raise Refusal(f"There is no table #{table_id} in this server.")
+                raise _no_such_table(table_id)
             row, record = found
             if row.guild_id != guild_id:
-                raise Refusal(f"There is no table #{table_id} in this server.")
+                raise _no_such_table(table_id)
             if row.status not in REPLAYABLE:
                 if row.status == "active":
                     raise Refusal(
-                        f"Table #{table_id} is still being played: its replay opens once the "
-                        "match is over (no peeking at the hands)."
+                        Text(
+                            "Table #{table} is still being played: its replay opens once the "
+                            "match is over (no peeking at the hands).",
+                            table=table_id,
+                        )
                     )
-                raise Refusal(f"Table #{table_id} has not started: there is nothing to replay.")
+                raise Refusal(
+                    Text(
+                        "Table #{table} has not started: there is nothing to replay.",
+                        table=table_id,
+                    )
+                )
             try:
                 rp = await asyncio.to_thread(Replayer, record)
             except ReplayError as exc:
                 log.warning("table %s does not replay: %s", table_id, exc)
-                raise Refusal(f"Table #{table_id}'s log does not replay ({exc}).") from exc
+                raise Refusal(
+                    Text(
+                        "Table #{table}'s log does not replay ({reason}).",
+                        table=table_id,
+                        reason=str(exc),
+                    )
+                ) from exc
             entry = (row, record, record_key(record), rp)
             self._entries[table_id] = entry
             while len(self._entries) > self.size:
@@ -85,7 +114,7 @@ class ReplayCache:
         else:
             self._entries.move_to_end(table_id)
         if entry[0].guild_id != guild_id:
-            raise Refusal(f"There is no table #{table_id} in this server.")
+            raise _no_such_table(table_id)
         return entry
 
 
@@ -100,34 +129,55 @@ def _cache(bot: commands.Bot) -> ReplayCache:
 # ----- the message ------------------------------------------------------------------------
 
 
-def step_text(rp: Replayer, row: Any, step: int) -> str:
-    """The words under the picture: which step, what happened, and at the end the result."""
+def replay_heading(rp: Replayer, step: int, locale: str = "en-US") -> str:
+    """The message's first line: the game (bold), the table, the step and the deal."""
     record = rp.record
-    title = game_module(record.game).TITLE
-    hand = rp.hand_of(step)
-    word = "round" if record.game == "koikoi" else "hand"
-    lines = [
-        f"**{title}** #{record.table_id} — replay · step {step}/{rp.last} · {word} {hand.number}"
-    ]
-    lines += [f"> {line}" for line in rp.describe(step).split("\n") if line]
+    fields = {
+        "game": game_title(record.game, locale),
+        "table": record.table_id,
+        "step": step,
+        "last": rp.last,
+    }
+    hand = rp.hand_of(step).number
+    if record.game == "koikoi":
+        return gettext(
+            locale,
+            "**{game}** #{table} — replay · step {step}/{last} · round {round}",
+            round=hand,
+            **fields,
+        )
+    return gettext(
+        locale,
+        "**{game}** #{table} — replay · step {step}/{last} · hand {hand}",
+        hand=hand,
+        **fields,
+    )
+
+
+def step_text(rp: Replayer, row: Any, step: int, locale: str = "en-US") -> str:
+    """The words under the picture: which step, what happened, and at the end the result,
+    in ``locale``."""
+    record = rp.record
+    lines = [replay_heading(rp, step, locale)]
+    lines += [f"> {line}" for line in rp.describe(step, locale).split("\n") if line]
     if step == rp.last:
         if rp.final.is_over:
             result = rp.final.result()
             order = sorted(range(len(record.players)), key=lambda s: (result.placements[s], s))
-            lines.append(
-                "🏁 Final scores: "
-                + " · ".join(
-                    f"{MEDALS.get(result.placements[s], f'{result.placements[s]}.')} "
-                    f"{record.names[s]} {result.scores[s]}"
-                    for s in order
-                )
+            scores = " · ".join(
+                f"{MEDALS.get(result.placements[s], f'{result.placements[s]}.')} "
+                f"{record.names[s]} {format_number(locale, result.scores[s])}"
+                for s in order
             )
+            lines.append("🏁 " + gettext(locale, "Final scores: {scores}", scores=scores))
         elif row.status == "aborted":
-            lines.append("⛔ This match was aborted here.")
+            lines.append("⛔ " + gettext(locale, "This match was aborted here."))
     return "\n".join(lines)[:1990]
 
 
-def replay_view(rp: Replayer, table_id: int, step: int, owner: int) -> discord.ui.View:
+def replay_view(
+    rp: Replayer, table_id: int, step: int, owner: int, locale: str = "en-US"
+) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     last = rp.last
     targets = (
@@ -143,7 +193,7 @@ def replay_view(rp: Replayer, table_id: int, step: int, owner: int) -> discord.u
         )
         item.row = 0
         view.add_item(item)
-    download = DownloadButton(table_id)
+    download = DownloadButton(table_id, locale=locale)
     download.row = 0
     view.add_item(download)
     if len(rp.hands) > 1:
@@ -151,29 +201,38 @@ def replay_view(rp: Replayer, table_id: int, step: int, owner: int) -> discord.u
         index = rp.hands.index(current)
         start = max(0, min(index - 12, len(rp.hands) - 25))
         hands = rp.hands[start : start + 25]
-        select = HandSelect(table_id, owner, rp, hands, current.number)
+        select = HandSelect(table_id, owner, rp, hands, current.number, locale=locale)
         select.row = 1
         view.add_item(select)
     return view
 
 
-async def render(bot: commands.Bot, record: ReplayRecord, key: str, step: int) -> discord.File:
+async def render(
+    bot: commands.Bot, record: ReplayRecord, key: str, step: int, locale: str = "en-US"
+) -> discord.File:
     settings = getattr(bot, "settings", None)
     processes = getattr(settings, "render_processes", None)
     loop = asyncio.get_running_loop()
-    data = await loop.run_in_executor(render_pool(processes), replay_png, record, step, True, key)
+    data = await loop.run_in_executor(
+        render_pool(processes), replay_png, record, step, True, key, locale
+    )
     return discord.File(io.BytesIO(data), filename=f"replay-{record.table_id}-{step}.png")
 
 
 async def message_parts(
-    bot: commands.Bot, table_id: int, guild_id: int | None, step: int, owner: int
+    bot: commands.Bot,
+    table_id: int,
+    guild_id: int | None,
+    step: int,
+    owner: int,
+    locale: str = "en-US",
 ) -> dict[str, Any]:
     row, record, key, rp = await _cache(bot).load(bot, table_id, guild_id)
     step = rp.clamp(step)
-    file = await render(bot, record, key, step)
+    file = await render(bot, record, key, step, locale)
     return {
-        "content": step_text(rp, row, step),
-        "view": replay_view(rp, table_id, step, owner),
+        "content": step_text(rp, row, step, locale),
+        "view": replay_view(rp, table_id, step, owner, locale),
         "file": file,
     }
 
@@ -189,19 +248,31 @@ async def open_replay(
     """Answer ``interaction`` with a new replay message (ephemeral unless ``public``). A
     refusal is always private (it is checked before the answer's visibility is chosen)."""
     bot: commands.Bot = interaction.client  # type: ignore[assignment]
+    loc = normalize(interaction.locale)
     try:
         _, _, _, rp = await _cache(bot).load(bot, table_id, interaction.guild_id)
         if hand is not None:
             start = rp.hand_start(hand)
             if start is None:
-                numbers = ", ".join(str(h.number) for h in rp.hands)
-                raise Refusal(f"Table #{table_id} has no hand {hand} (it has {numbers}).")
+                numbers = tuple(str(h.number) for h in rp.hands)
+                raise Refusal(
+                    Text(
+                        "Table #{table} has no hand {hand} (it has {numbers}).",
+                        table=table_id,
+                        hand=hand,
+                        numbers=numbers,
+                    )
+                )
             step = start
     except Refusal as exc:
-        await interaction.response.send_message(str(exc), ephemeral=True, allowed_mentions=NO_PINGS)
+        await interaction.response.send_message(
+            exc.say(loc), ephemeral=True, allowed_mentions=NO_PINGS
+        )
         return
     await interaction.response.defer(ephemeral=not public, thinking=True)
-    parts = await message_parts(bot, table_id, interaction.guild_id, step or 0, interaction.user.id)
+    parts = await message_parts(
+        bot, table_id, interaction.guild_id, step or 0, interaction.user.id, loc
+    )
     await interaction.followup.send(
         parts["content"],
         file=parts["file"],
@@ -220,11 +291,12 @@ async def move_replay(
         await open_replay(interaction, table_id, step=step)
         return
     bot: commands.Bot = interaction.client  # type: ignore[assignment]
+    loc = normalize(interaction.locale)
     await interaction.response.defer()
     try:
-        parts = await message_parts(bot, table_id, interaction.guild_id, step, owner)
+        parts = await message_parts(bot, table_id, interaction.guild_id, step, owner, loc)
     except Refusal as exc:
-        await interaction.followup.send(str(exc), ephemeral=True, allowed_mentions=NO_PINGS)
+        await interaction.followup.send(exc.say(loc), ephemeral=True, allowed_mentions=NO_PINGS)
         return
     await interaction.edit_original_response(
         content=parts["content"],
@@ -240,7 +312,8 @@ async def guarded(interaction: discord.Interaction, what: str, work: Any) -> Non
         await work
     except Exception:
         log.exception("%s failed (user %s)", what, interaction.user.id)
-        text = "😵 Sorry, something went wrong showing that replay."
+        loc = normalize(interaction.locale)
+        text = "😵 " + gettext(loc, "Sorry, something went wrong showing that replay.")
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
@@ -300,21 +373,31 @@ class HandSelect(
         rp: Replayer | None = None,
         hands: list[Any] | None = None,
         current: int | None = None,
+        *,
+        locale: str = "en-US",
     ) -> None:
-        word = "Round" if rp is not None and rp.record.game == "koikoi" else "Hand"
+        rounds = rp is not None and rp.record.game == "koikoi"
         options = [
             discord.SelectOption(
-                label=f"{word} {h.number}",
+                label=gettext(locale, "Round {n}", n=h.number)
+                if rounds
+                else gettext(locale, "Hand {n}", n=h.number),
                 value=str(h.first_step),
-                description=f"steps {h.first_step}–{h.last_step}",
+                description=gettext(
+                    locale, "steps {first}–{last}", first=h.first_step, last=h.last_step
+                ),
                 default=h.number == current,
             )
             for h in hands or []
         ] or [discord.SelectOption(label="-", value="0")]
+        if rounds:
+            placeholder = gettext(locale, "Jump to a round…")
+        else:
+            placeholder = gettext(locale, "Jump to a hand…")
         super().__init__(
             discord.ui.Select(
                 custom_id=f"th:rh:{table}:{owner}",
-                placeholder=f"Jump to a {word.lower()}…",
+                placeholder=placeholder,
                 options=options,
             )
         )
@@ -337,10 +420,10 @@ class HandSelect(
 class DownloadButton(discord.ui.DynamicItem[discord.ui.Button], template=r"th:rd:(?P<table>\d+)"):
     """The whole match as one JSON replay file (sent privately)."""
 
-    def __init__(self, table: int) -> None:
+    def __init__(self, table: int, *, locale: str = "en-US") -> None:
         super().__init__(
             discord.ui.Button(
-                label="Download",
+                label=gettext(locale, "Download"),
                 emoji="💾",
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"th:rd:{table}",
@@ -365,14 +448,22 @@ def download_file(record: ReplayRecord) -> discord.File:
 
 async def send_download(interaction: discord.Interaction, table_id: int) -> None:
     bot: commands.Bot = interaction.client  # type: ignore[assignment]
+    loc = normalize(interaction.locale)
     try:
         _, record, _, _ = await _cache(bot).load(bot, table_id, interaction.guild_id)
     except Refusal as exc:
-        await interaction.response.send_message(str(exc), ephemeral=True, allowed_mentions=NO_PINGS)
+        await interaction.response.send_message(
+            exc.say(loc), ephemeral=True, allowed_mentions=NO_PINGS
+        )
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
     await interaction.followup.send(
-        f"Table #{table_id} as a replay file: draw it offline with `python -m bot.replay FILE`.",
+        gettext(
+            loc,
+            "Table #{table} as a replay file: draw it offline with `{command}`.",
+            table=table_id,
+            command="python -m bot.replay FILE",
+        ),
         file=download_file(record),
         ephemeral=True,
         allowed_mentions=NO_PINGS,

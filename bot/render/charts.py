@@ -5,7 +5,8 @@ rating, games, wins and a sparkline of each player's rating over their last matc
 ``render_stats(stats)`` draws one player's rating over time, one plot per game. Both use
 the tables' felt, panels, gold and the bundled font; :func:`drawable` makes any name safe
 to draw with that font (characters it lacks, such as emoji, are dropped or replaced, never
-drawn as empty boxes).
+drawn as empty boxes). Every word they draw comes from the catalogs in the data's
+``locale`` (numbers and dates too, by Babel); labels are measured and shrunk to their room.
 """
 
 from __future__ import annotations
@@ -16,8 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from babel.dates import format_date
+from babel.numbers import format_decimal
 from PIL import Image
 
+from bot.i18n import BABEL_LOCALES, gettext, ngettext, normalize
 from bot.render.draw import (
     FELT_GREEN,
     GOLD,
@@ -30,6 +34,7 @@ from bot.render.draw import (
     felt,
     fit_text,
     panel,
+    text_length,
 )
 from bot.render.fonts import font
 
@@ -89,12 +94,19 @@ class LeaderLine:
     history: Sequence[float] = ()
 
 
+#: What the leaderboard's rating is (its footer, and the embed's).
+RATING_NOTE = "Rating: openskill ordinal (μ − 3σ); it grows as you win and play."
+
+
 @dataclass(frozen=True)
 class Leaderboard:
     title: str
     lines: Sequence[LeaderLine]
     subtitle: str = ""
-    footer: str = "Rating: openskill ordinal (μ − 3σ); it grows as you win and play."
+    #: None: :data:`RATING_NOTE` in ``locale``.
+    footer: str | None = None
+    #: The language of the picture's words (the title and subtitle come as they are).
+    locale: str = "en-US"
 
 
 @dataclass(frozen=True)
@@ -117,6 +129,8 @@ class PlayerStats:
     name: str
     games: Sequence[GameCurve] = field(default_factory=tuple)
     subtitle: str = ""
+    #: The language of the picture's words (the game titles come as they are).
+    locale: str = "en-US"
 
 
 # ----- drawing ----------------------------------------------------------------------------
@@ -131,6 +145,19 @@ MEDALS: dict[int, RGB] = {1: GOLD, 2: (200, 204, 212), 3: (205, 140, 80)}
 #: x of each column: the left edge of rank, name and the sparkline, the right edge of numbers.
 COLUMNS = {"rank": M + 14, "name": M + 64, "rating": 545, "games": 635, "wins": 715, "spark": 750}
 NUMERIC = ("rating", "games", "wins")
+#: The room of each column's heading (numbers are right-aligned under theirs).
+HEAD_ROOM = {"rank": 40, "name": 300, "rating": 86, "games": 82, "wins": 74, "spark": 170}
+
+
+def rating_text(locale: str, value: float) -> str:
+    """A rating with one decimal, in the locale's digits (``12.3``)."""
+    return format_decimal(round(value, 1), format="0.0", locale=BABEL_LOCALES[normalize(locale)])
+
+
+def number_text(locale: str, value: float, digits: int = 0) -> str:
+    """A count or score (``1,234``), or a mean with ``digits`` decimals, per locale."""
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    return format_decimal(value, format=pattern, locale=BABEL_LOCALES[normalize(locale)])
 
 
 def _trend(values: Sequence[float]) -> RGB:
@@ -179,6 +206,7 @@ def _header(img: Image.Image, title: str, subtitle: str) -> int:
 def render_leaderboard(board: Leaderboard) -> Image.Image:
     """The standings of one game: rank, name, rating, games, wins, recent rating trend."""
     lines = list(board.lines)
+    loc = board.locale
     top = M + 42 + (26 if board.subtitle else 0) + 4
     height = top + 34 + ROW * max(1, len(lines)) + 44 + M
     img = felt((WIDTH, height), FELT_GREEN).copy()
@@ -186,22 +214,37 @@ def render_leaderboard(board: Leaderboard) -> Image.Image:
     inner = panel(img, (M, top, WIDTH - M, height - M - 36))
     d = Draw(img)
     y = inner[1] + 2
-    heads = (("rank", "#"), ("name", "Player"), ("rating", "Rating"), ("games", "Games"))
-    for key, label in (*heads, ("wins", "Wins"), ("spark", "Last matches")):
+    heads = (
+        ("rank", "#"),
+        ("name", gettext(loc, "Player")),
+        ("rating", gettext(loc, "Rating")),
+        ("games", gettext(loc, "Games")),
+        ("wins", gettext(loc, "Wins")),
+        ("spark", gettext(loc, "Last matches")),
+    )
+    for key, label in heads:
         anchor = "ra" if key in NUMERIC else "la"
-        draw_text(d, (COLUMNS[key], y), label, 14, MUTED, bold=True, anchor=anchor)
+        text, size = fit_text(label, HEAD_ROOM[key], 14, True)
+        draw_text(d, (COLUMNS[key], y), text, size, MUTED, bold=True, anchor=anchor)
     y += 26
     if not lines:
-        draw_text(d, (WIDTH // 2, y + ROW // 2), "No rated players yet", 18, MUTED, anchor="mm")
-    img = _rows(img, inner, top_y=y, lines=lines)
+        empty = gettext(loc, "No rated players yet")
+        draw_text(d, (WIDTH // 2, y + ROW // 2), empty, 18, MUTED, anchor="mm")
+    img = _rows(img, inner, top_y=y, lines=lines, locale=loc)
     d = Draw(img)
-    foot, fsize = fit_text(drawable(board.footer, fallback=""), WIDTH - 2 * M, 14)
+    footer = board.footer if board.footer is not None else gettext(loc, RATING_NOTE)
+    foot, fsize = fit_text(drawable(footer, fallback=""), WIDTH - 2 * M, 14)
     draw_text(d, (M + 4, height - M - 20), foot, fsize, MUTED)
     return img
 
 
 def _rows(
-    img: Image.Image, inner: tuple[int, int, int, int], *, top_y: int, lines: Sequence[LeaderLine]
+    img: Image.Image,
+    inner: tuple[int, int, int, int],
+    *,
+    top_y: int,
+    lines: Sequence[LeaderLine],
+    locale: str = "en-US",
 ) -> Image.Image:
     base = img.convert("RGBA")
     layer = Image.new("RGBA", base.size, (0, 0, 0, 0))
@@ -228,11 +271,11 @@ def _rows(
             drawable(line.name, bold=True), COLUMNS["rating"] - COLUMNS["name"] - 90, 20, True
         )
         draw_text(d, (COLUMNS["name"], cy), name, size, WHITE, bold=True, anchor="lm")
-        draw_text(
-            d, (COLUMNS["rating"], cy), f"{line.rating:.1f}", 19, GOLD, bold=True, anchor="rm"
-        )
-        draw_text(d, (COLUMNS["games"], cy), str(line.games), 18, PAPER, anchor="rm")
-        draw_text(d, (COLUMNS["wins"], cy), str(line.wins), 18, PAPER, anchor="rm")
+        rating = rating_text(locale, line.rating)
+        draw_text(d, (COLUMNS["rating"], cy), rating, 19, GOLD, bold=True, anchor="rm")
+        games, wins = number_text(locale, line.games), number_text(locale, line.wins)
+        draw_text(d, (COLUMNS["games"], cy), games, 18, PAPER, anchor="rm")
+        draw_text(d, (COLUMNS["wins"], cy), wins, 18, PAPER, anchor="rm")
         sparkline(
             d, (COLUMNS["spark"] + 4, y + 10, inner[2] - 14, y + ROW - 10), list(line.history)
         )
@@ -242,31 +285,52 @@ def _rows(
 PLOT_H = 230
 
 
-def _date(ts: float) -> str:
+def _date(ts: float, locale: str = "en-US") -> str:
+    """A match's day: ``2026-11-24`` in English (as before), the locale's short date else."""
     import datetime as _dt
 
-    return _dt.datetime.fromtimestamp(ts, _dt.UTC).strftime("%Y-%m-%d")
+    day = _dt.datetime.fromtimestamp(ts, _dt.UTC).date()
+    loc = normalize(locale)
+    if loc == "en-US":
+        return day.strftime("%Y-%m-%d")
+    return format_date(day, format="medium", locale=BABEL_LOCALES[loc])
 
 
-def _plot(img: Image.Image, box: tuple[int, int, int, int], curve: GameCurve) -> None:
+def record_facts(curve: GameCurve, locale: str = "en-US") -> list[str]:
+    """A player's record in one game, a phrase each: games, wins, average place, best
+    score, rank in the server."""
+    facts = [
+        gettext(locale, "games {n}", n=number_text(locale, curve.games)),
+        gettext(locale, "wins {n}", n=number_text(locale, curve.wins)),
+    ]
+    if curve.average_place is not None:
+        place = number_text(locale, curve.average_place, 2)
+        facts.append(gettext(locale, "average place {place}", place=place))
+    if curve.best_score is not None:
+        best = number_text(locale, curve.best_score)
+        facts.append(gettext(locale, "best score {score}", score=best))
+    if curve.rank is not None:
+        facts.append(gettext(locale, "#{rank} in this server", rank=curve.rank))
+    return facts
+
+
+def _plot(
+    img: Image.Image, box: tuple[int, int, int, int], curve: GameCurve, locale: str = "en-US"
+) -> None:
     """One game's panel: its title and record, and the rating after each match."""
     inner = panel(img, box)
     d = Draw(img)
     x0, y0, x1, y1 = inner
     title, size = fit_text(drawable(curve.title, bold=True), 360, 20, True)
     draw_text(d, (x0 + 6, y0 + 2), title, size, GOLD, bold=True)
-    facts = [f"games {curve.games}", f"wins {curve.wins}"]
-    if curve.average_place is not None:
-        facts.append(f"average place {curve.average_place:.2f}")
-    if curve.best_score is not None:
-        facts.append(f"best score {curve.best_score}")
-    if curve.rank is not None:
-        facts.append(f"#{curve.rank} in this server")
-    draw_text(d, (x1 - 6, y0 + 6), " · ".join(facts), 15, PAPER, anchor="ra")
+    room = x1 - x0 - 24 - int(text_length(title, size, True))
+    facts, fsize = fit_text(" · ".join(record_facts(curve, locale)), room, 15)
+    draw_text(d, (x1 - 6, y0 + 6), facts, fsize, PAPER, anchor="ra")
     values = list(curve.ratings)
     px0, py0, px1, py1 = x0 + 64, y0 + 40, x1 - 20, y1 - 28
     if not values:
-        draw_text(d, ((px0 + px1) // 2, (py0 + py1) // 2), "not rated yet", 17, MUTED, anchor="mm")
+        unrated = gettext(locale, "not rated yet")
+        draw_text(d, ((px0 + px1) // 2, (py0 + py1) // 2), unrated, 17, MUTED, anchor="mm")
         return
     lo, hi = min(values), max(values)
     if hi - lo < 1.0:
@@ -276,7 +340,8 @@ def _plot(img: Image.Image, box: tuple[int, int, int, int], curve: GameCurve) ->
     for frac in (0.0, 0.5, 1.0):
         gy = py1 - (py1 - py0) * frac
         d.line((px0, gy, px1, gy), fill=(70, 110, 90), width=1)
-        draw_text(d, (px0 - 8, gy), f"{lo + (hi - lo) * frac:.1f}", 13, MUTED, anchor="rm")
+        tick = rating_text(locale, lo + (hi - lo) * frac)
+        draw_text(d, (px0 - 8, gy), tick, 13, MUTED, anchor="rm")
     if lo < 0 < hi:
         zy = py1 - (py1 - py0) * (0 - lo) / (hi - lo)
         d.line((px0, zy, px1, zy), fill=(120, 150, 130), width=1)
@@ -294,37 +359,34 @@ def _plot(img: Image.Image, box: tuple[int, int, int, int], curve: GameCurve) ->
     for x, y in pts if n <= 40 else pts[-1:]:
         d.ellipse((x - 3, y - 3, x + 3, y + 3), fill=colour)
     lx, ly = pts[-1]
-    draw_text(
-        d, (min(lx, px1 - 30), ly - 10), f"{values[-1]:.1f}", 16, WHITE, bold=True, anchor="mb"
-    )
+    last = rating_text(locale, values[-1])
+    draw_text(d, (min(lx, px1 - 30), ly - 10), last, 16, WHITE, bold=True, anchor="mb")
     times = list(curve.times)
-    left = _date(times[0]) if times else "first match"
-    right = _date(times[-1]) if times else "last match"
+    left = _date(times[0], locale) if times else gettext(locale, "first match")
+    right = _date(times[-1], locale) if times else gettext(locale, "last match")
     draw_text(d, (px0, y1 - 4), left, 13, MUTED, anchor="ld")
     draw_text(d, (px1, y1 - 4), right, 13, MUTED, anchor="rd")
-    draw_text(
-        d,
-        ((px0 + px1) // 2, y1 - 4),
-        f"rating after each of {n} match{'es' if n != 1 else ''}",
-        13,
-        MUTED,
-        anchor="md",
-    )
+    ends = max(text_length(left, 13), text_length(right, 13))
+    note = ngettext(locale, "rating after each of {n} match", "rating after each of {n} matches", n)
+    note, nsize = fit_text(note, int(px1 - px0 - 2 * ends - 24), 13)
+    draw_text(d, ((px0 + px1) // 2, y1 - 4), note, nsize, MUTED, anchor="md")
 
 
 def render_stats(stats: PlayerStats) -> Image.Image:
     """A player's rating over time, one plot per game they played."""
     games = list(stats.games)
+    loc = stats.locale
     top = M + 42 + (26 if stats.subtitle else 0) + 4
     height = top + (PLOT_H + 12) * max(1, len(games)) + M
     img = felt((WIDTH, height), FELT_GREEN).copy()
-    _header(img, f"{drawable(stats.name, bold=True)} — rating over time", stats.subtitle)
+    name = drawable(stats.name, bold=True)
+    _header(img, gettext(loc, "{name} — rating over time", name=name), stats.subtitle)
     if not games:
         inner = panel(img, (M, top, WIDTH - M, top + PLOT_H))
         draw_text(
             Draw(img),
             ((inner[0] + inner[2]) // 2, (inner[1] + inner[3]) // 2),
-            "No finished matches in this server yet",
+            gettext(loc, "No finished matches in this server yet"),
             19,
             MUTED,
             anchor="mm",
@@ -332,7 +394,7 @@ def render_stats(stats: PlayerStats) -> Image.Image:
         return img
     y = top
     for curve in games:
-        _plot(img, (M, y, WIDTH - M, y + PLOT_H), curve)
+        _plot(img, (M, y, WIDTH - M, y + PLOT_H), curve, loc)
         y += PLOT_H + 12
     return img
 

@@ -33,18 +33,20 @@ def deal_end_png(
     options: Mapping[str, Any],
     log_: Sequence[tuple[int, str]],
     public_view: dict[str, Any],
+    locale: str = "en-US",
 ) -> tuple[Reveal, bytes | None]:
     """(the hands at the end of the last deal in ``log_``, the PNG of its summary).
 
     The summary is the game's ``render_deal_summary`` of ``public_view`` (if it draws
-    one) over the hands face up (unless the game's summary shows them already). The
-    hands are None when they could not be worked out (the log is then only summed up)."""
+    one) over the hands face up (unless the game's summary shows them already), its words
+    in ``locale`` (the table's language). The hands are None when they could not be worked
+    out (the log is then only summed up)."""
     spec = game_spec(game)
     module = spec.renderers()
     parts: list[Image.Image] = []
     summary_fn = getattr(module, "render_deal_summary", None)
     if summary_fn is not None:
-        summary = summary_fn(drawable_names(public_view))
+        summary = summary_fn(drawable_names(public_view), locale=locale)
         if summary is not None:
             parts.append(summary.convert("RGB"))
     reveal: Reveal = None
@@ -64,7 +66,7 @@ def deal_end_png(
                     {"seat": seat, "players": list(names), "hand": list(hand)}
                     for seat, hand in enumerate(end.hands)
                 ]
-                parts.append(hands_panel(game, views, width))
+                parts.append(hands_panel(game, views, width, locale))
     if not parts:
         return reveal, None
     width = max(p.width for p in parts)

@@ -1,9 +1,10 @@
-"""``python -m bot.replay FILE [--out DIR] [--gif] [--hand N] [--hidden]``: a replay file
-(downloaded with the replay's Download button) drawn offline, without Discord.
+"""``python -m bot.replay FILE [--out DIR] [--gif] [--hand N] [--hidden] [--locale L]``: a
+replay file (downloaded with the replay's Download button) drawn offline, without Discord.
 
 Without ``--gif`` every step becomes ``DIR/step-0000.png`` …; with ``--gif`` one animated
 ``DIR/<game>-hand-<N>.gif`` shows one deal (``--hand``, default the first). Hands are drawn
-face up unless ``--hidden`` (the spectator's view only).
+face up unless ``--hidden`` (the spectator's view only). ``--locale`` (``ja``, ``zh-CN``,
+``zh-TW``, ``ko``; English by default) is the language of every word drawn.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import sys
 import time
 from pathlib import Path
 
+from bot.i18n import LOCALES
 from bot.replay.core import Replayer, ReplayError, from_json
 from bot.replay.render import encode, render_step, replay_gif
 
@@ -32,6 +34,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hand", type=int, default=None, help="the deal (hand, round) to draw")
     parser.add_argument("--hidden", action="store_true", help="do not show every hand face up")
     parser.add_argument("--ms", type=int, default=900, help="GIF: milliseconds per step")
+    parser.add_argument(
+        "--locale",
+        choices=LOCALES,
+        default="en-US",
+        help="the language of the pictures' words (default: en-US)",
+    )
     args = parser.parse_args(argv)
     try:
         record = from_json(args.file.read_bytes())
@@ -52,13 +60,13 @@ def main(argv: list[str] | None = None) -> int:
         hand = chosen[0]
         steps = list(range(hand.first_step, hand.last_step + 1))
         path = out / f"{record.game}-hand-{hand.number}.gif"
-        path.write_bytes(replay_gif(rp, steps, reveal=reveal, ms=args.ms))
+        path.write_bytes(replay_gif(rp, steps, reveal=reveal, ms=args.ms, locale=args.locale))
         print(f"{path}: {len(steps)} steps")
         return 0
     steps = [s for h in chosen for s in range(h.first_step, h.last_step + 1)]
     for step in dict.fromkeys(steps):
         (out / f"step-{step:04d}.png").write_bytes(
-            encode(record.game, render_step(rp, step, reveal=reveal))
+            encode(record.game, render_step(rp, step, reveal=reveal, locale=args.locale))
         )
     print(f"{out}: {len(set(steps))} steps drawn in {time.perf_counter() - started:.1f} s")
     return 0

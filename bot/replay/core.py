@@ -22,8 +22,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.engine import State
+from bot.engine import Event, State
 from bot.games import GAME_NAMES, game_module
+from bot.i18n import Text, localize
 
 log = logging.getLogger(__name__)
 
@@ -196,9 +197,28 @@ def _float_or_none(value: Any) -> float | None:
 # ----- stepping through a match ----------------------------------------------------------
 
 
+#: Most public events a step's description repeats (the last one — a match's end — is
+#: always among them).
+MAX_EVENTS = 6
+#: Event kinds that report the acting seat's move for actions of another verb (the
+#: flipped card's choice, a pass in the bidding, a claimed meld).
+SAID_BY = {
+    "take": {"flip"},
+    "pass": {"bid"},
+    "chow": {"claim"},
+    "pung": {"claim"},
+    "kong": {"claim"},
+}
+#: Event kinds saying the match is over.
+MATCH_END = {"match_end", "game_end"}
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
-    """What action ``index`` (0-based) did: who, which code, and what it made public."""
+    """What action ``index`` (0-based) did: who, which code, and what it made public.
+
+    ``label`` (the game's ``describe`` of the code) and ``events`` may be
+    :class:`~bot.i18n.Text` s: :meth:`Replayer.describe` says them in any locale."""
 
     index: int
     seat: int
@@ -209,6 +229,10 @@ class Step:
     hand: int
     #: A deal ended with this action (its summary can be shown).
     deal_end: bool = False
+    #: One of the events already says the move (``label`` is then not repeated).
+    move_said: bool = False
+    #: One of the events says the match is over.
+    match_end: bool = False
 
 
 @dataclass
@@ -262,15 +286,18 @@ class Replayer:
             if number != self.hands[-1].number:
                 self.hands[-1].last_step = i
                 self.hands.append(Hand(number, i + 1))
+            public = [e for e in events if e.private_to is None]
             self.steps.append(
                 Step(
                     index=i,
                     seat=action.seat,
                     code=action.code,
                     label=_label(self.module, action.code),
-                    events=tuple(e.text for e in events if e.private_to is None),
+                    events=tuple(e.text for e in public),
                     hand=number,
                     deal_end=any(e.kind == "deal_end" for e in events),
+                    move_said=says_move(action.seat, action.code, public),
+                    match_end=any(e.kind in MATCH_END for e in public),
                 )
             )
             if (i + 1) % self.checkpoint_every == 0:
@@ -320,26 +347,46 @@ class Replayer:
         """The first step of deal ``number`` (None if the match has no such deal)."""
         return next((h.first_step for h in self.hands if h.number == number), None)
 
-    def describe(self, step: int) -> str:
-        """What happened to reach ``step``: who did what, and what the table saw."""
+    def lines(self, step: int) -> list[str]:
+        """What happened to reach ``step``, a line each (:class:`~bot.i18n.Text` s where
+        the words are the bot's or the game's): the move, said once — by the table's own
+        events when they say it, else as "who: move" — then what else the table saw."""
         step = self.clamp(step)
         if step == 0:
-            return "The first deal, before anyone has acted."
+            return [Text("The first deal, before anyone has acted.")]
         s = self.steps[step - 1]
-        who = (
-            self.record.names[s.seat]
-            if 0 <= s.seat < len(self.record.players)
-            else f"Seat {s.seat}"
-        )
-        lines = [f"{who}: {s.label}"]
-        lines += list(s.events[:4])
-        if step == self.last and self.final.is_over:
-            lines.append("The match is over.")
-        return "\n".join(lines)
+        lines: list[str] = []
+        if not s.move_said:
+            who = (
+                self.record.names[s.seat]
+                if 0 <= s.seat < len(self.record.players)
+                else Text("Seat {seat}", seat=s.seat)
+            )
+            lines.append(Text("{player}: {move}", player=who, move=s.label))
+        events = list(s.events)
+        if len(events) > MAX_EVENTS:
+            events = events[: MAX_EVENTS - 1] + events[-1:]
+        lines += events
+        if step == self.last and self.final.is_over and not s.match_end:
+            lines.append(Text("The match is over."))
+        return lines
+
+    def describe(self, step: int, locale: str = "en-US") -> str:
+        """What happened to reach ``step`` (:meth:`lines`) in ``locale``, one line each."""
+        return "\n".join(str(localize(locale, line)) for line in self.lines(step))
 
 
 def _freeze(state: State) -> bytes:
     return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def says_move(seat: int, code: str, events: list[Event]) -> bool:
+    """Whether one of an action's public events already says the move: an event of the
+    acting seat whose kind is the action's verb (``play`` … ``play``), or the kind that
+    reports that verb (:data:`SAID_BY`)."""
+    verb = code.split(" ", 1)[0]
+    kinds = {verb} | SAID_BY.get(verb, set())
+    return any(e.seat == seat and e.kind in kinds for e in events)
 
 
 def _label(module: Any, code: str) -> str:
@@ -347,9 +394,10 @@ def _label(module: Any, code: str) -> str:
     if describe is None:
         return code
     try:
-        return str(describe(code))
+        label = describe(code)
     except Exception:  # a label is a nicety: the code itself says it too
         return code
+    return label if isinstance(label, str) else str(label)  # a Text stays one
 
 
 def final_results(record: ReplayRecord) -> tuple[list[int], list[int]]:

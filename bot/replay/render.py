@@ -13,6 +13,7 @@ import hashlib
 import importlib
 import io
 import logging
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
@@ -20,6 +21,7 @@ from typing import Any
 
 from PIL import Image
 
+from bot.i18n import gettext, ngettext
 from bot.render.charts import drawable
 from bot.render.draw import (
     FELT_GREEN,
@@ -77,13 +79,16 @@ def _hand_cards(view: Mapping[str, Any]) -> list[str]:
     return cards
 
 
-def hands_panel(game: str, views: Sequence[Mapping[str, Any]], width: int) -> Image.Image:
+def hands_panel(
+    game: str, views: Sequence[Mapping[str, Any]], width: int, locale: str = "en-US"
+) -> Image.Image:
     """Every seat's hand face up: one row per seat (name, then its cards, overlapping
-    when they do not fit)."""
+    when they do not fit); its words in ``locale``."""
     sprite, cw = _sprites(game)
     height = MARGIN * 2 + 30 + ROW_H * len(views)
     img = felt((width, height), FELT_GREEN).copy()
-    inner = panel(img, (MARGIN, MARGIN, width - MARGIN, height - MARGIN), title="Hands, face up")
+    title = gettext(locale, "Hands, face up")
+    inner = panel(img, (MARGIN, MARGIN, width - MARGIN, height - MARGIN), title=title)
     d = Draw(img)
     y = inner[1] + 4
     x0 = inner[0] + NAME_W
@@ -97,14 +102,10 @@ def hands_panel(game: str, views: Sequence[Mapping[str, Any]], width: int) -> Im
             d, (inner[0] + 8, y + ROW_H // 2 - 12), label, size, WHITE, bold=True, anchor="lm"
         )
         cards = _hand_cards(view)
-        draw_text(
-            d,
-            (inner[0] + 8, y + ROW_H // 2 + 12),
-            f"{len(cards)} card{'' if len(cards) == 1 else 's'}",
-            14,
-            MUTED,
-            anchor="lm",
+        count, csize = fit_text(
+            ngettext(locale, "{n} card", "{n} cards", len(cards)), NAME_W - 16, 14
         )
+        draw_text(d, (inner[0] + 8, y + ROW_H // 2 + 12), count, csize, MUTED, anchor="lm")
         if cards:
             step = min(cw + 4, (room - cw) / max(1, len(cards) - 1)) if len(cards) > 1 else cw
             for i, code in enumerate(cards):
@@ -116,40 +117,78 @@ def hands_panel(game: str, views: Sequence[Mapping[str, Any]], width: int) -> Im
                 top = y + (ROW_H - face.height) // 2
                 img.paste(face, (int(x0 + i * step), top), face if face.mode == "RGBA" else None)
         else:
-            draw_text(d, (x0, y + ROW_H // 2), "no cards in hand", 16, MUTED, anchor="lm")
+            empty = gettext(locale, "no cards in hand")
+            draw_text(d, (x0, y + ROW_H // 2), empty, 16, MUTED, anchor="lm")
         y += ROW_H
     return img
 
 
+#: A run of characters that breaks only at spaces (Latin words, numbers, codes), a run of
+#: spaces, or one character of a script that breaks between any two (kana, CJK, hangul).
+_TOKEN = re.compile(r"[^\s\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]+|\s+|.", re.DOTALL)
+#: Characters a line does not start with (closing brackets and punctuation, small kana,
+#: the prolonged sound mark): they stay at the end of the line before.
+_NO_START = set(
+    "、。，．,.！？!?：；:;）」』】〉》〕］｝)]}・ーゃゅょっぁぃぅぇぉャュョッァィゥェォ…"
+)
+
+
+def _split_long(token: str, width: int, fnt: Any) -> list[str]:
+    """A token wider than the line cut into pieces that fit (a very long code or name)."""
+    pieces, piece = [], ""
+    for ch in token:
+        if piece and fnt.getlength(piece + ch) > width:
+            pieces.append(piece)
+            piece = ""
+        piece += ch
+    return [*pieces, piece] if piece else pieces
+
+
 def _wrap(text: str, width: int, size: int) -> list[str]:
+    """``text`` in lines of at most ``width`` pixels: broken at spaces, and between any
+    two characters of Japanese, Chinese and Korean (not before closing punctuation)."""
     fnt = font(size)
     lines: list[str] = []
     for paragraph in text.split("\n"):
         line = ""
-        for word in paragraph.split(" "):
-            trial = f"{line} {word}" if line else word
-            if fnt.getlength(trial) <= width or not line:
-                line = trial
-            else:
-                lines.append(line)
-                line = word
-        lines.append(line)
+        for token in _TOKEN.findall(paragraph):
+            if token.isspace():
+                if line and fnt.getlength(line + token) <= width:
+                    line += token
+                elif line:
+                    lines.append(line)
+                    line = ""
+                continue
+            if not line or fnt.getlength(line + token) <= width or token in _NO_START:
+                line += token
+                continue
+            lines.append(line.rstrip())
+            line = ""
+            if fnt.getlength(token) > width:
+                *full, token = _split_long(token, width, fnt)
+                lines += full
+            line = token
+        if line and fnt.getlength(line) > width and " " not in line:
+            *full, line = _split_long(line, width, fnt)
+            lines += full
+        lines.append(line.rstrip())
     return lines
 
 
-def caption(head: str, text: str, width: int, max_lines: int = 5) -> Image.Image:
+def caption(head: str, text: str, width: int, max_lines: int = 8) -> Image.Image:
     """A band with the step's heading (gold) and what happened (wrapped)."""
     clean = "\n".join(drawable(line, fallback="") for line in text.split("\n"))
-    lines = _wrap(clean, width - 4 * MARGIN, CAPTION_SIZE)
+    room = width - 4 * MARGIN
+    lines = _wrap(clean, room, CAPTION_SIZE)
     if len(lines) > max_lines:
-        lines = lines[: max_lines - 1] + [lines[max_lines - 1] + " …"]
+        last, _ = fit_text(lines[max_lines - 1] + " …", room, CAPTION_SIZE, min_size=CAPTION_SIZE)
+        lines = lines[: max_lines - 1] + [last]
     height = MARGIN * 2 + 34 + (CAPTION_SIZE + 8) * len(lines) + 6
     img = felt((width, height), FELT_GREEN).copy()
     panel(img, (MARGIN, MARGIN // 2, width - MARGIN, height - MARGIN // 2))
     d = Draw(img)
-    draw_text(
-        d, (2 * MARGIN, MARGIN + 6), drawable(head, bold=True, fallback=""), 20, GOLD, bold=True
-    )
+    heading, size = fit_text(drawable(head, bold=True, fallback=""), room, 20, True)
+    draw_text(d, (2 * MARGIN, MARGIN + 6), heading, size, GOLD, bold=True)
     y = MARGIN + 36
     for line in lines:
         draw_text(d, (2 * MARGIN, y), line, CAPTION_SIZE, PAPER)
@@ -157,35 +196,61 @@ def caption(head: str, text: str, width: int, max_lines: int = 5) -> Image.Image
     return img
 
 
-def step_heading(rp: Replayer, step: int) -> str:
+def game_title(game: str, locale: str = "en-US") -> str:
+    """A game's name in ``locale`` (the glossary's: こいこい, 三打一, 마작)."""
     from bot.games import game_module
 
-    hand = rp.hand_of(step)
-    title = game_module(rp.record.game).TITLE
-    table = f" #{rp.record.table_id}" if rp.record.table_id is not None else ""
-    word = "round" if rp.record.game == "koikoi" else "hand"
-    return f"{title}{table} · step {step} / {rp.last} · {word} {hand.number}"
+    return gettext(locale, game_module(game).TITLE)
 
 
-def render_step(rp: Replayer, step: int, *, reveal: bool) -> Image.Image:
+def step_heading(rp: Replayer, step: int, locale: str = "en-US") -> str:
+    """The caption's heading: game, table, step and deal (round, for Koi-Koi)."""
+    hand = rp.hand_of(step).number
+    fields = {"game": game_title(rp.record.game, locale), "step": step, "last": rp.last}
+    table = rp.record.table_id
+    koikoi = rp.record.game == "koikoi"
+    if table is None:
+        if koikoi:
+            return gettext(
+                locale, "{game} · step {step} / {last} · round {round}", round=hand, **fields
+            )
+        return gettext(locale, "{game} · step {step} / {last} · hand {hand}", hand=hand, **fields)
+    if koikoi:
+        return gettext(
+            locale,
+            "{game} #{table} · step {step} / {last} · round {round}",
+            table=table,
+            round=hand,
+            **fields,
+        )
+    return gettext(
+        locale,
+        "{game} #{table} · step {step} / {last} · hand {hand}",
+        table=table,
+        hand=hand,
+        **fields,
+    )
+
+
+def render_step(rp: Replayer, step: int, *, reveal: bool, locale: str = "en-US") -> Image.Image:
     """The picture of ``step``: table, deal summary (if a deal just ended), every hand
-    (``reveal``) and the caption."""
+    (``reveal``) and the caption, every word in ``locale``."""
     step = rp.clamp(step)
     module = importlib.import_module(f"bot.games.{rp.record.game}.render")
     state = rp.state_at(step)
     names = [drawable(n, bold=True) for n in state.players]
     spectator = _named(state.view(None), names)
-    parts = [module.render_table(spectator).convert("RGB")]
+    parts = [module.render_table(spectator, locale=locale).convert("RGB")]
     if step > 0 and rp.steps[step - 1].deal_end:
         summary_fn = getattr(module, "render_deal_summary", None)
-        summary = summary_fn(spectator) if summary_fn is not None else None
+        summary = summary_fn(spectator, locale=locale) if summary_fn is not None else None
         if summary is not None:
             parts.append(summary.convert("RGB"))
     width = max(p.width for p in parts)
     if reveal:
         views = [_named(state.view(seat), names) for seat in range(state.num_seats)]
-        parts.append(hands_panel(rp.record.game, views, width))
-    parts.append(caption(step_heading(rp, step), rp.describe(step), width))
+        parts.append(hands_panel(rp.record.game, views, width, locale))
+    parts.append(caption(step_heading(rp, step, locale), rp.describe(step, locale), width))
     height = sum(p.height for p in parts)
     out = felt((width, height), FELT_GREEN).copy()
     y = 0
@@ -234,12 +299,17 @@ def replayer_for(record: ReplayRecord, key: str | None = None) -> Replayer:
 
 
 def replay_png(
-    record: ReplayRecord, step: int, reveal: bool = True, key: str | None = None
+    record: ReplayRecord,
+    step: int,
+    reveal: bool = True,
+    key: str | None = None,
+    locale: str = "en-US",
 ) -> bytes:
-    """PNG bytes of one step (what the bot sends; safe to call from several threads)."""
+    """PNG bytes of one step in ``locale`` (what the bot sends; safe to call from several
+    threads). The kept replayers are the match's states, the same in every language."""
     rp, lock = _entry(record, key)
     with lock:  # a Replayer steps one state forward and back: one step at a time
-        image = render_step(rp, step, reveal=reveal)
+        image = render_step(rp, step, reveal=reveal, locale=locale)
     return encode(rp.record.game, image)
 
 
@@ -250,9 +320,11 @@ def encode(game: str, image: Image.Image) -> bytes:
     return to_png(image, palette=palette() if palette is not None else True)
 
 
-def replay_gif(rp: Replayer, steps: Sequence[int], *, reveal: bool, ms: int = 900) -> bytes:
+def replay_gif(
+    rp: Replayer, steps: Sequence[int], *, reveal: bool, ms: int = 900, locale: str = "en-US"
+) -> bytes:
     """One animated GIF of ``steps`` (e.g. every step of a deal)."""
-    frames = [render_step(rp, s, reveal=reveal) for s in steps]
+    frames = [render_step(rp, s, reveal=reveal, locale=locale) for s in steps]
     width = max(f.width for f in frames)
     height = max(f.height for f in frames)
     padded = []

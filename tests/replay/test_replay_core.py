@@ -74,14 +74,29 @@ def test_hands_start_where_the_deal_number_changes(match) -> None:
     assert rp.steps[-1].hand == rp.hands[-1].number
 
 
-def test_descriptions_name_the_player_and_the_move(match) -> None:
+def test_descriptions_name_the_player_and_the_move_once(match) -> None:
+    """Each step says its move once: by the table's own event when one says it (``Ann
+    plays …``), else as "who: move"; the last step says the match is over."""
     rp = Replayer(record_of(match))
     assert "before anyone has acted" in rp.describe(0)
-    step = rp.steps[0]
-    first = rp.describe(1).split("\n")
-    assert first[0].startswith(f"{match.players[step.seat]}: ")
-    assert rp.describe(rp.last).endswith("The match is over.")
+    for index in range(rp.last):
+        step = rp.steps[index]
+        lines = rp.describe(index + 1).split("\n")
+        who = match.players[step.seat]
+        labelled = f"{who}: {step.label}"
+        if step.move_said:
+            assert labelled not in lines
+            assert any(line.startswith(who) for line in lines), lines
+            events = lines
+        else:
+            assert lines[0] == labelled
+            events = lines[1:]
+        if len(step.events) <= 6:
+            assert events[: len(step.events)] == list(step.events)
+    last = rp.describe(rp.last)
+    assert "is over" in last or "win the match" in last
     assert any(s.deal_end for s in rp.steps)
+    assert any(s.move_said for s in rp.steps)
 
 
 def test_host_options_are_left_out() -> None:
