@@ -10,23 +10,26 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from bot.i18n import Text
+
 BRIGHT, ANIMAL, RIBBON, PLAIN = "bright", "animal", "ribbon", "plain"
 CLASS_ORDER = (BRIGHT, ANIMAL, RIBBON, PLAIN)
 _KIND_CLASS = {"b": BRIGHT, "a": ANIMAL, "r": RIBBON, "p": PLAIN}
 
+#: The plant of each month (a :class:`~bot.i18n.Text`: its English, said in any locale).
 MONTH_PLANTS = {
-    1: "Pine",
-    2: "Plum",
-    3: "Cherry",
-    4: "Wisteria",
-    5: "Iris",
-    6: "Peony",
-    7: "Bush clover",
-    8: "Pampas grass",
-    9: "Chrysanthemum",
-    10: "Maple",
-    11: "Willow",
-    12: "Paulownia",
+    1: Text("Pine"),
+    2: Text("Plum"),
+    3: Text("Cherry"),
+    4: Text("Wisteria"),
+    5: Text("Iris"),
+    6: Text("Peony"),
+    7: Text("Bush clover"),
+    8: Text("Pampas grass"),
+    9: Text("Chrysanthemum"),
+    10: Text("Maple"),
+    11: Text("Willow"),
+    12: Text("Paulownia"),
 }
 
 # Which kinds each month holds, in the conventional order (bright/animal, ribbon, plains).
@@ -45,23 +48,48 @@ _MONTH_CARDS = {
     12: ("b", "p1", "p2", "p3"),
 }
 
-# Names of the special cards; plains are "<plant> plain", ribbons are described by colour.
+# Every card's name, written out so that each is a message of the catalogs (its own words in
+# every language: 松に鶴, 송학 광). The specials have names of their own; ribbons are named by
+# their plant and colour, plains by their plant.
 _NAMES = {
-    "1b": "Crane",
-    "3b": "Curtain",
-    "8b": "Moon",
-    "11b": "Rain Man",
-    "12b": "Phoenix",
-    "2a": "Nightingale",
-    "4a": "Cuckoo",
-    "5a": "Bridge",
-    "6a": "Butterflies",
-    "7a": "Boar",
-    "8a": "Geese",
-    "9a": "Sake cup",
-    "10a": "Deer",
-    "11a": "Swallow",
-    "11p1": "Lightning",
+    "1b": Text("Crane"),
+    "3b": Text("Curtain"),
+    "8b": Text("Moon"),
+    "11b": Text("Rain Man"),
+    "12b": Text("Phoenix"),
+    "2a": Text("Nightingale"),
+    "4a": Text("Cuckoo"),
+    "5a": Text("Bridge"),
+    "6a": Text("Butterflies"),
+    "7a": Text("Boar"),
+    "8a": Text("Geese"),
+    "9a": Text("Sake cup"),
+    "10a": Text("Deer"),
+    "11a": Text("Swallow"),
+    "11p1": Text("Lightning"),
+    "1r": Text("Pine red poetry ribbon"),
+    "2r": Text("Plum red poetry ribbon"),
+    "3r": Text("Cherry red poetry ribbon"),
+    "4r": Text("Wisteria red ribbon"),
+    "5r": Text("Iris red ribbon"),
+    "6r": Text("Peony blue ribbon"),
+    "7r": Text("Bush clover red ribbon"),
+    "9r": Text("Chrysanthemum blue ribbon"),
+    "10r": Text("Maple blue ribbon"),
+    "11r": Text("Willow red ribbon"),
+}
+_PLAIN_NAMES = {
+    1: Text("Pine plain"),
+    2: Text("Plum plain"),
+    3: Text("Cherry plain"),
+    4: Text("Wisteria plain"),
+    5: Text("Iris plain"),
+    6: Text("Peony plain"),
+    7: Text("Bush clover plain"),
+    8: Text("Pampas grass plain"),
+    9: Text("Chrysanthemum plain"),
+    10: Text("Maple plain"),
+    12: Text("Paulownia plain"),
 }
 
 RED_POETRY_RIBBONS = frozenset({"1r", "2r", "3r"})
@@ -77,7 +105,7 @@ class Card:
     cls: str  # BRIGHT / ANIMAL / RIBBON / PLAIN
 
     @property
-    def plant(self) -> str:
+    def plant(self) -> Text:
         return MONTH_PLANTS[self.month]
 
     @property
@@ -92,12 +120,9 @@ class Card:
         return "red"
 
     @property
-    def name(self) -> str:
-        if self.code in _NAMES:
-            return _NAMES[self.code]
-        if self.cls == RIBBON:
-            return f"{self.plant} {self.ribbon_colour} ribbon"
-        return f"{self.plant} plain"
+    def name(self) -> Text:
+        """``Crane``, ``Pine red poetry ribbon``, ``Pine plain`` (a Text)."""
+        return _NAMES.get(self.code) or _PLAIN_NAMES[self.month]
 
     def __str__(self) -> str:
         return self.code

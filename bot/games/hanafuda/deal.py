@@ -14,40 +14,118 @@ from typing import Any
 
 from bot.engine.rng import make_rng, shuffled
 from bot.games.hanafuda.cards import card, parse_cards
+from bot.i18n import Text
 
 HAND_SIZE = 8
 FIELD_SIZE = 8
-MONTH_ABBR = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
 # ----- card wording ----------------------------------------------------------------------------
+# Names are Texts (bot.i18n): English as they stand, said in a player's language when shown.
+# Joined lists are built of small templates (``{a} and {b}``) so each language joins its way.
+
+# The specials whose name does not say their plant carry their month in a label.
+_LABELS = {
+    "1b": Text("Crane (Jan)"),
+    "2a": Text("Nightingale (Feb)"),
+    "3b": Text("Curtain (Mar)"),
+    "4a": Text("Cuckoo (Apr)"),
+    "5a": Text("Bridge (May)"),
+    "6a": Text("Butterflies (Jun)"),
+    "7a": Text("Boar (Jul)"),
+    "8b": Text("Moon (Aug)"),
+    "8a": Text("Geese (Aug)"),
+    "9a": Text("Sake cup (Sep)"),
+    "10a": Text("Deer (Oct)"),
+    "11b": Text("Rain Man (Nov)"),
+    "11a": Text("Swallow (Nov)"),
+    "11p1": Text("Lightning (Nov)"),
+    "12b": Text("Phoenix (Dec)"),
+}
+_TEXTS: dict[str, Text] = {}
 
 
-def card_label(code: str) -> str:
+def card_label(code: str) -> Text:
     """A player-readable card name: ``Crane (Jan)``, ``Pine plain``, ``Sake cup (Sep)``."""
     c = card(code)
-    if c.plant in c.name:
-        return c.name
-    return f"{c.name} ({MONTH_ABBR[c.month - 1]})"
+    return _LABELS.get(code) or c.name
 
 
-def card_text(code: str) -> str:
+def card_text(code: str) -> Text:
     """A card for event texts: its name and its code, ``Curtain (3b)``."""
-    return f"{card(code).name} ({code})"
+    text = _TEXTS.get(code)
+    if text is None:
+        text = _TEXTS[code] = Text("{card} ({code})", card=card(code).name, code=code)
+    return text
+
+
+def _chain(parts: Sequence[str], pair: Callable[[str, str], Text]) -> str:
+    """``parts`` joined two by two from the right: ``pair(a, pair(b, c))``."""
+    if not parts:
+        return ""
+    out = parts[-1]
+    for part in reversed(parts[:-1]):
+        out = pair(part, out)
+    return out
+
+
+def _and(a: str, b: str) -> Text:
+    return Text("{a} and {b}", context="hanafuda", a=a, b=b)
+
+
+def _or(a: str, b: str) -> Text:
+    return Text("{a} or {b}", context="hanafuda", a=a, b=b)
+
+
+def _comma(a: str, b: str) -> Text:
+    return Text("{a}, {b}", context="hanafuda", a=a, b=b)
 
 
 def join_and(parts: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
+    """``a``, ``a and b``, ``a, b and c`` (a Text when there are several)."""
     if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
+        return _chain(parts, _and)
+    return _chain([*parts[:-2], _and(parts[-2], parts[-1])], _comma)
 
 
 def join_or(parts: Sequence[str]) -> str:
     """``a``, ``a or b``, ``a, b or c`` (alternatives to choose from)."""
     if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " or " + parts[-1]
+        return _chain(parts, _or)
+    return _chain([*parts[:-2], _or(parts[-2], parts[-1])], _comma)
+
+
+def chain_and(parts: Sequence[str]) -> str:
+    """``a and b and c`` (every pair joined by "and")."""
+    return _chain(parts, _and)
+
+
+def chain_comma(parts: Sequence[str]) -> str:
+    """``a, b, c`` (a list drawn on a picture: every word of it is in the catalogs, so in
+    the bundled font, unlike a list pattern's own words)."""
+    return _chain(parts, _comma)
+
+
+def chain_or(parts: Sequence[str]) -> str:
+    """``a or b or c``."""
+    return _chain(parts, _or)
+
+
+def chain_plus(parts: Sequence[str]) -> str:
+    """``a + b + c``."""
+    return _chain(parts, lambda a, b: Text("{a} + {b}", context="hanafuda", a=a, b=b))
+
+
+def chain_semicolon(parts: Sequence[str]) -> str:
+    """``a; b; c``."""
+    return _chain(parts, lambda a, b: Text("{a}; {b}", context="hanafuda", a=a, b=b))
+
+
+def sentences(*parts: str) -> str:
+    """Sentences one after the other (a space in English, none in Japanese or Chinese)."""
+    return _chain(
+        [p for p in parts if p], lambda a, b: Text("{a} {b}", context="hanafuda", a=a, b=b)
+    )
 
 
 def describe_action(code: str, label: Callable[[str], str], verb_labels: Mapping[str, str]) -> str:
@@ -61,9 +139,9 @@ def describe_action(code: str, label: Callable[[str], str], verb_labels: Mapping
         if verb == "play" and len(args) == 1:
             return label(args[0])
         if verb == "play" and len(args) == 2:
-            return f"{label(args[0])} → takes {label(args[1])}"
+            return Text("{card} → takes {target}", card=label(args[0]), target=label(args[1]))
         if verb == "take" and len(args) == 1:
-            return f"Take {label(args[0])}"
+            return Text("Take {card}", card=label(args[0]))
     except (ValueError, KeyError):
         return code
     return verb_labels.get(verb, code)
@@ -73,10 +151,19 @@ def explain_flip_choice(
     flipped_text: str, options: Sequence[str], options_text: str, *, tried_take: bool
 ) -> str:
     """Why an action is illegal while a flipped card waits for its player to pick a target."""
-    choices = " or ".join(f"`take {t}`" for t in options)
+    choices = chain_or([f"`take {t}`" for t in options])
     if tried_take:
-        return f"You flipped {flipped_text}; it can only take {options_text}: {choices}."
-    return f"You flipped {flipped_text}: first choose what it takes, {choices}."
+        return Text(
+            "You flipped {card}; it can only take {options}: {choices}.",
+            card=flipped_text,
+            options=options_text,
+            choices=choices,
+        )
+    return Text(
+        "You flipped {card}: first choose what it takes, {choices}.",
+        card=flipped_text,
+        choices=choices,
+    )
 
 
 # ----- decks and dealing -------------------------------------------------------------------------

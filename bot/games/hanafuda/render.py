@@ -19,6 +19,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games.hanafuda.cards import ANIMAL, BRIGHT, CLASS_ORDER, PLAIN, RIBBON, card
+from bot.i18n import Text, localize
 from bot.render.draw import GOLD as TABLE_GOLD
 from bot.render.draw import (
     HIGHLIGHT,
@@ -33,6 +34,7 @@ from bot.render.draw import (
     panel,
     paste_with_shadow,
     round_mask,
+    text_length,
 )
 from bot.render.fonts import font
 
@@ -1101,7 +1103,15 @@ def card_back(width: int = 80) -> Image.Image:
 # Koi-Koi and Mushi draw the same two-player table: a strip per player (info | hand |
 # capture piles by class) above and below a middle row (stack column | the face-up field in
 # two rows of 8 | a status column). The game modules lay the pieces out with their own
-# sizes and words; everything here is a pure function of its arguments.
+# sizes and words; everything here is a pure function of its arguments. Words come as
+# Texts (bot.i18n) and are said in ``locale`` where they are drawn (a plain str, such as a
+# player's name, is drawn as it is).
+
+
+def say(locale: str, text: str) -> str:
+    """``text`` in ``locale`` (a plain str as it is), ready to draw."""
+    return str(localize(locale, text))
+
 
 TableBox = tuple[int, int, int, int]
 PasteCard = Callable[[str, int, tuple[int, int]], None]  # (code, width, top-left) -> pasted
@@ -1110,9 +1120,11 @@ PLAY_COLOUR = HIGHLIGHT  # the last card played (and what it took)
 FLIP_COLOUR = (110, 200, 255)  # the last card flipped (and what it took)
 OPTION_COLOUR = MATCH_GREEN  # field cards a pending flip may take
 TURN_COLOUR = TABLE_GOLD
-LAST_MOVES = (("last_play", "Last play", PLAY_COLOUR), ("last_flip", "Last flip", FLIP_COLOUR))
+LAST_MOVES = (
+    ("last_play", Text("Last play"), PLAY_COLOUR),
+    ("last_flip", Text("Last flip"), FLIP_COLOUR),
+)
 
-CLASS_WORD = {BRIGHT: "Brights", ANIMAL: "Animals", RIBBON: "Ribbons", PLAIN: "Plains"}
 CLASS_COLOUR = {
     BRIGHT: (214, 42, 36),
     ANIMAL: (38, 112, 64),
@@ -1131,7 +1143,11 @@ HAND_TOP = 64
 NO_MATCH_FILL = (60, 74, 66)
 NO_MATCH_TEXT = (190, 200, 190)
 MATCH_TEXT = (10, 40, 20)
-RIBBON_SHORT_NAME = {"red poetry": "Poetry ribbon", "blue": "Blue ribbon", "red": "Red ribbon"}
+RIBBON_SHORT_NAME = {
+    "red poetry": Text("Poetry ribbon"),
+    "blue": Text("Blue ribbon"),
+    "red": Text("Red ribbon"),
+}
 
 
 @dataclass(frozen=True)
@@ -1285,7 +1301,7 @@ def turn_label(view: Mapping[str, Any], seat: int, phase_labels: Mapping[str, st
     """``TO PLAY`` (or the phase's label) for a seat the table waits for, else None."""
     if view.get("is_over") or seat not in view.get("to_act", []):
         return None
-    return phase_labels.get(view.get("phase") or "", "TO PLAY")
+    return phase_labels.get(view.get("phase") or "", Text("TO PLAY", context="hanafuda"))
 
 
 def paste_card(
@@ -1324,7 +1340,11 @@ def paste_card(
 
 def seat_name(view: Mapping[str, Any], seat: int) -> str:
     players = view.get("players", ["?", "?"])
-    return str(players[seat]) if seat < len(players) else f"Seat {seat + 1}"
+    return (
+        str(players[seat])
+        if seat < len(players)
+        else Text("Seat {n}", context="hanafuda", n=seat + 1)
+    )
 
 
 def draw_turn_ring(d: ImageDraw.ImageDraw, box: TableBox) -> None:
@@ -1333,36 +1353,51 @@ def draw_turn_ring(d: ImageDraw.ImageDraw, box: TableBox) -> None:
     d.rounded_rectangle((x0 - 2, y0 - 2, x1 + 2, y1 + 2), radius=12, outline=TURN_COLOUR, width=3)
 
 
-def draw_name_row(d: ImageDraw.ImageDraw, box: TableBox, name: str, role: str | None) -> None:
+def draw_name_row(
+    d: ImageDraw.ImageDraw, box: TableBox, name: str, role: str | None, locale: str = "en-US"
+) -> None:
     """The player's name, with a role badge (``親 Dealer``) on the right when given."""
     x0, y0, x1, _ = box
     bx = x1 - 8
     if role:
         role_box = badge(
-            d, (bx, y0 + 11), role, 13, fill=(250, 240, 220), text_fill=(40, 30, 30), anchor="ra"
+            d,
+            (bx, y0 + 11),
+            say(locale, role),
+            13,
+            fill=(250, 240, 220),
+            text_fill=(40, 30, 30),
+            anchor="ra",
         )
         bx = role_box[0] - 6
-    text, size = fit_text(name, bx - x0 - 14, 22, bold=True, min_size=13)
+    text, size = fit_text(say(locale, name), bx - x0 - 14, 22, bold=True, min_size=13)
     d.text((x0 + 10, y0 + 20), text, font=font(size, True), fill=WHITE, anchor="lm")
 
 
-def draw_turn_tab(d: ImageDraw.ImageDraw, box: TableBox, turn: str) -> None:
+def draw_turn_tab(d: ImageDraw.ImageDraw, box: TableBox, turn: str, locale: str = "en-US") -> None:
     """A tab on the info panel's top edge: ``▶ TO PLAY``."""
     x1, y0 = box[2], box[1]
-    badge(
-        d, (x1 - 14, y0 - 9), "▶ " + turn, 12, fill=TURN_COLOUR, text_fill=(30, 24, 10), anchor="ra"
-    )
+    text = "▶ " + say(locale, turn)
+    badge(d, (x1 - 14, y0 - 9), text, 12, fill=TURN_COLOUR, text_fill=(30, 24, 10), anchor="ra")
 
 
 def draw_hand_slot(
-    img: Image.Image, view: Mapping[str, Any], seat: int, box: TableBox, cards_dy: int
+    img: Image.Image,
+    view: Mapping[str, Any],
+    seat: int,
+    box: TableBox,
+    cards_dy: int,
+    locale: str = "en-US",
 ) -> None:
     """A seat's hand as small backs (its own cards face up for its player)."""
     d = Draw(img)
     x0, y0, x1, _ = box
     n = (view.get("hand_counts") or [0, 0])[seat]
     own = view.get("hand") if view.get("seat") == seat else None
-    d.text(((x0 + x1) // 2, y0 + 16), f"Hand {n}", font=font(14, True), fill=MUTED, anchor="mm")
+    label, size = fit_text(
+        say(locale, Text("Hand {n}", context="hanafuda hand size", n=n)), x1 - x0 - 8, 14, bold=True
+    )
+    d.text(((x0 + x1) // 2, y0 + 16), label, font=font(size, True), fill=MUTED, anchor="mm")
     if n == 0:
         return
     cw = BACK_W
@@ -1381,6 +1416,7 @@ def draw_capture_piles(
     piles: Mapping[str, Sequence[str]],
     labels: Mapping[str, str],
     paste: PasteCard,
+    locale: str = "en-US",
 ) -> None:
     """A seat's captures fanned by class, each under its label pill."""
     d = Draw(img)
@@ -1389,7 +1425,8 @@ def draw_capture_piles(
         cards = piles[cls]
         fill = CLASS_COLOUR[cls] if cards else EMPTY_PILE_COLOUR
         text_fill = WHITE if cards else (150, 160, 150)
-        badge(d, (x, y + layout.pile_label_dy), labels[cls], 13, fill=fill, text_fill=text_fill)
+        label = say(locale, labels[cls])
+        badge(d, (x, y + layout.pile_label_dy), label, 13, fill=fill, text_fill=text_fill)
         cw, max_step = layout.pile_card(cls)
         step = min(max_step, (layout.class_width[cls] - cw) / max(1, len(cards) - 1))
         for i, code in enumerate(cards):
@@ -1399,7 +1436,9 @@ def draw_capture_piles(
 # ----- the middle row
 
 
-def draw_stack_pile(img: Image.Image, cx: int, top: int, cw: int, count: int, depth: int) -> None:
+def draw_stack_pile(
+    img: Image.Image, cx: int, top: int, cw: int, count: int, depth: int, locale: str = "en-US"
+) -> None:
     """The face-down stack (``depth`` backs deep) with its count, or an empty outline."""
     d = Draw(img)
     ch = card_height(cw)
@@ -1408,7 +1447,8 @@ def draw_stack_pile(img: Image.Image, cx: int, top: int, cw: int, count: int, de
         d.rounded_rectangle(
             (left, top, left + cw, top + ch), radius=7, outline=(90, 130, 110), width=2
         )
-        d.text((cx, top + ch // 2), "empty", font=font(14), fill=MUTED, anchor="mm")
+        empty = say(locale, Text("empty", context="hanafuda stack"))
+        d.text((cx, top + ch // 2), empty, font=font(14), fill=MUTED, anchor="mm")
         return
     back = card_back(cw)
     for i in range(depth):
@@ -1424,10 +1464,12 @@ def draw_stack_pile(img: Image.Image, cx: int, top: int, cw: int, count: int, de
     )
 
 
-def draw_side_note(d: ImageDraw.ImageDraw, box: TableBox, text: str, bottom_gap: int) -> None:
+def draw_side_note(
+    d: ImageDraw.ImageDraw, box: TableBox, text: str, bottom_gap: int, locale: str = "en-US"
+) -> None:
     """A small line at the foot of the stack column (the last round's result)."""
     x0, _, x1, y1 = box
-    text, size = fit_text(text, x1 - x0 - 12, 13, min_size=10)
+    text, size = fit_text(say(locale, text), x1 - x0 - 12, 13, min_size=10)
     d.text(
         ((x0 + x1) // 2, y1 - bottom_gap), text, font=font(size), fill=(220, 220, 200), anchor="mm"
     )
@@ -1440,6 +1482,7 @@ def draw_field(
     paste: PasteCard,
     empty_text: str,
     top_pad: int = 0,
+    locale: str = "en-US",
 ) -> None:
     """The face-up cards in two rows, over faint outlines of the free places."""
     d = Draw(img)
@@ -1452,16 +1495,55 @@ def draw_field(
         paste(code, cw, xy)
     if not cards:
         x0, y0, x1, y1 = layout.field_box
-        d.text(((x0 + x1) // 2, (y0 + y1) // 2), empty_text, font=font(18), fill=MUTED, anchor="mm")
+        text = say(locale, empty_text)
+        d.text(((x0 + x1) // 2, (y0 + y1) // 2), text, font=font(18), fill=MUTED, anchor="mm")
+
+
+def _is_wide(ch: str) -> bool:
+    """A character next to which a line may break without a space: kana and CJK
+    ideographs (Korean, written with spaces, breaks at its spaces)."""
+    return ch >= "\u2e80" and not "\uac00" <= ch <= "\ud7a3"
+
+
+def _words(text: str) -> list[tuple[str, str]]:
+    """``text`` as (word, separator before it): spaces separate words, and a line may
+    also break between two CJK characters (Japanese and Chinese put no spaces)."""
+    out: list[tuple[str, str]] = []
+    for i, chunk in enumerate(text.split()):
+        sep = " " if i else ""
+        word = ""
+        for ch in chunk:
+            if word and _may_break(word[-1], ch):
+                out.append((word, sep))
+                word, sep = "", ""
+            word += ch
+        out.append((word, sep))
+    return out
+
+
+#: Characters that may not open a line (closing brackets and punctuation), or end one.
+_NO_LINE_START = frozenset("、。，．,.)）」』】〕!！?？:：;；…・ー")
+_NO_LINE_END = frozenset("(（「『【〔")
+
+
+def _may_break(before: str, after: str) -> bool:
+    """Whether a CJK line may break between two characters with no space between them
+    (never inside a number with its counter, ``7点``, nor next to brackets and stops)."""
+    if not (_is_wide(before) or _is_wide(after)):
+        return False
+    if after in _NO_LINE_START or before in _NO_LINE_END:
+        return False
+    return not (before.isascii() and before.isalnum())
 
 
 def wrap_text(text: str, width: int, size: int, bold: bool = False) -> list[str]:
-    """``text`` broken into lines no wider than ``width`` (a long word keeps its own line)."""
+    """``text`` broken into lines no wider than ``width`` (a long word keeps its own line;
+    CJK text breaks between characters)."""
     fnt = font(size, bold)
     lines: list[str] = []
     line = ""
-    for word in text.split():
-        trial = f"{line} {word}".strip()
+    for word, sep in _words(text):
+        trial = f"{line}{sep}{word}" if line else word
         if fnt.getlength(trial) <= width or not line:
             line = trial
         else:
@@ -1472,26 +1554,37 @@ def wrap_text(text: str, width: int, size: int, bold: bool = False) -> list[str]
     return lines
 
 
-def draw_now(d: ImageDraw.ImageDraw, box: TableBox, text: str, max_lines: int) -> int:
+def draw_now(
+    d: ImageDraw.ImageDraw, box: TableBox, text: str, max_lines: int, locale: str = "en-US"
+) -> int:
     """The status column's ``NOW`` line; returns the y below it."""
     x0, y0, x1, _ = box
     y = y0 + 12
-    d.text((x0 + 10, y), "NOW", font=font(12, True), fill=MUTED)
+    d.text(
+        (x0 + 10, y),
+        say(locale, Text("NOW", context="hanafuda")),
+        font=font(12, True),
+        fill=MUTED,
+    )
     y += 18
-    for line in wrap_text(text, x1 - x0 - 20, 16, bold=True)[:max_lines]:
+    lines = wrap_text(say(locale, text), x1 - x0 - 20, 16, bold=True)
+    if len(lines) > max_lines:  # what does not fit ends in "…"
+        cut, _ = fit_text(lines[max_lines - 1] + "…", x1 - x0 - 20, 16, bold=True, min_size=16)
+        lines = [*lines[: max_lines - 1], cut]
+    for line in lines:
         d.text((x0 + 10, y), line, font=font(16, True), fill=TABLE_GOLD)
         y += 21
     return y + 6
 
 
-def draw_pending_flip(img: Image.Image, x0: int, y: int, code: str) -> int:
+def draw_pending_flip(img: Image.Image, x0: int, y: int, code: str, locale: str = "en-US") -> int:
     """The flipped card waiting for its player's choice; returns the y below it."""
     d = Draw(img)
-    d.text((x0 + 10, y), "Flipped", font=font(12, True), fill=MUTED)
+    d.text((x0 + 10, y), say(locale, Text("Flipped")), font=font(12, True), fill=MUTED)
     paste_card(img, code, MOVE_CARD_W, (x0 + 10, y + 18), OPTION_COLOUR)
     d.text(
         (x0 + 20 + MOVE_CARD_W, y + 18 + card_height(MOVE_CARD_W) // 2),
-        "takes one of\nthe green cards",
+        say(locale, Text("takes one of\nthe green cards")),
         font=font(13),
         fill=WHITE,
         anchor="lm",
@@ -1508,12 +1601,13 @@ def draw_last_move(
     move: Mapping[str, Any],
     paste: PasteCard,
     stays_note: str,
+    locale: str = "en-US",
 ) -> int:
     """A last play or flip: ``head``, the card, an arrow and what it took (else
     ``stays_note``); returns the y below it."""
     d = Draw(img)
     x0, _, x1, _ = box
-    head, size = fit_text(head, x1 - x0 - 20, 12, bold=True, min_size=10)
+    head, size = fit_text(say(locale, head), x1 - x0 - 20, 12, bold=True, min_size=10)
     d.text((x0 + 10, y), head, font=font(size, True), fill=colour)
     y += 18
     paste(move["card"], MOVE_CARD_W, (x0 + 10, y))
@@ -1527,7 +1621,8 @@ def draw_last_move(
         for i, code in enumerate(took):
             paste(code, MOVE_CARD_W, (round(tx + i * step), y))
     else:
-        d.text((ax + 4, mid), stays_note, font=font(13), fill=(210, 214, 204), anchor="lm")
+        note = say(locale, stays_note)
+        d.text((ax + 4, mid), note, font=font(13), fill=(210, 214, 204), anchor="lm")
     return y + card_height(MOVE_CARD_W) + 10
 
 
@@ -1547,8 +1642,10 @@ def draw_text_columns(
     max_col_w: int,
     size: int,
     line_h: int,
+    locale: str = "en-US",
 ) -> None:
     """``lines`` centred around ``cx``: one column, or two side by side beyond six lines."""
+    lines = [say(locale, line) for line in lines]
     cols = 2 if len(lines) > 6 else 1
     per_col = math.ceil(len(lines) / cols) if lines else 1
     col_w = min(max_col_w, avail_w // cols)
@@ -1576,11 +1673,20 @@ class HandNote:
     glow: bool = False  # a halo of ``fill`` behind the card
 
 
-NO_MATCH = HandNote("no match", NO_MATCH_FILL, NO_MATCH_TEXT)
+NO_MATCH = HandNote(Text("no match"), NO_MATCH_FILL, NO_MATCH_TEXT)
+#: The note of a hand card that matches two field cards.
+CHOOSE_NOTE = Text("✓ choose 1 of 2")
+
+
+def takes_note(month: int, n: int) -> Text:
+    """The note of a hand card that takes ``n`` field cards: ``✓ 松 takes all 3``."""
+    if n == 3:
+        return Text("✓ {month} takes all 3", month=MONTH_KANJI[month])
+    return Text("✓ {month} takes {n}", month=MONTH_KANJI[month], n=n)
 
 
 def hand_sheet(
-    n_cards: int, min_width: int, foot_h: int, title: str, info: str
+    n_cards: int, min_width: int, foot_h: int, title: str, info: str, locale: str = "en-US"
 ) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     """The felt of a hand image for ``n_cards`` large cards, with its title and info line."""
     n = max(1, n_cards)
@@ -1589,12 +1695,18 @@ def hand_sheet(
     height = 20 + 30 + 14 + card_height(cw) + foot_h
     img = felt((width, height)).convert("RGB")
     d = Draw(img)
-    d.text((20, 20), title, font=font(20, True), fill=WHITE)
-    d.text((width - 20, 24), info, font=font(15), fill=MUTED, anchor="ra")
+    title, info = say(locale, title), say(locale, info)
+    # Title and info share the top line: the info shrinks (then the title) if they would meet.
+    title_w = text_length(title, 20, True)
+    info, info_size = fit_text(info, max(80, int(width - 40 - title_w - 24)), 15, min_size=11)
+    room = width - 40 - 24 - text_length(info, info_size)
+    title, title_size = fit_text(title, int(room), 20, bold=True, min_size=14)
+    d.text((20, 20 + (20 - title_size)), title, font=font(title_size, True), fill=WHITE)
+    d.text((width - 20, 24), info, font=font(info_size), fill=MUTED, anchor="ra")
     if not n_cards:
         d.text(
             (width // 2, HAND_TOP + card_height(cw) // 2),
-            "No cards left",
+            say(locale, Text("No cards left")),
             font=font(18),
             fill=MUTED,
             anchor="mm",
@@ -1608,6 +1720,7 @@ def draw_hand_cards(
     notes: Sequence[HandNote],
     names: Sequence[str],
     name_dy: int,
+    locale: str = "en-US",
 ) -> None:
     """The hand in a row, each card over its note and its name (``name_dy`` below it)."""
     d = Draw(img)
@@ -1621,20 +1734,23 @@ def draw_hand_cards(
             img.paste(g, (x - 10, HAND_TOP - 10), g)
         paste_with_shadow(img, card_image(code, cw), (x, HAND_TOP))
         cx = x + cw // 2
+        # The note's pill may be as wide as the card and its gap (smaller type, then "…").
+        pad = max(3, note.size // 3)
+        text, note_size = fit_text(say(locale, note.text), cw + gap - 2 - 2 * pad, note.size, True)
         badge(
             d,
             (cx, HAND_TOP + ch + 8),
-            note.text,
-            note.size,
+            text,
+            note_size,
             fill=note.fill,
             text_fill=note.text_fill,
             anchor="ma",
         )
-        name, size = fit_text(name, cw + gap - 2, 13, min_size=10)
+        name, size = fit_text(say(locale, name), cw + gap - 2, 13, min_size=10)
         d.text((cx, HAND_TOP + ch + name_dy), name, font=font(size), fill=WHITE, anchor="mm")
 
 
-def ribbon_short_name(code: str) -> str:
+def ribbon_short_name(code: str) -> Text:
     """``Poetry ribbon``, ``Blue ribbon`` or ``Red ribbon``."""
     return RIBBON_SHORT_NAME[card(code).ribbon_colour or "red"]
 

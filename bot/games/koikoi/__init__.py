@@ -36,12 +36,14 @@ from bot.games.koikoi.rules import (
     KoiKoiState,
     describe,
     new_game,
+    progress,
     score_yaku,
 )
 from bot.games.koikoi.ui import controls
+from bot.i18n import Text
 
 NAME = "koikoi"
-TITLE = "Koi-Koi"
+TITLE = Text("Koi-Koi")
 SEATS = 2
 OPTIONS = KoiKoiOptions
 
@@ -59,6 +61,7 @@ SPEC = GameSpec(
     controls=controls,
     describe=describe,
     hint=hint,
+    progress=progress,
 )
 
 __all__ = [

@@ -23,7 +23,9 @@ from bot.games.hanafuda.cards import (
     RED_POETRY_RIBBONS,
     RIBBON,
 )
+from bot.games.hanafuda.deal import chain_and
 from bot.games.koikoi.rules import CLASS, INO_SHIKA_CHO, MONTH, RAIN_MAN, SAKE_CUP
+from bot.i18n import Text, ntext
 
 # Weights (tuned against random and greedy opponents).
 DENY = 0.6  # a card we take is a card the opponent cannot
@@ -261,7 +263,7 @@ def choose(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) ->
 # ----- hints --------------------------------------------------------------------------------
 
 
-def _name(code: str) -> str:
+def _name(code: str) -> Text:
     from bot.games.hanafuda.cards import card
 
     return card(code).name
@@ -279,7 +281,7 @@ def hint(view: Mapping[str, Any], legal: Sequence[str]) -> tuple[str, str]:
 
     Deterministic (ties are broken by a fixed die); ``code`` is one of ``legal``."""
     if not legal:
-        return "", "Nothing to decide now."
+        return "", Text("Nothing to decide now.", context="hanafuda")
     code = choose(view, legal, random.Random(f"hint:{view.get('version')}"))
     phase = view.get("phase")
     me = view["seat"]
@@ -287,8 +289,14 @@ def hint(view: Mapping[str, Any], legal: Sequence[str]) -> tuple[str, str]:
     if phase == "decide":
         points = (view.get("pending") or {}).get("points", view["yaku_points"][me])
         if code == "koikoi":
-            return code, f"Koi-Koi: play on for more than {points} — a bigger yaku is close"
-        return code, f"Stop and score {points} point{'s' if points != 1 else ''} while you can"
+            return code, Text(
+                "Koi-Koi: play on for more than {points} — a bigger yaku is close", points=points
+            )
+        return code, ntext(
+            "Stop and score {n} point while you can",
+            "Stop and score {n} points while you can",
+            points,
+        )
     words = code.split()
     if phase == "choose_flip":
         flipped = view["pending"]["card"]
@@ -307,12 +315,16 @@ def hint(view: Mapping[str, Any], legal: Sequence[str]) -> tuple[str, str]:
         targets = taken - {played}
     made = _new_yaku(mine, mine | taken)
     if made:
-        text = " and ".join(f"{n} ({p})" for n, p in made)
-        return code, f"Completes {text}"
+        text = chain_and(
+            [Text("{name} ({points})", context="hanafuda", name=n, points=p) for n, p in made]
+        )
+        return code, Text("Completes {yaku}", yaku=text)
     if taken:
         best = max(targets or taken, key=_card_worth)
         theirs = set(view["captures"][1 - me])
         if _new_yaku(theirs, theirs | taken):
-            return code, f"Takes {_name(best)} before the opponent completes a yaku with it"
-        return code, f"Takes {_name(best)}, the most useful capture now"
-    return code, f"No capture: lays {_name(words[1])}, the cheapest card to give up"
+            return code, Text(
+                "Takes {card} before the opponent completes a yaku with it", card=_name(best)
+            )
+        return code, Text("Takes {card}, the most useful capture now", card=_name(best))
+    return code, Text("No capture: lays {card}, the cheapest card to give up", card=_name(words[1]))

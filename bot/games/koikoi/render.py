@@ -20,13 +20,12 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games.hanafuda.cards import ANIMAL, BRIGHT, CLASS_ORDER, PLAIN, RIBBON, card, sort_cards
+from bot.games.hanafuda.deal import chain_comma
 from bot.games.hanafuda.render import (
-    CLASS_MARK,
-    CLASS_WORD,
+    CHOOSE_NOTE,
     HAND_CARD_W,
     LAST_MOVES,
     MATCH_TEXT,
-    MONTH_KANJI,
     MOVE_CARD_W,
     NO_MATCH_FILL,
     NO_MATCH_TEXT,
@@ -55,12 +54,16 @@ from bot.games.hanafuda.render import (
     paste_card,
     png_palette_for,
     ribbon_short_name,
+    say,
     seat_name,
     seats_top_bottom,
     table_base,
+    takes_note,
     turn_label,
 )
-from bot.render.draw import GOLD, MATCH_GREEN, MUTED, WHITE, Draw, badge, fit_text
+from bot.games.koikoi.rules import yaku_name
+from bot.i18n import DEFAULT_LOCALE, Text, normalize
+from bot.render.draw import GOLD, MATCH_GREEN, MUTED, WHITE, Draw, badge, fit_text, text_length
 from bot.render.fonts import font
 
 View = Mapping[str, Any]
@@ -84,7 +87,17 @@ TOP_Y, MID_Y, BOT_Y = LAYOUT.top_y, LAYOUT.mid_y, LAYOUT.bot_y
 BOARD_CARD_W = LAYOUT.field_card_w
 STACK_CARD_W = 80
 KOIKOI_RED = (214, 48, 52)
-PHASE_TURN = {"decide": "DECIDING", "choose_flip": "CHOOSING"}
+PHASE_TURN = {
+    "decide": Text("DECIDING", context="hanafuda"),
+    "choose_flip": Text("CHOOSING", context="hanafuda"),
+}
+#: The capture piles' labels: ``光 Brights 3``.
+PILE_LABELS = {
+    BRIGHT: lambda n: Text("光 Brights {n}", n=n),
+    ANIMAL: lambda n: Text("種 Animals {n}", n=n),
+    RIBBON: lambda n: Text("短 Ribbons {n}", n=n),
+    PLAIN: lambda n: Text("カス Plains {n}", n=n),
+}
 
 YAKU_KANJI = {
     "Kasu": "カス",
@@ -130,7 +143,9 @@ def _paster(img: Image.Image, hl: Mapping[str, tuple], *, halo: bool = True) -> 
     return paste
 
 
-def _player_strip(img: Image.Image, view: View, seat: int, y: int, hl: Mapping[str, tuple]) -> None:
+def _player_strip(
+    img: Image.Image, view: View, seat: int, y: int, hl: Mapping[str, tuple], locale: str
+) -> None:
     d = Draw(img)
     boxes = LAYOUT.strip_boxes(y)
     info = boxes["info"]
@@ -138,43 +153,51 @@ def _player_strip(img: Image.Image, view: View, seat: int, y: int, hl: Mapping[s
     turn = turn_label(view, seat, PHASE_TURN)
     if turn:
         draw_turn_ring(d, info)
-    draw_name_row(
-        d, info, seat_name(view, seat), "親 Dealer" if view.get("dealer") == seat else None
-    )
+    role = Text("親 Dealer") if view.get("dealer") == seat else None
+    draw_name_row(d, info, seat_name(view, seat), role, locale)
 
     # score row
     scores = view.get("scores") or [0, 0]
-    d.text((x0 + 10, y0 + 50), "Score", font=font(14), fill=MUTED, anchor="lm")
-    d.text((x0 + 56, y0 + 50), str(scores[seat]), font=font(24, True), fill=GOLD, anchor="lm")
+    label = say(locale, Text("Score", context="hanafuda"))
+    d.text((x0 + 10, y0 + 50), label, font=font(14), fill=MUTED, anchor="lm")
+    value_x = x0 + max(56, 18 + int(text_length(label, 14)))
+    d.text((value_x, y0 + 50), str(scores[seat]), font=font(24, True), fill=GOLD, anchor="lm")
     if (view.get("koikoi") or [False, False])[seat] and not view.get("is_over"):
         badge(
             d,
             (x1 - 8, y0 + 41),
-            "こいこい Koi-Koi!",
+            say(locale, Text("こいこい Koi-Koi!")),
             13,
             fill=KOIKOI_RED,
             text_fill=WHITE,
             anchor="ra",
         )
     if turn:
-        draw_turn_tab(d, info, turn)
-    _yaku_lines(d, view, seat, x0, y0 + 72)
-    draw_hand_slot(img, view, seat, boxes["hand"], LAYOUT.hand_cards_dy)
-    _captures(img, view, seat, y, hl)
+        draw_turn_tab(d, info, turn, locale)
+    _yaku_lines(d, view, seat, x0, y0 + 72, locale)
+    draw_hand_slot(img, view, seat, boxes["hand"], LAYOUT.hand_cards_dy, locale)
+    _captures(img, view, seat, y, hl, locale)
 
 
-def _yaku_lines(d: ImageDraw.ImageDraw, view: View, seat: int, x0: int, ty: int) -> None:
+def _yaku_lines(
+    d: ImageDraw.ImageDraw, view: View, seat: int, x0: int, ty: int, locale: str
+) -> None:
     yaku = (view.get("yaku") or [[], []])[seat]
     points = (view.get("yaku_points") or [0, 0])[seat]
     if not yaku:
-        d.text((x0 + 10, ty + 8), "No yaku yet", font=font(14), fill=(170, 180, 170), anchor="lm")
+        text = say(locale, Text("No yaku yet"))
+        d.text((x0 + 10, ty + 8), text, font=font(14), fill=(170, 180, 170), anchor="lm")
         return
-    d.text((x0 + 10, ty + 8), f"Yaku  {points} pts", font=font(15, True), fill=WHITE, anchor="lm")
+    head = say(locale, Text("Yaku  {points} pts", points=points))
+    d.text((x0 + 10, ty + 8), head, font=font(15, True), fill=WHITE, anchor="lm")
     two_cols = len(yaku) > 3
+    # English names get their kanji in front (三光 Sankō 6); other languages name them in
+    # their own words only.
+    kanji = normalize(locale) == DEFAULT_LOCALE and not two_cols
     lines = [
-        f"{y['name']} {y['points']}"
-        if two_cols
-        else f"{YAKU_KANJI.get(y['name'], '')} {y['name']} {y['points']}".strip()
+        f"{YAKU_KANJI.get(y['name'], '')} {y['name']} {y['points']}".strip()
+        if kanji
+        else f"{say(locale, yaku_name(y['name']))} {y['points']}"
         for y in yaku
     ]
     col_w = (INFO_W - 20) // (2 if two_cols else 1)
@@ -190,77 +213,93 @@ def _yaku_lines(d: ImageDraw.ImageDraw, view: View, seat: int, x0: int, ty: int)
         )
 
 
-def _captures(img: Image.Image, view: View, seat: int, y: int, hl: Mapping[str, tuple]) -> None:
+def _captures(
+    img: Image.Image, view: View, seat: int, y: int, hl: Mapping[str, tuple], locale: str
+) -> None:
     caps = (view.get("captures") or [[], []])[seat]
     piles: dict[str, list[str]] = {cls: [] for cls in CLASS_ORDER}
     for code in sort_cards(caps):
         piles[card(code).cls].append(code)
-    labels = {cls: f"{CLASS_MARK[cls]} {CLASS_WORD[cls]} {len(piles[cls])}" for cls in piles}
-    draw_capture_piles(img, LAYOUT, y, piles, labels, _paster(img, hl, halo=False))
+    labels = {cls: PILE_LABELS[cls](len(piles[cls])) for cls in piles}
+    draw_capture_piles(img, LAYOUT, y, piles, labels, _paster(img, hl, halo=False), locale)
 
 
-def _stack_column(img: Image.Image, view: View) -> None:
+def _stack_column(img: Image.Image, view: View, locale: str) -> None:
     d = Draw(img)
     box = LAYOUT.side_box
     x0, y0, x1, _ = box
     cx = (x0 + x1) // 2
-    title = f"Round {view.get('round', 1)} / {view.get('rounds', 6)}"
-    d.text((cx, y0 + 20), title, font=font(19, True), fill=WHITE, anchor="mm")
+    title = Text(
+        "Round {round} / {rounds}", round=view.get("round", 1), rounds=view.get("rounds", 6)
+    )
+    title, size = fit_text(say(locale, title), x1 - x0 - 12, 19, bold=True, min_size=14)
+    d.text((cx, y0 + 20), title, font=font(size, True), fill=WHITE, anchor="mm")
     n = int(view.get("stack_count", 0))
     top = y0 + 44
-    draw_stack_pile(img, cx, top, STACK_CARD_W, n, depth=min(4, (n + 5) // 6))
+    draw_stack_pile(img, cx, top, STACK_CARD_W, n, depth=min(4, (n + 5) // 6), locale=locale)
     label_y = top + card_height(STACK_CARD_W) + 24
-    d.text((cx, label_y), "Stack", font=font(14, True), fill=MUTED, anchor="mm")
+    stack = say(locale, Text("Stack"))
+    d.text((cx, label_y), stack, font=font(14, True), fill=MUTED, anchor="mm")
     history = view.get("history") or []
     if history and not view.get("is_over"):
         last = history[-1]
         players = view.get("players", ["?", "?"])
         if last.get("winner") is None:
-            text = f"R{last['round']}: draw"
+            text = Text("R{round}: draw", round=last["round"])
         else:
-            text = f"R{last['round']}: {players[last['winner']]} +{last['points']}"
-        draw_side_note(d, box, text, bottom_gap=18)
+            text = Text(
+                "R{round}: {name} +{points}",
+                round=last["round"],
+                name=players[last["winner"]],
+                points=last["points"],
+            )
+        draw_side_note(d, box, text, bottom_gap=18, locale=locale)
 
 
-def _board(img: Image.Image, view: View, hl: Mapping[str, tuple]) -> None:
+def _board(img: Image.Image, view: View, hl: Mapping[str, tuple], locale: str) -> None:
     board = sort_cards(view.get("board") or [])
-    draw_field(img, LAYOUT, board, _paster(img, hl), "The board is empty")
+    empty = Text("The board is empty")
+    draw_field(img, LAYOUT, board, _paster(img, hl), empty, locale=locale)
 
 
 def _now_text(view: View, width: int) -> str:
     players = view.get("players", ["?", "?"])
     to_act = view.get("to_act") or []
     if view.get("is_over"):
-        return "Match over"
+        return Text("Match over", context="hanafuda")
     if not to_act:
-        return "Waiting…"
+        return Text("Waiting…", context="hanafuda")
     who = fit_text(str(players[to_act[0]]), width * 2 // 3, 16, bold=True, min_size=16)[0]
     pending = view.get("pending") or {}
-    return {
-        "decide": f"{who}: Koi-Koi or stop? ({pending.get('points', '?')} pts)",
-        "choose_flip": f"{who}: choose what the flip takes",
-    }.get(view.get("phase") or "", f"{who} to play")
+    phase = view.get("phase")
+    if phase == "decide":
+        return Text(
+            "{name}: Koi-Koi or stop? ({points} pts)", name=who, points=pending.get("points", "?")
+        )
+    if phase == "choose_flip":
+        return Text("{name}: choose what the flip takes", name=who)
+    return Text("{name} to play", context="hanafuda", name=who)
 
 
-def _status_column(img: Image.Image, view: View) -> None:
+def _status_column(img: Image.Image, view: View, locale: str) -> None:
     box = LAYOUT.status_box
     x0, y0, x1, y1 = box
     players = view.get("players", ["?", "?"])
-    y = draw_now(Draw(img), box, _now_text(view, x1 - x0 - 20), max_lines=2)
+    y = draw_now(Draw(img), box, _now_text(view, x1 - x0 - 20), max_lines=2, locale=locale)
     pending = view.get("pending") or {}
     if view.get("phase") == "choose_flip" and pending.get("card"):
-        y = draw_pending_flip(img, x0, y, pending["card"])
+        y = draw_pending_flip(img, x0, y, pending["card"], locale)
     for key, title, colour in LAST_MOVES:
         move = view.get(key)
         if not move or y + card_height(MOVE_CARD_W) + 20 > y1:
             continue
         who = players[move["seat"]] if move.get("seat") is not None else ""
-        y = draw_last_move(
-            img, box, y, f"{title} · {who}", colour, move, _paster(img, {}), "stays on\nthe board"
-        )
+        head = f"{say(locale, title)} · {who}"
+        stays = Text("stays on\nthe board")
+        y = draw_last_move(img, box, y, head, colour, move, _paster(img, {}), stays, locale)
 
 
-def _banner(img: Image.Image, view: View) -> None:
+def _banner(img: Image.Image, view: View, locale: str) -> None:
     """The final result across the middle of the table."""
     players = view.get("players", ["?", "?"])
     scores = view.get("scores") or [0, 0]
@@ -268,20 +307,34 @@ def _banner(img: Image.Image, view: View) -> None:
     d = draw_banner_panel(img, box)
     cx = (box[0] + box[2]) // 2
     if scores[0] == scores[1]:
-        headline = f"Tie  {scores[0]} – {scores[1]}"
+        headline = Text("Tie  {a} – {b}", a=scores[0], b=scores[1])
     else:
         win = 0 if scores[0] > scores[1] else 1
-        headline = f"{players[win]} wins  {scores[win]} – {scores[1 - win]}"
-    headline, size = fit_text(headline, box[2] - box[0] - 40, 34, bold=True, min_size=18)
-    d.text((cx, box[1] + 20), "MATCH OVER", font=font(15, True), fill=MUTED, anchor="mm")
+        headline = Text(
+            "{name} wins  {won} – {lost}", name=players[win], won=scores[win], lost=scores[1 - win]
+        )
+    headline, size = fit_text(
+        say(locale, headline), box[2] - box[0] - 40, 34, bold=True, min_size=18
+    )
+    over = say(locale, Text("MATCH OVER", context="hanafuda"))
+    d.text((cx, box[1] + 20), over, font=font(15, True), fill=MUTED, anchor="mm")
     d.text((cx, box[1] + 52), headline, font=font(size, True), fill=GOLD, anchor="mm")
     lines = []
     for h in view.get("history") or []:
         if h.get("winner") is None:
-            lines.append(f"Round {h['round']}: draw")
+            lines.append(Text("Round {round}: draw", round=h["round"]))
         else:
-            names = ", ".join(y["name"] for y in h.get("yaku", [])) or h.get("reason", "")
-            lines.append(f"Round {h['round']}: {players[h['winner']]} +{h['points']}  ({names})")
+            names = chain_comma([yaku_name(y["name"]) for y in h.get("yaku", [])])
+            names = names or h.get("reason", "")
+            lines.append(
+                Text(
+                    "Round {round}: {name} +{points}  ({yaku})",
+                    round=h["round"],
+                    name=players[h["winner"]],
+                    points=h["points"],
+                    yaku=names,
+                )
+            )
     draw_text_columns(
         d,
         lines,
@@ -291,6 +344,7 @@ def _banner(img: Image.Image, view: View) -> None:
         max_col_w=460,
         size=15,
         line_h=21,
+        locale=locale,
     )
 
 
@@ -302,22 +356,22 @@ def render_table(view: View, locale: str = "en-US") -> Image.Image:
     img = _base().copy()
     hl = move_highlights(view)
     top, bottom = _seats(view)
-    _player_strip(img, view, top, TOP_Y, hl)
-    _player_strip(img, view, bottom, BOT_Y, hl)
-    _stack_column(img, view)
-    _board(img, view, hl)
-    _status_column(img, view)
+    _player_strip(img, view, top, TOP_Y, hl, locale)
+    _player_strip(img, view, bottom, BOT_Y, hl, locale)
+    _stack_column(img, view, locale)
+    _board(img, view, hl, locale)
+    _status_column(img, view, locale)
     if view.get("is_over"):
-        _banner(img, view)
+        _banner(img, view, locale)
     return img
 
 
-def _short_name(code: str) -> str:
+def _short_name(code: str) -> Text:
     c = card(code)
     if c.cls == RIBBON:
         return ribbon_short_name(code)
     if c.cls == PLAIN and code != "11p1":
-        return "Plain"
+        return Text("Plain")
     return c.name
 
 
@@ -326,9 +380,9 @@ def _hand_note(code: str, board_months: Mapping[int, int]) -> HandNote:
     month = card(code).month
     k = board_months.get(month, 0)
     if not k:
-        return HandNote("no match", NO_MATCH_FILL, NO_MATCH_TEXT, size=12)
-    text = f"{MONTH_KANJI[month]} takes {'all 3' if k == 3 else k}" if k != 2 else "choose 1 of 2"
-    return HandNote("✓ " + text, MATCH_GREEN, MATCH_TEXT, glow=True)
+        return HandNote(Text("no match"), NO_MATCH_FILL, NO_MATCH_TEXT, size=12)
+    text = takes_note(month, k) if k != 2 else CHOOSE_NOTE
+    return HandNote(text, MATCH_GREEN, MATCH_TEXT, glow=True)
 
 
 def render_hand(view: View, locale: str = "en-US") -> Image.Image:
@@ -338,13 +392,18 @@ def render_hand(view: View, locale: str = "en-US") -> Image.Image:
     for code in view.get("board") or []:
         m = card(code).month
         board_months[m] = board_months.get(m, 0) + 1
-    title = f"Your hand · Round {view.get('round', 1)} / {view.get('rounds', 6)}"
+    title = Text(
+        "Your hand · Round {round} / {rounds}",
+        round=view.get("round", 1),
+        rounds=view.get("rounds", 6),
+    )
     matches = sum(1 for c in hand if card(c).month in board_months)
-    info = f"{len(hand)} cards · {matches} match the board"
-    img, _ = hand_sheet(len(hand), 560, 58, title, info)
+    info = Text("{n} cards · {matches} match the board", n=len(hand), matches=matches)
+    img, _ = hand_sheet(len(hand), 560, 58, title, info, locale)
     if hand:
         notes = [_hand_note(c, board_months) for c in hand]
-        draw_hand_cards(img, hand, notes, [_short_name(c) for c in hand], name_dy=44)
+        names = [_short_name(c) for c in hand]
+        draw_hand_cards(img, hand, notes, names, name_dy=44, locale=locale)
     return img
 
 

@@ -31,6 +31,7 @@ from bot.games.hanafuda.cards import (
 from bot.games.hanafuda.deal import (
     card_label,
     card_text,
+    chain_plus,
     deal_out,
     describe_action,
     explain_flip_choice,
@@ -39,6 +40,7 @@ from bot.games.hanafuda.deal import (
     next_deck,
 )
 from bot.games.hanafuda.deal import parse_decks as parse_hanafuda_decks
+from bot.i18n import Text, ntext
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +61,9 @@ class KoiKoiOptions:
 
     def __post_init__(self) -> None:
         if self.rounds not in (6, 12):
-            raise ValueError(f"A Koi-Koi match is 6 or 12 rounds long, not {self.rounds}.")
+            raise ValueError(
+                Text("A Koi-Koi match is 6 or 12 rounds long, not {rounds}.", rounds=self.rounds)
+            )
 
 
 # ----- card names --------------------------------------------------------------------------
@@ -105,7 +109,7 @@ class Yaku:
     Yaku of the same ``group`` do not stack: only the highest of the group counts.
     """
 
-    name: ClassVar[str]
+    name: ClassVar[Text]
     group: ClassVar[str | None] = None
 
     def points(self, pile: Pile) -> int:
@@ -115,7 +119,7 @@ class Yaku:
 class Kasu(Yaku):
     """10 plains: 1 point, +1 per extra plain."""
 
-    name = "Kasu"
+    name = Text("Kasu")
 
     def points(self, pile: Pile) -> int:
         return max(0, pile.plains - 9)
@@ -124,7 +128,7 @@ class Kasu(Yaku):
 class Tanzaku(Yaku):
     """5 ribbons: 1 point, +1 per extra ribbon."""
 
-    name = "Tanzaku"
+    name = Text("Tanzaku")
 
     def points(self, pile: Pile) -> int:
         return max(0, pile.ribbons - 4)
@@ -133,7 +137,7 @@ class Tanzaku(Yaku):
 class Tane(Yaku):
     """5 animals: 1 point, +1 per extra animal."""
 
-    name = "Tane"
+    name = Text("Tane")
 
     def points(self, pile: Pile) -> int:
         return max(0, pile.animals - 4)
@@ -142,7 +146,7 @@ class Tane(Yaku):
 class InoShikaCho(Yaku):
     """Boar, Deer and Butterflies: 5 points."""
 
-    name = "Ino-Shika-Chō"
+    name = Text("Ino-Shika-Chō")
 
     def points(self, pile: Pile) -> int:
         return 5 if INO_SHIKA_CHO <= pile.codes else 0
@@ -151,7 +155,7 @@ class InoShikaCho(Yaku):
 class Akatan(Yaku):
     """The three red poetry ribbons: 6 points."""
 
-    name = "Akatan"
+    name = Text("Akatan")
 
     def points(self, pile: Pile) -> int:
         return 6 if RED_POETRY_RIBBONS <= pile.codes else 0
@@ -160,7 +164,7 @@ class Akatan(Yaku):
 class Aotan(Yaku):
     """The three blue ribbons: 6 points."""
 
-    name = "Aotan"
+    name = Text("Aotan")
 
     def points(self, pile: Pile) -> int:
         return 6 if BLUE_RIBBONS <= pile.codes else 0
@@ -169,7 +173,7 @@ class Aotan(Yaku):
 class Sanko(Yaku):
     """Three brights, not counting the Rain Man: 6 points."""
 
-    name = "Sankō"
+    name = Text("Sankō")
     group = "brights"
 
     def points(self, pile: Pile) -> int:
@@ -179,7 +183,7 @@ class Sanko(Yaku):
 class AmeShiko(Yaku):
     """Four brights including the Rain Man: 8 points."""
 
-    name = "Ame-Shikō"
+    name = Text("Ame-Shikō")
     group = "brights"
 
     def points(self, pile: Pile) -> int:
@@ -189,7 +193,7 @@ class AmeShiko(Yaku):
 class Shiko(Yaku):
     """Four brights without the Rain Man: 10 points."""
 
-    name = "Shikō"
+    name = Text("Shikō")
     group = "brights"
 
     def points(self, pile: Pile) -> int:
@@ -199,7 +203,7 @@ class Shiko(Yaku):
 class Goko(Yaku):
     """All five brights: 15 points."""
 
-    name = "Gokō"
+    name = Text("Gokō")
     group = "brights"
 
     def points(self, pile: Pile) -> int:
@@ -219,6 +223,20 @@ YAKU: tuple[Yaku, ...] = (
     Shiko(),
     Goko(),
 )
+
+#: The instant wins' titles (they stand where yaku do in a round's history).
+TESHI, KUTTSUKI = Text("Teshi"), Text("Kuttsuki")
+#: Every name a round's yaku list may hold, by its English: a view read back from JSON (or
+#: written by hand) holds plain strings, which renderers turn back into Texts with this.
+YAKU_NAMES: dict[str, Text] = {str(y.name): y.name for y in YAKU} | {
+    str(TESHI): TESHI,
+    str(KUTTSUKI): KUTTSUKI,
+}
+
+
+def yaku_name(name: str) -> str:
+    """The Text of a yaku's name (``name`` itself if it is none of them)."""
+    return YAKU_NAMES.get(str(name), name)
 
 
 def score_yaku(captures: Iterable[str]) -> list[tuple[str, int]]:
@@ -244,11 +262,16 @@ def yaku_total(captures: Iterable[str]) -> int:
     return sum(p for _, p in score_yaku(captures))
 
 
+def yaku_points_text(name: str, points: int) -> Text:
+    """``Tane 1``: a yaku and its points."""
+    return Text("{name} {points}", context="hanafuda", name=name, points=points)
+
+
 def yaku_text(yaku: Sequence[tuple[str, int]]) -> str:
     """``Tane 1 + Akatan 6 = 7 points``."""
     total = sum(p for _, p in yaku)
-    parts = " + ".join(f"{name} {pts}" for name, pts in yaku)
-    return f"{parts} = {total} point{'' if total == 1 else 's'}"
+    parts = chain_plus([yaku_points_text(name, pts) for name, pts in yaku])
+    return ntext("{yaku} = {n} point", "{yaku} = {n} points", total, yaku=parts)
 
 
 # ----- deal checks ---------------------------------------------------------------------------
@@ -272,9 +295,9 @@ def instant_win(hand: Sequence[str]) -> tuple[str, str] | None:
     """``("teshi", "four Pine cards")`` / ``("kuttsuki", "four pairs")`` or None."""
     month = four_of_a_month(hand)
     if month is not None:
-        return "teshi", f"four {MONTH_PLANTS[month]} cards"
+        return "teshi", Text("four {plant} cards", plant=MONTH_PLANTS[month])
     if four_pairs(hand):
-        return "kuttsuki", "four pairs"
+        return "kuttsuki", Text("four pairs")
     return None
 
 
@@ -354,7 +377,7 @@ class KoiKoiState(State):
             events.append(
                 Event(
                     "deal",
-                    f"Round {round_no}: {dealer_name} deals.",
+                    Text("Round {round}: {name} deals.", round=round_no, name=dealer_name),
                     seat=self.dealer,
                     data={"round": round_no, "deal": self.deal_count, "board": list(self.board)},
                 )
@@ -366,7 +389,11 @@ class KoiKoiState(State):
                 events.append(
                     Event(
                         "void",
-                        f"Deal void: {void}; redeal ({self.players[second]} deals).",
+                        Text(
+                            "Deal void: {reason}; redeal ({name} deals).",
+                            reason=void,
+                            name=self.players[second],
+                        ),
                         data={"deal": self.deal_count},
                     )
                 )
@@ -376,14 +403,22 @@ class KoiKoiState(State):
             if winner is not None:
                 kind, what = wins[winner]  # type: ignore[misc]
                 name = self.players[winner]
-                events.append(
-                    Event(
-                        kind,
-                        f"{name} holds {kind} ({what}) and wins {INSTANT_WIN_POINTS} points.",
-                        seat=winner,
+                if kind == "teshi":
+                    text = Text(
+                        "{name} holds teshi ({what}) and wins {points} points.",
+                        name=name,
+                        what=what,
+                        points=INSTANT_WIN_POINTS,
                     )
-                )
-                title = "Teshi" if kind == "teshi" else "Kuttsuki"
+                else:
+                    text = Text(
+                        "{name} holds kuttsuki ({what}) and wins {points} points.",
+                        name=name,
+                        what=what,
+                        points=INSTANT_WIN_POINTS,
+                    )
+                events.append(Event(kind, text, seat=winner))
+                title = TESHI if kind == "teshi" else KUTTSUKI
                 events.extend(
                     self._end_round(winner, INSTANT_WIN_POINTS, kind, [(title, INSTANT_WIN_POINTS)])
                 )
@@ -394,11 +429,11 @@ class KoiKoiState(State):
     def _void_reason(self) -> str | None:
         month = four_of_a_month(self.board)
         if month is not None:
-            return f"four {MONTH_PLANTS[month]} cards on the board"
+            return Text("four {plant} cards on the board", plant=MONTH_PLANTS[month])
         if four_pairs(self.board):
-            return "four pairs on the board"
+            return Text("four pairs on the board")
         if instant_win(self.hands[0]) and instant_win(self.hands[1]):
-            return "both players hold an instant win (teshi or kuttsuki)"
+            return Text("both players hold an instant win (teshi or kuttsuki)")
         return None
 
     # ----- round end -------------------------------------------------------------------------
@@ -418,13 +453,24 @@ class KoiKoiState(State):
         )
         if winner is None:
             self._next_dealer = 1 - self.dealer
-            text = f"Round {round_no} is a draw; {self.players[self._next_dealer]} deals next."
+            text = Text(
+                "Round {round} is a draw; {name} deals next.",
+                round=round_no,
+                name=self.players[self._next_dealer],
+            )
         else:
             self.match_scores[winner] += points
             self._next_dealer = winner
-            text = (
-                f"Round {round_no}: {self.players[winner]} scores {points} points"
-                f" ({self.players[0]} {self.match_scores[0]}, {self.players[1]} {self.match_scores[1]})."
+            text = Text(
+                "Round {round}: {name} scores {points} points ({first} {first_total},"
+                " {second} {second_total}).",
+                round=round_no,
+                name=self.players[winner],
+                points=points,
+                first=self.players[0],
+                first_total=self.match_scores[0],
+                second=self.players[1],
+                second_total=self.match_scores[1],
             )
         events = [Event("deal_end", text, seat=winner, data=dict(self.history[-1]))]
         if len(self.history) >= self.rounds:
@@ -435,11 +481,13 @@ class KoiKoiState(State):
     def _match_end_text(self) -> str:
         a, b = self.match_scores
         if a == b:
-            return f"The match ends in a tie, {a}–{b}."
+            return Text("The match ends in a tie, {a}–{b}.", a=a, b=b)
         w = 0 if a > b else 1
-        return (
-            f"The match is over: {self.players[w]} wins"
-            f" {self.match_scores[w]}–{self.match_scores[1 - w]}."
+        return Text(
+            "The match is over: {name} wins {won}–{lost}.",
+            name=self.players[w],
+            won=self.match_scores[w],
+            lost=self.match_scores[1 - w],
         )
 
     # ----- the contract ----------------------------------------------------------------------
@@ -490,7 +538,8 @@ class KoiKoiState(State):
             return self._take_flip(seat, args[0])
         if verb == "koikoi":
             self.koikoi[seat] = True
-            events = [Event("koikoi", f"{self.players[seat]} calls Koi-Koi!", seat=seat)]
+            text = Text("{name} calls Koi-Koi!", name=self.players[seat])
+            events = [Event("koikoi", text, seat=seat)]
             self._next_turn()
             return events
         return self._stop(seat, last_card=False)
@@ -514,8 +563,15 @@ class KoiKoiState(State):
         took = self._capture(seat, code, target)
         self.last_play = {"seat": seat, "card": code, "took": list(took)}
         self.last_flip = None
-        text = f"{name} plays {card_text(code)}"
-        text += f" and takes {_cards_text(took)}" if took else " — no match"
+        if took:
+            text = Text(
+                "{name} plays {card} and takes {cards}",
+                name=name,
+                card=card_text(code),
+                cards=_cards_text(took),
+            )
+        else:
+            text = Text("{name} plays {card} — no match", name=name, card=card_text(code))
         events = [Event("play", text, seat=seat, data={"card": code, "took": list(took)})]
         flip = self.stack.pop()
         targets = self._matches(flip)
@@ -526,8 +582,12 @@ class KoiKoiState(State):
             events.append(
                 Event(
                     "flip",
-                    f"{name} flips {card_text(flip)}: it matches {_cards_text(self.flip_options)}"
-                    " — which one does it take?",
+                    Text(
+                        "{name} flips {card}: it matches {cards} — which one does it take?",
+                        name=name,
+                        card=card_text(flip),
+                        cards=_cards_text(self.flip_options),
+                    ),
                     seat=seat,
                     data={"card": flip, "options": list(self.flip_options)},
                 )
@@ -538,8 +598,16 @@ class KoiKoiState(State):
 
     def _flip_event(self, seat: int, flip: str, took: list[str]) -> Event:
         self.last_flip = {"seat": seat, "card": flip, "took": list(took)}
-        text = f"{self.players[seat]} flips {card_text(flip)}"
-        text += f" and takes {_cards_text(took)}" if took else " — no match"
+        name = self.players[seat]
+        if took:
+            text = Text(
+                "{name} flips {card} and takes {cards}",
+                name=name,
+                card=card_text(flip),
+                cards=_cards_text(took),
+            )
+        else:
+            text = Text("{name} flips {card} — no match", name=name, card=card_text(flip))
         return Event("flip", text, seat=seat, data={"card": flip, "took": list(took)})
 
     def _take_flip(self, seat: int, target: str) -> list[Event]:
@@ -558,7 +626,7 @@ class KoiKoiState(State):
             events.append(
                 Event(
                     "yaku",
-                    f"{self.players[seat]} has {yaku_text(yaku)}.",
+                    Text("{name} has {yaku}.", name=self.players[seat], yaku=yaku_text(yaku)),
                     seat=seat,
                     data={"yaku": [{"name": n, "points": p} for n, p in yaku]},
                 )
@@ -584,11 +652,18 @@ class KoiKoiState(State):
     def _stop(self, seat: int, last_card: bool) -> list[Event]:
         yaku = score_yaku(self.captures[seat])
         points = sum(p for _, p in yaku)
-        how = "stops on the last card" if last_card else "stops"
+        if last_card:
+            text = Text(
+                "{name} stops on the last card with {yaku}.",
+                name=self.players[seat],
+                yaku=yaku_text(yaku),
+            )
+        else:
+            text = Text("{name} stops with {yaku}.", name=self.players[seat], yaku=yaku_text(yaku))
         events = [
             Event(
                 "stop",
-                f"{self.players[seat]} {how} with {yaku_text(yaku)}.",
+                text,
                 seat=seat,
                 data={"points": points},
             )
@@ -602,7 +677,12 @@ class KoiKoiState(State):
     def default_action(self, seat: int) -> str:
         legal = self.legal_actions(seat)
         if not legal:
-            raise IllegalAction("There is nothing to decide for this seat now.")
+            raise IllegalAction(
+                Text(
+                    "There is nothing to decide for this seat now.",
+                    context="hanafuda",
+                )
+            )
         if self.phase == PLAY:
             # The lowest-value card; its first target when it has two.
             return min(legal, key=lambda code: (card_value(code.split()[1]), legal.index(code)))
@@ -624,29 +704,45 @@ class KoiKoiState(State):
                 tried_take=verb == "take" and bool(args),
             )
         if self.phase == DECIDE:
-            return "You made a yaku: choose `koikoi` (play on) or `stop` (score now)."
+            return Text("You made a yaku: choose `koikoi` (play on) or `stop` (score now).")
         if verb != "play":
-            return "Play a card from your hand first, e.g. `play 1b`."
+            return Text("Play a card from your hand first, e.g. `play 1b`.")
         if not args:
-            return "Say which card to play, e.g. `play 1b`."
+            return Text("Say which card to play, e.g. `play 1b`.")
         c = args[0]
         if c not in MONTH:
-            return f"`{c}` is not a hanafuda card."
+            return Text("`{code}` is not a hanafuda card.", code=c)
         if c not in self.hands[seat]:
-            return f"{card_text(c)} is not in your hand."
+            return Text("{card} is not in your hand.", card=card_text(c))
         targets = sort_cards(self._matches(c))
         if len(targets) == 2:
             if len(args) == 1:
-                return (
-                    f"{card_text(c)} matches two cards on the board, {_cards_text(targets)}:"
-                    f" choose which one it takes, e.g. `play {c} {targets[0]}`."
+                return Text(
+                    "{card} matches two cards on the board, {cards}: choose which one it"
+                    " takes, e.g. `{example}`.",
+                    card=card_text(c),
+                    cards=_cards_text(targets),
+                    example=f"play {c} {targets[0]}",
                 )
-            return f"{card_text(c)} can only take {join_or([card_text(t) for t in targets])}."
+            return Text(
+                "{card} can only take {choices}.",
+                card=card_text(c),
+                choices=join_or([card_text(t) for t in targets]),
+            )
         if len(args) > 1:
             if not targets:
-                return f"{card_text(c)} matches nothing on the board: play it as `play {c}`."
-            return f"{card_text(c)} takes {_cards_text(targets)} by itself: play it as `play {c}`."
-        return f"`{code}` is not a legal move now."
+                return Text(
+                    "{card} matches nothing on the board: play it as `{example}`.",
+                    card=card_text(c),
+                    example=f"play {c}",
+                )
+            return Text(
+                "{card} takes {cards} by itself: play it as `{example}`.",
+                card=card_text(c),
+                cards=_cards_text(targets),
+                example=f"play {c}",
+            )
+        return Text("`{code}` is not a legal move now.", context="hanafuda", code=code)
 
     # ----- the view ---------------------------------------------------------------------------
     def _view(self, seat: int | None) -> dict[str, Any]:
@@ -688,9 +784,19 @@ def card_value(code: str) -> int:
     return _CLASS_VALUE[CLASS[code]]
 
 
+_VERB_LABELS = {"koikoi": Text("Koi-Koi!"), "stop": Text("Stop and score")}
+
+
 def describe(code: str) -> str:
     """A short button label for an action code."""
-    return describe_action(code, card_label, {"koikoi": "Koi-Koi!", "stop": "Stop and score"})
+    return describe_action(code, card_label, _VERB_LABELS)
+
+
+def progress(view: Mapping[str, Any]) -> str:
+    """The status line's progress: ``round 3/6``."""
+    if not view.get("round"):
+        return ""
+    return Text("round {round}/{rounds}", round=view["round"], rounds=view.get("rounds", 6))
 
 
 def new_game(

@@ -7,7 +7,8 @@ from typing import Any
 
 from bot.engine.ui import Button, Controls
 from bot.games.hanafuda.ui import action_label, card_controls, flip_choice_controls, idle_controls
-from bot.games.koikoi.rules import MONTH, card_text, describe
+from bot.games.koikoi.rules import MONTH, card_text, describe, yaku_points_text
+from bot.i18n import Text
 
 
 def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
@@ -19,17 +20,21 @@ def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
         return flip_choice_controls(card_text(view["pending"]["card"]), legal, describe)
     if phase == "decide":
         seat = view["seat"]
-        yaku = ", ".join(f"{y['name']} {y['points']}" for y in view["yaku"][seat])
+        yaku = tuple(yaku_points_text(y["name"], y["points"]) for y in view["yaku"][seat])
         points = view["pending"]["points"]
-        prompt = f"You made a yaku ({yaku} = {points} points): Koi-Koi or stop?"
+        prompt = Text(
+            "You made a yaku ({yaku} = {points} points): Koi-Koi or stop?",
+            yaku=yaku,
+            points=points,
+        )
         buttons = [
-            Button("Koi-Koi! (play on)", "koikoi", "success")
+            Button(Text("Koi-Koi! (play on)"), "koikoi", "success")
             if c == "koikoi"
-            else Button(f"Stop and score {points}", c, "danger")
+            else Button(Text("Stop and score {points}", points=points), c, "danger")
             for c in legal
         ]
         return card_controls(prompt, buttons)
-    prompt = "Your turn: play a card from your hand."
+    prompt = Text("Your turn: play a card from your hand.")
     board_months = {MONTH[b] for b in view.get("board", [])}
     buttons = [
         # Cards that capture stand out; a card that matches nothing stays on the board.
@@ -40,4 +45,4 @@ def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
         )
         for c in legal
     ]
-    return card_controls(prompt, buttons, select_placeholder="Choose a card to play")
+    return card_controls(prompt, buttons, select_placeholder=Text("Choose a card to play"))

@@ -50,12 +50,14 @@ from bot.games.mushi.rules import (
     card_points,
     describe,
     new_game,
+    progress,
     score_hand,
 )
 from bot.games.mushi.ui import controls
+from bot.i18n import Text
 
 NAME = "mushi"
-TITLE = "Mushi"
+TITLE = Text("Mushi")
 SEATS = 2
 OPTIONS = MushiOptions
 
@@ -73,6 +75,7 @@ SPEC = GameSpec(
     controls=controls,
     describe=describe,
     hint=hint,
+    progress=progress,
 )
 
 __all__ = [

@@ -26,6 +26,7 @@ from bot.games.mushi.rules import (
     wild_duty_applies,
     wild_targets,
 )
+from bot.i18n import Text
 
 # Weights, tuned in paired matches against a greedy player (take the most points, else lay
 # the cheapest card): the table we leave matters more than the flip's expected take.
@@ -249,7 +250,7 @@ def choose(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) ->
 # ----- hints --------------------------------------------------------------------------------
 
 
-def _name(code: str) -> str:
+def _name(code: str) -> Text:
     from bot.games.hanafuda.cards import card
 
     return card(code).name
@@ -264,10 +265,10 @@ def hint(view: Mapping[str, Any], legal: Sequence[str]) -> tuple[str, str]:
 
     Deterministic (ties are broken by a fixed die); ``code`` is one of ``legal``."""
     if not legal:
-        return "", "Nothing to decide now."
+        return "", Text("Nothing to decide now.", context="hanafuda")
     code = choose(view, legal, random.Random(f"hint:{view.get('version')}"))
     if code == "cancel":
-        return code, "Cancel the deal: this hand is too poor to keep its four of a month"
+        return code, Text("Cancel the deal: this hand is too poor to keep its four of a month")
     pos = _Position(view)
     words = code.split()
     if view.get("phase") == "choose_flip":
@@ -275,18 +276,34 @@ def hint(view: Mapping[str, Any], legal: Sequence[str]) -> tuple[str, str]:
         taken = {view["pending"]["card"], target}
         made = _completes(pos.mine, taken)
         if made:
-            return code, f"Completes {made[0].name} (+{made[0].value})"
-        return code, f"Takes {_name(target)}: {card_points(target)} card points, the best here"
+            return code, _completes_text(made[0])
+        return code, Text(
+            "Takes {card}: {points} card points, the best here",
+            card=_name(target),
+            points=card_points(target),
+        )
     card, took = _parse(code, pos.table)
     taken = {card, *took}
     if not took:
-        return code, f"Nothing worth taking: lays {_name(card)}, the card that gives away least"
+        return code, Text(
+            "Nothing worth taking: lays {card}, the card that gives away least", card=_name(card)
+        )
     made = _completes(pos.mine, taken)
     if made:
-        return code, f"Completes {made[0].name} (+{made[0].value})"
+        return code, _completes_text(made[0])
     points = sum(card_points(c) for c in taken)
     best = max(took, key=card_points)
     denied = [c for c in COMBINATIONS if set(took) & c.cards and c.cards & pos.theirs]
     if denied and not any(c.cards & pos.mine for c in denied):
-        return code, f"Takes {_name(best)} and keeps the opponent from {denied[0].name}"
-    return code, f"Takes {_name(best)}: {points} card points, the best of this turn"
+        return code, Text(
+            "Takes {card} and keeps the opponent from {combination}",
+            card=_name(best),
+            combination=denied[0].name,
+        )
+    return code, Text(
+        "Takes {card}: {points} card points, the best of this turn", card=_name(best), points=points
+    )
+
+
+def _completes_text(made: Any) -> Text:
+    return Text("Completes {combination} (+{value})", combination=made.name, value=made.value)

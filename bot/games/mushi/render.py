@@ -22,14 +22,13 @@ from typing import Any
 from PIL import Image
 
 from bot.games.hanafuda.cards import ANIMAL, BRIGHT, CLASS_ORDER, PLAIN, RIBBON, card
+from bot.games.hanafuda.deal import chain_comma, chain_semicolon
 from bot.games.hanafuda.render import (
+    CHOOSE_NOTE,
     CLASS_COLOUR,
-    CLASS_MARK,
-    CLASS_WORD,
     EMPTY_PILE_COLOUR,
     LAST_MOVES,
     MATCH_TEXT,
-    MONTH_KANJI,
     MOVE_CARD_W,
     NO_MATCH,
     HandNote,
@@ -56,9 +55,11 @@ from bot.games.hanafuda.render import (
     paste_card,
     png_palette_for,
     ribbon_short_name,
+    say,
     seat_name,
     seats_top_bottom,
     table_base,
+    takes_note,
     turn_label,
 )
 from bot.games.mushi.rules import (
@@ -67,9 +68,12 @@ from bot.games.mushi.rules import (
     capture_choices,
     card_label,
     card_points,
+    combination_name,
+    leftover_reason,
     sort_mushi,
     wild_targets,
 )
+from bot.i18n import Text
 from bot.render.draw import (
     GOLD,
     MATCH_GREEN,
@@ -81,6 +85,7 @@ from bot.render.draw import (
     fit_text,
     panel,
     paste_with_shadow,
+    text_length,
 )
 from bot.render.fonts import font
 
@@ -109,8 +114,20 @@ ASIDE_CARD_W = 30
 WILD_COLOUR = (190, 120, 255)  # the wild card, wherever it is
 WILD_TEXT = (30, 10, 50)
 LOSS_RED = (236, 96, 88)
-CLASS_WORD_MUSHI = {**CLASS_WORD, PLAIN: "Junk"}
-PHASE_TURN = {"choose_flip": "CHOOSING"}
+PHASE_TURN = {"choose_flip": Text("CHOOSING", context="hanafuda")}
+#: The capture piles' labels, ``短 Ribbons 2``, and with their card points, ``短 Ribbons 2 · 10``.
+PILE_LABELS = {
+    BRIGHT: lambda n: Text("光 Brights {n}", n=n),
+    ANIMAL: lambda n: Text("種 Animals {n}", n=n),
+    RIBBON: lambda n: Text("短 Ribbons {n}", n=n),
+    PLAIN: lambda n: Text("カス Junk {n}", n=n),
+}
+PILE_POINT_LABELS = {
+    BRIGHT: lambda n, pts: Text("光 Brights {n} · {points}", n=n, points=pts),
+    ANIMAL: lambda n, pts: Text("種 Animals {n} · {points}", n=n, points=pts),
+    RIBBON: lambda n, pts: Text("短 Ribbons {n} · {points}", n=n, points=pts),
+    PLAIN: lambda n, pts: Text("カス Junk {n} · {points}", n=n, points=pts),
+}
 
 
 @lru_cache(maxsize=2)
@@ -130,6 +147,7 @@ def _paste_card(
     *,
     halo: bool = True,
     wild_tag: bool = True,
+    locale: str = "en-US",
 ) -> None:
     """Paste a card; a highlighted one gets a halo (loose cards) or a ring (fanned piles).
 
@@ -141,10 +159,11 @@ def _paste_card(
     sprite = paste_card(img, code, width, xy, colour, halo=halo)
     if code == WILD and wild_tag and width >= 40:
         size = max(9, min(13, width // 6))
+        tag, size = fit_text(say(locale, Text("WILD")), width - 8, size, bold=True, min_size=8)
         badge(
             Draw(img),
             (xy[0] + sprite.width // 2, xy[1] + sprite.height - size - 8),
-            "WILD",
+            tag,
             size,
             fill=WILD_COLOUR,
             text_fill=WILD_TEXT,
@@ -153,15 +172,22 @@ def _paste_card(
 
 
 def _paster(
-    img: Image.Image, hl: Mapping[str, tuple], *, halo: bool = True, wild_tag: bool = True
+    img: Image.Image,
+    hl: Mapping[str, tuple],
+    *,
+    halo: bool = True,
+    wild_tag: bool = True,
+    locale: str = "en-US",
 ) -> PasteCard:
     def paste(code: str, width: int, xy: tuple[int, int]) -> None:
-        _paste_card(img, code, width, xy, hl, halo=halo, wild_tag=wild_tag)
+        _paste_card(img, code, width, xy, hl, halo=halo, wild_tag=wild_tag, locale=locale)
 
     return paste
 
 
-def _player_strip(img: Image.Image, view: View, seat: int, y: int, hl: Mapping[str, tuple]) -> None:
+def _player_strip(
+    img: Image.Image, view: View, seat: int, y: int, hl: Mapping[str, tuple], locale: str
+) -> None:
     d = Draw(img)
     boxes = LAYOUT.strip_boxes(y)
     info = boxes["info"]
@@ -170,29 +196,32 @@ def _player_strip(img: Image.Image, view: View, seat: int, y: int, hl: Mapping[s
     if turn:
         draw_turn_ring(d, info)
     elder = view.get("elder") == seat and not view.get("is_over")
-    draw_name_row(d, info, seat_name(view, seat), "親 Elder" if elder else None)
+    draw_name_row(d, info, seat_name(view, seat), Text("親 Elder") if elder else None, locale)
     if turn:
-        draw_turn_tab(d, info, turn)
+        draw_turn_tab(d, info, turn, locale)
 
     scores = view.get("scores") or [0, 0]
     total = scores[seat]
-    d.text((x0 + 10, y0 + 50), "Match", font=font(14), fill=MUTED, anchor="lm")
+    label = say(locale, Text("Match", context="mushi score"))
+    d.text((x0 + 10, y0 + 50), label, font=font(14), fill=MUTED, anchor="lm")
     colour = GOLD if total >= 0 else LOSS_RED
-    d.text((x0 + 60, y0 + 50), _signed(total), font=font(24, True), fill=colour, anchor="lm")
+    value_x = x0 + max(60, 18 + int(text_length(label, 14)))
+    d.text((value_x, y0 + 50), _signed(total), font=font(24, True), fill=colour, anchor="lm")
 
     points = (view.get("card_points") or [0, 0])[seat]
-    d.text((x0 + 10, y0 + 80), "Card points", font=font(14), fill=MUTED, anchor="lm")
-    d.text((x0 + 100, y0 + 80), str(points), font=font(20, True), fill=WHITE, anchor="lm")
-    d.text((x0 + 140, y0 + 81), "/ 115", font=font(13), fill=(170, 180, 170), anchor="lm")
+    label = say(locale, Text("Card points", context="mushi"))
+    d.text((x0 + 10, y0 + 80), label, font=font(14), fill=MUTED, anchor="lm")
+    value_x = x0 + max(100, 18 + int(text_length(label, 14)))
+    d.text((value_x, y0 + 80), str(points), font=font(20, True), fill=WHITE, anchor="lm")
+    d.text((value_x + 40, y0 + 81), "/ 115", font=font(13), fill=(170, 180, 170), anchor="lm")
 
     combos = (view.get("combos") or [[], []])[seat]
     ty = y0 + 104
     if not combos:
-        d.text(
-            (x0 + 10, ty + 8), "No combination", font=font(13), fill=(160, 170, 160), anchor="lm"
-        )
+        text = say(locale, Text("No combination"))
+        d.text((x0 + 10, ty + 8), text, font=font(13), fill=(160, 170, 160), anchor="lm")
     for i, combo in enumerate(combos[:3]):
-        line = f"★ {combo['name']} +{combo['value']}"
+        line = f"★ {say(locale, combination_name(combo['name']))} +{combo['value']}"
         text, size = fit_text(line, INFO_W - 20, 14, bold=True, min_size=10)
         d.text(
             (x0 + 10, ty + 8 + i * 17),
@@ -201,46 +230,50 @@ def _player_strip(img: Image.Image, view: View, seat: int, y: int, hl: Mapping[s
             fill=(255, 226, 120),
             anchor="lm",
         )
-    draw_hand_slot(img, view, seat, boxes["hand"], LAYOUT.hand_cards_dy)
-    _captures(img, view, seat, y, hl)
+    draw_hand_slot(img, view, seat, boxes["hand"], LAYOUT.hand_cards_dy, locale)
+    _captures(img, view, seat, y, hl, locale)
 
 
 def _signed(n: int) -> str:
     return f"{n:+d}".replace("-", "−") if n else "0"
 
 
-def _pile_label(cls: str, cards: Sequence[str]) -> str:
+def _pile_label(cls: str, cards: Sequence[str]) -> Text:
     """``短 Ribbons 2 · 10``: the class, its count and (when any) its card points."""
-    pts = sum(card_points(c) for c in cards)
-    return f"{CLASS_MARK[cls]} {CLASS_WORD_MUSHI[cls]} {len(cards)}" + (
-        f" · {pts}" if cards else ""
-    )
+    if not cards:
+        return PILE_LABELS[cls](0)
+    return PILE_POINT_LABELS[cls](len(cards), sum(card_points(c) for c in cards))
 
 
-def _captures(img: Image.Image, view: View, seat: int, y: int, hl: Mapping[str, tuple]) -> None:
+def _captures(
+    img: Image.Image, view: View, seat: int, y: int, hl: Mapping[str, tuple], locale: str
+) -> None:
     groups = (view.get("captures") or [{}, {}])[seat]
     piles = {cls: list(groups.get(cls, [])) for cls in CLASS_ORDER}
     labels = {cls: _pile_label(cls, cards) for cls, cards in piles.items()}
     paste = _paster(img, hl, halo=False, wild_tag=False)
-    draw_capture_piles(img, LAYOUT, y, piles, labels, paste)
+    draw_capture_piles(img, LAYOUT, y, piles, labels, paste, locale)
 
 
-def _stock_column(img: Image.Image, view: View) -> None:
+def _stock_column(img: Image.Image, view: View, locale: str) -> None:
     d = Draw(img)
     box = LAYOUT.side_box
     x0, y0, x1, _ = box
     cx = (x0 + x1) // 2
-    title = f"Hand {view.get('deal', 1)} / {view.get('deals', 12)}"
-    d.text((cx, y0 + 20), title, font=font(19, True), fill=WHITE, anchor="mm")
+    title = Text("Hand {hand} / {hands}", hand=view.get("deal", 1), hands=view.get("deals", 12))
+    title, size = fit_text(say(locale, title), x1 - x0 - 12, 19, bold=True, min_size=14)
+    d.text((cx, y0 + 20), title, font=font(size, True), fill=WHITE, anchor="mm")
     n = int(view.get("stock_count", 0))
     top = y0 + 42
-    draw_stack_pile(img, cx, top, STOCK_CARD_W, n, depth=min(4, (n + 3) // 4))
+    draw_stack_pile(img, cx, top, STOCK_CARD_W, n, depth=min(4, (n + 3) // 4), locale=locale)
     y = top + card_height(STOCK_CARD_W) + 22
-    d.text((cx, y), "Stock", font=font(14, True), fill=MUTED, anchor="mm")
+    stock = say(locale, Text("Stock"))
+    d.text((cx, y), stock, font=font(14, True), fill=MUTED, anchor="mm")
     aside = view.get("set_aside") or []
     if aside:
         y += 16
-        d.text((cx, y), "Rain set aside", font=font(12, True), fill=WILD_COLOUR, anchor="mm")
+        text, size = fit_text(say(locale, Text("Rain set aside")), x1 - x0 - 8, 12, bold=True)
+        d.text((cx, y), text, font=font(size, True), fill=WILD_COLOUR, anchor="mm")
         step = ASIDE_CARD_W + 4
         ax = cx - (len(aside) * step - 4) // 2
         for i, code in enumerate(aside):
@@ -253,55 +286,62 @@ def _stock_column(img: Image.Image, view: View) -> None:
         players = view.get("players", ["?", "?"])
         a, b = last["scores"]
         if a == b:
-            text = f"H{last['hand']}: 0 – 0"
+            text = Text("H{hand}: 0 – 0", hand=last["hand"])
         else:
             w = 0 if a > b else 1
-            text = f"H{last['hand']}: {players[w]} +{last['scores'][w]}"
-        draw_side_note(d, box, text, bottom_gap=16)
+            text = Text(
+                "H{hand}: {name} +{points}",
+                hand=last["hand"],
+                name=players[w],
+                points=last["scores"][w],
+            )
+        draw_side_note(d, box, text, bottom_gap=16, locale=locale)
 
 
-def _table(img: Image.Image, view: View, hl: Mapping[str, tuple]) -> None:
+def _table(img: Image.Image, view: View, hl: Mapping[str, tuple], locale: str) -> None:
     x0, y0, x1, _ = TABLE_BOX
     duty = bool(view.get("wild_duty")) and not view.get("is_over")
     if duty:
+        text = say(locale, Text("雷 The wild is on the table: the next flip must take it"))
+        text, size = fit_text(text, x1 - x0 - 30, 14, bold=True, min_size=11)
         badge(
             Draw(img),
             ((x0 + x1) // 2, y0 + 8),
-            "雷 The wild is on the table: the next flip must take it",
-            14,
+            text,
+            size,
             fill=WILD_COLOUR,
             text_fill=WILD_TEXT,
             anchor="ma",
         )
     table = sort_mushi(view.get("table") or [])
-    draw_field(
-        img, LAYOUT, table, _paster(img, hl), "The table is empty", top_pad=30 if duty else 0
-    )
+    paste = _paster(img, hl, locale=locale)
+    empty = Text("The table is empty")
+    draw_field(img, LAYOUT, table, paste, empty, top_pad=30 if duty else 0, locale=locale)
 
 
 def _now_text(view: View) -> str:
     players = view.get("players", ["?", "?"])
     to_act = view.get("to_act") or []
     if view.get("is_over"):
-        return "Match over"
+        return Text("Match over", context="hanafuda")
     if not to_act:
-        return "Waiting…"
+        return Text("Waiting…", context="hanafuda")
     who = fit_text(str(players[to_act[0]]), 120, 16, bold=True, min_size=16)[0]
     phase = view.get("phase")
     if phase == "choose_flip":
-        return f"{who}: choose what the flip takes"
-    return f"{who} to play"
+        return Text("{name}: choose what the flip takes", name=who)
+    return Text("{name} to play", context="hanafuda", name=who)
 
 
-def _status_column(img: Image.Image, view: View) -> None:
+def _status_column(img: Image.Image, view: View, locale: str) -> None:
     box = LAYOUT.status_box
     x0, _, _, y1 = box
     players = view.get("players", ["?", "?"])
-    y = draw_now(Draw(img), box, _now_text(view), max_lines=3)
+    y = draw_now(Draw(img), box, _now_text(view), max_lines=3, locale=locale)
     pending = view.get("pending") or {}
     choosing = view.get("phase") == "choose_flip"
     if choosing and pending.get("card"):
-        y = draw_pending_flip(img, x0, y, pending["card"])
+        y = draw_pending_flip(img, x0, y, pending["card"], locale)
     paste = _paster(img, {}, wild_tag=False)
     for key, title, colour in LAST_MOVES:
         move = view.get(key)
@@ -311,22 +351,37 @@ def _status_column(img: Image.Image, view: View) -> None:
             continue  # the pending flip is shown above
         who = players[move["seat"]] if move.get("seat") is not None else ""
         kept = move["card"] == WILD and key == "last_flip" and not view.get("wild_duty")
-        note = "kept by the\nyounger" if kept else "stays on\nthe table"
-        y = draw_last_move(img, box, y, f"{title} · {who}", colour, move, paste, note)
+        note = Text("kept by the\nyounger") if kept else Text("stays on\nthe table")
+        head = f"{say(locale, title)} · {who}"
+        y = draw_last_move(img, box, y, head, colour, move, paste, note, locale)
 
 
-def _hand_line(h: Mapping[str, Any], players: Sequence[str]) -> str:
+def _hand_line(h: Mapping[str, Any], players: Sequence[str]) -> Text:
     a, b = h["scores"]
-    combos = [c["name"] for cs in h["combos"] for c in cs]
-    extra = f", {', '.join(combos)}" if combos else ""
-    pts = f"{h['card_points'][0]}–{h['card_points'][1]} pts{extra}"
+    combos = chain_comma([combination_name(c["name"]) for cs in h["combos"] for c in cs])
+    first, second = h["card_points"]
+    if combos:
+        pts = Text(
+            "{first}–{second} pts, {combinations}",
+            first=first,
+            second=second,
+            combinations=combos,
+        )
+    else:
+        pts = Text("{first}–{second} pts", first=first, second=second)
     if a == b:
-        return f"Hand {h['hand']}: 0 – 0  ({pts})"
+        return Text("Hand {hand}: 0 – 0  ({points})", hand=h["hand"], points=pts)
     w = 0 if a > b else 1
-    return f"Hand {h['hand']}: {players[w]} +{h['scores'][w]}  ({pts})"
+    return Text(
+        "Hand {hand}: {name} +{score}  ({points})",
+        hand=h["hand"],
+        name=players[w],
+        score=h["scores"][w],
+        points=pts,
+    )
 
 
-def _banner(img: Image.Image, view: View) -> None:
+def _banner(img: Image.Image, view: View, locale: str) -> None:
     """The final result across the middle of the table."""
     players = view.get("players", ["?", "?"])
     scores = view.get("scores") or [0, 0]
@@ -334,12 +389,20 @@ def _banner(img: Image.Image, view: View) -> None:
     d = draw_banner_panel(img, box)
     cx = (box[0] + box[2]) // 2
     if scores[0] == scores[1]:
-        headline = f"Tie  {_signed(scores[0])} / {_signed(scores[1])}"
+        headline = Text("Tie  {a} / {b}", a=_signed(scores[0]), b=_signed(scores[1]))
     else:
         win = 0 if scores[0] > scores[1] else 1
-        headline = f"{players[win]} wins  {_signed(scores[win])} / {_signed(scores[1 - win])}"
-    headline, size = fit_text(headline, box[2] - box[0] - 40, 32, bold=True, min_size=18)
-    d.text((cx, box[1] + 22), "MATCH OVER", font=font(15, True), fill=MUTED, anchor="mm")
+        headline = Text(
+            "{name} wins  {won} / {lost}",
+            name=players[win],
+            won=_signed(scores[win]),
+            lost=_signed(scores[1 - win]),
+        )
+    headline, size = fit_text(
+        say(locale, headline), box[2] - box[0] - 40, 32, bold=True, min_size=18
+    )
+    over = say(locale, Text("MATCH OVER", context="hanafuda"))
+    d.text((cx, box[1] + 22), over, font=font(15, True), fill=MUTED, anchor="mm")
     d.text((cx, box[1] + 56), headline, font=font(size, True), fill=GOLD, anchor="mm")
     draw_text_columns(
         d,
@@ -350,6 +413,7 @@ def _banner(img: Image.Image, view: View) -> None:
         max_col_w=470,
         size=14,
         line_h=21,
+        locale=locale,
     )
 
 
@@ -361,20 +425,20 @@ def render_table(view: View, locale: str = "en-US") -> Image.Image:
     img = _base().copy()
     hl = move_highlights(view)
     top, bottom = seats_top_bottom(view)
-    _player_strip(img, view, top, TOP_Y, hl)
-    _player_strip(img, view, bottom, BOT_Y, hl)
-    _stock_column(img, view)
-    _table(img, view, hl)
-    _status_column(img, view)
+    _player_strip(img, view, top, TOP_Y, hl, locale)
+    _player_strip(img, view, bottom, BOT_Y, hl, locale)
+    _stock_column(img, view, locale)
+    _table(img, view, hl, locale)
+    _status_column(img, view, locale)
     if view.get("is_over"):
-        _banner(img, view)
+        _banner(img, view, locale)
     return img
 
 
-def _short_name(code: str) -> str:
+def _short_name(code: str) -> Text:
     if card(code).cls == RIBBON:
         return ribbon_short_name(code)
-    return card_label(code) if code == WILD else card_label(code).split(" (")[0]
+    return card_label(code) if code == WILD else card(code).name
 
 
 def _hand_note(code: str, table: Sequence[str]) -> HandNote:
@@ -382,17 +446,14 @@ def _hand_note(code: str, table: Sequence[str]) -> HandNote:
     if code == WILD:
         n = len(wild_targets(table))
         if not n:
-            return HandNote("no target", NO_MATCH.fill, NO_MATCH.text_fill)
-        return HandNote(f"WILD · any of {n}", WILD_COLOUR, WILD_TEXT, glow=True)
+            return HandNote(Text("no target"), NO_MATCH.fill, NO_MATCH.text_fill)
+        return HandNote(Text("WILD · any of {n}", n=n), WILD_COLOUR, WILD_TEXT, glow=True)
     choices = capture_choices(code, table)
     took = choices[0]
-    kanji = MONTH_KANJI[MONTH[code]]
     if len(choices) == 2:
-        return HandNote("✓ choose 1 of 2", MATCH_GREEN, MATCH_TEXT, glow=True)
-    if len(took) == 3:
-        return HandNote(f"✓ {kanji} takes all 3", MATCH_GREEN, MATCH_TEXT, glow=True)
+        return HandNote(CHOOSE_NOTE, MATCH_GREEN, MATCH_TEXT, glow=True)
     if took:
-        return HandNote(f"✓ {kanji} takes 1", MATCH_GREEN, MATCH_TEXT, glow=True)
+        return HandNote(takes_note(MONTH[code], len(took)), MATCH_GREEN, MATCH_TEXT, glow=True)
     return NO_MATCH
 
 
@@ -400,19 +461,22 @@ def render_hand(view: View, locale: str = "en-US") -> Image.Image:
     """The seat's own hand, large, with what each card would take from the table now."""
     hand: Sequence[str] = view.get("hand") or []
     table: Sequence[str] = view.get("table") or []
-    title = f"Your hand · Hand {view.get('deal', 1)} / {view.get('deals', 12)}"
+    title = Text(
+        "Your hand · Hand {hand} / {hands}", hand=view.get("deal", 1), hands=view.get("deals", 12)
+    )
     seat = view.get("seat")
-    info = f"{len(hand)} cards"
+    info = Text("{n} cards", context="hanafuda", n=len(hand))
     if seat in (0, 1):
         pts = (view.get("card_points") or [0, 0])[seat]
-        info += f" · {pts} card points"
         if view.get("elder") == seat:
-            info += " · 親 elder"
-    img, _ = hand_sheet(len(hand), 600, 60, title, info)
+            info = Text("{n} cards · {points} card points · 親 elder", n=len(hand), points=pts)
+        else:
+            info = Text("{n} cards · {points} card points", n=len(hand), points=pts)
+    img, _ = hand_sheet(len(hand), 600, 60, title, info, locale)
     if hand:
         notes = [_hand_note(c, table) for c in hand]
-        names = [f"{_short_name(c)} · {card_points(c)}" for c in hand]
-        draw_hand_cards(img, hand, notes, names, name_dy=46)
+        names = [f"{say(locale, _short_name(c))} · {card_points(c)}" for c in hand]
+        draw_hand_cards(img, hand, notes, names, name_dy=46, locale=locale)
     return img
 
 
@@ -433,14 +497,13 @@ def render_deal_summary(view: View, locale: str = "en-US") -> Image.Image | None
     height = 70 + 2 * block_h + 50
     img = felt((SUMMARY_W, height)).convert("RGB")
     d = Draw(img)
-    d.text(
-        (20, 18),
-        f"Hand {h['hand']} / {view.get('deals', 12)} — score sheet",
-        font=font(22, True),
-        fill=WHITE,
-    )
-    elder = players[h["elder"]]
-    d.text((SUMMARY_W - 20, 24), f"親 elder: {elder}", font=font(15), fill=MUTED, anchor="ra")
+    elder = say(locale, Text("親 elder: {name}", name=players[h["elder"]]))
+    elder, elder_size = fit_text(elder, SUMMARY_W // 3, 15, min_size=11)
+    title = Text("Hand {hand} / {hands} — score sheet", hand=h["hand"], hands=view.get("deals", 12))
+    room = SUMMARY_W - 40 - 24 - int(text_length(elder, elder_size))
+    title, title_size = fit_text(say(locale, title), room, 22, bold=True, min_size=16)
+    d.text((20, 18 + 22 - title_size), title, font=font(title_size, True), fill=WHITE)
+    d.text((SUMMARY_W - 20, 24), elder, font=font(elder_size), fill=MUTED, anchor="ra")
     y = 64
     for seat in (0, 1):
         box = (16, y, SUMMARY_W - 16, y + block_h)
@@ -460,8 +523,8 @@ def render_deal_summary(view: View, locale: str = "en-US") -> Image.Image | None
         combos = h["combos"][seat]
         against = h["combos"][1 - seat]
         parts = [f"({pts} − 115)"]
-        parts += [f"+ {c['name']} {c['value']}" for c in combos]
-        parts += [f"− {c['name']} {c['value']}" for c in against]
+        parts += [f"+ {say(locale, combination_name(c['name']))} {c['value']}" for c in combos]
+        parts += [f"− {say(locale, combination_name(c['name']))} {c['value']}" for c in against]
         formula = " ".join(parts) + f" = {_signed(score)}"
         formula, size = fit_text(formula, x1 - x0 - 360, 15, min_size=10)
         d.text((x0 + 330, y0 + 20), formula, font=font(size), fill=(236, 230, 200), anchor="lm")
@@ -471,12 +534,11 @@ def render_deal_summary(view: View, locale: str = "en-US") -> Image.Image | None
             gx = x0 + 12 + col * ((x1 - x0) // 2)
             gy = y0 + 44 + row * row_h
             cards = list(groups.get(cls, []))
-            word = CLASS_WORD_MUSHI[cls]
-            label = f"{CLASS_MARK[cls]} {word} {len(cards)} · {sum(card_points(c) for c in cards)}"
+            label = PILE_POINT_LABELS[cls](len(cards), sum(card_points(c) for c in cards))
             badge(
                 d,
                 (gx, gy),
-                label,
+                say(locale, label),
                 13,
                 fill=CLASS_COLOUR[cls] if cards else EMPTY_PILE_COLOUR,
                 text_fill=WHITE,
@@ -494,14 +556,18 @@ def render_deal_summary(view: View, locale: str = "en-US") -> Image.Image | None
                     wild_tag=False,
                 )
         y += block_h + 10
-    notes = []
-    for x in h.get("leftovers", []):
-        who = players[x["seat"]]
-        notes.append(f"{card_label(x['card'])} → {who} ({x['why']})")
-    if notes:
-        text, size = fit_text(
-            "Left on the table: " + "; ".join(notes), SUMMARY_W - 40, 14, min_size=10
+    notes = [
+        Text(
+            "{card} → {name} ({why})",
+            card=card_label(x["card"]),
+            name=players[x["seat"]],
+            why=leftover_reason(x["why"]),
         )
+        for x in h.get("leftovers", [])
+    ]
+    if notes:
+        text = Text("Left on the table: {notes}", notes=chain_semicolon(notes))
+        text, size = fit_text(say(locale, text), SUMMARY_W - 40, 14, min_size=10)
         d.text((20, y + 12), text, font=font(size), fill=MUTED)
     return img
 

@@ -29,6 +29,7 @@ from bot.games.hanafuda.cards import (
 from bot.games.hanafuda.deal import (
     FIELD_SIZE,
     HAND_SIZE,
+    chain_and,
     deal_out,
     describe_action,
     explain_flip_choice,
@@ -36,6 +37,7 @@ from bot.games.hanafuda.deal import (
     join_or,
     next_deck,
 )
+from bot.i18n import Text
 
 log = logging.getLogger(__name__)
 
@@ -84,17 +86,24 @@ def group_by_class(codes: Iterable[str]) -> dict[str, list[str]]:
 # ----- card names ---------------------------------------------------------------------------
 
 
+WILD_LABEL = Text("Wild (Lightning)")
+WILD_TEXT = Text("the wild Lightning ({code})", code=WILD)
+#: The wild when it opens a sentence.
+WILD_TEXT_START = Text("The wild Lightning ({code})", code=WILD)
+
+
 def card_label(code: str) -> str:
     """A player-readable card name: ``Crane``, ``Pine plain``, ``Wild (Lightning)``."""
     if code == WILD:
-        return "Wild (Lightning)"
+        return WILD_LABEL
     return hanafuda.card_label(code)
 
 
-def card_text(code: str) -> str:
-    """A card for event texts: its name and its code, ``Curtain (3b)``."""
+def card_text(code: str, *, start: bool = False) -> str:
+    """A card for event texts: its name and its code, ``Curtain (3b)`` (``start``: opening
+    a sentence, ``The wild Lightning (11p1)``)."""
     if code == WILD:
-        return f"the wild Lightning ({code})"
+        return WILD_TEXT_START if start else WILD_TEXT
     return hanafuda.card_text(code)
 
 
@@ -125,10 +134,29 @@ class Combination:
         return self.cards <= set(captured)
 
 
-THE_THREE = Combination("The Three", frozenset({"1b", "2a", "3b"}), 25)
-FOUR_WISTERIA = Combination("Four Wisteria", frozenset({"4a", "4r", "4p1", "4p2"}), 10)
-FOUR_PAULOWNIA = Combination("Four Paulownia", frozenset({"12b", "12p1", "12p2", "12p3"}), 10)
+THE_THREE = Combination(Text("The Three"), frozenset({"1b", "2a", "3b"}), 25)
+FOUR_WISTERIA = Combination(Text("Four Wisteria"), frozenset({"4a", "4r", "4p1", "4p2"}), 10)
+FOUR_PAULOWNIA = Combination(Text("Four Paulownia"), frozenset({"12b", "12p1", "12p2", "12p3"}), 10)
 COMBINATIONS: tuple[Combination, ...] = (THE_THREE, FOUR_WISTERIA, FOUR_PAULOWNIA)
+#: The combinations' names by their English (a view read back from JSON holds plain strings).
+COMBINATION_NAMES: dict[str, Text] = {str(c.name): c.name for c in COMBINATIONS}
+
+
+def combination_name(name: str) -> str:
+    """The Text of a combination's name (``name`` itself if it is none of them)."""
+    return COMBINATION_NAMES.get(str(name), name)
+
+
+# Why a card left on the table at the end of a hand went where it did (``leftovers``' "why").
+WILD_LEFT = Text("wild left on the table")
+HOLDS_RAIN = Text("the other rain cards")
+HOLDS_WILD = Text("the wild")
+_LEFTOVER_REASONS = {str(t): t for t in (WILD_LEFT, HOLDS_RAIN, HOLDS_WILD)}
+
+
+def leftover_reason(why: str) -> str:
+    """The Text of a leftover's reason (``why`` itself if it is none of them)."""
+    return _LEFTOVER_REASONS.get(str(why), why)
 
 
 def combinations_made(captured: Iterable[str]) -> list[Combination]:
@@ -249,7 +277,9 @@ class MushiOptions:
 
     def __post_init__(self) -> None:
         if self.hands not in (6, 12):
-            raise ValueError(f"A Mushi match is 6 or 12 hands long, not {self.hands}.")
+            raise ValueError(
+                Text("A Mushi match is 6 or 12 hands long, not {hands}.", hands=self.hands)
+            )
 
 
 def parse_decks(deck: Any) -> list[tuple[str, ...]]:
@@ -331,12 +361,24 @@ class MushiState(State):
             self.last_play = self.last_flip = None
             self.current = elder
             self.phase = PLAY
-            again = " (redeal)" if self.redeals else ""
+            if self.redeals:
+                text = Text(
+                    "Hand {hand}/{hands} (redeal): {name} is elder and plays first.",
+                    hand=self.hand_no,
+                    hands=self.total_hands,
+                    name=self.players[elder],
+                )
+            else:
+                text = Text(
+                    "Hand {hand}/{hands}: {name} is elder and plays first.",
+                    hand=self.hand_no,
+                    hands=self.total_hands,
+                    name=self.players[elder],
+                )
             events.append(
                 Event(
                     "deal",
-                    f"Hand {self.hand_no}/{self.total_hands}{again}:"
-                    f" {self.players[elder]} is elder and plays first.",
+                    text,
                     seat=elder,
                     data={"hand": self.hand_no, "deal": self.deal_count, "table": list(self.table)},
                 )
@@ -347,7 +389,11 @@ class MushiState(State):
                 events.append(
                     Event(
                         "redeal",
-                        f"The hand is thrown in: {reason}. {self.players[elder]} deals again.",
+                        Text(
+                            "The hand is thrown in: {reason}. {name} deals again.",
+                            reason=reason,
+                            name=self.players[elder],
+                        ),
                         data={"deal": self.deal_count, "reason": reason},
                     )
                 )
@@ -361,9 +407,9 @@ class MushiState(State):
             return None
         months = table_four_months(self.table)
         if months:
-            return f"four {MONTH_PLANTS[months[0]]} cards on the table"
+            return Text("four {plant} cards on the table", plant=MONTH_PLANTS[months[0]])
         if three_rain_on_table(self.table):
-            return "all three rain cards on the table"
+            return Text("all three rain cards on the table")
         return None
 
     def _elder_takes_table(self) -> list[Event]:
@@ -378,8 +424,11 @@ class MushiState(State):
             events.append(
                 Event(
                     "table_four",
-                    f"{self.players[elder]} (elder) takes the four {MONTH_PLANTS[month]} cards"
-                    " on the table.",
+                    Text(
+                        "{name} (elder) takes the four {plant} cards on the table.",
+                        name=self.players[elder],
+                        plant=MONTH_PLANTS[month],
+                    ),
                     seat=elder,
                     data={"cards": four},
                 )
@@ -392,7 +441,10 @@ class MushiState(State):
             events.append(
                 Event(
                     "rain_aside",
-                    "The three rain cards on the table are set aside for whoever takes the wild.",
+                    Text(
+                        "The three rain cards on the table are set aside for whoever takes the"
+                        " wild."
+                    ),
                     data={"cards": rain},
                 )
             )
@@ -410,8 +462,12 @@ class MushiState(State):
                 return [
                     Event(
                         "rain_aside",
-                        f"{self.players[seat]} took the wild and gets the three set-aside"
-                        f" rain cards: {cards_text(rain)}.",
+                        Text(
+                            "{name} took the wild and gets the three set-aside rain cards:"
+                            " {cards}.",
+                            name=self.players[seat],
+                            cards=cards_text(rain),
+                        ),
                         seat=seat,
                         data={"cards": rain},
                     )
@@ -505,14 +561,18 @@ class MushiState(State):
     # ----- four of a kind in hand ---------------------------------------------------------------
     def _cancel(self, seat: int) -> list[Event]:
         months = hand_four_months(self.hands[seat])
-        what = " and ".join(MONTH_PLANTS[m] for m in months)
+        what = chain_and([MONTH_PLANTS[m] for m in months])
         shown = sort_mushi(c for c in self.hands[seat] if MONTH[c] in months)
         self.redeals += 1
         events = [
             Event(
                 "cancel",
-                f"{self.players[seat]} shows four {what} cards and cancels the deal."
-                f" {self.players[self.elder]} deals again.",
+                Text(
+                    "{name} shows four {plants} cards and cancels the deal. {elder} deals again.",
+                    name=self.players[seat],
+                    plants=what,
+                    elder=self.players[self.elder],
+                ),
                 seat=seat,
                 data={"months": months, "cards": shown},
             )
@@ -531,13 +591,25 @@ class MushiState(State):
         return events + self._flip(seat)
 
     def _play_event(self, seat: int, code: str, took: Sequence[str]) -> Event:
-        text = f"{self.players[seat]} plays {card_text(code)}"
+        name, played = self.players[seat], card_text(code)
         if took:
-            text += f" and takes {cards_text(took)}"
+            text = Text(
+                "{name} plays {card} and takes {cards}",
+                name=name,
+                card=played,
+                cards=cards_text(took),
+            )
         elif code == WILD:
-            text += ": it has no legal target and stays on the table — the next flip must take it"
+            text = Text(
+                "{name} plays {card}: it has no legal target and stays on the table — the next"
+                " flip must take it",
+                name=name,
+                card=played,
+            )
         else:
-            text += " — no match, it stays on the table"
+            text = Text(
+                "{name} plays {card} — no match, it stays on the table", name=name, card=played
+            )
         return Event("play", text, seat=seat, data={"card": code, "took": list(took)})
 
     def _flip(self, seat: int) -> list[Event]:
@@ -548,7 +620,7 @@ class MushiState(State):
         if flip == WILD:
             targets = wild_targets(self.table)
             if len(targets) > 1:
-                return self._ask_flip(seat, flip, targets, "which card does the wild take?")
+                return self._ask_flip(seat, flip, targets, Text("which card does the wild take?"))
             took = targets
         elif wild_duty_applies(flip, self.table):
             took = [WILD]
@@ -556,7 +628,7 @@ class MushiState(State):
             choices = capture_choices(flip, self.table)
             if len(choices) > 1:
                 return self._ask_flip(
-                    seat, flip, [c[0] for c in choices], "which one does it take?"
+                    seat, flip, [c[0] for c in choices], Text("which one does it take?")
                 )
             took = list(choices[0])
         return self._resolve_flip(seat, flip, took)
@@ -568,8 +640,13 @@ class MushiState(State):
         return [
             Event(
                 "flip",
-                f"{self.players[seat]} flips {card_text(flip)}: it may take"
-                f" {choices_text(options)} — {question}",
+                Text(
+                    "{name} flips {card}: it may take {choices} — {question}",
+                    name=self.players[seat],
+                    card=card_text(flip),
+                    choices=choices_text(options),
+                    question=question,
+                ),
                 seat=seat,
                 data={"card": flip, "options": list(options)},
             )
@@ -577,17 +654,30 @@ class MushiState(State):
 
     def _resolve_flip(self, seat: int, flip: str, took: Sequence[str]) -> list[Event]:
         duty_before = WILD in self.table
-        text = f"{self.players[seat]} flips {card_text(flip)}"
+        name, flipped = self.players[seat], card_text(flip)
         if took == [WILD]:
-            text += " and must take the wild on the table"
+            text = Text(
+                "{name} flips {card} and must take the wild on the table", card=flipped, name=name
+            )
         elif took:
-            text += f" and takes {cards_text(took)}"
+            text = Text(
+                "{name} flips {card} and takes {cards}",
+                name=name,
+                card=flipped,
+                cards=cards_text(took),
+            )
         elif flip == WILD:
-            text += ": it has no legal target and stays on the table"
+            text = Text(
+                "{name} flips {card}: it has no legal target and stays on the table",
+                name=name,
+                card=flipped,
+            )
         else:
-            text += " — no match, it stays on the table"
+            text = Text(
+                "{name} flips {card} — no match, it stays on the table", name=name, card=flipped
+            )
         if duty_before and WILD not in took and flip != WILD:
-            text += "; the next flip must take the wild"
+            text = Text("{event}; the next flip must take the wild", event=text)
         events = [Event("flip", text, seat=seat, data={"card": flip, "took": list(took)})]
         events.extend(self._lay(seat, flip, took))
         self.last_flip = {"seat": seat, "card": flip, "took": list(took)}
@@ -598,13 +688,17 @@ class MushiState(State):
         rain = sort_mushi(t for t in self.table if t in RAIN_CARDS)
         if self.opts.bottom_wild_takes_rain and rain:
             if len(rain) > 1:
-                return self._ask_flip(seat, WILD, rain, "which rain card does it take?")
+                return self._ask_flip(seat, WILD, rain, Text("which rain card does it take?"))
             return self._resolve_flip(seat, WILD, rain)
         self.last_flip = {"seat": seat, "card": WILD, "took": []}
         events = [
             Event(
                 "flip",
-                f"{self.players[seat]} flips {card_text(WILD)} as the last card and keeps it.",
+                Text(
+                    "{name} flips {card} as the last card and keeps it.",
+                    name=self.players[seat],
+                    card=card_text(WILD),
+                ),
                 seat=seat,
                 data={"card": WILD, "took": [], "kept": True},
             )
@@ -637,26 +731,33 @@ class MushiState(State):
             events.append(
                 Event(
                     "leftover",
-                    f"The wild is still on the table: {self.players[younger]} (younger) takes it.",
+                    Text(
+                        "The wild is still on the table: {name} (younger) takes it.",
+                        name=self.players[younger],
+                    ),
                     seat=younger,
                     data={"card": WILD},
                 )
             )
             events.extend(self._capture(younger, [WILD]))
-            leftovers.append({"card": WILD, "seat": younger, "why": "wild left on the table"})
+            leftovers.append({"card": WILD, "seat": younger, "why": WILD_LEFT})
         holder = self.wild_holder if self.wild_holder is not None else younger
         for t in sort_mushi(self.table):
             if t in RAIN_CARDS:
                 rain_held = [sum(1 for c in self.captures[s] if c in RAIN_CARDS) for s in (0, 1)]
                 to = holder if rain_held[0] == rain_held[1] else rain_held.index(max(rain_held))
-                why = "the other rain cards"
+                why = HOLDS_RAIN
             else:
-                to, why = holder, "the wild"
+                to, why = holder, HOLDS_WILD
             events.append(
                 Event(
                     "leftover",
-                    f"{card_text(t)} is left on the table: it goes to {self.players[to]},"
-                    f" who holds {why}.",
+                    Text(
+                        "{card} is left on the table: it goes to {name}, who holds {why}.",
+                        card=card_text(t, start=True),
+                        name=self.players[to],
+                        why=why,
+                    ),
                     seat=to,
                     data={"card": t},
                 )
@@ -681,9 +782,16 @@ class MushiState(State):
         names = self.players
         parts = []
         for s in (0, 1):
-            combos = "".join(f" + {c.name} {c.value}" for c in score.combos[s])
-            parts.append(f"{names[s]} {score.card_points[s]} card points{combos}")
-        reason = "; ".join(parts)
+            part = Text("{name} {points} card points", name=names[s], points=score.card_points[s])
+            for c in score.combos[s]:
+                part = Text(
+                    "{points} + {combination} {value}",
+                    points=part,
+                    combination=c.name,
+                    value=c.value,
+                )
+            parts.append(part)
+        reason = Text("{first}; {second}", context="mushi", first=parts[0], second=parts[1])
         entry = {
             "hand": hand_no,
             "elder": elder,
@@ -702,9 +810,17 @@ class MushiState(State):
         self.history.append(entry)
         self.elder = next_elder
         self.current = next_elder
-        text = (
-            f"Hand {hand_no}: {reason} → {names[0]} {a:+d}, {names[1]} {b:+d}"
-            f" (totals {names[0]} {self.match_scores[0]}, {names[1]} {self.match_scores[1]})."
+        text = Text(
+            "Hand {hand}: {reason} → {first} {first_score}, {second} {second_score}"
+            " (totals {first} {first_total}, {second} {second_total}).",
+            hand=hand_no,
+            reason=reason,
+            first=names[0],
+            first_score=f"{a:+d}",
+            second=names[1],
+            second_score=f"{b:+d}",
+            first_total=self.match_scores[0],
+            second_total=self.match_scores[1],
         )
         events = [Event("deal_end", text, data=entry)]
         if self.is_over:
@@ -715,11 +831,13 @@ class MushiState(State):
     def _match_end_text(self) -> str:
         a, b = self.match_scores
         if a == b:
-            return f"The match ends in a tie, {a} to {b}."
+            return Text("The match ends in a tie, {a} to {b}.", a=a, b=b)
         w = 0 if a > b else 1
-        return (
-            f"The match is over: {self.players[w]} wins with {self.match_scores[w]:+d}"
-            f" against {self.match_scores[1 - w]:+d}."
+        return Text(
+            "The match is over: {name} wins with {won} against {lost}.",
+            name=self.players[w],
+            won=f"{self.match_scores[w]:+d}",
+            lost=f"{self.match_scores[1 - w]:+d}",
         )
 
     # ----- timeouts, labels, explanations -----------------------------------------------------
@@ -727,7 +845,12 @@ class MushiState(State):
         """Timeout: keep the deal; take the most points; else lay the least valuable card."""
         legal = [c for c in self.legal_actions(seat) if c != "cancel"]
         if not legal:
-            raise IllegalAction("There is nothing to decide for this seat now.")
+            raise IllegalAction(
+                Text(
+                    "There is nothing to decide for this seat now.",
+                    context="hanafuda",
+                )
+            )
         if self.phase == CHOOSE_FLIP:
             return max(legal, key=lambda c: (card_points(c.split()[1]), -legal.index(c)))
 
@@ -743,8 +866,7 @@ class MushiState(State):
         return describe(code)
 
     def explain_illegal(self, seat: int, code: str) -> str:
-        reason = self._why_illegal(seat, code)
-        return reason[:1].upper() + reason[1:]  # "the wild Lightning ..." opens a sentence
+        return self._why_illegal(seat, code)
 
     def _why_illegal(self, seat: int, code: str) -> str:
         verb, *args = code.split() or [""]
@@ -758,48 +880,64 @@ class MushiState(State):
             )
         if verb == "cancel":
             if not self.opts.four_of_a_kind_cancel:
-                return "This table does not let a four of a kind in hand cancel the deal."
-            return (
+                return Text("This table does not let a four of a kind in hand cancel the deal.")
+            return Text(
                 "Only a player dealt four cards of one month may cancel the deal, on their"
                 " first turn before playing a card."
             )
         if verb != "play":
-            return "Play a card from your hand, e.g. `play 1b`."
+            return Text("Play a card from your hand, e.g. `play 1b`.")
         if not args:
-            return "Say which card to play, e.g. `play 1b`."
+            return Text("Say which card to play, e.g. `play 1b`.")
         c = args[0]
         if c not in _DECK_ORDER:
-            return f"`{c}` is not a Mushi card."
+            return Text("`{code}` is not a Mushi card.", code=c)
+        played = card_text(c, start=True)
         if c not in self.hands[seat]:
-            return f"{card_text(c)} is not in your hand."
+            return Text("{card} is not in your hand.", card=played)
         choices = capture_choices(c, self.table)
         targets = [t for took in choices for t in took]
         if len(args) > 2:
-            return "Name the card to play and at most one target."
+            return Text("Name the card to play and at most one target.")
         if len(args) == 2 and args[1] not in _DECK_ORDER:
-            return f"`{args[1]}` is not a Mushi card."
+            return Text("`{code}` is not a Mushi card.", code=args[1])
         if len(args) == 2 and args[1] == WILD != c:
-            return "The wild on the table cannot be taken by a card from a hand."
+            return Text("The wild on the table cannot be taken by a card from a hand.")
         if len(args) == 2 and c == WILD and args[1] in RAIN_CARDS:
-            return "The wild cannot take a rain card."
+            return Text("The wild cannot take a rain card.")
         if len(choices) > 1:
-            example = f"`play {c} {targets[0]}`"
+            example = f"play {c} {targets[0]}"
             if len(args) == 1:
-                return (
-                    f"{card_text(c)} may take {choices_text(targets)}: choose one, e.g. {example}."
+                return Text(
+                    "{card} may take {choices}: choose one, e.g. `{example}`.",
+                    card=played,
+                    choices=choices_text(targets),
+                    example=example,
                 )
             if c == WILD:
-                return (
-                    f"The wild cannot take {card_text(args[1])}: it may take"
-                    f" {choices_text(targets)} (never a rain card nor a month with three on the"
-                    " table)."
+                return Text(
+                    "The wild cannot take {card}: it may take {choices} (never a rain card nor"
+                    " a month with three on the table).",
+                    card=card_text(args[1]),
+                    choices=choices_text(targets),
                 )
-            return f"{card_text(c)} can only take {choices_text(targets)}."
+            return Text(
+                "{card} can only take {choices}.", card=played, choices=choices_text(targets)
+            )
         if len(args) == 2:
             if not targets:
-                return f"{card_text(c)} takes nothing here: play it as `play {c}`."
-            return f"{card_text(c)} takes {cards_text(targets)} by itself: play it as `play {c}`."
-        return f"`{code}` is not a legal move now."
+                return Text(
+                    "{card} takes nothing here: play it as `{example}`.",
+                    card=played,
+                    example=f"play {c}",
+                )
+            return Text(
+                "{card} takes {cards} by itself: play it as `{example}`.",
+                card=played,
+                cards=cards_text(targets),
+                example=f"play {c}",
+            )
+        return Text("`{code}` is not a legal move now.", context="hanafuda", code=code)
 
     # ----- the view ---------------------------------------------------------------------------
     def _view(self, seat: int | None) -> dict[str, Any]:
@@ -857,12 +995,19 @@ def _copy_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
 
 # ----- module-level helpers (exported by the package) --------------------------------------
 
-_VERB_LABELS = {"cancel": "Show the four and cancel the deal"}
+_VERB_LABELS = {"cancel": Text("Show the four and cancel the deal")}
 
 
 def describe(code: str) -> str:
     """A short button label for an action code."""
     return describe_action(code, card_label, _VERB_LABELS)
+
+
+def progress(view: Mapping[str, Any]) -> str:
+    """The status line's progress: ``hand 2/12``."""
+    if not view.get("deal"):
+        return ""
+    return Text("hand {hand}/{hands}", hand=view["deal"], hands=view.get("deals", 12))
 
 
 def new_game(

@@ -7,8 +7,10 @@ from typing import Any
 
 from bot.engine.ui import MAX_LABEL, Button, Controls
 from bot.games.hanafuda.cards import MONTH_PLANTS
+from bot.games.hanafuda.deal import chain_and, sentences
 from bot.games.hanafuda.ui import action_label, card_controls, flip_choice_controls, idle_controls
 from bot.games.mushi.rules import WILD, capture_choices, card_text, describe
+from bot.i18n import Text
 
 
 def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
@@ -19,25 +21,35 @@ def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
     pending = view.get("pending") or {}
     if phase == "choose_flip":
         return flip_choice_controls(card_text(pending.get("card", "")), legal, describe)
-    prompt = "Your turn: play a card from your hand."
-    if view.get("wild_duty"):
-        prompt += " The wild is on the table: the next flip must take it."
+    duty = Text("The wild is on the table: the next flip must take it.")
     # Rule 5: a four dealt to this seat may cancel the deal before its first card is played.
-    four = " and ".join(MONTH_PLANTS[m] for m in view.get("cancel_months") or [])
-    if four:
-        prompt += f" You were dealt four {four} cards: you may show them and cancel the deal."
+    four = chain_and([MONTH_PLANTS[m] for m in view.get("cancel_months") or []])
+    dealt = Text(
+        "You were dealt four {plants} cards: you may show them and cancel the deal.", plants=four
+    )
+    prompt = sentences(
+        Text("Your turn: play a card from your hand."),
+        duty if view.get("wild_duty") else "",
+        dealt if four else "",
+    )
     buttons = []
     for code in legal:
         if code == "cancel":
-            label = f"Show four {four} & cancel the deal" if four else describe(code)
-            buttons.append(Button(label[:MAX_LABEL], code, "danger"))
+            label = (
+                Text("Show four {plants} & cancel the deal", plants=four)
+                if four
+                else describe(code)
+            )
+            buttons.append(
+                Button(label if len(label) <= MAX_LABEL else label[:MAX_LABEL], code, "danger")
+            )
             continue
         words = code.split()
         # Cards that take something stand out; a card without a match stays on the table.
         captures = len(words) == 3 or _captures(words[1], view.get("table", []))
         style = "success" if words[1] == WILD else ("primary" if captures else "secondary")
         buttons.append(Button(action_label(code, describe), code, style))
-    return card_controls(prompt, buttons, select_placeholder="Choose a card to play")
+    return card_controls(prompt, buttons, select_placeholder=Text("Choose a card to play"))
 
 
 def _captures(code: str, table: Sequence[str]) -> bool:
