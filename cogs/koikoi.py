@@ -6,6 +6,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs import LANGUAGE_CHOICES, LANGUAGE_DESCRIPTION
+
 
 @app_commands.guild_only()
 class KoiKoi(
@@ -20,12 +22,14 @@ class KoiKoi(
         rounds="Rounds in the match (6 by default, or 12)",
         turn_seconds="Seconds per decision before the default move is played (15-3600)",
         hints="Hint buttons: what the AI would play (default: on for a newcomer facing an AI)",
+        language=LANGUAGE_DESCRIPTION,
     )
     @app_commands.choices(
         rounds=[
             app_commands.Choice(name="6 rounds", value=6),
             app_commands.Choice(name="12 rounds", value=12),
-        ]
+        ],
+        language=LANGUAGE_CHOICES,
     )
     async def new(
         self,
@@ -33,6 +37,7 @@ class KoiKoi(
         rounds: app_commands.Choice[int] | None = None,
         turn_seconds: app_commands.Range[int, 15, 3600] | None = None,
         hints: bool | None = None,
+        language: app_commands.Choice[str] | None = None,
     ) -> None:
         options: dict[str, int | bool] = {}
         if rounds is not None:
@@ -41,7 +46,9 @@ class KoiKoi(
             options["turn_seconds"] = turn_seconds
         if hints is not None:
             options["hints"] = hints
-        await self.bot.host.open_lobby(interaction, "koikoi", options)  # type: ignore[attr-defined]
+        await self.bot.host.open_lobby(  # type: ignore[attr-defined]
+            interaction, "koikoi", options, language=language.value if language else None
+        )
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -6,6 +6,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs import LANGUAGE_CHOICES, LANGUAGE_DESCRIPTION
+
 Choice = app_commands.Choice
 
 
@@ -28,6 +30,7 @@ class Mahjong(
         max_hands="Stop after this many hands (0: play the whole game)",
         turn_seconds="Seconds per decision before the default move is played (15-3600)",
         hints="Hint buttons: what the AI would play (default: on for a newcomer facing an AI)",
+        language=LANGUAGE_DESCRIPTION,
     )
     @app_commands.choices(
         game=[
@@ -42,6 +45,7 @@ class Mahjong(
             Choice(name="last copy in sight", value="last_copy"),
             Choice(name="the only card that completes the hand", value="only_wait"),
         ],
+        language=LANGUAGE_CHOICES,
     )
     async def new(
         self,
@@ -53,6 +57,7 @@ class Mahjong(
         max_hands: app_commands.Range[int, 0, 200] | None = None,
         turn_seconds: app_commands.Range[int, 15, 3600] | None = None,
         hints: bool | None = None,
+        language: app_commands.Choice[str] | None = None,
     ) -> None:
         options = {
             "game": game.value if game else None,
@@ -64,7 +69,10 @@ class Mahjong(
             "hints": hints,
         }
         await self.bot.host.open_lobby(  # type: ignore[attr-defined]
-            interaction, "mahjong", {k: v for k, v in options.items() if v is not None}
+            interaction,
+            "mahjong",
+            {k: v for k, v in options.items() if v is not None},
+            language=language.value if language else None,
         )
 
 

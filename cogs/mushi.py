@@ -6,6 +6,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs import LANGUAGE_CHOICES, LANGUAGE_DESCRIPTION
+
 
 @app_commands.guild_only()
 class Mushi(commands.GroupCog, group_name="mushi", group_description="Mushi (hanafuda, 2 players)"):
@@ -21,12 +23,14 @@ class Mushi(commands.GroupCog, group_name="mushi", group_description="Mushi (han
         bottom_wild_takes_rain="The wild flipped as the last stock card may take a rain card",
         turn_seconds="Seconds per decision before the default move is played (15-3600)",
         hints="Hint buttons: what the AI would play (default: on for a newcomer facing an AI)",
+        language=LANGUAGE_DESCRIPTION,
     )
     @app_commands.choices(
         hands=[
             app_commands.Choice(name="12 hands", value=12),
             app_commands.Choice(name="6 hands", value=6),
-        ]
+        ],
+        language=LANGUAGE_CHOICES,
     )
     async def new(
         self,
@@ -37,6 +41,7 @@ class Mushi(commands.GroupCog, group_name="mushi", group_description="Mushi (han
         bottom_wild_takes_rain: bool | None = None,
         turn_seconds: app_commands.Range[int, 15, 3600] | None = None,
         hints: bool | None = None,
+        language: app_commands.Choice[str] | None = None,
     ) -> None:
         options = {
             "hands": hands.value if hands else None,
@@ -47,7 +52,10 @@ class Mushi(commands.GroupCog, group_name="mushi", group_description="Mushi (han
             "hints": hints,
         }
         await self.bot.host.open_lobby(  # type: ignore[attr-defined]
-            interaction, "mushi", {k: v for k, v in options.items() if v is not None}
+            interaction,
+            "mushi",
+            {k: v for k, v in options.items() if v is not None},
+            language=language.value if language else None,
         )
 
 

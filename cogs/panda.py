@@ -6,6 +6,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs import LANGUAGE_CHOICES, LANGUAGE_DESCRIPTION
+
 
 @app_commands.guild_only()
 class Panda(
@@ -23,7 +25,9 @@ class Panda(
         kingdom_ends_hand="A Kingdom ends the hand at once",
         turn_seconds="Seconds per decision before the default move is played (15-3600)",
         hints="Hint buttons: what the AI would play (default: on for a newcomer facing an AI)",
+        language=LANGUAGE_DESCRIPTION,
     )
+    @app_commands.choices(language=LANGUAGE_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -33,6 +37,7 @@ class Panda(
         kingdom_ends_hand: bool | None = None,
         turn_seconds: app_commands.Range[int, 15, 3600] | None = None,
         hints: bool | None = None,
+        language: app_commands.Choice[str] | None = None,
     ) -> None:
         options = {
             "target": target,
@@ -43,7 +48,10 @@ class Panda(
             "hints": hints,
         }
         await self.bot.host.open_lobby(  # type: ignore[attr-defined]
-            interaction, "panda", {k: v for k, v in options.items() if v is not None}
+            interaction,
+            "panda",
+            {k: v for k, v in options.items() if v is not None},
+            language=language.value if language else None,
         )
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from bot.i18n import Text
+
 MAX_ROWS = 5
 MAX_BUTTONS_PER_ROW = 5
 MAX_SELECT_OPTIONS = 25
@@ -86,7 +88,9 @@ def default_controls(
     if not legal:
         return Controls(prompt=prompt)
     if len(legal) <= MAX_ROWS * MAX_BUTTONS_PER_ROW:
-        buttons = [Button(label=describe(c)[:MAX_LABEL], code=c, style=_style(c)) for c in legal]
+        buttons = [
+            Button(label=_clip(describe(c), MAX_LABEL), code=c, style=_style(c)) for c in legal
+        ]
         return Controls(prompt=prompt, rows=tuple(button_rows(buttons)))
     rows: list[Select] = []
     for i in range(0, len(legal), MAX_SELECT_OPTIONS):
@@ -94,11 +98,19 @@ def default_controls(
         rows.append(
             Select(
                 verb="",
-                placeholder=f"Choose an action ({i + 1}–{i + len(chunk)})",
-                options=tuple(Option(describe(c)[:100], c) for c in chunk),
+                placeholder=Text(
+                    "Choose an action ({first}–{last})", first=i + 1, last=i + len(chunk)
+                ),
+                options=tuple(Option(_clip(describe(c), 100), c) for c in chunk),
             )
         )
     return Controls(prompt=prompt, rows=tuple(rows[:MAX_ROWS]))
+
+
+def _clip(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters — left whole when it fits, so a ``Text`` keeps
+    its translation (the host cuts again in the reader's language)."""
+    return text if len(text) <= limit else text[:limit]
 
 
 def _style(code: str) -> str:

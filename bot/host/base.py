@@ -18,7 +18,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.host.budget import RestBudget, Slots
-from bot.host.table import Table
+from bot.host.locales import LocaleMemory
+from bot.host.table import Seat, Table
+from bot.i18n import DEFAULT_LOCALE
 from bot.store import Store
 
 if TYPE_CHECKING:
@@ -56,6 +58,28 @@ class HostBase:
         #: Table id -> until when (monotonic) this process's lease on it is confirmed.
         self._held: dict[int, float] = {}
         self._lease_tasks: list[asyncio.Task[None]] = []
+        #: Each user's language as of their last interaction (their DMs are written in it).
+        self.locales = LocaleMemory(store)
+        add_listener = getattr(bot, "add_listener", None)
+        if add_listener is not None:  # every interaction, whichever cog answers it
+            add_listener(self._interaction_seen, "on_interaction")
+
+    async def _interaction_seen(self, interaction: discord.Interaction) -> None:
+        self.remember_locale(interaction)
+
+    def remember_locale(self, interaction: Any) -> str:
+        """Remember the language of the user behind ``interaction`` (written to the store
+        only when it changed); returns it, normalised."""
+        user = getattr(interaction, "user", None)
+        locale = getattr(interaction, "locale", None)
+        if user is None:
+            return DEFAULT_LOCALE
+        return self.locales.remember(user.id, locale)
+
+    def seat_locale(self, seat: Seat) -> str:
+        """The language of the seat's player (their DMs): their last interaction's, English
+        if unknown."""
+        return self.locales.get(seat.user_id) or DEFAULT_LOCALE
 
     def _channel(self, channel_id: int | None) -> Any:
         """A channel to send to, without a lookup request."""

@@ -15,16 +15,19 @@ import discord
 from bot.engine import IllegalAction
 from bot.host.base import HostBase
 from bot.host.cluster import Conflict
-from bot.host.replies import ephemeral, followup, from_table_guild, report_error
+from bot.host.replies import ephemeral, followup, from_table_guild, locale_of, report_error
 from bot.host.table import SERVING_TASK_SUFFIX, Seat, Table
 from bot.host.text import NO_PINGS
+from bot.i18n import Text
 
 
 class ClicksMixin(HostBase):
     async def guarded(
         self, interaction: discord.Interaction, what: str, table_id: int | None, work: Any
     ) -> None:
-        """Run a click's handler; if it raises, log it and answer the user (never silent)."""
+        """Run a click's handler; if it raises, log it and answer the user (never silent).
+        The clicker's language is remembered first (their DMs are written in it)."""
+        self.remember_locale(interaction)
         try:
             await work
         except Exception as error:
@@ -67,7 +70,8 @@ class ClicksMixin(HostBase):
                 try:
                     events = await self._apply(table, seat, code, "player")
                 except IllegalAction as e:
-                    problem = f"⚠️ {e.reason}"
+                    await followup(interaction, e.reason, prefix="⚠️ ")
+                    return
             if problem:
                 await followup(interaction, problem)
                 return
@@ -122,7 +126,7 @@ class ClicksMixin(HostBase):
                 await self._store_actions(table, start, "player")
             except Conflict as e:
                 for _, _, interaction in requests:
-                    await followup(interaction, f"⚠️ {e.reason}")
+                    await followup(interaction, e.reason, prefix="⚠️ ")
                 return
             made = table.state.log[start:]
             for seat, code, interaction in requests:
@@ -131,27 +135,28 @@ class ClicksMixin(HostBase):
                 else:
                     await followup(
                         interaction,
-                        "⚠️ Another play had priority at that moment; yours was not made.",
+                        Text("Another play had priority at that moment; yours was not made."),
+                        prefix="⚠️ ",
                     )
             await self._after_change(table, events)
 
-    def _precheck(self, table: Table | None, user_id: int, seat: int, version: int) -> str | None:
+    def _precheck(self, table: Table | None, user_id: int, seat: int, version: int) -> Text | None:
         """Why a click cannot be taken (None if it can). In-memory only: it must be fast."""
         if table is None:
-            return "This table is no longer running."
+            return Text("This table is no longer running.")
         if table.finished or table.state.is_over:
-            return "This game is over."
+            return Text("This game is over.")
         if not 0 <= seat < len(table.seats):
-            return "That seat does not exist."
+            return Text("That seat does not exist.")
         owner = table.seats[seat]
         if owner.user_id != user_id:
             return (
-                "You are not playing at this table."
+                Text("You are not playing at this table.")
                 if table.seat_of(user_id) is None
-                else "Those controls belong to another player."
+                else Text("Those controls belong to another player.")
             )
         if owner.ai_takeover:
-            return "An AI is playing your seat after repeated timeouts."
+            return Text("An AI is playing your seat after repeated timeouts.")
         prompt = table.prompts.get(seat)
         # Valid: controls of the seat's current decision, which began at prompt.version —
         # stamped then, or later by a process that saw the decision begin one action later
@@ -159,36 +164,38 @@ class ClicksMixin(HostBase):
         if prompt is None or not (
             (0 if prompt.from_before_restart else prompt.version) <= version <= table.state.version
         ):
-            return "These controls are out of date — use your latest hand message."
+            return Text("These controls are out of date — use your latest hand message.")
         if seat not in table.state.to_act and seat not in table.state.may_act:
-            return "It is not your turn."
+            return Text("It is not your turn.")
         return None
 
     async def on_reclaim(self, interaction: discord.Interaction, table_id: int, seat: int) -> None:
         """A player whose seat an AI took over plays again."""
         table = await self.table(table_id)
         if table is None or table.finished or not from_table_guild(interaction, table):
-            await ephemeral(interaction, "This game is over.")
+            await ephemeral(interaction, Text("This game is over."))
             return
         if not 0 <= seat < len(table.seats) or table.seats[seat].user_id != interaction.user.id:
-            await ephemeral(interaction, "That is not your seat.")
+            await ephemeral(interaction, Text("That is not your seat."))
             return
         s = table.seats[seat]
         if not s.ai_takeover:
-            await ephemeral(interaction, "You are already playing your seat.")
+            await ephemeral(interaction, Text("You are already playing your seat."))
             return
         await interaction.response.defer()
         async with table.lock:
             s.ai_takeover = False
             s.timeouts = 0
             await self.store.update_seat(table.id, seat, ai_takeover=False, timeouts=0)
-            await self._post(table, f"👋 {s.name} is back and plays their own seat again.")
+            await self._post(
+                table, Text("👋 {name} is back and plays their own seat again.", name=s.name)
+            )
             if table.driven:
                 await self._seat_returned(table, s)
         if not table.driven:
             # The process driving the table learns it from the store before its AI would
             # play the seat, and sends the controls then.
-            await followup(interaction, "👋 Welcome back: your next decision comes by DM.")
+            await followup(interaction, Text("👋 Welcome back: your next decision comes by DM."))
 
     async def _seat_returned(self, table: Table, s: Seat) -> None:
         """A seat an AI played is the player's again (under the table's lock, driven here):
@@ -204,21 +211,22 @@ class ClicksMixin(HostBase):
     async def on_show_hand(self, interaction: discord.Interaction, table_id: int) -> None:
         table = await self.table(table_id)
         if table is None or table.finished or not from_table_guild(interaction, table):
-            await ephemeral(interaction, "This table is no longer running.")
+            await ephemeral(interaction, Text("This table is no longer running."))
             return
         seat = table.seat_of(interaction.user.id)
         if seat is None:
-            await ephemeral(interaction, "You are not playing at this table.")
+            await ephemeral(interaction, Text("You are not playing at this table."))
             return
+        locale = locale_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with table.lock:
             if not table.driven:
                 await self._catch_up(table)
             if seat.seat not in table.prompts:
                 table.changed_prompts()
-            file = await self._render(table, "render_hand", seat.seat)
-            kwargs: dict[str, Any] = {"content": self._hand_content(table, seat)}
-            view = self._hand_view(table, seat)
+            file = await self._render(table, "render_hand", seat.seat, locale)
+            kwargs: dict[str, Any] = {"content": self._hand_content(table, seat, locale)}
+            view = self._hand_view(table, seat, locale)
             if view is not None:
                 kwargs["view"] = view
             if file is not None:
@@ -229,11 +237,12 @@ class ClicksMixin(HostBase):
         self, interaction: discord.Interaction, table: Table, seat: int
     ) -> None:
         s = table.seats[seat]
-        file = await self._render(table, "render_hand", seat)
-        view = self._hand_view(table, s)
+        locale = locale_of(interaction)
+        file = await self._render(table, "render_hand", seat, locale)
+        view = self._hand_view(table, s, locale)
         with contextlib.suppress(discord.HTTPException):
             await interaction.edit_original_response(
-                content=self._hand_content(table, s),
+                content=self._hand_content(table, s, locale),
                 attachments=[file] if file else [],
                 view=view,
             )

@@ -31,6 +31,7 @@ from bot.engine import IllegalAction
 from bot.host.base import HostBase
 from bot.host.options import game_options
 from bot.host.table import Table
+from bot.i18n import Text
 from bot.store import StoreError
 
 log = logging.getLogger(__name__)
@@ -44,8 +45,13 @@ class Conflict(IllegalAction):
     """The log moved on under this process (another one served the table): the action was
     decided on an older state and is not made."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(f"{reason} Use your latest controls.")
+    def __init__(self, reason: str | None = None) -> None:
+        super().__init__(
+            reason
+            or Text(
+                "Another move was made at this table just before yours. Use your latest controls."
+            )
+        )
 
 
 class ClusterMixin(HostBase):
@@ -81,6 +87,8 @@ class ClusterMixin(HostBase):
         except IllegalAction:  # diverged: replay the whole log
             self._rebuild(table, await self.store.actions(table.id))
             events = []
+        if table.driven:  # the players who moved elsewhere may have changed language there
+            await self.locales.load((s.user_id for s in table.humans()), refresh=True)
         await self._after_change(table, events, changed=changed)
         return True
 
@@ -120,7 +128,7 @@ class ClusterMixin(HostBase):
                 # Another writer took this index first: its action stands, ours is dropped.
                 log.info("table %s: action %d was taken by another writer", table.id, start)
                 await self._after_change(table, [])
-                raise Conflict("Another move was made at this table just before yours.") from None
+                raise Conflict() from None
             log.exception("table %s: could not store actions; rebuilt from the log", table.id)
             raise
         table.wake_driver()

@@ -3,17 +3,23 @@
 The classes are ``DynamicItem`` s registered once at start, so buttons keep working after a
 restart without keeping any view in memory. Their callbacks hand the click to the
 :class:`~bot.host.manager.TableHost` on the bot.
+
+Labels, placeholders and option texts are said in the ``locale`` a view is built for (the
+table's on the table message and the lobby, the player's in their DMs); custom ids never
+depend on it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.engine.ui import Button, Controls, Select
+from bot.engine.ui import Button, Controls, Option, Select
+from bot.i18n import DEFAULT_LOCALE, Text, localize
 
 if TYPE_CHECKING:
     from bot.host.manager import TableHost
@@ -127,11 +133,11 @@ class LobbyButton(
     template=r"th:l:(?P<table>\d+):(?P<action>join|leave|ai|start|cancel)",
 ):
     LABELS = {
-        "join": "Join",
-        "leave": "Leave",
-        "ai": "Add AI",
-        "start": "Start",
-        "cancel": "Cancel",
+        "join": Text("Join", context="lobby"),
+        "leave": Text("Leave", context="lobby"),
+        "ai": Text("Add AI"),
+        "start": Text("Start", context="lobby"),
+        "cancel": Text("Cancel", context="lobby"),
     }
     STYLES = {
         "join": discord.ButtonStyle.success,
@@ -141,10 +147,12 @@ class LobbyButton(
         "cancel": discord.ButtonStyle.danger,
     }
 
-    def __init__(self, table: int, action: str, disabled: bool = False) -> None:
+    def __init__(
+        self, table: int, action: str, disabled: bool = False, locale: str = DEFAULT_LOCALE
+    ) -> None:
         super().__init__(
             discord.ui.Button(
-                label=self.LABELS[action],
+                label=localize(locale, self.LABELS[action]),
                 style=self.STYLES[action],
                 custom_id=f"th:l:{table}:{action}",
                 disabled=disabled,
@@ -167,10 +175,10 @@ class LobbyButton(
 class ShowHandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"th:h:(?P<table>\d+)"):
     """On the table message: answers a seated player ephemerally with their hand and controls."""
 
-    def __init__(self, table: int) -> None:
+    def __init__(self, table: int, locale: str = DEFAULT_LOCALE) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Show my hand",
+                label=localize(locale, Text("Show my hand")),
                 emoji="🂠",
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"th:h:{table}",
@@ -196,10 +204,10 @@ class ReclaimButton(
 ):
     """In the DM of a player whose seat an AI took over after timeouts: play again."""
 
-    def __init__(self, table: int, seat: int) -> None:
+    def __init__(self, table: int, seat: int, locale: str = DEFAULT_LOCALE) -> None:
         super().__init__(
             discord.ui.Button(
-                label="I'm back — let me play",
+                label=localize(locale, Text("I'm back — let me play")),
                 style=discord.ButtonStyle.success,
                 custom_id=f"th:r:{table}:{seat}",
             )
@@ -225,10 +233,13 @@ class HintButton(
     """Next to a seat's controls when the table offers hints: what the AI would play, shown
     privately. ``ok``: the player agreed that a hint makes the match unrated."""
 
-    def __init__(self, table: int, seat: int, version: int, ok: bool = False) -> None:
+    def __init__(
+        self, table: int, seat: int, version: int, ok: bool = False, locale: str = DEFAULT_LOCALE
+    ) -> None:
+        label = Text("Show the hint") if ok else Text("Hint", context="button")
         super().__init__(
             discord.ui.Button(
-                label="Show the hint" if ok else "Hint",
+                label=localize(locale, label),
                 emoji="💡",
                 style=discord.ButtonStyle.primary if ok else discord.ButtonStyle.secondary,
                 custom_id=f"th:i:{table}:{seat}:{version}" + (":ok" if ok else ""),
@@ -257,10 +268,11 @@ class SpectateButton(
     """On the table message (Spectate) and on the spectator view itself (Refresh): the
     public table, privately, as it is now."""
 
-    def __init__(self, table: int, refresh: bool = False) -> None:
+    def __init__(self, table: int, refresh: bool = False, locale: str = DEFAULT_LOCALE) -> None:
+        label = Text("Refresh", context="button") if refresh else Text("Spectate")
         super().__init__(
             discord.ui.Button(
-                label="Refresh" if refresh else "Spectate",
+                label=localize(locale, label),
                 emoji="🔄" if refresh else "👀",
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"th:v:{table}" + (":r" if refresh else ""),
@@ -299,13 +311,47 @@ def matches_a_component(custom_id: str) -> bool:
     )
 
 
+def localized_controls(controls: Controls, locale: str) -> Controls:
+    """The controls with their prompt, labels, placeholders and option texts said in
+    ``locale`` (codes and values unchanged)."""
+    if locale == DEFAULT_LOCALE:
+        return controls
+    rows: list[tuple[Button, ...] | Select] = []
+    for row in controls.rows:
+        if isinstance(row, Select):
+            rows.append(
+                dataclasses.replace(
+                    row,
+                    placeholder=localize(locale, row.placeholder),
+                    options=tuple(
+                        Option(
+                            localize(locale, o.label),
+                            o.value,
+                            localize(locale, o.description) if o.description else o.description,
+                        )
+                        for o in row.options
+                    ),
+                )
+            )
+        else:
+            rows.append(tuple(dataclasses.replace(b, label=localize(locale, b.label)) for b in row))
+    return Controls(prompt=localize(locale, controls.prompt), rows=tuple(rows))
+
+
 def controls_view(
-    table: int, seat: int, version: int, controls: Controls, *, hint: bool = False
+    table: int,
+    seat: int,
+    version: int,
+    controls: Controls,
+    *,
+    hint: bool = False,
+    locale: str = DEFAULT_LOCALE,
 ) -> discord.ui.View:
-    """The Discord view for a seat's controls, stamped with the prompt version; with
-    ``hint``, a Hint button too (in a row of its own, or the first button row with room)."""
+    """The Discord view for a seat's controls, stamped with the prompt version, said in
+    ``locale``; with ``hint``, a Hint button too (in a row of its own, or the first button
+    row with room)."""
     view = discord.ui.View(timeout=None)
-    rows = controls.rows[:5]
+    rows = localized_controls(controls, locale).rows[:5]
     for row_index, row in enumerate(rows):
         if isinstance(row, Select):
             item: discord.ui.Item[Any] = ActionSelect(table, seat, version, row)
@@ -321,7 +367,7 @@ def controls_view(
                 (i for i, r in enumerate(rows) if not isinstance(r, Select) and len(r) < 5), None
             )
         if free is not None:
-            button = HintButton(table, seat, version)
+            button = HintButton(table, seat, version, locale=locale)
             button.row = free
             view.add_item(button)
     return view
@@ -335,33 +381,37 @@ def _action_button(table: int, seat: int, version: int, button: Button, row: int
     return item
 
 
-def lobby_view(table: int, *, closed: bool = False) -> discord.ui.View:
+def lobby_view(
+    table: int, *, closed: bool = False, locale: str = DEFAULT_LOCALE
+) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for action in LOBBY_ACTIONS:
-        view.add_item(LobbyButton(table, action, disabled=closed))
+        view.add_item(LobbyButton(table, action, disabled=closed, locale=locale))
     return view
 
 
-def reclaim_view(table: int, seat: int) -> discord.ui.View:
+def reclaim_view(table: int, seat: int, locale: str = DEFAULT_LOCALE) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(ReclaimButton(table, seat))
+    view.add_item(ReclaimButton(table, seat, locale))
     return view
 
 
-def table_view(table: int) -> discord.ui.View:
+def table_view(table: int, locale: str = DEFAULT_LOCALE) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(ShowHandButton(table))
-    view.add_item(SpectateButton(table))
+    view.add_item(ShowHandButton(table, locale))
+    view.add_item(SpectateButton(table, locale=locale))
     return view
 
 
-def hint_confirm_view(table: int, seat: int, version: int) -> discord.ui.View:
+def hint_confirm_view(
+    table: int, seat: int, version: int, locale: str = DEFAULT_LOCALE
+) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(HintButton(table, seat, version, ok=True))
+    view.add_item(HintButton(table, seat, version, ok=True, locale=locale))
     return view
 
 
-def spectator_view(table: int) -> discord.ui.View:
+def spectator_view(table: int, locale: str = DEFAULT_LOCALE) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(SpectateButton(table, refresh=True))
+    view.add_item(SpectateButton(table, refresh=True, locale=locale))
     return view

@@ -15,6 +15,7 @@ from bot.host.base import HostBase
 from bot.host.cluster import Conflict
 from bot.host.lifecycle import DRIVER_MAX_FAILURES
 from bot.host.table import Seat, Table
+from bot.i18n import Text, localize
 
 log = logging.getLogger(__name__)
 
@@ -96,9 +97,10 @@ class DriverMixin(HostBase):
         ):
             return False
         minutes = max(1, round(self.settings.ai_only_grace / 60))
-        note = (
-            f"🛑 Table #{table.id} ended without a result: no human has played for "
-            f"{minutes} minute(s)."
+        note = Text(
+            "🛑 Table #{table} ended without a result: no human has played for {n} minute(s).",
+            table=table.id,
+            n=minutes,
         )
         log.info("table %s: ended, every seat played by an AI", table.id)
         self.tables.pop(table.id, None)
@@ -204,14 +206,22 @@ class DriverMixin(HostBase):
                 s.timeouts += 1
                 # The default move is not described here: it may be a hidden one (cards
                 # passed or buried); the public events say what everyone may know.
-                notes = [f"⏰ {s.name} ran out of time; the default move was played."]
+                notes = [
+                    Text("⏰ {name} ran out of time; the default move was played.", name=s.name)
+                ]
                 if s.timeouts >= self.settings.timeouts_before_ai and not s.played_by_ai:
                     s.ai_takeover = True
-                    notes.append(f"🤖 An AI now plays for {s.name} after {s.timeouts} timeouts.")
+                    notes.append(
+                        Text(
+                            "🤖 An AI now plays for {name} after {n} timeouts.",
+                            name=s.name,
+                            n=s.timeouts,
+                        )
+                    )
                 await self.store.update_seat(
                     table.id, seat, timeouts=s.timeouts, ai_takeover=s.ai_takeover
                 )
-                await self._post(table, " ".join(notes))
+                await self._post(table, " ".join(localize(table.locale, n) for n in notes))
                 await self._after_change(table, events)
                 if s.ai_takeover:
                     await self._refresh_dm(table, s)

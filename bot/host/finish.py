@@ -16,7 +16,8 @@ from bot.host.budget import Priority
 from bot.host.components import lobby_view
 from bot.host.replies import can_manage, ephemeral
 from bot.host.table import Table
-from bot.host.text import NO_PINGS, player_name
+from bot.host.text import NO_PINGS, game_title, player_name
+from bot.i18n import Text, format_number, localize, normalize
 from bot.store import ResultInput
 
 log = logging.getLogger(__name__)
@@ -58,20 +59,26 @@ class FinishMixin(HostBase):
             return
         table.mark_dirty()
         ranking = sorted(table.seats, key=lambda s: (result.placements[s.seat], s.seat))
-        lines = [f"🏁 **{table.title}** #{table.id} is over."]
+        loc = table.locale
+        title = game_title(table.spec, loc)
+        lines = [localize(loc, Text("🏁 **{game}** #{table} is over.", game=title, table=table.id))]
         medals = {1: "🥇", 2: "🥈", 3: "🥉"}
         for s in ranking:
             place = result.placements[s.seat]
             who = f"<@{s.user_id}>" if s.user_id and not s.is_ai else f"🤖 {s.name}"
-            lines.append(f"{medals.get(place, f'{place}.')} {who} — {result.scores[s.seat]}")
-        lines.append("See `/leaderboard` for the server's standings.")
+            score = format_number(loc, result.scores[s.seat])
+            lines.append(f"{medals.get(place, f'{place}.')} {who} — {score}")
+        lines.append(localize(loc, Text("See `/leaderboard` for the server's standings.")))
         humans = [s.user_id for s in table.seats if s.user_id and not s.is_ai]
         await self._post(table, "\n".join(lines), ping=humans)
         for s in table.seats:
             if not s.is_ai and s.user_id is not None and not s.dms_closed:
                 await self._refresh_dm(table, s)
         await self._close_lobby_message(
-            table.id, table.channel_id, table.lobby_message_id, "Finished — results in the thread."
+            table.id,
+            table.channel_id,
+            table.lobby_message_id,
+            Text("Finished — results in the thread."),
         )
         await self._show_table(table)
         self._evict(table)
@@ -80,24 +87,35 @@ class FinishMixin(HostBase):
     async def abort(self, interaction: discord.Interaction, table_id: int) -> None:
         row = await self.store.get_table(table_id)
         # A table is reached from its own guild only; elsewhere it does not exist.
+        self.remember_locale(interaction)
+        no_table = Text("There is no open table #{table} in this server.", table=table_id)
         if (
             row is None
             or row.guild_id != interaction.guild_id
             or row.status not in ("lobby", "active")
         ):
-            await ephemeral(interaction, f"There is no open table #{table_id} in this server.")
+            await ephemeral(interaction, no_table)
             return
         if not (interaction.user.id == row.host_id or can_manage(interaction)):
-            await ephemeral(interaction, "Only the table's host or a server manager can abort it.")
+            await ephemeral(
+                interaction, Text("Only the table's host or a server manager can abort it.")
+            )
             return
         await self.table(table_id)  # replayed first if a restart left it pending
         if not await self.store.transition(table_id, ("lobby", "active"), "aborted"):
-            await ephemeral(interaction, f"There is no open table #{table_id} in this server.")
+            await ephemeral(interaction, no_table)
             return
         self._lobby_closed(table_id)
         table = self.tables.pop(table_id, None)
-        note = f"🛑 Table #{table_id} was aborted by {player_name(interaction.user.display_name)}."
-        await interaction.response.send_message(note, allowed_mentions=NO_PINGS)
+        note = Text(
+            "🛑 Table #{table} was aborted by {name}.",
+            table=table_id,
+            name=player_name(interaction.user.display_name),
+        )
+        # A public answer: in the table's language.
+        await interaction.response.send_message(
+            localize(normalize(row.locale), note), allowed_mentions=NO_PINGS
+        )
         if table is not None:
             await self._retire(table, note, in_thread=interaction.channel_id != table.thread_id)
         else:
@@ -105,7 +123,7 @@ class FinishMixin(HostBase):
 
     async def _retire(self, table: Table, note: str, *, in_thread: bool) -> None:
         """Stop an aborted table: its tasks, its lease, its controls (DMs, table message,
-        lobby)."""
+        lobby). ``note`` (a ``Text``) is said in the thread's and each player's language."""
         table.finished = True
         table.driven = False
         await self._release(table.id)
@@ -118,11 +136,16 @@ class FinishMixin(HostBase):
             for seat in table.seats:
                 if seat.user_id is None or seat.is_ai or seat.dm_message_id is None:
                     continue
+                loc = self.seat_locale(seat)
+                content = Text(
+                    "**{game}** #{table}: {note}",
+                    game=game_title(table.spec, loc),
+                    table=table.id,
+                    note=note,
+                )
                 with contextlib.suppress(discord.HTTPException):
                     await self._edit_dm(
-                        seat,
-                        None,
-                        {"content": f"**{table.title}** #{table.id}: {note}", "view": None},
+                        seat, None, {"content": localize(loc, content), "view": None}
                     )
             with contextlib.suppress(discord.HTTPException):
                 channel = self._channel(table.channel_for_table)
@@ -140,12 +163,15 @@ class FinishMixin(HostBase):
         if message_id is None:
             return
         with contextlib.suppress(discord.HTTPException):
-            embed = await self._lobby_embed(table_id, note=note)
+            row = await self.store.get_table(table_id)
+            if row is None:
+                return
+            embed = await self._lobby_embed(table_id, note=note, row=row)
             await self.budget.acquire(Priority.BACKGROUND)
             await (
                 self._channel(channel_id)
                 .get_partial_message(message_id)
-                .edit(embed=embed, view=lobby_view(table_id, closed=True))
+                .edit(embed=embed, view=lobby_view(table_id, closed=True, locale=row.locale))
             )
 
     def _evict(self, table: Table) -> None:

@@ -30,9 +30,10 @@ from bot.engine.ui import Select
 from bot.games import game_spec
 from bot.host.base import HostBase
 from bot.host.components import hint_confirm_view
-from bot.host.replies import ephemeral, from_table_guild
+from bot.host.replies import ephemeral, from_table_guild, locale_of
 from bot.host.table import Table
 from bot.host.text import NO_PINGS
+from bot.i18n import DEFAULT_LOCALE, Text, localize
 from bot.store import SeatRow
 from bot.store.history import matches_played
 
@@ -41,7 +42,7 @@ log = logging.getLogger(__name__)
 #: A player who has finished fewer matches of a game than this is a newcomer to it.
 NEWCOMER_MATCHES = 3
 
-UNRATED_NOTE = (
+UNRATED_NOTE = Text(
     "A match in which anyone asks for a hint is not rated: its result is recorded, "
     "but nobody's rating changes."
 )
@@ -52,9 +53,9 @@ def hints_offered(table: Table) -> bool:
     return table.options.get("hints") is True and table.spec.hint is not None
 
 
-def hints_badge(table: Table) -> str:
+def hints_badge(table: Table, locale: str = DEFAULT_LOCALE) -> str:
     """What the table message's status line says about hints ("" when they are off)."""
-    return " · 💡 hints on" if hints_offered(table) else ""
+    return str(localize(locale, Text(" · 💡 hints on"))) if hints_offered(table) else ""
 
 
 def hint_words(spec: GameSpec, view: Mapping[str, Any], legal: Sequence[str], code: str) -> str:
@@ -87,7 +88,7 @@ def hint_words(spec: GameSpec, view: Mapping[str, Any], legal: Sequence[str], co
         labels = {o.value: o.label for o in row.options}
         picked = [v for v in words[len(verb) :] if v in labels]
         if picked and not any(_names(label, v, labels[v]) for v in picked):
-            return f"{label}: {', '.join(labels[v] for v in picked)}"
+            return Text("{move}: {cards}", move=label, cards=tuple(labels[v] for v in picked))
     return label
 
 
@@ -96,14 +97,21 @@ def _names(text: str, value: str, label: str) -> bool:
     return any(part and part in text for part in (value, label, *label.split(" · ")))
 
 
-def hint_message(spec: GameSpec, view: Mapping[str, Any], legal: Sequence[str]) -> str:
-    """The private answer to a Hint click: the move in the player's words and the reason."""
+def hint_message(
+    spec: GameSpec, view: Mapping[str, Any], legal: Sequence[str], locale: str = DEFAULT_LOCALE
+) -> str:
+    """The private answer to a Hint click, in ``locale``: the move in the player's words
+    and the reason."""
     assert spec.hint is not None
     code, reason = spec.hint(view, legal)
     words = hint_words(spec, view, legal, code)
     if not words:
-        return f"💡 {reason}."
-    return f"💡 The AI would play **{words}** — {reason}."
+        return str(localize(locale, Text("💡 {reason}.", reason=reason)))
+    return str(
+        localize(
+            locale, Text("💡 The AI would play **{move}** — {reason}.", move=words, reason=reason)
+        )
+    )
 
 
 class HintsMixin(HostBase):
@@ -138,8 +146,9 @@ class HintsMixin(HostBase):
         if table is not None and not from_table_guild(interaction, table):
             table = None
         if table is not None and not hints_offered(table):
-            await ephemeral(interaction, "Hints are off at this table.")
+            await ephemeral(interaction, Text("Hints are off at this table."))
             return
+        locale = locale_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         if table is not None and not table.driven:
             async with table.lock:  # a cache of the log: catch up before judging the click
@@ -155,8 +164,14 @@ class HintsMixin(HostBase):
         used = set(table.options.get("hinted") or []) | set(stored or [])
         if not confirmed and not used:
             await interaction.followup.send(
-                f"💡 A hint shows what the AI would play now, and why. {UNRATED_NOTE}",
-                view=hint_confirm_view(table.id, seat, version),
+                localize(
+                    locale,
+                    Text(
+                        "💡 A hint shows what the AI would play now, and why. {unrated}",
+                        unrated=UNRATED_NOTE,
+                    ),
+                ),
+                view=hint_confirm_view(table.id, seat, version, locale),
                 ephemeral=True,
                 allowed_mentions=NO_PINGS,
             )
@@ -175,9 +190,12 @@ class HintsMixin(HostBase):
         if first:
             await self._post(  # type: ignore[attr-defined]
                 table,
-                f"💡 {table.seats[seat].name} asked for a hint: this match will not be rated.",
+                Text(
+                    "💡 {name} asked for a hint: this match will not be rated.",
+                    name=table.seats[seat].name,
+                ),
             )
-        text = await asyncio.to_thread(hint_message, table.spec, view, legal)
+        text = await asyncio.to_thread(hint_message, table.spec, view, legal, locale)
         await interaction.followup.send(text[:2000], ephemeral=True, allowed_mentions=NO_PINGS)
 
     async def _mark_hinted(self, table: Table, seat: int) -> None:

@@ -21,6 +21,8 @@ from bot.host.budget import Priority
 from bot.host.components import lobby_view
 from bot.host.options import game_options
 from bot.host.table import Seat, Table
+from bot.host.text import game_title
+from bot.i18n import Text
 from bot.store import LeaseClaim, SeatRow
 
 log = logging.getLogger(__name__)
@@ -35,12 +37,13 @@ class LifecycleMixin(HostBase):
     ) -> None:
         row = await self._settle_hints(row, seats)  # type: ignore[attr-defined]
         table = self._build_table(row, seats, log=[])
-        embed = await self._lobby_embed(row.id, note="The game is on — see the thread.")
+        await self.locales.load(s.user_id for s in table.humans())
+        embed = await self._lobby_embed(row.id, note=Text("The game is on — see the thread."))
         with contextlib.suppress(discord.HTTPException):
             await interaction.edit_original_response(
-                embed=embed, view=lobby_view(row.id, closed=True)
+                embed=embed, view=lobby_view(row.id, closed=True, locale=table.locale)
             )
-        thread_id = await self._open_thread(table, table.title)
+        thread_id = await self._open_thread(table, game_title(table.spec, table.locale))
         table.thread_id = thread_id
         await self.store.update_table(row.id, thread_id=thread_id)
         current = await self.store.get_table(row.id)
@@ -103,6 +106,7 @@ class LifecycleMixin(HostBase):
             thread_id=row.thread_id,
             table_message_id=row.table_message_id,
             lobby_message_id=row.lobby_message_id,
+            locale=row.locale,
         )
 
     async def restore(self) -> int:
@@ -159,6 +163,9 @@ class LifecycleMixin(HostBase):
             self._loading.pop(table_id, None)
         if table_id in self.tables:  # loaded meanwhile by another path
             return self.tables[table_id]
+        await self.locales.load(s.user_id for s in table.humans())
+        if table_id in self.tables:
+            return self.tables[table_id]
         _accept_earlier_controls(table)
         self.tables[table.id] = table
         return table
@@ -175,7 +182,9 @@ class LifecycleMixin(HostBase):
         )
         table.state, table.seats, table.options = fresh.state, fresh.seats, fresh.options
         table.thread_id, table.table_message_id = fresh.thread_id, fresh.table_message_id
-        table.lobby_message_id = fresh.lobby_message_id
+        table.lobby_message_id, table.locale = fresh.lobby_message_id, fresh.locale
+        # The players may have clicked elsewhere meanwhile, in another language.
+        await self.locales.load((s.user_id for s in table.humans()), refresh=True)
         table.prompts, table.deadlines, table.deadline_versions = {}, {}, {}
         table.recent, table.events_shown, table.shown = [], 0, None
         table.ai_considered, table.ai_only_since = {}, None
@@ -232,7 +241,7 @@ class LifecycleMixin(HostBase):
         # for spare budget, and never hold the table while they wait.
         await self._post(
             table,
-            "♻️ Teahouse restarted — this game carries on from where it was.",
+            Text("♻️ Teahouse restarted — this game carries on from where it was."),
             priority=Priority.BACKGROUND,
         )
         for seat in table.seats:
@@ -293,6 +302,7 @@ class LifecycleMixin(HostBase):
                 log.warning("%d table task(s) did not stop within %.1f s", len(still), timeout)
         for table in self.tables.values():
             table.driven = False
+        await self.locales.flush(timeout)
         held, self._held = list(self._held), {}
         if release and held:
             try:

@@ -19,31 +19,39 @@ from bot.host.base import HostBase
 from bot.host.components import lobby_view
 from bot.host.options import shown_options, validate_options
 from bot.host.replies import can_manage, ephemeral
-from bot.host.text import NO_PINGS, player_name
-from bot.store import SeatRow
+from bot.host.text import NO_PINGS, game_title, player_name
+from bot.i18n import Text, localize, normalize
+from bot.store import SeatRow, TableRow
 
 log = logging.getLogger(__name__)
 
 
 class LobbyMixin(HostBase):
     async def open_lobby(
-        self, interaction: discord.Interaction, game: str, options: dict[str, Any]
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        options: dict[str, Any],
+        language: str | None = None,
     ) -> None:
-        """``/<game> new``: validate options, create the table row and post the lobby."""
+        """``/<game> new``: validate options, create the table row and post the lobby.
+
+        ``language`` is the table's (its lobby, table message, posts and picture): one of
+        ``bot.i18n.LOCALES``; by default the server's preferred locale."""
+        self.remember_locale(interaction)
         try:
             validate_options(game, options)
         except ValueError as e:
-            await interaction.response.send_message(f"⚠️ {e}", ephemeral=True)
+            await ephemeral(interaction, e.args[0] if e.args else str(e), prefix="⚠️ ")
             return
         if interaction.guild_id is None:
-            await interaction.response.send_message(
-                "Tables are opened in a server channel, not in DMs.", ephemeral=True
-            )
+            await ephemeral(interaction, Text("Tables are opened in a server channel, not in DMs."))
             return
         refusal = await self._quota_refusal(interaction.guild_id, interaction.user.id)
         if refusal:
-            await interaction.response.send_message(f"⏳ {refusal}", ephemeral=True)
+            await ephemeral(interaction, refusal, prefix="⏳ ")
             return
+        locale = normalize(language or getattr(interaction, "guild_locale", None))
         self._last_new[interaction.user.id] = time.monotonic()
         table_id = await self.store.create_table(
             guild_id=interaction.guild_id,
@@ -52,6 +60,7 @@ class LobbyMixin(HostBase):
             options=options,
             seed=str(secrets.randbits(63)),
             host_id=interaction.user.id,
+            locale=locale,
         )
         if self.settings.seed_base is not None:
             await self.store.update_table(
@@ -64,16 +73,16 @@ class LobbyMixin(HostBase):
         )
         embed = await self._lobby_embed(table_id)
         callback = await interaction.response.send_message(
-            embed=embed, view=lobby_view(table_id), allowed_mentions=NO_PINGS
+            embed=embed, view=lobby_view(table_id, locale=locale), allowed_mentions=NO_PINGS
         )
         message_id = getattr(callback, "message_id", None)
         if message_id is None:
             message_id = (await interaction.original_response()).id
         await self.store.update_table(table_id, lobby_message_id=message_id)
         self._schedule_lobby_expiry(table_id, self.settings.lobby_ttl)
-        log.info("table %s: lobby for %s opened by %s", table_id, game, user.id)
+        log.info("table %s: lobby for %s (%s) opened by %s", table_id, game, locale, user.id)
 
-    async def _quota_refusal(self, guild_id: int, user_id: int) -> str | None:
+    async def _quota_refusal(self, guild_id: int, user_id: int) -> Text | None:
         """Why this user may not open a table now (cooldown, caps), or None."""
         s = self.settings
         now = time.monotonic()
@@ -82,24 +91,31 @@ class LobbyMixin(HostBase):
         last = self._last_new.get(user_id)
         if last is not None:
             wait = s.new_cooldown - (now - last)
-            return f"You opened a table a moment ago; try again in {wait:.0f} s."
+            return Text(
+                "You opened a table a moment ago; try again in {seconds} s.",
+                seconds=f"{wait:.0f}",
+            )
         count = self.store.count_tables
         if await count("lobby", host_id=user_id) >= s.max_lobbies_per_user:
-            return (
-                f"You already have {s.max_lobbies_per_user} open lobby(ies): start or cancel "
-                "one first."
+            return Text(
+                "You already have {n} open lobby(ies): start or cancel one first.",
+                n=s.max_lobbies_per_user,
             )
         if await count("active", host_id=user_id) >= s.max_tables_per_user:
-            return f"You already host {s.max_tables_per_user} running table(s): finish one first."
+            return Text(
+                "You already host {n} running table(s): finish one first.",
+                n=s.max_tables_per_user,
+            )
         if await count("lobby", guild_id=guild_id) >= s.max_lobbies_per_guild:
-            return (
-                f"This server has {s.max_lobbies_per_guild} open lobbies already: join one "
-                "of them, or wait until one starts or closes."
+            return Text(
+                "This server has {n} open lobbies already: join one of them, or wait until "
+                "one starts or closes.",
+                n=s.max_lobbies_per_guild,
             )
         if await count("active", guild_id=guild_id) >= s.max_tables_per_guild:
-            return (
-                f"This server has {s.max_tables_per_guild} tables in play already: wait "
-                "until one finishes."
+            return Text(
+                "This server has {n} tables in play already: wait until one finishes.",
+                n=s.max_tables_per_guild,
             )
         return None
 
@@ -121,7 +137,7 @@ class LobbyMixin(HostBase):
                 if not await self.store.transition(table_id, ("lobby",), "aborted"):
                     return
                 minutes = max(1, round(self.settings.lobby_ttl / 60))
-                note = f"Closed: nobody started this table within {minutes} minute(s)."
+                note = Text("Closed: nobody started this table within {n} minute(s).", n=minutes)
                 row = await self.store.get_table(table_id)
                 if row is not None:
                     await self._close_lobby_message(
@@ -143,35 +159,56 @@ class LobbyMixin(HostBase):
             task.cancel()
         self._lobby_locks.pop(table_id, None)
 
-    async def _lobby_embed(self, table_id: int, note: str = "") -> discord.Embed:
-        row = await self.store.get_table(table_id)
+    async def _lobby_embed(
+        self, table_id: int, note: str = "", row: TableRow | None = None
+    ) -> discord.Embed:
+        """The lobby message, in the table's language (``note``: a ``Text`` said in it)."""
+        row = row or await self.store.get_table(table_id)
         assert row is not None
+        loc = row.locale
         spec = game_spec(row.game)
         seats = {s.seat: s for s in await self.store.get_seats(table_id)}
         team_of = spec.team_of()
         lines = []
         for i in range(spec.seats):
             s = seats.get(i)
-            who = "*empty*" if s is None else f"🤖 {s.name}" if s.is_ai else f"<@{s.user_id}>"
-            team = f" · team {'AB'[team_of[i]]}" if i in team_of else ""
+            who = (
+                localize(loc, Text("*empty*"))
+                if s is None
+                else f"🤖 {s.name}"
+                if s.is_ai
+                else f"<@{s.user_id}>"
+            )
+            team = (
+                localize(loc, Text(" · team {team}", team="AB"[team_of[i]])) if i in team_of else ""
+            )
             lines.append(f"`{i + 1}` — {who}{team}")
         status = {
-            "lobby": "Waiting for players",
-            "active": "In play",
-            "finished": "Finished",
-            "aborted": "Cancelled",
+            "lobby": Text("Waiting for players"),
+            "active": Text("In play"),
+            "finished": Text("Finished", context="status"),
+            "aborted": Text("Cancelled", context="status"),
         }[row.status]
         embed = discord.Embed(
-            title=f"{spec.title} — table #{table_id}",
+            title=localize(
+                loc, Text("{game} — table #{table}", game=game_title(spec, loc), table=table_id)
+            ),
             description="\n".join(lines),
             colour=discord.Colour.from_rgb(176, 48, 48),
         )
-        if shown_options(row.options):
-            embed.add_field(name="Options", value=shown_options(row.options))
-        embed.add_field(name="Status", value=status)
+        options = shown_options(row.options, loc)
+        if options:
+            embed.add_field(name=localize(loc, Text("Options")), value=options)
+        embed.add_field(name=localize(loc, Text("Status")), value=localize(loc, status))
         embed.set_footer(
-            text=note
-            or "Join to take a seat. The host may add AI players and start when all seats are filled."
+            text=localize(loc, note)
+            or localize(
+                loc,
+                Text(
+                    "Join to take a seat. The host may add AI players and start when all "
+                    "seats are filled."
+                ),
+            )
         )
         return embed
 
@@ -183,10 +220,10 @@ class LobbyMixin(HostBase):
     async def _on_lobby(self, interaction: discord.Interaction, table_id: int, action: str) -> None:
         row = await self.store.get_table(table_id)
         if row is None or row.guild_id != interaction.guild_id:
-            await ephemeral(interaction, "There is no such lobby here.")
+            await ephemeral(interaction, Text("There is no such lobby here."))
             return
         if row.status != "lobby":
-            await ephemeral(interaction, "This lobby is closed.")
+            await ephemeral(interaction, Text("This lobby is closed."))
             return
         spec = game_spec(row.game)
         seats = await self.store.get_seats(table_id)
@@ -195,57 +232,57 @@ class LobbyMixin(HostBase):
         mine = next((s for s in seats if s.user_id == user.id and not s.is_ai), None)
         if action == "join":
             if mine is not None:
-                await ephemeral(interaction, "You already have a seat at this table.")
+                await ephemeral(interaction, Text("You already have a seat at this table."))
                 return
             free = _free_seat(seats, spec.seats)
             if free is None:
-                await ephemeral(interaction, "This table is full.")
+                await ephemeral(interaction, Text("This table is full."))
                 return
             seats.append(SeatRow(seat=free, user_id=user.id, name=player_name(user.display_name)))
         elif action == "leave":
             if mine is None:
-                await ephemeral(interaction, "You are not seated at this table.")
+                await ephemeral(interaction, Text("You are not seated at this table."))
                 return
             if is_host:
                 await ephemeral(
-                    interaction, "You are the host: use Cancel to close the table instead."
+                    interaction, Text("You are the host: use Cancel to close the table instead.")
                 )
                 return
             seats.remove(mine)
         elif action == "ai":
             if not is_host:
-                await ephemeral(interaction, "Only the host can add AI players.")
+                await ephemeral(interaction, Text("Only the host can add AI players."))
                 return
             free = _free_seat(seats, spec.seats)
             if free is None:
-                await ephemeral(interaction, "This table is full.")
+                await ephemeral(interaction, Text("This table is full."))
                 return
             number = 1 + sum(1 for s in seats if s.is_ai)
             seats.append(SeatRow(seat=free, user_id=None, name=f"AI {number}", is_ai=True))
         elif action == "cancel":
             if not (is_host or can_manage(interaction)):
-                await ephemeral(interaction, "Only the host or a server manager can cancel.")
+                await ephemeral(interaction, Text("Only the host or a server manager can cancel."))
                 return
             if not await self.store.transition(table_id, ("lobby",), "aborted"):
-                await ephemeral(interaction, "This lobby is closed.")
+                await ephemeral(interaction, Text("This lobby is closed."))
                 return
             self._lobby_closed(table_id)
             embed = await self._lobby_embed(
-                table_id, note=f"Cancelled by {player_name(user.display_name)}."
+                table_id, note=Text("Cancelled by {name}.", name=player_name(user.display_name))
             )
             await interaction.response.edit_message(
-                embed=embed, view=lobby_view(table_id, closed=True)
+                embed=embed, view=lobby_view(table_id, closed=True, locale=row.locale)
             )
             return
         elif action == "start":
             if not is_host:
-                await ephemeral(interaction, "Only the host can start the game.")
+                await ephemeral(interaction, Text("Only the host can start the game."))
                 return
             if len(seats) < spec.seats:
                 missing = spec.seats - len(seats)
                 await ephemeral(
                     interaction,
-                    f"{missing} seat(s) still empty: wait for players to join or Add AI.",
+                    Text("{n} seat(s) still empty: wait for players to join or Add AI.", n=missing),
                 )
                 return
             # The table's lease first, so no other process's takeover scan finds it active
@@ -258,7 +295,7 @@ class LobbyMixin(HostBase):
                 table_id, ("lobby",), "active"
             ):
                 await self._release(table_id)
-                await ephemeral(interaction, "This lobby is closed.")
+                await ephemeral(interaction, Text("This lobby is closed."))
                 return
             self._lobby_closed(table_id)
             await interaction.response.defer()
@@ -267,7 +304,9 @@ class LobbyMixin(HostBase):
         seats.sort(key=lambda s: s.seat)
         await self.store.set_seats(table_id, seats)
         embed = await self._lobby_embed(table_id)
-        await interaction.response.edit_message(embed=embed, view=lobby_view(table_id))
+        await interaction.response.edit_message(
+            embed=embed, view=lobby_view(table_id, locale=row.locale)
+        )
 
 
 def derived_seed(base: str, table_id: int) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games import game_spec
+from bot.i18n import Text, localize
 
 #: Options the host keeps for itself; the rest go to the game. ``hints``: the Hint button
 #: is offered (absent until the start decides it, see :mod:`bot.host.hints`); ``hinted``:
@@ -29,15 +30,22 @@ def game_options(options: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in options.items() if k not in HOST_OPTIONS}
 
 
-def shown_options(options: dict[str, Any]) -> str:
-    """A table's options as the lobby message lists them (hints: on, off, or used)."""
+def shown_options(options: dict[str, Any], locale: str = "en-US") -> str:
+    """A table's options as the lobby message lists them, in ``locale`` (hints: on, off,
+    or used). Option names stay as the slash command spells them."""
     parts = []
     for name, value in options.items():
         if name == "hinted":
             continue
         if name == "hints":
-            value = "used (not rated)" if options.get("hinted") else "on" if value else "off"
-        parts.append(f"{name}: {value}")
+            value = (
+                Text("used (not rated)")
+                if options.get("hinted")
+                else Text("on", context="option")
+                if value
+                else Text("off", context="option")
+            )
+        parts.append(f"{name}: {localize(locale, value)}")
     return ", ".join(parts)
 
 
@@ -46,19 +54,27 @@ def validate_options(game: str, options: dict[str, Any]) -> dict[str, Any]:
     message a player can read."""
     spec = game_spec(game)
     if "hinted" in options:
-        raise ValueError("Unknown option(s): hinted.")
+        raise ValueError(Text("Unknown option(s): {names}.", names="hinted"))
     for name, value in options.items():
         if name in HOST_FLAGS:
             if not isinstance(value, bool):
-                raise ValueError(f"Option {name} must be true or false.")
+                raise ValueError(Text("Option {name} must be true or false.", name=name))
             continue
         bounds = HOST_BOUNDS.get(name) if name in HOST_OPTIONS else spec.option_bounds.get(name)
         if bounds is None:
             continue
         low, high = bounds
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"Option {name} must be a whole number.")
+            raise ValueError(Text("Option {name} must be a whole number.", name=name))
         if not low <= value <= high:
-            raise ValueError(f"Option {name} must be between {low} and {high}, not {value}.")
+            raise ValueError(
+                Text(
+                    "Option {name} must be between {low} and {high}, not {value}.",
+                    name=name,
+                    low=low,
+                    high=high,
+                    value=value,
+                )
+            )
     spec.parse_options(game_options(options))
     return options

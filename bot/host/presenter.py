@@ -2,6 +2,11 @@
 the state; the table message (status line and picture, edited by a per-table updater),
 DMs (new when a decision comes, edited otherwise; through the player's last click while
 its token is valid), thread posts, and images rendered in the process pool.
+
+Languages: the table message, its picture and the thread posts are in the table's
+language (``table.locale``); a DM, its controls and hand picture in its player's (their
+last interaction's, :meth:`~bot.host.base.HostBase.seat_locale`). What the game says
+(event lines, prompts, labels) is kept as it said it and localised when shown.
 """
 
 from __future__ import annotations
@@ -21,7 +26,8 @@ from bot.host.budget import Priority
 from bot.host.components import controls_view, reclaim_view, table_view
 from bot.host.hints import hints_badge, hints_offered
 from bot.host.table import Seat, Table
-from bot.host.text import NO_PINGS, pings
+from bot.host.text import NO_PINGS, game_title, pings
+from bot.i18n import DEFAULT_LOCALE, Text, localize
 from bot.render.worker import pool as render_pool
 from bot.render.worker import render_png
 
@@ -71,8 +77,10 @@ class PresenterMixin(HostBase):
         if table.state.is_over and not table.finished:
             await self._finish(table)
 
-    async def _render(self, table: Table, what: str, seat: int | None) -> discord.File | None:
-        """Render off the event loop, in the render process pool."""
+    async def _render(
+        self, table: Table, what: str, seat: int | None, locale: str = DEFAULT_LOCALE
+    ) -> discord.File | None:
+        """Render off the event loop, in the render process pool, in ``locale``."""
         view = table.state.view(seat)
         if what == "render_table":
             priority = Priority.TABLE
@@ -80,7 +88,9 @@ class PresenterMixin(HostBase):
             priority = Priority.DECISION
         else:
             priority = Priority.DM if what == "render_hand" else Priority.POST
-        return await self._render_view(table, what, view, priority, f"{table.game}-{what}.png")
+        return await self._render_view(
+            table, what, view, priority, f"{table.game}-{what}.png", locale
+        )
 
     async def _render_view(
         self,
@@ -114,16 +124,21 @@ class PresenterMixin(HostBase):
         return discord.File(io.BytesIO(data), filename=filename)
 
     def _status_text(self, table: Table) -> str:
+        """The table message's text, in the table's language."""
+        loc = table.locale
         state = table.state
         view = state.view(None)
-        head = f"**{table.title}** · table #{table.id}"
+        head = localize(
+            loc,
+            Text("**{game}** · table #{table}", game=game_title(table.spec, loc), table=table.id),
+        )
         progress = table.spec.progress(view)
         if progress:
-            head += f" · {progress}"
-        lines = [head + hints_badge(table)]
-        lines += [f"• {text}" for text in table.recent]
+            head += f" · {localize(loc, progress)}"
+        lines = [head + hints_badge(table, loc)]
+        lines += [f"• {localize(loc, text)}" for text in table.recent]
         if state.is_over:
-            lines.append("🏁 The match is over.")
+            lines.append(localize(loc, Text("🏁 The match is over.")))
         else:
             waiting = table.waiting_on()
             who = []
@@ -134,11 +149,16 @@ class PresenterMixin(HostBase):
             deadline = min(
                 (table.deadlines[s] for s in waiting if s in table.deadlines), default=None
             )
-            line = f"⏳ {' '.join(who)} to act"
             if deadline is not None and any(not table.seats[s].played_by_ai for s in waiting):
                 epoch = int(time.time() + max(0.0, deadline - time.monotonic()))
-                line += f" — time runs out <t:{epoch}:R>"
-            lines.append(line)
+                line = Text(
+                    "⏳ {players} to act — time runs out {when}",
+                    players=" ".join(who),
+                    when=f"<t:{epoch}:R>",
+                )
+            else:
+                line = Text("⏳ {players} to act", players=" ".join(who))
+            lines.append(localize(loc, line))
         return "\n".join(lines)[:1900]
 
     async def _show_table(self, table: Table, new: bool = False) -> None:
@@ -158,14 +178,15 @@ class PresenterMixin(HostBase):
             # What is drawn now is the table as it is now: later changes mark it again.
             table.dirty_since = None
             content = self._status_text(table)
-            public = repr(table.state.view(None))
+            # The picture shows the public view in the table's language.
+            public = f"{table.locale}:{table.state.view(None)!r}"
             if not posting and table.shown == (public, content):
                 self.budget.refund()
                 return
             file = None
             if posting or table.shown is None or table.shown[0] != public:
-                file = await self._render(table, "render_table", None)
-            view = None if table.state.is_over else table_view(table.id)
+                file = await self._render(table, "render_table", None, table.locale)
+            view = None if table.state.is_over else table_view(table.id, table.locale)
             try:
                 await self.budget.sending()  # counted when sent (the picture took a while)
                 if posting:
@@ -223,30 +244,43 @@ class PresenterMixin(HostBase):
         except Exception:
             log.exception("table %s: table updater crashed", table.id)
 
-    def _hand_content(self, table: Table, seat: Seat) -> str:
-        where = f"<#{table.channel_for_table}>"
+    def _hand_content(self, table: Table, seat: Seat, locale: str = DEFAULT_LOCALE) -> str:
+        """The text of a player's hand message (DM or Show my hand), in ``locale``."""
+        fields = {
+            "game": game_title(table.spec, locale),
+            "table": table.id,
+            "channel": f"<#{table.channel_for_table}>",
+        }
         if table.state.is_over:
-            return f"**{table.title}** #{table.id} in {where} — the match is over."
-        if seat.ai_takeover:
-            return f"**{table.title}** #{table.id} in {where} — an AI plays your seat now."
-        legal = table.state.legal_actions(seat.seat)
-        if legal:
+            text = Text("**{game}** #{table} in {channel} — the match is over.", **fields)
+        elif seat.ai_takeover:
+            text = Text("**{game}** #{table} in {channel} — an AI plays your seat now.", **fields)
+        elif table.state.legal_actions(seat.seat):
             prompt = table.controls_for(seat.seat).prompt
-            return f"**{table.title}** #{table.id} in {where}\n{prompt}"
-        waiting = ", ".join(table.seats[s].name for s in table.waiting_on())
-        return f"**{table.title}** #{table.id} in {where} — waiting for {waiting}."
+            head = localize(locale, Text("**{game}** #{table} in {channel}", **fields))
+            return f"{head}\n{localize(locale, prompt)}"
+        else:
+            names = tuple(table.seats[s].name for s in table.waiting_on())
+            text = Text(
+                "**{game}** #{table} in {channel} — waiting for {names}.", names=names, **fields
+            )
+        return str(localize(locale, text))
 
-    def _hand_view(self, table: Table, seat: Seat) -> discord.ui.View | None:
+    def _hand_view(
+        self, table: Table, seat: Seat, locale: str = DEFAULT_LOCALE
+    ) -> discord.ui.View | None:
         if table.state.is_over:
             return None
         if seat.ai_takeover:
-            return reclaim_view(table.id, seat.seat)
+            return reclaim_view(table.id, seat.seat, locale)
         if not table.state.legal_actions(seat.seat):
             return None
         prompt = table.prompts.get(seat.seat)
         version = prompt.version if prompt else table.state.version
         controls = table.controls_for(seat.seat)
-        return controls_view(table.id, seat.seat, version, controls, hint=hints_offered(table))
+        return controls_view(
+            table.id, seat.seat, version, controls, hint=hints_offered(table), locale=locale
+        )
 
     async def _refresh_dm(
         self,
@@ -265,9 +299,10 @@ class PresenterMixin(HostBase):
         """
         if seat.dms_closed or seat.user_id is None:
             return
-        content = self._hand_content(table, seat)
-        view = self._hand_view(table, seat)
-        hand_key = table.hand_key(seat.seat)
+        locale = self.seat_locale(seat)
+        content = self._hand_content(table, seat, locale)
+        view = self._hand_view(table, seat, locale)
+        hand_key = f"{locale}:{table.hand_key(seat.seat)}"  # a new language redraws it too
         # A decision that is only "pass" in a claim window (nothing to claim) edits the DM in
         # place: no notification on every discard; a real claim comes as a new message.
         acting = (
@@ -277,7 +312,7 @@ class PresenterMixin(HostBase):
         )
         new_message = fresh or seat.dm_message_id is None or (acting and not seat.dm_acting)
         same_hand = not new_message and seat.dm_hand_key == hand_key
-        file = None if same_hand else await self._render(table, "render_hand", seat.seat)
+        file = None if same_hand else await self._render(table, "render_hand", seat.seat, locale)
         edit: dict[str, Any] = {"content": content, "view": view}
         if not same_hand:
             edit["attachments"] = [file] if file else []
@@ -393,8 +428,11 @@ class PresenterMixin(HostBase):
         await self.store.update_seat(table.id, seat.seat, dms_closed=True)
         await self._post(
             table,
-            f"<@{seat.user_id}>, I can't send you direct messages. Press **Show my hand** on the "
-            "table message to see your hand and play (or allow DMs from server members).",
+            Text(
+                "{player}, I can't send you direct messages. Press **Show my hand** on the "
+                "table message to see your hand and play (or allow DMs from server members).",
+                player=f"<@{seat.user_id}>",
+            ),
             ping=[seat.user_id] if seat.user_id else [],
         )
 
@@ -407,10 +445,12 @@ class PresenterMixin(HostBase):
         ping: Sequence[int] = (),
         priority: Priority = Priority.POST,
     ) -> None:
-        """Post in the table's thread; only the users in ``ping`` may be notified."""
+        """Post in the table's thread, in the table's language (``text``: a ``Text``, or a
+        line already said in it); only the users in ``ping`` may be notified."""
         channel = self._channel(table.channel_for_table)
         if channel is None:
             return
+        text = str(localize(table.locale, text))
         mentions = pings(*ping) if ping else NO_PINGS
         await self.budget.acquire(priority)
         try:

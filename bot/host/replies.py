@@ -1,6 +1,8 @@
 """Answers to interactions (ephemeral notes, the one error path) and who may do what.
 
 Shared by every part of the host; nothing here knows about tables beyond their guild.
+A private answer is said in the language of the click it answers (``interaction.locale``):
+give it a :class:`~bot.i18n.Text`, it is localised here.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.host.text import NO_PINGS, incident_id
+from bot.i18n import Text, localize, normalize
 
 if TYPE_CHECKING:
     from bot.host.table import Table
@@ -19,8 +22,21 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-async def ephemeral(interaction: discord.Interaction, text: str) -> None:
-    """A private answer: the response if none was sent yet, else a follow-up."""
+def locale_of(interaction: discord.Interaction) -> str:
+    """The language of the user behind ``interaction`` (their Discord client's)."""
+    return normalize(getattr(interaction, "locale", None))
+
+
+def say(interaction: discord.Interaction, text: str, prefix: str = "") -> str:
+    """``text`` in the interaction's language, after ``prefix`` (an emoji: the same in
+    every language)."""
+    return prefix + str(localize(locale_of(interaction), text))
+
+
+async def ephemeral(interaction: discord.Interaction, text: str, *, prefix: str = "") -> None:
+    """A private answer in the user's language: the response if none was sent yet, else a
+    follow-up."""
+    text = say(interaction, text, prefix)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
@@ -30,8 +46,9 @@ async def ephemeral(interaction: discord.Interaction, text: str) -> None:
         log.warning("could not answer interaction: %s", e)
 
 
-async def followup(interaction: discord.Interaction, text: str) -> None:
-    """A private follow-up to an interaction already acknowledged."""
+async def followup(interaction: discord.Interaction, text: str, *, prefix: str = "") -> None:
+    """A private follow-up, in the user's language, to an interaction already acknowledged."""
+    text = say(interaction, text, prefix)
     with contextlib.suppress(discord.HTTPException):
         await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
 
@@ -56,8 +73,11 @@ async def report_error(
     )
     await ephemeral(
         interaction,
-        f"😵 Sorry, something went wrong on my side and nothing was changed. "
-        f"If it happens again, tell the server's admins: incident `{incident}`.",
+        Text(
+            "😵 Sorry, something went wrong on my side and nothing was changed. "
+            "If it happens again, tell the server's admins: incident `{incident}`.",
+            incident=incident,
+        ),
     )
     return incident
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import inspect
 import io
 import logging
 import time
@@ -27,53 +29,72 @@ from bot.host.base import HostBase
 from bot.host.budget import Priority
 from bot.host.components import spectator_view
 from bot.host.options import game_options
-from bot.host.replies import ephemeral, from_table_guild
+from bot.host.replies import ephemeral, from_table_guild, locale_of
 from bot.host.table import Table
-from bot.host.text import NO_PINGS
+from bot.host.text import NO_PINGS, game_title
+from bot.i18n import DEFAULT_LOCALE, Text, format_number, localize
 from bot.render.reveal import deal_end_png
 from bot.render.worker import pool as render_pool
 
 log = logging.getLogger(__name__)
 
 
-def spectator_text(table: Table) -> str:
-    """The spectator view's text: what anyone at the table may know (names, no pings)."""
+def spectator_text(table: Table, locale: str = DEFAULT_LOCALE) -> str:
+    """The spectator view's text, in ``locale``: what anyone at the table may know (names,
+    no pings)."""
+    loc = locale
     state = table.state
     view = state.view(None)
-    head = f"👀 **{table.title}** · table #{table.id}"
+    head = localize(
+        loc,
+        Text("👀 **{game}** · table #{table}", game=game_title(table.spec, loc), table=table.id),
+    )
     progress = table.spec.progress(view)
     if progress:
-        head += f" · {progress}"
+        head += f" · {localize(loc, progress)}"
     lines = [head]
     scores = view.get("scores") or []
     if scores:
-        lines.append(
-            "Scores: "
-            + " · ".join(f"{s.name} {score}" for s, score in zip(table.seats, scores, strict=False))
+        totals = " · ".join(
+            f"{s.name} {format_number(loc, score)}"
+            for s, score in zip(table.seats, scores, strict=False)
         )
+        lines.append(localize(loc, Text("Scores: {scores}", scores=totals)))
     if table.recent:
-        lines.append("Last moves:")
-        lines += [f"• {text}" for text in table.recent]
+        lines.append(localize(loc, Text("Last moves:")))
+        lines += [f"• {localize(loc, text)}" for text in table.recent]
     if state.is_over:
-        lines.append("🏁 The match is over.")
+        lines.append(localize(loc, Text("🏁 The match is over.")))
     else:
         waiting = [table.seats[s] for s in table.waiting_on()]
         if waiting:
-            who = ", ".join(f"🤖 {s.name}" if s.played_by_ai else s.name for s in waiting)
-            lines.append(f"⏳ {who} to act")
-    lines.append(f"As of <t:{int(time.time())}:T> — **Refresh** for the table as it is now.")
+            who = tuple(f"🤖 {s.name}" if s.played_by_ai else s.name for s in waiting)
+            lines.append(localize(loc, Text("⏳ {names} to act", names=who)))
+    lines.append(
+        localize(
+            loc,
+            Text(
+                "As of {time} — **Refresh** for the table as it is now.",
+                time=f"<t:{int(time.time())}:T>",
+            ),
+        )
+    )
     return "\n".join(lines)[:1900]
 
 
-def hands_line(names: Sequence[str], hands: Sequence[Sequence[str]]) -> str:
-    """Each player's hand at the end of a deal, in one line of card codes."""
+def hands_line(
+    names: Sequence[str], hands: Sequence[Sequence[str]], locale: str = DEFAULT_LOCALE
+) -> str:
+    """Each player's hand at the end of a deal, in one line of card codes, in ``locale``."""
     if not any(hands):
-        return "Hands at the end: every card was played."
+        return str(localize(locale, Text("Hands at the end: every card was played.")))
     parts = [
-        f"{name} {' '.join(hand)}" if hand else f"{name} (no cards)"
+        f"{name} {' '.join(hand)}"
+        if hand
+        else localize(locale, Text("{name} (no cards)", name=name))
         for name, hand in zip(names, hands, strict=False)
     ]
-    return "Hands at the end: " + " · ".join(parts)
+    return str(localize(locale, Text("Hands at the end: {hands}", hands=" · ".join(parts))))
 
 
 class SpectateMixin(HostBase):
@@ -86,13 +107,17 @@ class SpectateMixin(HostBase):
             if refresh:
                 with contextlib.suppress(discord.HTTPException):
                     await interaction.response.edit_message(
-                        content="🏁 This table is no longer running: its thread has the end.",
+                        content=localize(
+                            locale_of(interaction),
+                            Text("🏁 This table is no longer running: its thread has the end."),
+                        ),
                         attachments=[],
                         view=None,
                     )
                     return
-            await ephemeral(interaction, "This table is no longer running.")
+            await ephemeral(interaction, Text("This table is no longer running."))
             return
+        locale = locale_of(interaction)
         if refresh:
             await interaction.response.defer()
         else:
@@ -101,11 +126,11 @@ class SpectateMixin(HostBase):
             if not table.driven:  # a cache of the log: catch up first
                 await self._catch_up(table)  # type: ignore[attr-defined]
             public = table.state.view(None)
-            content = spectator_text(table)
+            content = spectator_text(table, locale)
             over = table.state.is_over
-        file = await self._render_public(table, public)
+        file = await self._render_public(table, public, locale)
         kwargs: dict[str, Any] = {"content": content}
-        view = None if over else spectator_view(table.id)
+        view = None if over else spectator_view(table.id, locale)
         if refresh:
             with contextlib.suppress(discord.HTTPException):
                 await interaction.edit_original_response(
@@ -118,19 +143,24 @@ class SpectateMixin(HostBase):
             kwargs["view"] = view
         await interaction.followup.send(ephemeral=True, allowed_mentions=NO_PINGS, **kwargs)
 
-    async def _render_public(self, table: Table, public: dict[str, Any]) -> discord.File | None:
-        """The table picture of a public view, in the render pool (behind the players'
-        renders: a spectator waits)."""
+    async def _render_public(
+        self, table: Table, public: dict[str, Any], locale: str = DEFAULT_LOCALE
+    ) -> discord.File | None:
+        """The table picture of a public view in ``locale``, in the render pool (behind the
+        players' renders: a spectator waits)."""
         return await self._render_view(
-            table, "render_table", public, Priority.TABLE, f"{table.game}-spectator.png"
+            table, "render_table", public, Priority.TABLE, f"{table.game}-spectator.png", locale
         )
 
     async def _post_deal_summary(self, table: Table, text: str) -> None:
         """A deal ended: post its result, the totals and the hands as they stood at the end
-        (with the score sheet and the hands face up in one picture)."""
+        (with the score sheet and the hands face up in one picture), in the table's
+        language."""
+        loc = table.locale
         names = [s.name for s in table.seats]
         totals = " · ".join(
-            f"{name} {score}" for name, score in zip(names, table.state.scores, strict=True)
+            f"{name} {format_number(loc, score)}"
+            for name, score in zip(names, table.state.scores, strict=True)
         )
         loop = asyncio.get_running_loop()
         reveal = data = None
@@ -138,7 +168,7 @@ class SpectateMixin(HostBase):
         try:
             reveal, data = await loop.run_in_executor(
                 render_pool(self.settings.render_processes),
-                deal_end_png,
+                _deal_end_call(loc),
                 table.game,
                 table.seed,
                 names,
@@ -150,16 +180,26 @@ class SpectateMixin(HostBase):
             log.exception("table %s: the deal summary could not be drawn", table.id)
         finally:
             self.render_slots.release()
-        lines = [f"📜 {text}", f"Totals: {totals}"]
+        lines = [
+            f"📜 {localize(loc, text)}",
+            localize(loc, Text("Totals: {totals}", totals=totals)),
+        ]
         if reveal is not None and reveal[0] != table.last_revealed:
             table.last_revealed = reveal[0]
-            lines.append(hands_line(names, reveal[1]))
+            lines.append(hands_line(names, reveal[1], loc))
         file = (
             discord.File(io.BytesIO(data), filename=f"{table.game}-deal-summary.png")
             if data
             else None
         )
         await self._post(table, "\n".join(lines), file)  # type: ignore[attr-defined]
+
+
+def _deal_end_call(locale: str) -> Any:
+    """``deal_end_png`` drawing in ``locale`` once it takes one (bot/render/reveal.py)."""
+    if "locale" in inspect.signature(deal_end_png).parameters:
+        return functools.partial(deal_end_png, locale=locale)
+    return deal_end_png
 
 
 __all__ = ["SpectateMixin", "hands_line", "spectator_text"]

@@ -30,7 +30,7 @@ class Seat:
     dms_closed: bool = False
     timeouts: int = 0
     dm_acting: bool = False  # the current DM was sent for a decision the seat must make
-    dm_hand_key: str | None = None  # the hand the current DM's image shows
+    dm_hand_key: str | None = None  # the hand (and language) the current DM's image shows
     #: The current DM may carry live controls (unknown after a restart: assume it does).
     dm_has_controls: bool = True
     #: The seat's last DM click (its token sends and edits DMs without REST budget while
@@ -69,13 +69,15 @@ class Table:
     thread_id: int | None = None
     table_message_id: int | None = None
     lobby_message_id: int | None = None
+    #: The table's language: its table message, thread posts and table picture.
+    locale: str = "en-US"
     prompts: dict[int, Prompt] = field(default_factory=dict)
     deadlines: dict[int, float] = field(default_factory=dict)  # seat -> monotonic time
     deadline_versions: dict[int, int] = field(default_factory=dict)  # the decision it is for
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: Serialises edits of the table message (an older picture never follows a newer one).
     edit_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    #: (public view, status text) the table message shows now.
+    #: (public view and language of the picture, status text) the table message shows now.
     shown: tuple[str, str] | None = None
     table_dirty: asyncio.Event = field(default_factory=asyncio.Event)
     #: When (monotonic) the oldest change the table message does not show yet was made, or
@@ -83,7 +85,9 @@ class Table:
     dirty_since: float | None = None
     wake: asyncio.Event = field(default_factory=asyncio.Event)  # the driver re-plans
     events_shown: int = 0
-    recent: list[str] = field(default_factory=list)  # last public event lines
+    #: The last public event lines, as the game said them (``Text``: told in each reader's
+    #: language when shown).
+    recent: list[str] = field(default_factory=list)
     #: The action that ended the last deal whose hands were revealed (bot.host.spectate).
     last_revealed: int | None = None
     finished: bool = False

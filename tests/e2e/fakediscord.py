@@ -212,6 +212,8 @@ class FakeGuild:
     joined_at: str
     member_ids: list[int] = field(default_factory=list)
     channel_ids: list[int] = field(default_factory=list)
+    #: The server's language (Discord's ``preferred_locale``, an interaction's ``guild_locale``).
+    preferred_locale: str = "en-US"
 
 
 @dataclass
@@ -1117,18 +1119,24 @@ class FakeDiscord:
         return self._last_id
 
     def add_guild(
-        self, name: str, *, shard: int | None = None, shard_count: int | None = None
+        self,
+        name: str,
+        *,
+        shard: int | None = None,
+        shard_count: int | None = None,
+        locale: str = "en-US",
     ) -> int:
         """A guild with an @everyone role (id = guild id), the bot, the owner and all users.
 
         ``shard`` places it on that shard of ``shard_count`` (default: the fake's
         :attr:`shard_count`): its id is chosen so that ``(id >> 22) % shard_count == shard``.
+        ``locale`` is its preferred locale (interactions in it carry it as ``guild_locale``).
         """
         if shard is None:
             guild_id = self._next_id()
         else:
             guild_id = self._next_id_on_shard(shard, shard_count or self.shard_count)
-        guild = FakeGuild(guild_id, name, self.owner_user_id, _now_iso())
+        guild = FakeGuild(guild_id, name, self.owner_user_id, _now_iso(), preferred_locale=locale)
         guild.member_ids = [u.id for u in self._users.values()]
         self._guilds[guild.id] = guild
         self._changed()
@@ -1407,7 +1415,7 @@ class FakeDiscord:
             "premium_tier": 0,
             "premium_subscription_count": 0,
             "premium_progress_bar_enabled": False,
-            "preferred_locale": "en-US",
+            "preferred_locale": guild.preferred_locale,
             "system_channel_id": None,
             "system_channel_flags": 0,
             "rules_channel_id": None,
@@ -2726,8 +2734,8 @@ class FakeDiscord:
             channel_payload["permissions"] = str(self._permissions(guild, user_id))
             payload.update(
                 guild_id=str(guild.id),
-                guild={"id": str(guild.id), "locale": "en-US", "features": []},
-                guild_locale="en-US",
+                guild={"id": str(guild.id), "locale": guild.preferred_locale, "features": []},
+                guild_locale=guild.preferred_locale,
                 member=self._member_payload(guild, user_id, permissions=True),
                 authorizing_integration_owners={"0": str(guild.id)},
                 context=0,

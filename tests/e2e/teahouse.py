@@ -291,10 +291,15 @@ def state_checks(state: Any, seat: int) -> tuple[Callable[[str], str], Callable[
     return normalize, accepts
 
 
-async def click_move(fake: FakeDiscord, user_id: int, message: FakeMessage, move: Move):
+async def click_move(
+    fake: FakeDiscord, user_id: int, message: FakeMessage, move: Move, *, locale: str = "en-US"
+):
+    """Make ``move`` as ``user_id`` (whose Discord speaks ``locale``)."""
     if move.values is None:
-        return await fake.click(user_id, message, move.component["custom_id"])
-    return await fake.select(user_id, message, move.component["custom_id"], list(move.values))
+        return await fake.click(user_id, message, move.component["custom_id"], locale=locale)
+    return await fake.select(
+        user_id, message, move.component["custom_id"], list(move.values), locale=locale
+    )
 
 
 async def click_legal_action(
@@ -307,10 +312,12 @@ async def click_legal_action(
     *,
     state: Any = None,
     seat: int | None = None,
+    locale: str = "en-US",
 ):
     """Click a component that sends one of the ``legal`` codes (like a player who knows the
     rules), chosen at random among everything the controls can send. With ``state`` and
-    ``seat``, codes are compared as the game spells them (and checked as the bot will)."""
+    ``seat``, codes are compared as the game spells them (and checked as the bot will).
+    ``locale``: the player's Discord language (the interaction's)."""
     normalize = accepts = None
     if state is not None and seat is not None:
         normalize, accepts = state_checks(state, seat)
@@ -320,4 +327,4 @@ async def click_legal_action(
             f"no component sends any of {legal[:10]}... in "
             f"{[(c['custom_id'], [o['value'] for o in c.get('options') or []]) for c in comps]}"
         )
-    return await click_move(fake, user_id, message, rng.choice(moves))
+    return await click_move(fake, user_id, message, rng.choice(moves), locale=locale)

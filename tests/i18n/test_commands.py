@@ -8,10 +8,12 @@ from typing import Any
 
 import discord
 import pytest
+from babel.messages.pofile import read_po
 from discord.ext import commands
 
 from bot import i18n
 from bot.app import COGS, CommandTranslator
+from cogs import LANGUAGES
 
 DISCORD_LOCALES = {
     "ja": discord.Locale.japanese,
@@ -42,14 +44,30 @@ async def _payloads() -> list[dict[str, Any]]:
 
 
 def _texts(payload: dict[str, Any], path: str = "") -> list[tuple[str, str, dict[str, Any]]]:
-    """(where, kind, node) for every node with a description or a choice name."""
+    """(where, kind, node) for every node with a description or a choice name — but the
+    choices of ``language``, each named in its own language for everyone (not translated)."""
     where = f"{path}/{payload['name']}"
     out = [(where, "description", payload)]
     for option in payload.get("options") or []:
         out += _texts(option, where)
+    if payload["name"] == "language":
+        return out
     for choice in payload.get("choices") or []:
         out.append((f"{where}={choice['value']}", "choice", choice))
     return out
+
+
+async def test_the_language_choices_are_named_in_their_own_language_everywhere() -> None:
+    seen = 0
+    for payload in await _payloads():
+        for option in (o for sub in payload.get("options") or [] for o in sub.get("options") or []):
+            if option["name"] != "language":
+                continue
+            seen += 1
+            assert [(c["name"], c["value"]) for c in option["choices"]] == list(LANGUAGES)
+            assert [c["value"] for c in option["choices"]] == list(i18n.LOCALES)
+            assert not any(c.get("name_localizations") for c in option["choices"])
+    assert seen == 5  # /<game> new of every game
 
 
 @pytest.mark.parametrize("locale", i18n.TRANSLATED)
@@ -112,8 +130,15 @@ async def test_the_catalogs_hold_only_command_text_and_the_listed_messages() -> 
             used.add(node["description"] if kind == "description" else node["name"])
     for locale in i18n.TRANSLATED:
         ids = {m.id if isinstance(m.id, str) else m.id[0] for m in i18n.catalog(locale) if m.id}
-        assert ids - used == NOT_COMMAND_TEXT, locale
+        assert ids - used - _host_messages(locale) == NOT_COMMAND_TEXT, locale
         assert used <= ids
+
+
+def _host_messages(locale: str) -> set[str]:
+    """The ids of ``host.po``: the host's messages, not command text."""
+    with i18n.po_path(locale, "host").open("rb") as f:
+        catalog = read_po(f, locale=i18n.BABEL_LOCALES[locale])
+    return {m.id if isinstance(m.id, str) else m.id[0] for m in catalog if m.id}
 
 
 async def test_the_translator_leaves_names_alone() -> None:
