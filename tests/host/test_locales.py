@@ -279,3 +279,30 @@ def test_the_lobby_options_name_options_in_ascii_and_say_values_in_the_language(
     assert shown_options(options, "ja") == "rounds: 6, hints: オン"
     assert shown_options({"hints": False}, "zh-CN") == "hints: 关闭"
     assert shown_options({"hints": True, "hinted": [0]}, "ko") == "hints: 사용됨 (레이팅 미반영)"
+
+
+async def test_the_driving_process_learns_a_language_seen_by_another(tmp_path) -> None:
+    """A click served by another process (with the player's new language) reaches the
+    process driving the table with the move: its next DM to that player uses it."""
+    path = str(tmp_path / "shared.db")
+    a, b = await offline_host(path), await offline_host(path)
+    try:
+        table_id = await _table_row(a, "ja")
+        ta, tb = await a.table(table_id), await b.table(table_id)
+        assert ta is not None and tb is not None
+        ta.driven = True  # A drives the table; B only serves clicks
+        assert a.seat_locale(ta.seats[0]) == "en-US"
+        click = Click(7)
+        click.locale = "ko"  # type: ignore[attr-defined]
+        b.remember_locale(click)
+        await b.locales.flush()
+        seat = tb.state.to_act[0]
+        async with tb.lock:
+            await b._apply(tb, seat, tb.state.legal_actions(seat)[0], "player")
+        async with ta.lock:
+            assert await a._sync_with_log(ta)
+        assert a.seat_locale(ta.seats[0]) == "ko"
+    finally:
+        for host in (a, b):
+            await host.close()
+            await host.store.close()
