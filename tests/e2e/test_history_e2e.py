@@ -1,7 +1,8 @@
 """History and replays over the fake Discord: a finished match of every game is listed by
 ``/history``; its replay steps to the final scores the match's last message announced;
 ``public:true`` posts in the channel; a running table, a table of another server and a
-stranger's click are handled; the buttons keep working after a restart."""
+stranger's click are handled; the buttons keep working after a restart; all of it in the
+asking person's language."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from bot.games import GAME_NAMES
 from tests.e2e.fakediscord import FakeDiscord, FakeMessage, find_components
 from tests.e2e.teahouse import RunningBot, eventually, settings_for
 from tests.e2e.test_games_e2e import Match, play_whole_match
+from tests.i18n.drawn import english_in_messages
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.no_rate_limits]
 
@@ -25,18 +27,24 @@ MATCHES = {
     "mahjong": Match("mahjong", {"max_hands": 1}, humans=1, ais=3),
 }
 
-SCORE = re.compile(r"(-?\d+)$")
+#: A score at the end of a line, its thousands grouped (1,015) in every language.
+SCORE = re.compile(r"(-?[\d,]+)$")
+
+
+def score_of(part: str) -> int:
+    return int(SCORE.search(part).group(1).replace(",", ""))
 
 
 def final_scores_announced(fake: FakeDiscord, thread: int, table_id: int) -> list[int]:
     """The scores of the match's last message ("… #n is over."), best place first."""
     over = next(m for m in fake.messages_in(thread) if f"#{table_id} is over." in m.content)
-    return [int(line.rsplit("—", 1)[1]) for line in over.content.splitlines() if "—" in line]
+    lines = [line for line in over.content.splitlines() if "—" in line]
+    return [int(line.rsplit("—", 1)[1].strip().replace(",", "")) for line in lines]
 
 
 def replay_final_scores(message: FakeMessage) -> list[int]:
     line = next(x for x in message.content.splitlines() if x.startswith("🏁 Final scores:"))
-    return [int(SCORE.search(part).group(1)) for part in line.split(":", 1)[1].split(" · ")]
+    return [score_of(part) for part in line.split(":", 1)[1].split(" · ")]
 
 
 def button(message: FakeMessage, prefix: str) -> dict:
@@ -167,5 +175,92 @@ async def test_public_refusals_strangers_and_a_restart(
             fake, alice, posted, button(posted, f"th:rp:{table_id}:first:")["custom_id"]
         )
         assert "step 0/" in posted.content
+    finally:
+        await running.stop()
+
+
+def _own_lines(content: str) -> list[str]:
+    """A replay message's lines but the game's own sentences (its events, quoted)."""
+    return [line for line in content.splitlines() if not line.startswith("> ")]
+
+
+async def test_history_replay_leaderboard_and_stats_in_japanese(
+    fake_discord: FakeDiscord, tmp_path, games_channel: int, bob: int
+) -> None:
+    """A person whose Discord speaks Japanese reads /history, the replay (its caption,
+    controls, file message, refusals), /leaderboard and /stats in Japanese; someone else
+    clicking their public replay gets their own copy in their own language."""
+    fake = fake_discord
+    running = RunningBot(fake, settings_for(str(tmp_path / "ja.db"), render_processes=0))
+    await running.start()
+    try:
+        table_id, thread = await finished_table(fake, running, games_channel, "koikoi")
+        player = fake.user_named("koikoi-player0")
+        listing = await answer(await fake.slash(player, games_channel, "history", {}, locale="ja"))
+        embed = listing.embeds[0]
+        assert embed["title"] == "📜 終わった対局"
+        field = embed["fields"][0]
+        assert field["name"] == f"#{table_id} · こいこい"
+        assert "手" in field["value"] and "moves" not in field["value"]
+        assert embed["footer"]["text"].startswith("1/1ページ")
+        assert (
+            english_in_messages([embed["title"], field["value"], embed["footer"]["text"]], "ja")
+            == []
+        )
+
+        # Its button opens the replay in Japanese: caption, controls, the last step's scores.
+        replay = await answer(await fake.click(player, listing, f"th:ho:{table_id}", locale="ja"))
+        assert replay.content.startswith(f"**こいこい** #{table_id} — リプレイ · 0/")
+        assert "最初の局の開始時点です" in replay.content
+        controls = find_components(replay)
+        assert any(c.get("label") == "ダウンロード" for c in controls)
+        select = next(c for c in controls if (c.get("custom_id") or "").startswith("th:rh:"))
+        assert select["placeholder"] == "回戦を選んで移動…"
+        assert select["options"][0]["label"] == "第1回戦"
+        edits = replay.edits
+        last = button(replay, f"th:rp:{table_id}:last:")["custom_id"]
+        await (await fake.click(player, replay, last, locale="ja")).wait_response()
+        await eventually(lambda: replay.edits > edits)
+        final = next(x for x in replay.content.splitlines() if x.startswith("🏁 最終得点："))
+        scores = [score_of(p) for p in final.split("：", 1)[1].split(" · ")]
+        assert scores == final_scores_announced(fake, thread, table_id)
+        assert english_in_messages(_own_lines(replay.content), "ja") == []
+        download = await answer(await fake.click(player, replay, f"th:rd:{table_id}", locale="ja"))
+        assert download.content.startswith(f"卓 #{table_id} のリプレイファイルです。")
+
+        # Refusals too.
+        refused = await fake.slash(
+            player, games_channel, "replay", {"table": table_id, "hand": 99}, locale="ja"
+        )
+        await refused.wait_response()
+        assert refused.callback.data["content"].startswith(f"卓 #{table_id} に第99局はありません")
+
+        # A public replay follows whoever asked; an English click gets an English copy.
+        posted = await answer(
+            await fake.slash(
+                player, games_channel, "replay", {"table": table_id, "public": True}, locale="ja"
+            )
+        )
+        assert "リプレイ" in posted.content
+        theirs = await answer(
+            await fake.click(bob, posted, button(posted, f"th:rp:{table_id}:next:")["custom_id"])
+        )
+        assert theirs.ephemeral and f"#{table_id} — replay · step 1/" in theirs.content
+
+        # /leaderboard and /stats, with their pictures.
+        board = await answer(
+            await fake.slash(player, games_channel, "leaderboard", {"game": "koikoi"}, locale="ja")
+        )
+        embed = board.embeds[0]
+        assert embed["title"] == "🏆 こいこい ランキング"
+        assert embed["description"].startswith("`#  レート  対局数  勝利数` プレイヤー")
+        assert embed["footer"]["text"].startswith("レート：openskill")
+        assert board.attachments[0][1].startswith(b"\x89PNG")
+        stats = await answer(await fake.slash(player, games_channel, "stats", {}, locale="ja"))
+        field = stats.embeds[0]["fields"][0]
+        assert field["name"] == "こいこい" and field["value"].startswith("対局 **1** · 勝利 **")
+        assert stats.attachments[0][1].startswith(b"\x89PNG")
+        texts = [embed["description"], embed["footer"]["text"], field["value"]]
+        assert english_in_messages([t for text in texts for t in text.splitlines()], "ja") == []
     finally:
         await running.stop()
