@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import inspect
 import io
 import logging
 import time
@@ -168,7 +167,7 @@ class SpectateMixin(HostBase):
         try:
             reveal, data = await loop.run_in_executor(
                 render_pool(self.settings.render_processes),
-                _deal_end_call(loc),
+                functools.partial(deal_end_png, locale=loc),
                 table.game,
                 table.seed,
                 names,
@@ -193,13 +192,6 @@ class SpectateMixin(HostBase):
             else None
         )
         await self._post(table, "\n".join(lines), file)  # type: ignore[attr-defined]
-
-
-def _deal_end_call(locale: str) -> Any:
-    """``deal_end_png`` drawing in ``locale`` once it takes one (bot/render/reveal.py)."""
-    if "locale" in inspect.signature(deal_end_png).parameters:
-        return functools.partial(deal_end_png, locale=locale)
-    return deal_end_png
 
 
 __all__ = ["SpectateMixin", "hands_line", "spectator_text"]
