@@ -18,8 +18,15 @@ def test_the_font_draws_every_catalog_character(locale: str, bold: bool) -> None
         if m.id:
             text.update(*(m.string if isinstance(m.string, tuple) else (m.string,)))
     assert len(text) > 20
-    missing = sorted(ch for ch in text if not has_glyph(ch, bold))
+    missing = sorted(ch for ch in text if not has_glyph(ch, bold) and not _emoji(ch))
     assert missing == [], f"the font lacks {''.join(missing)!r}: run scripts/subset_font.py"
+
+
+def _emoji(ch: str) -> bool:
+    """An emoji (⏰, 🤖): it only begins messages Discord shows as text, drawn by the reader's
+    own emoji font (no subset font has them); what is drawn on the pictures is checked
+    character by character by each game's picture tests (tests/i18n/test_*_i18n.py)."""
+    return ord(ch) >= 0x1F000 or 0x23E9 <= ord(ch) <= 0x23FA  # (⏰ ⏳: emoji-style clocks)
 
 
 def test_the_glyph_check_sees_a_missing_character() -> None:
