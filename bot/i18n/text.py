@@ -40,6 +40,14 @@ class Text(str):
         self.fields = fields
         return self
 
+    # A Text is never changed once made (like the str it is): copies are itself, as a str's
+    # are — a deep copy of a game state must not rebuild every event line it holds.
+    def __copy__(self) -> Text:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Text:
+        return self
+
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled into the render processes: keep what localize needs, not just the str.
         return (_rebuild, (str(self), dict(self.__dict__)))

@@ -181,3 +181,6 @@ def test_a_text_is_its_english_and_says_itself_in_each_locale(monkeypatch) -> No
 
     again = pickle.loads(pickle.dumps(text))
     assert again == text and localize("ja", again) == "Annが鶴、松を取る。"
+    import copy
+
+    assert copy.deepcopy(text) is text and copy.copy(text) is text  # immutable, like a str
