@@ -243,12 +243,12 @@ def test_rules_attaches_the_users_languages_complete_rules(game: str) -> None:
 def test_rules_attaches_the_english_when_a_translation_is_missing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import cogs.rules
-
     (tmp_path / "docs" / "rules").mkdir(parents=True)
     (tmp_path / "docs" / "rules" / "koikoi.md").write_text("# Koi-Koi\n", encoding="utf-8")
     (tmp_path / "docs" / "rules" / "koikoi.ja.md").write_text("# こいこい\n", encoding="utf-8")
-    monkeypatch.setattr(cogs.rules, "REPO_ROOT", tmp_path)
+    # The function's own module globals: loading the cogs as extensions (other tests do)
+    # puts a fresh cogs.rules module in sys.modules, not the one imported here.
+    monkeypatch.setitem(full_rules_path.__globals__, "REPO_ROOT", tmp_path)
     monkeypatch.chdir(tmp_path)
     assert full_rules_path("koikoi", "ja") == tmp_path / "docs" / "rules" / "koikoi.ja.md"
     assert full_rules_path("koikoi", "ko") == tmp_path / "docs" / "rules" / "koikoi.md"
