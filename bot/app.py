@@ -35,6 +35,33 @@ COGS = (
 )
 
 
+#: Seconds between discord.py's sweeps of its inactive rate-limit buckets.
+BUCKET_SWEEP_SECONDS = 60.0
+
+
+def throttle_bucket_sweeps() -> None:
+    """discord.py keeps a rate-limit bucket per route and channel and, once it holds 256,
+    scans all of them for inactive ones each time a new one is made. A bot with a thousand
+    tables has thousands (a DM channel and a thread per player and table), and after a
+    restart every first request to each makes a new one: the scans were a fifth of the
+    main thread while the tables resumed. Sweep at most once a minute instead (a bucket is
+    only inactive after five idle minutes anyway)."""
+    http = discord.http.HTTPClient
+    if getattr(http, "_teahouse_throttled", False):
+        return
+    sweep = http._try_clear_expired_ratelimits
+
+    def throttled(self: discord.http.HTTPClient) -> None:
+        now = asyncio.get_running_loop().time()
+        if now - getattr(self, "_teahouse_swept_at", -BUCKET_SWEEP_SECONDS) < BUCKET_SWEEP_SECONDS:
+            return
+        self._teahouse_swept_at = now  # type: ignore[attr-defined]
+        sweep(self)
+
+    http._try_clear_expired_ratelimits = throttled  # type: ignore[method-assign]
+    http._teahouse_throttled = True  # type: ignore[attr-defined]
+
+
 class CommandTranslator(app_commands.Translator):
     """The slash commands' descriptions and choices in each user's Discord language, from
     the ``bot/i18n`` catalogs (names stay ASCII: see docs/localisation.md)."""
@@ -78,6 +105,7 @@ class Teahouse(commands.AutoShardedBot):
         self.dynamic_item_types: list[type[discord.ui.DynamicItem[Any]]] = []
 
     async def setup_hook(self) -> None:
+        throttle_bucket_sweeps()
         self.store = await Store.open(self.settings.database)
         self.host = TableHost(self, self.store, self.settings)
         self.add_dynamic_items(*ALL_DYNAMIC_ITEMS)

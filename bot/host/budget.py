@@ -60,6 +60,13 @@ class RestBudget:
     def waiting(self) -> int:
         return sum(1 for *_, f in self._waiters if not f.done())
 
+    def _queued(self) -> bool:
+        """Whether anyone waits (cheap: ``waiting`` counts them all, and after a restart
+        thousands of notices wait). Cancelled waiters on top are dropped on the way."""
+        while self._waiters and self._waiters[0][-1].done():
+            heapq.heappop(self._waiters)
+        return bool(self._waiters)
+
     def _refill(self) -> None:
         now = time.monotonic()
         self._tokens = min(self.capacity, self._tokens + (now - self._updated) * self.rate)
@@ -73,7 +80,7 @@ class RestBudget:
         ``send_now=False``: the caller prepares its request first and calls :meth:`sending`
         right before sending it (or :meth:`refund` if it sends nothing)."""
         self._refill()
-        if self._tokens >= 1 and not self.waiting:
+        if self._tokens >= 1 and not self._queued():
             self._tokens -= 1
         else:
             future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
