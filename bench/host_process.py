@@ -358,7 +358,10 @@ class Bench:
         # Started means playable: the thread and table message are up and every human has
         # had a DM (thread creation shares one bucket per channel, so a burst of starts in
         # one channel takes a while; the window must not measure that burst).
-        deadline = time.monotonic() + 180
+        # A start costs about six requests out of the REST budget (lobby, thread, table
+        # message, DM channels and DMs): at Discord's default limit 1,000 tables need minutes.
+        budget = 0.9 * self.fake.ratelimits.global_limit
+        deadline = time.monotonic() + max(180.0, 1.5 * 6 * len(self.tables) / budget)
         while time.monotonic() < deadline:
             posted = {
                 row["id"]
