@@ -19,6 +19,7 @@ every catalog.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from babel.lists import format_list
@@ -63,6 +64,27 @@ def ntext(
     self = Text.__new__(Text, template, context=context, **fields)
     self.msgid, self.plural, self.count = singular, plural, n
     return self
+
+
+def commas(parts: Sequence[str]) -> str:
+    """``a, b, c``: names, cards or codes listed as the catalogs join them (``A、B、C``), not
+    by Babel's list patterns, which glue their word to Latin names and codes (``B和C``) and
+    say 및 (a character the pictures' font may lack)."""
+    return _fold(parts, lambda a, b: Text("{item}, {next}", item=a, next=b))
+
+
+def semicolons(parts: Sequence[str]) -> str:
+    """``a; b; c``: clauses of one sentence (a hand's score lines, penalties)."""
+    return _fold(parts, lambda a, b: Text("{item}; {next}", item=a, next=b))
+
+
+def _fold(parts: Sequence[str], join: Callable[[str, str], str]) -> str:
+    if not parts:
+        return ""
+    out = parts[0]
+    for part in parts[1:]:
+        out = join(out, part)
+    return out
 
 
 def _rebuild(value: str, state: dict[str, Any]) -> Text:
@@ -113,4 +135,4 @@ def localize(locale: object, value: Any) -> Any:
     return value
 
 
-__all__ = ["Text", "localize", "ntext"]
+__all__ = ["Text", "commas", "localize", "ntext", "semicolons"]

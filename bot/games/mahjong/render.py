@@ -10,17 +10,15 @@ cards' own. Renders are pure functions of a view and a locale: every label is En
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.games.mahjong.rules import semicolons
 from bot.games.mahjong.tiles import INDEX, WIND_NAMES, name
 from bot.i18n import DEFAULT_LOCALE, format_number, normalize
-from bot.i18n.text import Text, localize
+from bot.i18n.text import Text, localize, semicolons
 from bot.render.draw import (
     FELT_GREEN,
     GOLD,
@@ -752,7 +750,7 @@ def render_deal_summary(view: Mapping[str, Any], locale: str = "en-US") -> Image
             )
             for p in entry["penalties"]
         ]
-        listed = functools.reduce(semicolons, pens)
+        listed = semicolons(pens)
         text = localize(locale, Text("Penalties: {list}", list=listed))
         _fitted(d, (22, 74), text, width - 44, 15, (255, 160, 140))
     winds = entry.get("winds") or ["E", "S", "W", "N"]

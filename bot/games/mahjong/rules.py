@@ -41,7 +41,6 @@ Readings of the spec where it leaves a choice (each noted where it is implemente
 from __future__ import annotations
 
 import dataclasses
-import functools
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -80,7 +79,7 @@ from bot.games.mahjong.tiles import (
     expand,
     name,
 )
-from bot.i18n.text import Text
+from bot.i18n.text import Text, commas, semicolons
 
 log = logging.getLogger(__name__)
 
@@ -1304,7 +1303,7 @@ class MahjongState(State):
                     "Hand {n} won by {name}. Hand totals: {lines}.",
                     n=self.hand_no,
                     name=self._n(w),
-                    lines=functools.reduce(semicolons, lines),
+                    lines=semicolons(lines),
                 ),
                 seat=w,
                 data={"deal": self.hand_no, "deltas": deltas},
@@ -1523,19 +1522,6 @@ class MahjongState(State):
             v["drawn"] = None
             v["pending_declare"] = None
         return v
-
-
-def semicolons(first: str, second: str) -> Text:
-    """``first; second`` (fold it over a list: ``a; b; c``), in any locale."""
-    return Text("{item}; {next}", item=first, next=second)
-
-
-def commas(parts: Sequence[str]) -> str:
-    """``a, b, c``: names or codes listed as the catalogs join them (``A、B、C``), not by
-    Babel's list patterns, which glue 和 to Latin names and codes (``B和C``) and say 및."""
-    if not parts:
-        return ""
-    return functools.reduce(lambda a, b: Text("{item}, {next}", item=a, next=b), parts)
 
 
 def _meld_view(m: Meld) -> dict[str, Any]:

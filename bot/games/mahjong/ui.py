@@ -17,9 +17,9 @@ from bot.engine.ui import (
     Select,
     button_rows,
 )
-from bot.games.mahjong.rules import commas, describe
+from bot.games.mahjong.rules import describe
 from bot.games.mahjong.tiles import INDEX, name
-from bot.i18n.text import Text
+from bot.i18n.text import Text, commas
 
 GAME_OVER = Text("The game is over.")
 DISCARD_PLACEHOLDER = Text("Discard…")

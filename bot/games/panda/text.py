@@ -7,9 +7,9 @@ sentences) and name places and score lines.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from bot.i18n.text import Text, commas, semicolons
 
-from bot.i18n.text import Text
+__all__ = ["commas", "place", "semicolons", "sentences"]
 
 
 def sentences(*parts: str | None) -> str:
@@ -20,28 +20,6 @@ def sentences(*parts: str | None) -> str:
     out = kept[0]
     for part in kept[1:]:
         out = Text("{sentence} {more}", sentence=out, more=part)
-    return out
-
-
-def semicolons(parts: Sequence[str]) -> str:
-    """``a; b; c`` (the score lines of a hand, said in one sentence)."""
-    if not parts:
-        return ""
-    out = parts[0]
-    for part in parts[1:]:
-        out = Text("{item}; {next}", item=out, next=part)
-    return out
-
-
-def commas(parts: Sequence[str]) -> str:
-    """``a, b, c``: a list of cards or names, joined as the catalog says (``A、B、C``)
-    rather than by Babel's list patterns (``A、B和C``, ``A, B 및 C``), which glue their word
-    to the Latin names of the deck and hold characters the bundled font may lack."""
-    if not parts:
-        return ""
-    out = parts[0]
-    for part in parts[1:]:
-        out = Text("{item}, {next}", item=out, next=part)
     return out
 
 
