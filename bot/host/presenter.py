@@ -210,8 +210,8 @@ class PresenterMixin(HostBase):
         are reading it); while only AI seats are to move (each after ``ai_delay``), or in a
         claim window, it waits for the moves to show them in one edit, but no longer than
         ``3 × edit_interval`` after the oldest unshown change. Two edits of a table are
-        ``edit_interval`` apart (Discord: 5 messages per 5 s per channel). Under pressure the REST budget serves
-        the table whose oldest unshown change is oldest first."""
+        ``edit_interval`` apart (Discord: 5 messages per 5 s per channel). Under pressure
+        the REST budget serves the table whose oldest unshown change is oldest first."""
         interval = self.settings.edit_interval
         gather = 3 * interval
         last_edit = -float("inf")
