@@ -328,3 +328,54 @@ async def click_legal_action(
             f"{[(c['custom_id'], [o['value'] for o in c.get('options') or []]) for c in comps]}"
         )
     return await click_move(fake, user_id, message, rng.choice(moves), locale=locale)
+
+
+async def play_to_end(
+    fake: FakeDiscord,
+    running: Any,
+    table_id: int,
+    people: dict[int, str],
+    *,
+    timeout: float = 30.0,
+    after_click: Callable[[Any], None] | None = None,
+) -> tuple[Any, int]:
+    """Play a table to its end by DM clicks: whenever the bot has settled (AIs moved, DMs
+    sent), the lowest human seat that must decide clicks one of its legal moves from its
+    newest controls — the same seed always plays the same match. ``people``: user id → the
+    Discord locale of their clicks. ``after_click`` sees each acknowledged click. Returns
+    (the table, clicks)."""
+    bot = running.bot
+    table = await eventually(lambda: bot.host.tables.get(table_id))
+    users = list(people)
+    clicks = 0
+    while not table.finished:
+        assert clicks < 3000, "the match did not end"
+        found = await eventually(
+            lambda: table.finished or next_decision(fake, table, users), timeout=timeout
+        )
+        if found is True:
+            break
+        user, (message, comps) = found
+        seat = table.seat_of(user).seat
+        version = table.state.version
+        # Like most people, these players don't call Panda on a whim (random calls can keep a
+        # match from ever reaching its target).
+        legal = [c for c in table.state.legal_actions(seat) if c != "call"]
+        inter = await click_legal_action(
+            fake,
+            user,
+            message,
+            comps,
+            legal,
+            decision_rng(table, seat),
+            state=table.state,
+            seat=seat,
+            locale=people[user],
+        )
+        await inter.wait_response()
+        await eventually(lambda t=table, v=version: t.state.version > v or t.finished)
+        if after_click is not None:
+            after_click(inter)
+        await eventually(lambda t=table: not t.lock.locked())
+        clicks += 1
+    return table, clicks

@@ -12,10 +12,7 @@ from bot.games import GAME_NAMES, render_module
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.teahouse import (
     RunningBot,
-    click_legal_action,
-    decision_rng,
-    eventually,
-    next_decision,
+    play_to_end,
     settings_for,
 )
 
@@ -61,32 +58,13 @@ async def play_whole_match(
         await (await fake.click(host, lobby, label="Add AI")).wait_response()
     await (await fake.click(host, lobby, label="Start")).wait_response()
     bot = running.bot
-    table = await eventually(lambda: bot.host.tables.get(table_id))
-    clicks = 0
-    while not table.finished:
-        assert clicks < 3000, "the match did not end"
-        # Wait until the bot has settled (AIs moved, DMs sent), then the lowest human seat
-        # that must decide clicks: the same seed always plays the same match.
-        found = await eventually(
-            lambda: table.finished or next_decision(fake, table, users), timeout=30
-        )
-        if found is True:
-            break
-        user, (message, comps) = found
-        seat = table.seat_of(user).seat
-        version = table.state.version
-        # Like most people, these players don't call Panda on a whim (random calls can keep a
-        # match from ever reaching its target).
-        legal = [c for c in table.state.legal_actions(seat) if c != "call"]
-        rng = decision_rng(table, seat)
-        inter = await click_legal_action(
-            fake, user, message, comps, legal, rng, state=table.state, seat=seat
-        )
-        await inter.wait_response()
-        await eventually(lambda t=table, v=version: t.state.version > v or t.finished)
+
+    def no_refusal(inter: Any) -> None:
         assert _ephemeral_text(inter) == "", _ephemeral_text(inter)
-        await eventually(lambda t=table: not t.lock.locked())
-        clicks += 1
+
+    table, clicks = await play_to_end(
+        fake, running, table_id, dict.fromkeys(users, "en-US"), after_click=no_refusal
+    )
     assert (await bot.store.get_table(table_id)).status == "finished"
     assert await bot.store.actions(table_id) == table.state.log
     # Each finished deal got its summary in the thread (with a score sheet where the game

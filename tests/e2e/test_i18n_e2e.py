@@ -29,6 +29,7 @@ from tests.e2e.teahouse import (
     eventually,
     latest_controls,
     next_decision,
+    play_to_end,
     settings_for,
 )
 from tests.i18n.drawn import english_in_messages
@@ -195,37 +196,7 @@ async def play(
 ) -> tuple[Any, int]:
     """Play the table to its end: each person (user id -> their Discord locale) clicks one
     of their legal moves when it is their turn. Returns (the table, clicks)."""
-    bot = running.bot
-    table = await eventually(lambda: bot.host.tables.get(table_id))
-    users = list(people)
-    clicks = 0
-    while not table.finished:
-        assert clicks < 3000, "the match did not end"
-        found = await eventually(
-            lambda: table.finished or next_decision(fake, table, users), timeout=60
-        )
-        if found is True:
-            break
-        user, (message, comps) = found
-        seat = table.seat_of(user).seat
-        version = table.state.version
-        legal = [c for c in table.state.legal_actions(seat) if c != "call"]
-        inter = await click_legal_action(
-            fake,
-            user,
-            message,
-            comps,
-            legal,
-            decision_rng(table, seat),
-            state=table.state,
-            seat=seat,
-            locale=people[user],
-        )
-        await inter.wait_response()
-        await eventually(lambda t=table, v=version: t.state.version > v or t.finished)
-        await eventually(lambda t=table: not t.lock.locked())
-        clicks += 1
-    return table, clicks
+    return await play_to_end(fake, running, table_id, people, timeout=60)
 
 
 @pytest.fixture
