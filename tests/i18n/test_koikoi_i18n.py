@@ -31,25 +31,12 @@ from bot.games.koikoi.rules import four_of_a_month, four_pairs, instant_win
 from bot.i18n import Text, localize
 from bot.render.charts import has_glyph
 from tests.i18n.drawn import drawn_text, english_leaks
+from tests.i18n.texts import texts_in, translated
 
 LOCALES = i18n.TRANSLATED
 PLAYERS = ["Ann", "Bo"]
 
 # ----- collecting and checking Texts -------------------------------------------------------
-
-
-def texts_in(value: Any) -> Iterator[Text]:
-    """Every Text in ``value`` (dicts, lists, tuples) and in the fields of those Texts."""
-    if isinstance(value, Text):
-        yield value
-        for field in value.fields.values():
-            yield from texts_in(field)
-    elif isinstance(value, Mapping):
-        for v in value.values():
-            yield from texts_in(v)
-    elif isinstance(value, list | tuple):
-        for v in value:
-            yield from texts_in(v)
 
 
 def plain_strings(value: Any) -> Iterator[str]:
@@ -64,14 +51,6 @@ def plain_strings(value: Any) -> Iterator[str]:
     elif isinstance(value, list | tuple):
         for v in value:
             yield from plain_strings(v)
-
-
-def untranslated(text: Text, locale: str) -> bool:
-    message = i18n.catalog(locale).get(text.msgid, text.context)
-    if message is None or message.fuzzy:
-        return True
-    forms = message.string if isinstance(message.string, tuple) else (message.string,)
-    return not all(f.strip() for f in forms)
 
 
 class Collector:
@@ -109,7 +88,7 @@ class Collector:
         problems = []
         for key, text in self.texts.items():
             for loc in LOCALES:
-                if untranslated(text, loc):
+                if not translated(loc, text):
                     problems.append(f"{loc}: {text.msgid!r} ({self.where[key]})")
                     continue
                 said = localize(loc, text)

@@ -12,10 +12,9 @@ and the match's end, drawn in ja, zh-CN, zh-TW and ko.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from copy import copy as copy_text
 from functools import cache
 from typing import Any
@@ -40,6 +39,7 @@ from bot.games.mahjong.tiles import NAMES, SUIT_NAMES, WIND_NAMES
 from bot.i18n.text import Text, localize
 from bot.render.charts import has_glyph
 from tests.i18n.drawn import drawn_text, english_leaks
+from tests.i18n.texts import texts_in, translated
 
 LOCALES = i18n.TRANSLATED
 #: Names no catalog message matches (the leak check looks for English words in what is shown).
@@ -68,25 +68,6 @@ PLAYOUTS = (
 )
 
 
-def texts(value: Any) -> Iterator[Text]:
-    """Every Text inside ``value``, its fields' Texts too (views, controls, events...)."""
-    if isinstance(value, Text):
-        yield value
-        for field in value.fields.values():
-            yield from texts(field)
-    elif isinstance(value, str):
-        return
-    elif isinstance(value, Mapping):
-        for v in value.values():
-            yield from texts(v)
-    elif isinstance(value, list | tuple | set | frozenset):
-        for v in value:
-            yield from texts(v)
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        for f in dataclasses.fields(value):
-            yield from texts(getattr(value, f.name))
-
-
 #: Fields holding action codes or card codes (``pass``, ``chow 3c 4c 5c``, ``5d``): notation,
 #: the same in every language (like the ``kong <card>`` syntax), not words to translate.
 CODE_FIELDS = frozenset({"code", "codes", "legal", "cards", "shown"})
@@ -100,13 +81,6 @@ def without_codes(text: Text) -> Text:
     return copy
 
 
-def translated(locale: str, text: Text) -> bool:
-    if text.context is None:
-        return i18n.has_translation(locale, text.msgid)
-    message = i18n.catalog(locale).get(text.msgid, text.context)
-    return bool(message and message.string and not message.fuzzy)
-
-
 class Seen:
     """The Texts a playout met: each checked once per message (and each shown line once)."""
 
@@ -115,7 +89,7 @@ class Seen:
         self.shown: list[Text] = []
 
     def add(self, value: Any, *, shown: bool = False) -> None:
-        for text in texts(value):
+        for text in texts_in(value):
             self.messages.setdefault((text.msgid, text.context), text)
         if shown and isinstance(value, Text):
             self.shown.append(value)

@@ -10,9 +10,7 @@ string a player reads is walked down to the :class:`Text` objects it is made of.
 
 from __future__ import annotations
 
-import dataclasses
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -28,6 +26,7 @@ from bot.games.panda.stacking import fill, stack
 from bot.i18n.text import Text, localize
 from bot.render.charts import has_glyph
 from tests.i18n.drawn import drawn_text, english_leaks
+from tests.i18n.texts import texts_in, translated
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
 #: (seed, options, the first deal's hands after the passing or None: dealt by the seed).
@@ -70,24 +69,6 @@ ILLEGAL = (
 )
 
 
-def _texts(value: Any) -> Iterator[Text]:
-    """Every Text in ``value``: itself and its fields, down through containers and the
-    controls' dataclasses."""
-    if isinstance(value, Text):
-        yield value
-        for field in value.fields.values():
-            yield from _texts(field)
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _texts(v)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            yield from _texts(v)
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        for f in dataclasses.fields(value):
-            yield from _texts(getattr(value, f.name))
-
-
 def _shown(controls: Controls) -> list[Any]:
     """The strings of the controls a player reads."""
     out: list[Any] = [controls.prompt]
@@ -117,14 +98,14 @@ class Seen:
         if isinstance(value, Text):
             if top and len(self.tops) < 4000:
                 self.tops.append(value)
-            for t in _texts(value):
+            for t in texts_in(value):
                 self.texts.setdefault((t.msgid, t.plural, t.context), t)
         elif isinstance(value, str) and value not in DECK_WORDS:
             self.plain.add(value)
 
     def inside(self, value: Any) -> None:
         """Texts found anywhere inside ``value`` (a view, an event's data)."""
-        for t in _texts(value):
+        for t in texts_in(value):
             self.texts.setdefault((t.msgid, t.plural, t.context), t)
 
 
@@ -238,14 +219,6 @@ def playouts() -> tuple[Seen, list[Any]]:
     return seen, pictures
 
 
-def _translated(locale: str, text: Text) -> bool:
-    message = i18n.catalog(locale).get(text.msgid, text.context)
-    if message is None or message.fuzzy:
-        return False
-    forms = message.string if isinstance(message.string, tuple) else (message.string,)
-    return all(f.strip() for f in forms)
-
-
 def test_every_string_a_player_reads_is_a_text(playouts: tuple[Seen, list[Any]]) -> None:
     seen, _ = playouts
     # Codes (card lists) and names are the only plain strings a player reads.
@@ -256,7 +229,7 @@ def test_every_string_a_player_reads_is_a_text(playouts: tuple[Seen, list[Any]])
 @pytest.mark.parametrize("locale", LOCALES)
 def test_every_text_met_is_translated(playouts: tuple[Seen, list[Any]], locale: str) -> None:
     seen, _ = playouts
-    missing = sorted({t.msgid for t in seen.texts.values() if not _translated(locale, t)})
+    missing = sorted({t.msgid for t in seen.texts.values() if not translated(locale, t)})
     assert missing == []
     for text in seen.tops:
         said = localize(locale, text)

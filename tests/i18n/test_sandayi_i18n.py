@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -22,6 +21,7 @@ from bot.games.sandayi.rules import Options, SanDaYiState
 from bot.i18n.text import Text, localize
 from bot.render.charts import has_glyph
 from tests.i18n.drawn import drawn_text, english_leaks
+from tests.i18n.texts import texts_in, translated
 
 #: Names that are no English word, so a leak check never mistakes one for a label.
 PLAYERS = ["Aiko", "Bora", "Chen", "Dara"]
@@ -43,37 +43,6 @@ ATTEMPTS = [
 ]
 
 
-def walk(value: Any) -> Iterator[Text]:
-    """Every Text in ``value``, and the Texts inside their fields."""
-    if isinstance(value, Text):
-        yield value
-        for field in value.fields.values():
-            yield from walk(field)
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from walk(v)
-    elif isinstance(value, list | tuple):
-        for v in value:
-            yield from walk(v)
-    elif isinstance(value, Controls):
-        yield from walk(value.prompt)
-        for row in value.rows:
-            if isinstance(row, Select):
-                yield from walk(row.placeholder)
-                for option in row.options:
-                    yield from walk([option.label, option.description])
-            else:
-                yield from walk([button.label for button in row])
-
-
-def translated(locale: str, text: Text) -> bool:
-    """``has_translation``, with gettext's context for the few Texts that have one."""
-    if text.context is None:
-        return i18n.has_translation(locale, text.msgid)
-    message = i18n.catalog(locale).get(text.msgid, text.context)
-    return bool(message and message.string and not message.fuzzy)
-
-
 def english_words(text: str) -> list[str]:
     """Runs of two or more Latin letters, player names taken out."""
     for name in PLAYERS:
@@ -93,7 +62,7 @@ class Said:
             assert isinstance(value, Text), f"not a Text: {value!r}"
         if isinstance(value, str) and not isinstance(value, Text):
             self.plain.add(value)
-        for text in walk(value):
+        for text in texts_in(value):
             self.texts.setdefault((text.msgid, text.context, text.count), text)
 
     def add_controls(self, controls: Controls) -> None:
