@@ -12,6 +12,7 @@ from bot.games import GAME_NAMES, render_module
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.teahouse import (
     RunningBot,
+    eventually,
     play_to_end,
     settings_for,
 )
@@ -70,11 +71,12 @@ async def play_whole_match(
     # Each finished deal got its summary in the thread (with a score sheet where the game
     # draws one), and the match ended with the standings.
     thread = table.thread_id
+    # The results are recorded before they are announced: wait for the announcement.
+    await eventually(lambda: any("is over" in m.content for m in fake.messages_in(thread)))
     summaries = [m for m in fake.messages_in(thread) if m.content.startswith("📜")]
     assert len(summaries) >= 1
     if hasattr(render_module(match.game), "render_deal_summary"):
         assert all(m.attachments and m.attachments[0][1].startswith(b"\x89PNG") for m in summaries)
-    assert any("is over" in m.content for m in fake.messages_in(thread))
     return clicks
 
 

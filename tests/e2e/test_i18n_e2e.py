@@ -232,6 +232,11 @@ async def test_a_whole_match_in_japanese(
         assert (await bot.store.get_table(table_id)).status == "finished"
 
         thread = table.thread_id
+        # The results are recorded before they are announced: wait for the announcement.
+        over = f"🏁 **{gettext('ja', table.spec.title)}** #{table_id} の対局が終わりました。"
+        await eventually(
+            lambda: any(m.content.startswith(over) for m in fake.messages_in(thread)), timeout=30
+        )
         dm = fake.dms(player)[0].channel_id
         texts = sent_texts(fake, [japanese_server, thread, dm])
         assert english_in_messages(texts, "ja") == []
