@@ -254,6 +254,23 @@ def draw_text(
     )
 
 
+def draw_fitted(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    max_width: float,
+    size: int,
+    fill: Colour = WHITE,
+    bold: bool = False,
+    anchor: str = "la",
+) -> int:
+    """``text`` drawn within ``max_width`` (shrunk, then ellipsized: a translated label may
+    be wider than the English it replaces); returns the width drawn."""
+    fitted, sz = fit_text(text, int(max_width), size, bold)
+    draw_text(draw, xy, fitted, sz, fill, bold=bold, anchor=anchor)
+    return int(font(sz, bold).getlength(fitted))
+
+
 @lru_cache(maxsize=2048)
 def fit_text(
     text: str, max_width: int, size: int, bold: bool = False, min_size: int = 9

@@ -28,6 +28,7 @@ from bot.render.draw import (
     WHITE,
     Draw,
     badge,
+    draw_fitted,
     draw_text,
     felt,
     fit_text,
@@ -360,22 +361,6 @@ def _num(locale: str, n: int, sign: bool = False) -> str:
     return ("-" if n < 0 else "+") + text if sign else text
 
 
-def _fitted(
-    d: ImageDraw.ImageDraw,
-    xy: tuple[float, float],
-    text: str,
-    max_width: float,
-    size: int,
-    fill: Any,
-    *,
-    bold: bool = False,
-    anchor: str = "la",
-) -> None:
-    """``text`` (already localised) drawn within ``max_width``: shrunk, then ellipsized."""
-    fitted, sz = fit_text(text, int(max_width), size, bold=bold)
-    draw_text(d, xy, fitted, sz, fill, bold=bold, anchor=anchor)
-
-
 def _status(view: Mapping[str, Any], locale: str = DEFAULT_LOCALE) -> str:
     if view.get("is_over"):
         scores = view.get("scores") or []
@@ -469,7 +454,7 @@ def _header(
     rw = view.get("round_wind", "E")
     _over(canvas, wind_disk(rw, 56, True), (22, 14))
     title = localize(locale, Text("Mah-Jongg — hand {n}", n=view.get("deal", 1)))
-    _fitted(d, (90, 16), title, 560, 26, WHITE, bold=True)
+    draw_fitted(d, (90, 16), title, 560, 26, WHITE, bold=True)
     rounds = view.get("rounds")
     played = view.get("rounds_played", 0)
     wind = WIND_WORD.get(rw, rw)
@@ -501,7 +486,7 @@ def _header(
     )
     status = localize(locale, _status(view, locale))
     if status:
-        _fitted(d, (TABLE_W - 24, 52), status, 640, 19, HIGHLIGHT, bold=True, anchor="ra")
+        draw_fitted(d, (TABLE_W - 24, 52), status, 640, 19, HIGHLIGHT, bold=True, anchor="ra")
 
 
 def _strip(canvas: Image.Image, view: Mapping[str, Any], seat: int, y: int, locale: str) -> None:
@@ -512,9 +497,9 @@ def _strip(canvas: Image.Image, view: Mapping[str, Any], seat: int, y: int, loca
     round_player = seat == view.get("round_player")
     _over(canvas, wind_disk(wind, 52, round_player), (24, y + 16))
     room = STRIP_CARDS_X - 86 - 6  # from the name's left to the cards
-    _fitted(d, (86, y + 16), _name(view, seat), 140, 20, WHITE, bold=True)
+    draw_fitted(d, (86, y + 16), _name(view, seat), 140, 20, WHITE, bold=True)
     label = Text("{wind} · round player", wind=SEAT_WORD[wind]) if round_player else SEAT_WORD[wind]
-    _fitted(d, (86, y + 42), localize(locale, label), room, 14, MUTED)
+    draw_fitted(d, (86, y + 42), localize(locale, label), room, 14, MUTED)
     scores = view.get("scores") or []
     if seat < len(scores):
         badge(
@@ -618,7 +603,7 @@ def render_hand(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
     d = Draw(canvas)
     if seat is None:
         text = localize(locale, Text("Spectators have no hand.", context="mahjong"))
-        _fitted(d, (20, 20), text, width - 40, 22, WHITE, bold=True)
+        draw_fitted(d, (20, 20), text, width - 40, 22, WHITE, bold=True)
         return canvas
     wind = view["seat_winds"][seat]
     _over(canvas, wind_disk(wind, 48, seat == view.get("round_player")), (18, 12))
@@ -628,8 +613,10 @@ def render_hand(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
         wind=WIND_WORD[wind],
         round=WIND_WORD.get(view.get("round_wind", "E"), ""),
     )
-    _fitted(d, (76, 14), localize(locale, title), width - 96, 22, WHITE, bold=True)
-    _fitted(d, (76, 42), localize(locale, _hand_status(view, locale)), width - 96, 16, HIGHLIGHT)
+    draw_fitted(d, (76, 14), localize(locale, title), width - 96, 22, WHITE, bold=True)
+    draw_fitted(
+        d, (76, 42), localize(locale, _hand_status(view, locale)), width - 96, 16, HIGHLIGHT
+    )
     x, y = 20, 82
     for c in cards:
         _paste_tile(canvas, c, (x, y), HAND_TILE)
@@ -639,7 +626,7 @@ def render_hand(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
         g = glow(HAND_TILE, HIGHLIGHT, 10)
         canvas.paste(g, (x - 10, y - 10), g)
         _paste_tile(canvas, drawn, (x, y), HAND_TILE)
-        _fitted(
+        draw_fitted(
             d,
             (x + HAND_TILE[0] / 2, y + HAND_TILE[1] + 8),
             localize(locale, Text("drawn")),
@@ -671,13 +658,13 @@ def render_hand(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
     if claim:
         cx = width - 20 - TABLE_TILE[0]
         text = localize(locale, Text("{name} discarded", name=_name(view, claim["by"])))
-        _fitted(d, (cx - 8, y2 + 14), text, max(80, cx - 8 - x - 12), 15, WHITE, anchor="ra")
+        draw_fitted(d, (cx - 8, y2 + 14), text, max(80, cx - 8 - x - 12), 15, WHITE, anchor="ra")
         _paste_tile(canvas, claim["card"], (cx, y2), TABLE_TILE, highlight=True)
     standing = (view.get("standing") or [None] * 4)[seat]
     if standing:
         card = _card(standing["card"], locale)
         text = localize(locale, Text("Standing hand: calling {card}", card=card))
-        _fitted(d, (20, height - 28), text, width - 40, 16, (120, 200, 255), bold=True)
+        draw_fitted(d, (20, height - 28), text, width - 40, 16, (120, 200, 255), bold=True)
     return canvas
 
 
@@ -732,14 +719,14 @@ def render_deal_summary(view: Mapping[str, Any], locale: str = "en-US") -> Image
     canvas = felt((width, height), (60, 36, 30), seed=5).copy()
     d = Draw(canvas)
     title = localize(locale, _summary_title(view, entry, locale))
-    _fitted(d, (22, 14), title, width - 44, 26, WHITE, bold=True)
+    draw_fitted(d, (22, 14), title, width - 44, 26, WHITE, bold=True)
     rw = entry.get("round_wind", "E")
     sub = Text(
         "{wind} round · round player {name}",
         wind=WIND_WORD.get(rw, rw),
         name=_name(view, entry.get("round_player", 0)),
     )
-    _fitted(d, (22, 50), localize(locale, sub), width - 44, 16, MUTED)
+    draw_fitted(d, (22, 50), localize(locale, sub), width - 44, 16, MUTED)
     if entry.get("penalties"):
         pens = [
             Text(
@@ -752,7 +739,7 @@ def render_deal_summary(view: Mapping[str, Any], locale: str = "en-US") -> Image
         ]
         listed = semicolons(pens)
         text = localize(locale, Text("Penalties: {list}", list=listed))
-        _fitted(d, (22, 74), text, width - 44, 15, (255, 160, 140))
+        draw_fitted(d, (22, 74), text, width - 44, 15, (255, 160, 140))
     winds = entry.get("winds") or ["E", "S", "W", "N"]
     order = sorted(range(4), key=lambda s: "ESWN".index(winds[s]))
     for i, seat in enumerate(order):
@@ -823,10 +810,10 @@ def _summary_column(
         wind_disk(winds[seat], 36, seat == entry.get("round_player")),
         (inner[0] + 2, inner[1] + 2),
     )
-    _fitted(d, (inner[0] + 46, inner[1] + 2), _name(view, seat), w - 60, 18, WHITE, bold=True)
+    draw_fitted(d, (inner[0] + 46, inner[1] + 2), _name(view, seat), w - 60, 18, WHITE, bold=True)
     wind = SEAT_WORD[winds[seat]]
     label = Text("{wind} · Mah-Jongg", wind=wind) if is_winner else wind
-    _fitted(
+    draw_fitted(
         d,
         (inner[0] + 46, inner[1] + 24),
         localize(locale, label),
@@ -861,7 +848,7 @@ def _summary_column(
     if not sheets:
         deltas = entry.get("deltas") or [0] * 4
         text = localize(locale, Text("change {delta}", delta=_num(locale, deltas[seat], True)))
-        _fitted(d, (inner[0], y), text, col, 16, WHITE, bold=True)
+        draw_fitted(d, (inner[0], y), text, col, 16, WHITE, bold=True)
         return
     sheet = sheets[seat]
     small = 14
@@ -869,12 +856,12 @@ def _summary_column(
     def row(label: Text, value: str, bold: bool = True) -> None:
         """A muted label on the left (shrunk to leave room) and its value on the right."""
         room = col - max(56, text_length(value, small, bold) + 12)
-        _fitted(d, (inner[0], y), localize(locale, label), room, small, MUTED)
+        draw_fitted(d, (inner[0], y), localize(locale, label), room, small, MUTED)
         draw_text(d, (right, y), value, small, WHITE, anchor="ra", bold=bold)
 
     if sheet.get("special"):
         text = localize(locale, Text("Special: {name}", name=sheet["special"]))
-        _fitted(d, (inner[0], y), text, col, 15, HIGHLIGHT, bold=True)
+        draw_fitted(d, (inner[0], y), text, col, 15, HIGHLIGHT, bold=True)
         y += 22
     for item in sheet["items"]:
         text, sz = fit_text(localize(locale, item["name"]), w - 70, small)
@@ -895,7 +882,7 @@ def _summary_column(
     total = Text(
         "Total {basic} × {factor}", basic=_num(locale, sheet["basic"]), factor=f"{factor:g}"
     )
-    _fitted(d, (inner[0], y), localize(locale, total), col - 60, 15, WHITE, bold=True)
+    draw_fitted(d, (inner[0], y), localize(locale, total), col - 60, 15, WHITE, bold=True)
     draw_text(d, (right, y), _num(locale, sheet["total"]), 16, HIGHLIGHT, anchor="ra", bold=True)
     y += 24
     pay = sheet.get("payment", 0)

@@ -41,6 +41,7 @@ from bot.render.draw import (
     Draw,
     badge,
     card_frame,
+    draw_fitted,
     felt,
     fit_text,
     glow,
@@ -419,17 +420,6 @@ def _hand_prompt(view: View) -> str:
     return _status_line(view)
 
 
-def _fitted(
-    d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, max_width: int, size: int,
-    fill: Any = WHITE, bold: bool = False, anchor: str = "la",
-) -> int:  # fmt: skip
-    """Draw ``text`` shrunk (then ellipsized) to ``max_width``; returns its width."""
-    text, size = fit_text(text, max_width, size, bold)
-    f = font(size, bold)
-    d.text(xy, text, font=f, fill=fill, anchor=anchor)
-    return int(f.getlength(text))
-
-
 def _paste_text_with_pip(
     img: Image.Image, xy: tuple[int, int], text: str, suit_letter: str | None, size: int,
     fill: RGB = WHITE, bold: bool = True, pip_colour: RGB | None = None,
@@ -542,12 +532,12 @@ def _seat_panel(img: Image.Image, view: View, seat: int, side: str, locale: str)
     won = (view.get("tricks_won") or [0, 0, 0, 0])[seat]
     stats = localize(locale, Text("Total {score}", score=_signed(total)))
     inner = x1 - x0 - 20
-    _fitted(d, (x0 + 10, y + 28), stats, inner, 15, GOLD, True)
+    draw_fitted(d, (x0 + 10, y + 28), stats, inner, 15, GOLD, True)
     if side in ("left", "right"):
         cards = localize(locale, Text("{n} cards", n=counts[seat]))
         tricks = localize(locale, ntext("{n} trick won", "{n} tricks won", won))
-        _fitted(d, (x0 + 10, y + 52), cards, inner, 14, MUTED)
-        _fitted(d, (x0 + 10, y + 72), tricks, inner, 14, MUTED)
+        draw_fitted(d, (x0 + 10, y + 52), cards, inner, 14, MUTED)
+        draw_fitted(d, (x0 + 10, y + 72), tricks, inner, 14, MUTED)
     else:
         line2 = Text(
             "{n} cards · {tricks}",
@@ -555,7 +545,7 @@ def _seat_panel(img: Image.Image, view: View, seat: int, side: str, locale: str)
             tricks=ntext("{n} trick", "{n} tricks", won),
         )
         stats_w = int(font(15, True).getlength(stats))
-        _fitted(
+        draw_fitted(
             d,
             (x1 - 10, y + 30),
             localize(locale, line2),
@@ -571,51 +561,51 @@ def _info_column(img: Image.Image, view: View, locale: str) -> None:
     x1 = M + LEFT_W - 14
     width = x1 - x0 + 8  # up to the panel's edge
     d = Draw(img)
-    _fitted(d, (x0, y0), localize(locale, TITLE), width, 22, WHITE, True)
+    draw_fitted(d, (x0, y0), localize(locale, TITLE), width, 22, WHITE, True)
     deal, deals = view.get("deal", 1), view.get("deals")
     hand = (
         Text("Hand {deal} / {deals}", deal=deal, deals=deals)
         if deals
         else Text("Hand {deal}", deal=deal)
     )
-    hand_w = _fitted(d, (x0, y0 + 32), localize(locale, hand), width, 17, GOLD, True)
+    hand_w = draw_fitted(d, (x0, y0 + 32), localize(locale, hand), width, 17, GOLD, True)
     redeals = view.get("redeals") or 0
     if redeals:
         redealt = localize(locale, Text("redealt ×{n}", n=redeals))
-        _fitted(d, (x1, y0 + 34), redealt, width - hand_w - 8, 13, MUTED, anchor="ra")
+        draw_fitted(d, (x1, y0 + 34), redealt, width - hand_w - 8, 13, MUTED, anchor="ra")
     y = y0 + 70
     bid, declarer = view.get("bid"), view.get("declarer")
-    _fitted(d, (x0, y), localize(locale, Text("BID")), width, 13, MUTED, True)
+    draw_fitted(d, (x0, y), localize(locale, Text("BID")), width, 13, MUTED, True)
     if bid:
         d.text((x0, y + 18), f"{bid}", font=font(34, True), fill=WHITE)
         by = localize(locale, Text("by {name}", name=_name(view, declarer)))
-        _fitted(d, (x0 + 64, y + 22), by, width - 64, 15, DECLARER_COLOUR, True)
+        draw_fitted(d, (x0 + 64, y + 22), by, width - 64, 15, DECLARER_COLOUR, True)
         stake = localize(locale, Text("stake ×{stake}", stake=view.get("stake")))
-        _fitted(d, (x0 + 64, y + 42), stake, width - 64, 14, MUTED)
+        draw_fitted(d, (x0 + 64, y + 42), stake, width - 64, 14, MUTED)
     else:
         high = view.get("high_bid")
         note = Text("highest so far: {bid}", bid=high) if high else Text("no bid yet")
-        _fitted(d, (x0, y + 20), localize(locale, note), width, 16, MUTED)
+        draw_fitted(d, (x0, y + 20), localize(locale, note), width, 16, MUTED)
     y += 78
-    _fitted(d, (x0, y), localize(locale, Text("TRUMP")), width, 13, MUTED, True)
+    draw_fitted(d, (x0, y), localize(locale, Text("TRUMP")), width, 13, MUTED, True)
     trump = view.get("trump")
     if trump:
         _suit_chip(img, (x0, y + 18), trump, 46)
         name = localize(locale, SUIT_NAME[trump])
-        _fitted(d, (x0 + 56, y + 24), name, width - 56, 20, WHITE, True)
+        draw_fitted(d, (x0 + 56, y + 24), name, width - 56, 20, WHITE, True)
         also = localize(locale, Text("+ jokers and all 2s"))
-        _fitted(d, (x0 + 56, y + 48), also, width - 56, 13, MUTED)
+        draw_fitted(d, (x0 + 56, y + 48), also, width - 56, 13, MUTED)
     else:
-        _fitted(d, (x0, y + 22), localize(locale, Text("not named yet")), width, 16, MUTED)
+        draw_fitted(d, (x0, y + 22), localize(locale, Text("not named yet")), width, 16, MUTED)
     y += 84
     # The defenders' points against their target, with marks at N and 2N.
-    _fitted(d, (x0, y), localize(locale, Text("DEFENDERS' POINTS")), width, 13, MUTED, True)
+    draw_fitted(d, (x0, y), localize(locale, Text("DEFENDERS' POINTS")), width, 13, MUTED, True)
     pts, target = view.get("defender_points", 0), view.get("target")
     if target:
         colour = BAD if pts >= target else WHITE
         d.text((x0, y + 16), f"{pts}", font=font(34, True), fill=colour)
         needed = localize(locale, Text("/ {target} needed", target=target))
-        _fitted(d, (x0 + 70, y + 30), needed, width - 70, 16, MUTED, True)
+        draw_fitted(d, (x0 + 70, y + 30), needed, width - 70, 16, MUTED, True)
         bar = (x0, y + 64, x1, y + 78)
         full = max(100, 2 * target)
         d.rounded_rectangle(bar, radius=6, fill=(20, 40, 30), outline=(255, 255, 255, 60))
@@ -628,14 +618,14 @@ def _info_column(img: Image.Image, view: View, locale: str) -> None:
             d.text((mx, bar[3] + 6), f"{label} {mark}", font=font(12, True), fill=GOLD, anchor="mt")
     else:
         needed = localize(locale, Text("needed: 105 − bid"))
-        _fitted(d, (x0, y + 22), needed, width, 16, MUTED)
+        draw_fitted(d, (x0, y + 22), needed, width, 16, MUTED)
     y += 116
     tricks = Text("TRICKS  {n} / 12", n=view.get("tricks_played", 0))
-    _fitted(d, (x0, y), localize(locale, tricks), width, 13, MUTED, True)
+    draw_fitted(d, (x0, y), localize(locale, tricks), width, 13, MUTED, True)
     if declarer is not None:
         kept = sum(t["points"] for t in view.get("tricks") or [] if t["winner"] == declarer)
         note = Text("Declarer's tricks: {points} pts (not counted)", points=kept)
-        _fitted(d, (x0, y + 18), localize(locale, note), width, 13, MUTED)
+        draw_fitted(d, (x0, y + 18), localize(locale, note), width, 13, MUTED)
     y += 44
     _kitty(img, view, (x0, y), x1, locale)
 
@@ -657,7 +647,7 @@ def _kitty(img: Image.Image, view: View, xy: tuple[int, int], x1: int, locale: s
     else:
         title = Text("KITTY (face down)") if declarer is None else Text("KITTY (hidden: bid 70+)")
         cards = [None] * 6
-    _fitted(d, (x0, y), localize(locale, title), x1 - x0, 13, MUTED, True)
+    draw_fitted(d, (x0, y), localize(locale, title), x1 - x0, 13, MUTED, True)
     step = min(cw + 4, (x1 - x0 - cw) // 5)
     for i, c in enumerate(cards):
         sprite = card_back(cw) if c is None else card_image(c, cw)
@@ -669,16 +659,16 @@ def _right_column(img: Image.Image, view: View, locale: str) -> None:
     x1 = W - M - 14
     width = x1 - x0 + 8  # up to the panel's edge
     d = Draw(img)
-    _fitted(d, (x0, y0), localize(locale, _status_line(view)), width, 15, GOLD, True)
+    draw_fitted(d, (x0, y0), localize(locale, _status_line(view)), width, 15, GOLD, True)
     y = y0 + 30
-    _fitted(d, (x0, y), localize(locale, Text("BIDDING THIS HAND")), width, 13, MUTED, True)
+    draw_fitted(d, (x0, y), localize(locale, Text("BIDDING THIS HAND")), width, 13, MUTED, True)
     y += 20
     bids = view.get("bids") or []
     if not bids:
         first = view.get("first_bidder")
         if isinstance(first, int) and first >= 0:
             note = localize(locale, Text("{name} bids first", name=_name(view, first)))
-            _fitted(d, (x0, y), note, width, 14, WHITE)
+            draw_fitted(d, (x0, y), note, width, 14, WHITE)
         y += 22
     for b in bids:
         said = localize(locale, PASS_LOWER) if b["bid"] is None else str(b["bid"])
@@ -688,7 +678,7 @@ def _right_column(img: Image.Image, view: View, locale: str) -> None:
         y += 20
     y = max(y + 10, y0 + 150)
     last = view.get("last_trick")
-    _fitted(d, (x0, y), localize(locale, Text("LAST TRICK")), width, 13, MUTED, True)
+    draw_fitted(d, (x0, y), localize(locale, Text("LAST TRICK")), width, 13, MUTED, True)
     y += 20
     if last:
         cw = 44
@@ -716,14 +706,14 @@ def _right_column(img: Image.Image, view: View, locale: str) -> None:
             won = Text("{name} won {points} pts (defenders)", name=who, points=last["points"])
         else:
             won = Text("{name} won {points} pts (declarer)", name=who, points=last["points"])
-        _fitted(d, (x0, y), localize(locale, won), width, 13, WHITE)
+        draw_fitted(d, (x0, y), localize(locale, won), width, 13, WHITE)
         y += 24
     else:
         d.text((x0, y), "—", font=font(14), fill=MUTED)
         y += 24
     # Match scoreboard: hands so far and totals.
     y += 6
-    _fitted(d, (x0, y), localize(locale, Text("MATCH TOTALS")), width, 13, MUTED, True)
+    draw_fitted(d, (x0, y), localize(locale, Text("MATCH TOTALS")), width, 13, MUTED, True)
     y += 20
     scores = view.get("scores") or [0, 0, 0, 0]
     order = sorted(range(4), key=lambda s: -scores[s])
@@ -735,7 +725,7 @@ def _right_column(img: Image.Image, view: View, locale: str) -> None:
     history = view.get("history") or []
     if history:
         y += 8
-        _fitted(d, (x0, y), localize(locale, Text("HANDS")), width, 13, MUTED, True)
+        draw_fitted(d, (x0, y), localize(locale, Text("HANDS")), width, 13, MUTED, True)
         y += 20
         for h in history[-max(1, (FOOT[1] - 20 - y) // 19) :]:
             text = f"{h['hand']}. {_name(view, h['declarer'])} {h['bid']} · D {h['defender_points']} · {h['case']}"
@@ -792,14 +782,14 @@ def _centre(img: Image.Image, view: View, sides: dict[int, str], locale: str) ->
             panel(img, box, fill=(0, 0, 0, 170), border=HIGHLIGHT)
             d = Draw(img)
             won_by = Text("trick {n} won by", n=view.get("tricks_played"))
-            _fitted(d, (cx, cy - 8), localize(locale, won_by), 126, 12, MUTED, anchor="mm")
+            draw_fitted(d, (cx, cy - 8), localize(locale, won_by), 126, 12, MUTED, anchor="mm")
             who, size = fit_text(
                 f"{_name(view, last['winner'])} +{last['points']}", 126, 15, bold=True
             )
             d.text((cx, cy + 12), who, font=font(size, True), fill=WHITE, anchor="mm")
         elif not shown and view.get("to_act"):
             leads = Text("{name} leads", name=_name(view, view["to_act"][0]))
-            _fitted(d, (cx, cy), localize(locale, leads), x1 - x0 - 40, 16, WHITE, True, "mm")
+            draw_fitted(d, (cx, cy), localize(locale, leads), x1 - x0 - 40, 16, WHITE, True, "mm")
     elif phase == "bidding":
         cw = 48
         total = 6 * (cw + 6) - 6
@@ -809,7 +799,9 @@ def _centre(img: Image.Image, view: View, sides: dict[int, str], locale: str) ->
             )
         width = x1 - x0 - 2 * SIDE_SEAT_W - 40  # between the side seats
         kitty_note = localize(locale, Text("the kitty: 6 cards face down"))
-        _fitted(d, (cx, cy + card_height(cw) // 2 + 6), kitty_note, width, 14, MUTED, anchor="mt")
+        draw_fitted(
+            d, (cx, cy + card_height(cw) // 2 + 6), kitty_note, width, 14, MUTED, anchor="mt"
+        )
         minimum = view.get("bid_minimum")
         if minimum and view.get("to_act"):
             may = Text(
@@ -817,7 +809,7 @@ def _centre(img: Image.Image, view: View, sides: dict[int, str], locale: str) ->
                 name=_name(view, view["to_act"][0]),
                 minimum=minimum,
             )
-            _fitted(
+            draw_fitted(
                 d,
                 (cx, cy + card_height(cw) // 2 + 28),
                 localize(locale, may),
@@ -843,7 +835,7 @@ def _centre(img: Image.Image, view: View, sides: dict[int, str], locale: str) ->
             else Text("{name} names the trump suit", name=who)
         )
         width = x1 - x0 - 2 * SIDE_SEAT_W - 40  # between the side seats
-        _fitted(
+        draw_fitted(
             d,
             (cx, cy + card_height(cw) // 2 + 2),
             localize(locale, text),
@@ -858,7 +850,7 @@ def _centre(img: Image.Image, view: View, sides: dict[int, str], locale: str) ->
             if view.get("kitty_public")
             else Text("kitty hidden (bid 70+)")
         )
-        _fitted(
+        draw_fitted(
             d,
             (cx, cy + card_height(cw) // 2 + 26),
             localize(locale, note),
@@ -880,7 +872,7 @@ def _game_over_banner(img: Image.Image, view: View, locale: str) -> None:
     panel(img, box, fill=(0, 0, 0, 200), border=GOLD)
     d = Draw(img)
     over = localize(locale, Text("Match over"))
-    _fitted(d, (cx, cy - 36), over, 276, 18, MUTED, True, "mm")
+    draw_fitted(d, (cx, cy - 36), over, 276, 18, MUTED, True, "mm")
     text, size = fit_text(names, 276, 24, bold=True)
     d.text((cx, cy), text, font=font(size, True), fill=GOLD, anchor="mm")
     score = _signed(best)
@@ -889,7 +881,7 @@ def _game_over_banner(img: Image.Image, view: View, locale: str) -> None:
         if len(winners) == 1
         else Text("win with {score}", score=score)
     )
-    _fitted(d, (cx, cy + 34), localize(locale, won), 276, 18, WHITE, True, "mm")
+    draw_fitted(d, (cx, cy + 34), localize(locale, won), 276, 18, WHITE, True, "mm")
 
 
 def _settlement_line(img: Image.Image, view: View, locale: str) -> None:
@@ -898,7 +890,7 @@ def _settlement_line(img: Image.Image, view: View, locale: str) -> None:
     history = view.get("history") or []
     if not history:
         note = localize(locale, Text("The settlement of each hand appears here."))
-        _fitted(d, (x0 + 14, (y0 + y1) // 2), note, x1 - x0 - 28, 15, MUTED, anchor="lm")
+        draw_fitted(d, (x0 + 14, (y0 + y1) // 2), note, x1 - x0 - 28, 15, MUTED, anchor="lm")
         return
     h = history[-1]
     head = Text(
@@ -912,7 +904,7 @@ def _settlement_line(img: Image.Image, view: View, locale: str) -> None:
         case=h["case"],
     )
     x = _paste_text_with_pip(img, (x0 + 14, y0 + 5), localize(locale, head) + " ·", None, 16)
-    _fitted(d, (x, y0 + 5), localize(locale, _case_name(h)), x1 - 14 - x, 16, MUTED)
+    draw_fitted(d, (x, y0 + 5), localize(locale, _case_name(h)), x1 - 14 - x, 16, MUTED)
     x = x0 + 14
     for s in range(4):
         delta = h["settlement"][s]
@@ -982,7 +974,7 @@ def render_hand(view: View, locale: str = "en-US") -> Image.Image:
     d = Draw(img)
     if seat is None:
         no_hand = localize(locale, Text("Spectators have no hand.", context="cards"))
-        _fitted(d, (20, 20), no_hand, HAND_W - 40, 20, WHITE, True)
+        draw_fitted(d, (20, 20), no_hand, HAND_W - 40, 20, WHITE, True)
         return img
     name = _name(view, seat)
     if declarer is None:
@@ -1006,7 +998,7 @@ def render_hand(view: View, locale: str = "en-US") -> Image.Image:
         x = _paste_text_with_pip(img, (x + 16, 16), trump_text, None, 17, fill=GOLD)
         _suit_chip(img, (x, 10), trump, 34)
         x += 42
-    _fitted(d, (HAND_W - 20, 18), prompt, HAND_W - 20 - x - 24, 15, GOLD, True, "ra")
+    draw_fitted(d, (HAND_W - 20, 18), prompt, HAND_W - 20 - x - 24, 15, GOLD, True, "ra")
     legal = _legal_cards(view)
     x = 20
     top = 84
@@ -1031,11 +1023,11 @@ def render_hand(view: View, locale: str = "en-US") -> Image.Image:
             d.text((x - group_gap, top - 26), pts_text, font=font(12), fill=MUTED, anchor="ra")
     if view.get("phase") == "play" and legal:
         lifted = localize(locale, Text("Lifted cards are the ones you may play."))
-        _fitted(d, (20, top + ch + 18), lifted, HAND_W - 40, 14, MUTED)
+        draw_fitted(d, (20, top + ch + 18), lifted, HAND_W - 40, 14, MUTED)
     if side_cards and view.get("buried"):
         y = top + ch + 44
         buried = localize(locale, Text("Buried (face down, only you see them):"))
-        end = 20 + _fitted(d, (20, y), buried, HAND_W - 40 - 6 * 46, 14, MUTED, True)
+        end = 20 + draw_fitted(d, (20, y), buried, HAND_W - 40 - 6 * 46, 14, MUTED, True)
         for i, c in enumerate(sort_for_display(side_cards, trump)):
             paste_with_shadow(img, card_image(c, 40), (max(330, end + 16) + i * 46, y - 6))
     return img
@@ -1056,7 +1048,7 @@ def render_deal_summary(view: View, locale: str = "en-US") -> Image.Image | None
     d = Draw(img)
     declarer = h["declarer"]
     title = localize(locale, Text("Hand {hand} — settlement", hand=h["hand"]))
-    _fitted(d, (24, 18), title, w - 48, 26, WHITE, True)
+    draw_fitted(d, (24, 18), title, w - 48, 26, WHITE, True)
     bid = Text(
         "{name} bid {bid} (stake ×{stake}) · trump",
         name=_name(view, declarer),
@@ -1071,14 +1063,14 @@ def render_deal_summary(view: View, locale: str = "en-US") -> Image.Image | None
         target=h["target"],
         double=2 * h["target"],
     )
-    _fitted(d, (24, 92), localize(locale, took), w - 48, 18, WHITE)
+    draw_fitted(d, (24, 92), localize(locale, took), w - 48, 18, WHITE)
     last = _name(view, h["last_trick_winner"])
     kou = (
         Text("{name} (a defender) won the last trick: 抠底", name=last)
         if h["kou_di"]
         else Text("{name} (the declarer) won the last trick: no 抠底", name=last)
     )
-    _fitted(d, (24, 120), localize(locale, kou), w - 48, 18, WHITE)
+    draw_fitted(d, (24, 120), localize(locale, kou), w - 48, 18, WHITE)
     # The seven rows, the applied one highlighted.
     tx0, ty = 24, 160
     panel(img, (tx0 - 8, ty - 8, 560, ty + 7 * 34 + 40))
@@ -1089,7 +1081,7 @@ def render_deal_summary(view: View, locale: str = "en-US") -> Image.Image | None
         (400, Text("declarer", context="settlement sheet"), 66),
         (470, Text("each", context="settlement sheet"), 56),
     ):
-        _fitted(d, (tx0 + dx, ty), localize(locale, head), room, 13, MUTED, True)
+        draw_fitted(d, (tx0 + dx, ty), localize(locale, head), room, 13, MUTED, True)
     ty += 24
     for case in SETTLEMENT_CASES:
         hit = case.code == h["case"]
@@ -1138,9 +1130,9 @@ def render_deal_summary(view: View, locale: str = "en-US") -> Image.Image | None
         d.text((px + 290, y + 2), _signed(h["totals"][s]), font=font(15), fill=GOLD, anchor="ra")
         y += 40
     this_hand = localize(locale, Text("hand", context="settlement sheet"))
-    _fitted(d, (px + 220, 168), this_hand, 64, 12, MUTED, True, "ra")
+    draw_fitted(d, (px + 220, 168), this_hand, 64, 12, MUTED, True, "ra")
     total = localize(locale, Text("total", context="settlement sheet"))
-    _fitted(d, (px + 290, 168), total, 64, 12, MUTED, True, "ra")
+    draw_fitted(d, (px + 290, 168), total, 64, 12, MUTED, True, "ra")
     stake_note = Text(
         "case {case}: declarer {declarer} × {stake}, each defender {defender} × {stake}",
         case=h["case"],
@@ -1148,7 +1140,7 @@ def render_deal_summary(view: View, locale: str = "en-US") -> Image.Image | None
         defender=_signed(h["defender_multiple"]),
         stake=h["stake"],
     )
-    _fitted(d, (24, hgt - 40), localize(locale, stake_note), w - 48, 16, MUTED)
+    draw_fitted(d, (24, hgt - 40), localize(locale, stake_note), w - 48, 16, MUTED)
     return img
 
 
