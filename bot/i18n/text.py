@@ -66,19 +66,27 @@ def ntext(
     return self
 
 
+def sentences(*parts: str | None) -> str:
+    """Sentences one after the other, ``A. B.`` (None and "" skipped): a space in English and
+    Korean, nothing between Japanese or Chinese sentences."""
+    return fold([p for p in parts if p], lambda a, b: Text("{sentence} {more}", sentence=a, more=b))
+
+
 def commas(parts: Sequence[str]) -> str:
     """``a, b, c``: names, cards or codes listed as the catalogs join them (``A、B、C``), not
     by Babel's list patterns, which glue their word to Latin names and codes (``B和C``) and
     say 및 (a character the pictures' font may lack)."""
-    return _fold(parts, lambda a, b: Text("{item}, {next}", item=a, next=b))
+    return fold(parts, lambda a, b: Text("{item}, {next}", item=a, next=b))
 
 
 def semicolons(parts: Sequence[str]) -> str:
     """``a; b; c``: clauses of one sentence (a hand's score lines, penalties)."""
-    return _fold(parts, lambda a, b: Text("{item}; {next}", item=a, next=b))
+    return fold(parts, lambda a, b: Text("{item}; {next}", item=a, next=b))
 
 
-def _fold(parts: Sequence[str], join: Callable[[str, str], str]) -> str:
+def fold(parts: Sequence[str], join: Callable[[str, str], str]) -> str:
+    """``parts`` joined two by two with ``join`` (a Text template): ``join(join(a, b), c)``;
+    "" for none, the part itself for one."""
     if not parts:
         return ""
     out = parts[0]
@@ -135,4 +143,4 @@ def localize(locale: object, value: Any) -> Any:
     return value
 
 
-__all__ = ["Text", "commas", "localize", "ntext", "semicolons"]
+__all__ = ["Text", "commas", "fold", "localize", "ntext", "semicolons", "sentences"]

@@ -15,6 +15,7 @@ from typing import Any
 from bot.engine.rng import make_rng, shuffled
 from bot.games.hanafuda.cards import card, parse_cards
 from bot.i18n import Text
+from bot.i18n.text import commas, fold
 
 HAND_SIZE = 8
 FIELD_SIZE = 8
@@ -59,16 +60,6 @@ def card_text(code: str) -> Text:
     return text
 
 
-def _chain(parts: Sequence[str], pair: Callable[[str, str], Text]) -> str:
-    """``parts`` joined two by two from the right: ``pair(a, pair(b, c))``."""
-    if not parts:
-        return ""
-    out = parts[-1]
-    for part in reversed(parts[:-1]):
-        out = pair(part, out)
-    return out
-
-
 def _and(a: str, b: str) -> Text:
     return Text("{a} and {b}", context="hanafuda", a=a, b=b)
 
@@ -77,55 +68,38 @@ def _or(a: str, b: str) -> Text:
     return Text("{a} or {b}", context="hanafuda", a=a, b=b)
 
 
-def _comma(a: str, b: str) -> Text:
-    return Text("{a}, {b}", context="hanafuda", a=a, b=b)
-
-
 def join_and(parts: Sequence[str]) -> str:
     """``a``, ``a and b``, ``a, b and c`` (a Text when there are several)."""
     if len(parts) <= 1:
-        return _chain(parts, _and)
-    return _chain([*parts[:-2], _and(parts[-2], parts[-1])], _comma)
+        return fold(parts, _and)
+    return commas([*parts[:-2], _and(parts[-2], parts[-1])])
 
 
 def join_or(parts: Sequence[str]) -> str:
     """``a``, ``a or b``, ``a, b or c`` (alternatives to choose from)."""
     if len(parts) <= 1:
-        return _chain(parts, _or)
-    return _chain([*parts[:-2], _or(parts[-2], parts[-1])], _comma)
+        return fold(parts, _or)
+    return commas([*parts[:-2], _or(parts[-2], parts[-1])])
 
 
 def chain_and(parts: Sequence[str]) -> str:
     """``a and b and c`` (every pair joined by "and")."""
-    return _chain(parts, _and)
-
-
-def chain_comma(parts: Sequence[str]) -> str:
-    """``a, b, c`` (a list drawn on a picture: every word of it is in the catalogs, so in
-    the bundled font, unlike a list pattern's own words)."""
-    return _chain(parts, _comma)
+    return fold(parts, _and)
 
 
 def chain_or(parts: Sequence[str]) -> str:
     """``a or b or c``."""
-    return _chain(parts, _or)
+    return fold(parts, _or)
 
 
 def chain_plus(parts: Sequence[str]) -> str:
     """``a + b + c``."""
-    return _chain(parts, lambda a, b: Text("{a} + {b}", context="hanafuda", a=a, b=b))
+    return fold(parts, lambda a, b: Text("{a} + {b}", context="hanafuda", a=a, b=b))
 
 
 def chain_semicolon(parts: Sequence[str]) -> str:
     """``a; b; c``."""
-    return _chain(parts, lambda a, b: Text("{a}; {b}", context="hanafuda", a=a, b=b))
-
-
-def sentences(*parts: str) -> str:
-    """Sentences one after the other (a space in English, none in Japanese or Chinese)."""
-    return _chain(
-        [p for p in parts if p], lambda a, b: Text("{a} {b}", context="hanafuda", a=a, b=b)
-    )
+    return fold(parts, lambda a, b: Text("{a}; {b}", context="hanafuda", a=a, b=b))
 
 
 def describe_action(code: str, label: Callable[[str], str], verb_labels: Mapping[str, str]) -> str:

@@ -20,7 +20,6 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games.hanafuda.cards import ANIMAL, BRIGHT, CLASS_ORDER, PLAIN, RIBBON, card, sort_cards
-from bot.games.hanafuda.deal import chain_comma
 from bot.games.hanafuda.render import (
     CHOOSE_NOTE,
     HAND_CARD_W,
@@ -63,6 +62,7 @@ from bot.games.hanafuda.render import (
 )
 from bot.games.koikoi.rules import yaku_name
 from bot.i18n import DEFAULT_LOCALE, Text, normalize
+from bot.i18n.text import commas
 from bot.render.draw import GOLD, MATCH_GREEN, MUTED, WHITE, Draw, badge, fit_text, text_length
 from bot.render.fonts import font
 
@@ -324,7 +324,7 @@ def _banner(img: Image.Image, view: View, locale: str) -> None:
         if h.get("winner") is None:
             lines.append(Text("Round {round}: draw", round=h["round"]))
         else:
-            names = chain_comma([yaku_name(y["name"]) for y in h.get("yaku", [])])
+            names = commas([yaku_name(y["name"]) for y in h.get("yaku", [])])
             names = names or h.get("reason", "")
             lines.append(
                 Text(

@@ -22,7 +22,7 @@ from typing import Any
 from PIL import Image
 
 from bot.games.hanafuda.cards import ANIMAL, BRIGHT, CLASS_ORDER, PLAIN, RIBBON, card
-from bot.games.hanafuda.deal import chain_comma, chain_semicolon
+from bot.games.hanafuda.deal import chain_semicolon
 from bot.games.hanafuda.render import (
     CHOOSE_NOTE,
     CLASS_COLOUR,
@@ -74,6 +74,7 @@ from bot.games.mushi.rules import (
     wild_targets,
 )
 from bot.i18n import Text
+from bot.i18n.text import commas
 from bot.render.draw import (
     GOLD,
     MATCH_GREEN,
@@ -358,7 +359,7 @@ def _status_column(img: Image.Image, view: View, locale: str) -> None:
 
 def _hand_line(h: Mapping[str, Any], players: Sequence[str]) -> Text:
     a, b = h["scores"]
-    combos = chain_comma([combination_name(c["name"]) for cs in h["combos"] for c in cs])
+    combos = commas([combination_name(c["name"]) for cs in h["combos"] for c in cs])
     first, second = h["card_points"]
     if combos:
         pts = Text(

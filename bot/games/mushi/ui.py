@@ -7,10 +7,11 @@ from typing import Any
 
 from bot.engine.ui import MAX_LABEL, Button, Controls
 from bot.games.hanafuda.cards import MONTH_PLANTS
-from bot.games.hanafuda.deal import chain_and, sentences
+from bot.games.hanafuda.deal import chain_and
 from bot.games.hanafuda.ui import action_label, card_controls, flip_choice_controls, idle_controls
 from bot.games.mushi.rules import WILD, capture_choices, card_text, describe
 from bot.i18n import Text
+from bot.i18n.text import sentences
 
 
 def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:

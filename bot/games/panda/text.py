@@ -7,20 +7,9 @@ sentences) and name places and score lines.
 
 from __future__ import annotations
 
-from bot.i18n.text import Text, commas, semicolons
+from bot.i18n.text import Text, commas, semicolons, sentences
 
 __all__ = ["commas", "place", "semicolons", "sentences"]
-
-
-def sentences(*parts: str | None) -> str:
-    """The sentences in ``parts`` (None skipped) one after the other: ``A. B.``."""
-    kept = [p for p in parts if p]
-    if not kept:
-        return ""
-    out = kept[0]
-    for part in kept[1:]:
-        out = Text("{sentence} {more}", sentence=out, more=part)
-    return out
 
 
 def place(n: int) -> str:
