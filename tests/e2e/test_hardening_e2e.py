@@ -371,9 +371,12 @@ async def test_closing_the_host_is_quick_even_with_busy_tables(
     bot = await running.start()
     try:
         for _ in range(3):
-            await _started_table(fake, bot, games_channel, alice)
+            _, _, table = await _started_table(fake, bot, games_channel, alice)
+            # A table is in the host's map before its first messages are out and its driver
+            # and updater are launched (under its lock): wait for them.
+            await eventually(lambda table=table: table.tasks)
         tasks = [t for table in bot.host.tables.values() for t in table.tasks]
-        assert tasks
+        assert len(tasks) >= 3
         # close() must return within its own bound (generously capped here, not timed).
         await asyncio.wait_for(bot.host.close(timeout=1.0), 30)
         assert all(t.done() for t in tasks)
