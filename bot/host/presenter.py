@@ -382,10 +382,26 @@ class PresenterMixin(HostBase):
         self, seat: Seat, clicked: discord.Interaction | None, edit: dict[str, Any]
     ) -> None:
         """Edit the seat's current DM: through the click that is on it, or the interaction
-        that sent it, while valid (no REST budget); else plainly."""
+        that sent it, or the player's last click on it, while valid (no REST budget); else
+        plainly."""
         if clicked is not None:
             await clicked.edit_original_response(**edit)
             return
+        latest = self._token_of(seat)
+        if (
+            latest is not None
+            and seat.dm_message_id is not None
+            and getattr(latest.message, "id", None) == seat.dm_message_id
+        ):
+            # A component click's original response is the message it is on: the DM the
+            # player last clicked stays editable through that click for 15 minutes, even
+            # when the bot sent it plainly (the first DM of a game, a restart's fresh DM).
+            try:
+                await latest.edit_original_response(**edit)
+                return
+            except discord.HTTPException as e:
+                log.info("DM edit through the last click failed (%s); editing plainly", e)
+                _rewind(edit)
         token = (
             seat.dm_token
             if seat.dm_token is not None and seat.dm_token is self._token_of(seat)
@@ -397,9 +413,7 @@ class PresenterMixin(HostBase):
                 return
             except discord.HTTPException as e:
                 log.info("DM edit through the interaction failed (%s); editing plainly", e)
-                for attachment in edit.get("attachments") or []:
-                    if isinstance(attachment, discord.File):
-                        attachment.reset()
+                _rewind(edit)
         await self.budget.acquire(Priority.DM)
         channel = await self._dm_channel(seat)
         await channel.get_partial_message(seat.dm_message_id).edit(**edit)
@@ -460,3 +474,10 @@ class PresenterMixin(HostBase):
                 await channel.send(text[:2000], allowed_mentions=mentions)  # type: ignore[union-attr]
         except discord.HTTPException as e:
             log.warning("table %s: posting failed: %s", table.id, e)
+
+
+def _rewind(edit: dict[str, Any]) -> None:
+    """Make an edit's files readable again after a failed attempt (to send it plainly)."""
+    for attachment in edit.get("attachments") or []:
+        if isinstance(attachment, discord.File):
+            attachment.reset()

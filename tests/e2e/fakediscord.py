@@ -1046,6 +1046,9 @@ class FakeDiscord:
         #: Called as ``observer(message, created)`` right after the bot creates or edits a
         #: message (benchmarks timestamp what players and spectators get to see).
         self.message_observers: list[Callable[[FakeMessage, bool], None]] = []
+        #: Message id → edits through ``PATCH /channels/{cid}/messages/{mid}`` (counted
+        #: against the REST budget, unlike edits through an interaction's webhook).
+        self.plain_edits: collections.Counter[int] = collections.Counter()
         #: Accepted IDENTIFYs (new sessions).
         self.identify_count = 0
         self.resume_count = 0
@@ -2104,6 +2107,7 @@ class FakeDiscord:
             raise FakeHTTPError(403, 50005, "Cannot edit a message authored by another user")
         if channel.is_dm:
             self._check_can_post(channel)
+        self.plain_edits[msg.id] += 1
         return self._edit_message(msg, r.json, r.uploads).payload()
 
     async def _r_delete_message(self, r: _Req) -> Any:

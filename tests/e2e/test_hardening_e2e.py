@@ -502,6 +502,7 @@ async def test_dms_after_a_click_go_through_the_interaction(
                 # From Alice's first click on, her DMs can go through her interaction.
                 posted_before = {m.id for m in fake.messages_in(thread)}
                 fake.ratelimits.reset_counters()
+                fake.plain_edits.clear()
             version = table.state.version
             legal = table.state.legal_actions(seat)
             inter = await click_legal_action(
@@ -517,5 +518,9 @@ async def test_dms_after_a_click_go_through_the_interaction(
         assert counted == len(thread_posts), (counted, len(thread_posts))
         # ...and those DMs carry working controls: the loop above clicked them.
         assert table.seats[seat].token is not None
+        # Nor was any of Alice's DMs edited plainly since her first click: even the first
+        # DM, sent plainly before she had clicked anything, is edited through her click on it.
+        plain = {m.id for m in fake.dms(alice) if fake.plain_edits[m.id]}
+        assert not plain, [(m, fake.plain_edits[m]) for m in plain]
     finally:
         await running.stop()
