@@ -77,8 +77,7 @@ class ClicksMixin(HostBase):
                 return
             await self._played(table, seat)
             if interaction.guild_id is None:  # a DM click: its token can carry later DMs
-                table.seats[seat].token = interaction
-                table.seats[seat].token_at = time.monotonic()
+                _keep_token(table.seats[seat], interaction)
             from_private_hand = (
                 interaction.message is not None and interaction.message.flags.ephemeral
             )
@@ -246,3 +245,16 @@ class ClicksMixin(HostBase):
                 attachments=[file] if file else [],
                 view=view,
             )
+
+
+def _keep_token(seat: Seat, interaction: discord.Interaction) -> None:
+    """Keep the seat's last DM click for its token (see ``_token_of`` in bot.host.presenter).
+    The click it replaces may still be kept as the one that sent the current DM
+    (``seat.dm_token``), but only its token is used from now on: let go of the message it
+    carried and the last response it cached (their components, embeds and raw payloads are
+    several KiB per player — a tenth of a table's memory)."""
+    previous = seat.token
+    if previous is not None and previous is not interaction:
+        previous.message = None
+        previous._original_response = None
+    seat.token, seat.token_at = interaction, time.monotonic()
