@@ -97,6 +97,7 @@ class LifecycleMixin(HostBase):
                     ai_takeover=s.ai_takeover,
                     dm_channel_id=s.dm_channel_id,
                     dm_message_id=s.dm_message_id,
+                    dm_version=s.dm_version,
                     dms_closed=s.dms_closed,
                     timeouts=s.timeouts,
                 )
@@ -237,15 +238,22 @@ class LifecycleMixin(HostBase):
             table.set_deadlines(self._turn_seconds(table), time.monotonic())
             table.mark_dirty()
             table.wake_driver()
-        # Notices and fresh DMs are not urgent (the old DM controls still work): they wait
-        # for spare budget, and never hold the table while they wait.
+            # A person who must decide but whose DM predates the decision (the process died
+            # between storing the action and sending the DM) has no controls to act from:
+            # their DM goes now, as any new decision does, not after the notices.
+            behind = [s for s in table.seats if s.user_id is not None and table.dm_behind(s)]
+            for seat in behind:
+                if not table.finished and table.driven:
+                    await self._refresh_dm(table, seat, fresh=True)
+        # Notices and the other fresh DMs are not urgent (the old DM controls still work):
+        # they wait for spare budget, and never hold the table while they wait.
         await self._post(
             table,
             Text("♻️ Teahouse restarted — this game carries on from where it was."),
             priority=Priority.BACKGROUND,
         )
         for seat in table.seats:
-            if seat.played_by_ai or seat.user_id is None or table.finished:
+            if seat.played_by_ai or seat.user_id is None or table.finished or seat in behind:
                 continue
             await self.budget.spare()
             async with table.lock:

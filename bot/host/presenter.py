@@ -305,11 +305,7 @@ class PresenterMixin(HostBase):
         hand_key = f"{locale}:{table.hand_key(seat.seat)}"  # a new language redraws it too
         # A decision that is only "pass" in a claim window (nothing to claim) edits the DM in
         # place: no notification on every discard; a real claim comes as a new message.
-        acting = (
-            seat.seat in table.waiting_on()
-            and not seat.played_by_ai
-            and not (table.in_answer_phase() and table.state.legal_actions(seat.seat) == ["pass"])
-        )
+        acting = table.must_decide(seat)
         new_message = fresh or seat.dm_message_id is None or (acting and not seat.dm_acting)
         same_hand = not new_message and seat.dm_hand_key == hand_key
         file = None if same_hand else await self._render(table, "render_hand", seat.seat, locale)
@@ -330,11 +326,13 @@ class PresenterMixin(HostBase):
                     with contextlib.suppress(discord.HTTPException):
                         await self._edit_dm(seat, clicked, {"view": None})
                 await self._send_dm(seat, content, file, view, acting)
+                seat.dm_version = table.state.version
                 await self.store.update_seat(
                     table.id,
                     seat.seat,
                     dm_channel_id=seat.dm_channel_id,
                     dm_message_id=seat.dm_message_id,
+                    dm_version=seat.dm_version,
                 )
             seat.dm_acting = acting
             seat.dm_hand_key = hand_key

@@ -27,6 +27,8 @@ class Seat:
     ai_takeover: bool = False
     dm_channel_id: int | None = None
     dm_message_id: int | None = None
+    #: The state version the current DM message was sent at (stored; None: unknown).
+    dm_version: int | None = None
     dms_closed: bool = False
     timeouts: int = 0
     dm_acting: bool = False  # the current DM was sent for a decision the seat must make
@@ -204,6 +206,32 @@ class Table:
 
     def waiting_on(self) -> list[int]:
         return [] if self.state.is_over else list(self.state.to_act)
+
+    def must_decide(self, seat: Seat) -> bool:
+        """A person must make a decision for the seat now: its DM comes as a new message
+        (which notifies). Only "pass" in a claim window is not one: the window closes by
+        itself within seconds, so that DM is edited in place."""
+        return (
+            seat.seat in self.waiting_on()
+            and not seat.played_by_ai
+            and not (self.in_answer_phase() and self.state.legal_actions(seat.seat) == ["pass"])
+        )
+
+    def decision_began(self, seat: int) -> int:
+        """The version at which the seat's current run of decisions began: right after the
+        last action another seat made (its own actions since then continue the same DM)."""
+        log = self.state.log
+        for index in range(len(log) - 1, -1, -1):
+            if log[index][0] != seat:
+                return index + 1
+        return 0
+
+    def dm_behind(self, seat: Seat) -> bool:
+        """The seat must decide, but its DM message was sent before that decision began (a
+        restart came between storing the action and sending the DM), or nobody knows when."""
+        return self.must_decide(seat) and (
+            seat.dm_version is None or seat.dm_version < self.decision_began(seat.seat)
+        )
 
     def set_deadlines(self, seconds: float, now: float | None = None) -> None:
         """Give every seat that must act now a deadline; a decision keeps its deadline until

@@ -67,6 +67,7 @@ _SEAT_UPDATABLE = frozenset(
         "ai_takeover",
         "dm_channel_id",
         "dm_message_id",
+        "dm_version",
         "dms_closed",
         "timeouts",
     }
@@ -79,6 +80,7 @@ _SEAT_COLUMNS = (
     "ai_takeover",
     "dm_channel_id",
     "dm_message_id",
+    "dm_version",
     "dms_closed",
     "timeouts",
 )

@@ -524,3 +524,79 @@ async def test_dms_after_a_click_go_through_the_interaction(
         assert not plain, [(m, fake.plain_edits[m]) for m in plain]
     finally:
         await running.stop()
+
+
+async def test_after_a_restart_a_player_whose_dm_never_came_gets_it_first(
+    fake_discord: FakeDiscord, tmp_path, games_channel: int, alice: int, bob: int
+) -> None:
+    """If the process died between storing an action and sending the next player's DM,
+    that player has no controls to act from: after the restart their DM goes first, before
+    the restart notice (the other players' fresh DMs wait for spare budget after it)."""
+    import random
+    import sqlite3
+
+    from tests.e2e.teahouse import action_components, click_legal_action, next_decision
+
+    fake = fake_discord
+    database = str(tmp_path / "behind.db")
+    running = RunningBot(fake, settings_for(database))
+    bot = await running.start()
+    try:
+        table_id, _, table = await _started_table(
+            fake, bot, games_channel, alice, guests=[bob], ais=0
+        )
+        rng = random.Random(5)
+        # Play until someone must decide after another player's action.
+        while True:
+            user, (message, comps) = await eventually(
+                lambda: next_decision(fake, table, [alice, bob])
+            )
+            seat = table.seat_of(user)
+            began = table.decision_began(seat.seat)
+            if began > 0:
+                break
+            version = table.state.version
+            inter = await click_legal_action(
+                fake,
+                user,
+                message,
+                comps,
+                table.state.legal_actions(seat.seat),
+                rng,
+                state=table.state,
+                seat=seat.seat,
+            )
+            await inter.wait_response()
+            await eventually(lambda v=version: table.state.version > v)
+        # The DM of that decision was stored as sent for it.
+        stored = (await bot.store.get_seats(table_id))[seat.seat]
+        assert stored.dm_version is not None and stored.dm_version >= began
+        other = bob if user == alice else alice
+        await running.stop()
+        # Now as if it had never been sent: the stored DM is from before the decision.
+        with sqlite3.connect(database) as db:
+            db.execute(
+                "UPDATE seats SET dm_version = ? WHERE table_id = ? AND seat = ?",
+                (began - 1, table_id, seat.seat),
+            )
+        known = {m.id for u in (alice, bob) for m in fake.dms(u)}
+        bot = await running.start()
+        thread = table.thread_id
+
+        def notice():
+            return next((m for m in fake.messages_in(thread) if "restarted" in m.content), None)
+
+        def fresh(u: int):
+            return [m for m in fake.dms(u) if m.id not in known]
+
+        posted = await eventually(notice)
+        await eventually(lambda: fresh(user) and fresh(other))
+        # Snowflakes grow with time: the behind player's DM came before the notice, the
+        # other player's after it.
+        assert fresh(user)[0].id < posted.id < fresh(other)[0].id
+        restored = bot.host.tables[table_id]
+        assert not restored.dm_behind(restored.seats[seat.seat])
+        # ...and it carries the controls of the decision.
+        assert action_components(fresh(user)[0])
+    finally:
+        await running.stop()

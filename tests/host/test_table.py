@@ -87,3 +87,29 @@ def test_option_validation_is_server_side() -> None:
     ):
         with pytest.raises(ValueError):
             validate_options(game, options)
+
+
+def test_a_dm_is_behind_when_it_was_sent_before_the_decision_began() -> None:
+    table = _table()
+    first = table.state.to_act[0]
+    seat = table.seats[first]
+    assert table.must_decide(seat)
+    assert table.dm_behind(seat)  # nobody knows when its DM was sent
+    seat.dm_version = 0
+    assert table.decision_began(first) == 0 and not table.dm_behind(seat)
+    # Its own actions continue the same decision run (that DM is edited through the click).
+    while table.state.to_act == [first]:
+        table.state.apply(first, table.state.legal_actions(first)[0])
+    assert not table.dm_behind(seat)  # it no longer has to decide
+    # Someone else acts: the next decision needs a DM sent at or after that action.
+    while first not in table.state.to_act:
+        other = table.state.to_act[0]
+        table.state.apply(other, table.state.legal_actions(other)[0])
+    began = table.decision_began(first)
+    assert began > 0 and table.state.log[began - 1][0] != first
+    assert table.dm_behind(seat)
+    seat.dm_version = began
+    assert not table.dm_behind(seat)
+    # An AI (or a taken-over seat) never needs one.
+    seat.dm_version, seat.ai_takeover = None, True
+    assert not table.must_decide(seat) and not table.dm_behind(seat)
