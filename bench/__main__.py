@@ -102,6 +102,8 @@ HOST_FIGURES = (
     ("spawn_to_ready_s", "process start → gateway IDENTIFY (s)"),
     ("resume_ready_s", "IDENTIFY → every table accepts a click (s)"),
     ("resume_ready_p50_s", "  per table p50 (s)"),
+    ("resume_slow_by_game", "  tables over 5 s, by game"),
+    ("resume_slow_obstacles", "  what those tables' probes met"),
     ("notices_done_s", "IDENTIFY → all restart notices and DMs (s)"),
     ("errors", "errors"),
     ("error_kinds", "error kinds"),

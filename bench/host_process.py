@@ -398,13 +398,22 @@ class Bench:
             self.decisions_via_ai.append(latency)
 
     async def click(
-        self, table: BenchTable, user: int, rng: random.Random, *, probe: bool = False
+        self,
+        table: BenchTable,
+        user: int,
+        rng: random.Random,
+        *,
+        probe: bool = False,
+        why: list[str] | None = None,
     ) -> Any:
-        """Click a legal move from the user's newest DM controls; the interaction or None."""
+        """Click a legal move from the user's newest DM controls; the interaction or None
+        (``why`` collects what stood in the way, for the resume figures)."""
         seat = table.seats[user]
         found = latest_controls(self.fake, user)
         await table.sync(self.store)
         if found is None or seat not in table.state.to_act:
+            if why is not None:
+                why.append("no DM controls" if found is None else "not to act")
             return None
         message, comps = found
         state = table.state
@@ -415,6 +424,8 @@ class Bench:
         normalize, accepts = state_checks(state, seat)
         moves = control_moves(comps, legal, normalize=normalize, accepts=accepts, rng=rng)
         if not moves:
+            if why is not None:
+                why.append("no legal move on the newest DM")
             # The DM for this decision may still be on its way (the state is read from the
             # database, the DM comes a moment later): only a gap that lasts is an error.
             key = (table.id, seat, state.version)
@@ -437,6 +448,8 @@ class Bench:
             inter = await click_move(self.fake, user, message, rng.choice(moves))
         except (ValueError, LookupError):  # the message changed under the player's finger
             self.refused["component gone"] += 1
+            if why is not None:
+                why.append("component gone")
             return None
         if not probe:
             table.last_click = (inter.dispatched_at, version)
@@ -444,7 +457,11 @@ class Bench:
             callback = await inter.wait_response(timeout=30)
         except TimeoutError:
             self.errors["no_ack"] += 1
+            if why is not None:
+                why.append("no answer")
             return None
+        if why is not None and callback.ephemeral:
+            why.append("refused: " + (callback.data.get("content") or "?")[:50])
         if not probe:
             self.clicks += 1
             if self.in_window(inter.dispatched_at) and inter.latency is not None:
@@ -757,6 +774,10 @@ async def _teardown(
     tmp.cleanup()
 
 
+#: Issue 13: every table accepts clicks within 5 s of the gateway being ready.
+RESUME_TARGET_S = 5.0
+
+
 async def run_resume(
     *,
     tables: int,
@@ -812,12 +833,15 @@ async def run_resume(
         ready_at: dict[int, float] = {}
         attempts: Counter[int] = Counter()
 
+        obstacles: dict[int, list[str]] = {}
+
         async def probe(table: BenchTable) -> None:
             rng = random.Random(f"{seed}:probe:{table.id}")
+            why = obstacles.setdefault(table.id, [])
             while True:
                 await table.sync(bench.store)
                 for user in table.humans_to_act():
-                    inter = await bench.click(table, user, rng, probe=True)
+                    inter = await bench.click(table, user, rng, probe=True, why=why)
                     attempts[table.id] += 1
                     if inter is not None and not inter.ephemeral:
                         ready_at[table.id] = inter.first_callback_at
@@ -866,6 +890,12 @@ async def run_resume(
         if missing:
             bench.errors["restart notices missing"] += missing
         waits = sorted(at - ready for at in ready_at.values())
+        # What kept the slow tables (over 5 s, or never) from taking a click, by game.
+        slow = [t for t in live if t.id not in ready_at or ready_at[t.id] - ready > RESUME_TARGET_S]
+        result["resume_slow_by_game"] = dict(Counter(t.game for t in slow))
+        result["resume_slow_obstacles"] = dict(
+            Counter(o for t in slow for o in set(obstacles.get(t.id, [])))
+        )
         result.update(
             tables_ready=len(ready_at),
             resume_ready_s=_r(waits[-1], 3) if waits and not pending else None,
