@@ -245,6 +245,11 @@ class LifecycleMixin(HostBase):
             for seat in behind:
                 if not table.finished and table.driven:
                     await self._refresh_dm(table, seat, fresh=True)
+            # Those who may only pass a claim window: the edit that gave their DM its Pass
+            # button may not have gone out either (it is not recorded): edit it now.
+            for seat in table.seats:
+                if seat.user_id is not None and table.may_only_pass(seat) and table.driven:
+                    await self._refresh_dm(table, seat)
         # Notices and the other fresh DMs are not urgent (the old DM controls still work):
         # they wait for spare budget, and never hold the table while they wait.
         await self._post(

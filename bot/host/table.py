@@ -214,8 +214,18 @@ class Table:
         return (
             seat.seat in self.waiting_on()
             and not seat.played_by_ai
-            and not (self.in_answer_phase() and self.state.legal_actions(seat.seat) == ["pass"])
+            and not self._may_only_pass(seat)
         )
+
+    def may_only_pass(self, seat: Seat) -> bool:
+        """A person is waited on for the seat, but may only pass a claim window: its DM was
+        to be edited in place (nothing records whether that edit went out)."""
+        return (
+            seat.seat in self.waiting_on() and not seat.played_by_ai and self._may_only_pass(seat)
+        )
+
+    def _may_only_pass(self, seat: Seat) -> bool:
+        return self.in_answer_phase() and self.state.legal_actions(seat.seat) == ["pass"]
 
     def decision_began(self, seat: int) -> int:
         """The version at which the seat's current run of decisions began: right after the

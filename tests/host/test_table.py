@@ -113,3 +113,39 @@ def test_a_dm_is_behind_when_it_was_sent_before_the_decision_began() -> None:
     # An AI (or a taken-over seat) never needs one.
     seat.dm_version, seat.ai_takeover = None, True
     assert not table.must_decide(seat) and not table.dm_behind(seat)
+
+
+def test_a_seat_that_may_only_pass_a_claim_window_is_waited_on_but_not_deciding() -> None:
+    spec = game_spec("mahjong")
+    state = spec.new_game("7", ["Alice", "Bob", "Cleo", "Dan"])
+    table = Table(
+        id=2,
+        spec=spec,
+        guild_id=1,
+        channel_id=2,
+        host_id=10,
+        seed="7",
+        options={},
+        seats=[Seat(0, "Alice", 10), Seat(1, "Bob", 11), Seat(2, "Cleo", 12), Seat(3, "Dan", 13)],
+        state=state,
+    )
+
+    def passers() -> list[int]:
+        if not table.in_answer_phase():
+            return []
+        return [s for s in table.waiting_on() if state.legal_actions(s) == ["pass"]]
+
+    for _ in range(200):
+        if passers():
+            break
+        actor = state.to_act[0]
+        state.apply(actor, state.legal_actions(actor)[0])
+    assert passers(), "no claim window within 200 actions"
+    seat = table.seats[passers()[0]]
+    assert table.may_only_pass(seat) and not table.must_decide(seat)
+    assert not table.dm_behind(seat)  # no new message is owed: its DM is edited in place
+    seat.ai_takeover = True
+    assert not table.may_only_pass(seat)
+    # A seat not waited on never "may only pass".
+    idle = [s for s in table.seats if s.seat not in table.waiting_on()]
+    assert all(not table.may_only_pass(s) for s in idle)
