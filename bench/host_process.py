@@ -57,6 +57,7 @@ import asyncio
 import contextlib
 import os
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -71,7 +72,7 @@ from bot.games import game_module
 from bot.host.options import game_options
 from bot.store import Store
 from tests.e2e.cluster import BotProcess, bot_environment, start_and_identify
-from tests.e2e.fakediscord import GLOBAL_LIMIT, FakeDiscord, FakeMessage
+from tests.e2e.fakediscord import GLOBAL_LIMIT, FakeDiscord, FakeMessage, find_components
 from tests.e2e.teahouse import (
     action_components,
     click_move,
@@ -771,11 +772,35 @@ async def _teardown(
     await fake.stop()
     if schema is not None:
         await schema.__aexit__(None, None, None)
+    keep = os.environ.get("BENCH_KEEP_LOGS")
+    if keep:  # the bot processes' logs, for a closer look at a run
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        for log_file in Path(tmp.name).glob("*.log"):
+            shutil.copy(log_file, Path(keep) / log_file.name)
     tmp.cleanup()
 
 
 #: Issue 13: every table accepts clicks within 5 s of the gateway being ready.
 RESUME_TARGET_S = 5.0
+
+
+def _debug_slow_table(fake: FakeDiscord, table: BenchTable, why: list[str], ready: float) -> None:
+    """BENCH_DEBUG: what a table that has not taken a click 5 s after the restart shows."""
+    if "(reported)" in why:
+        return
+    state = table.state
+    lines = [
+        f"slow table {table.id} {table.game} v{state.version} to_act={state.to_act} {why[-3:]}"
+    ]
+    for user, seat in table.seats.items():
+        dms = fake.dms(user)
+        lines.append(
+            f"  seat {seat} user {user} legal={state.legal_actions(seat)[:6]} dms={len(dms)}"
+        )
+        for m in dms[-2:]:
+            ids = [c.get("custom_id") for c in find_components(m)][:4]
+            lines.append(f"    dm {m.id} via={m.interaction is not None} comps={ids}")
+    print("\n".join(lines), file=sys.stderr)
 
 
 async def run_resume(
@@ -846,6 +871,9 @@ async def run_resume(
                     if inter is not None and not inter.ephemeral:
                         ready_at[table.id] = inter.first_callback_at
                         return
+                if os.environ.get("BENCH_DEBUG") and time.monotonic() - ready > RESUME_TARGET_S:
+                    _debug_slow_table(fake, table, why, ready)
+                    why.append("(reported)")
                 await asyncio.sleep(0.4 + 0.2 * rng.random())
 
         probes = [asyncio.create_task(probe(t)) for t in live]
