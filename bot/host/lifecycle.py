@@ -97,7 +97,7 @@ class LifecycleMixin(HostBase):
                     ai_takeover=s.ai_takeover,
                     dm_channel_id=s.dm_channel_id,
                     dm_message_id=s.dm_message_id,
-                    dm_version=s.dm_version,
+                    dm_decision=s.dm_decision,
                     dms_closed=s.dms_closed,
                     timeouts=s.timeouts,
                 )
@@ -238,18 +238,14 @@ class LifecycleMixin(HostBase):
             table.set_deadlines(self._turn_seconds(table), time.monotonic())
             table.mark_dirty()
             table.wake_driver()
-            # A person who must decide but whose DM predates the decision (the process died
-            # between storing the action and sending the DM) has no controls to act from:
-            # their DM goes now, as any new decision does, not after the notices.
+            # A person who must decide but whose DM was sent for another decision (the
+            # process died between storing the action and sending the DM) may have no
+            # controls to act from: their DM goes now, as any new decision does, not after
+            # the notices.
             behind = [s for s in table.seats if s.user_id is not None and table.dm_behind(s)]
             for seat in behind:
                 if not table.finished and table.driven:
                     await self._refresh_dm(table, seat, fresh=True)
-            # Those who may only pass a claim window: the edit that gave their DM its Pass
-            # button may not have gone out either (it is not recorded): edit it now.
-            for seat in table.seats:
-                if seat.user_id is not None and table.may_only_pass(seat) and table.driven:
-                    await self._refresh_dm(table, seat)
         # Notices and the other fresh DMs are not urgent (the old DM controls still work):
         # they wait for spare budget, and never hold the table while they wait.
         await self._post(

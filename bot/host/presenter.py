@@ -321,18 +321,26 @@ class PresenterMixin(HostBase):
             if not new_message:
                 await self._edit_dm(seat, clicked, edit)
             else:
-                if seat.dm_message_id is not None and seat.dm_has_controls:
-                    # Retire the old message's controls; the new one carries the current ones.
-                    with contextlib.suppress(discord.HTTPException):
-                        await self._edit_dm(seat, clicked, {"view": None})
+                old = seat.dm_message_id if seat.dm_has_controls else None
+                old_token = self._dm_token_for(seat, clicked)
                 await self._send_dm(seat, content, file, view, acting)
-                seat.dm_version = table.state.version
+                if old is not None:
+                    # Retire the old message's controls (the new one carries the current
+                    # ones) after the new one is out, and in the background unless a click
+                    # answers it: a counted edit may wait for budget, and the decision and
+                    # the table must not wait for it (clicks on it are checked meanwhile).
+                    retire = self._retire_controls(seat, old, old_token)
+                    if old_token is not None and old_token is clicked:
+                        await retire
+                    else:
+                        table.track(asyncio.get_running_loop().create_task(retire))
+                seat.dm_decision = table.decision_fingerprint(seat.seat)
                 await self.store.update_seat(
                     table.id,
                     seat.seat,
                     dm_channel_id=seat.dm_channel_id,
                     dm_message_id=seat.dm_message_id,
-                    dm_version=seat.dm_version,
+                    dm_decision=seat.dm_decision,
                 )
             seat.dm_acting = acting
             seat.dm_hand_key = hand_key
@@ -379,42 +387,61 @@ class PresenterMixin(HostBase):
     async def _edit_dm(
         self, seat: Seat, clicked: discord.Interaction | None, edit: dict[str, Any]
     ) -> None:
-        """Edit the seat's current DM: through the click that is on it, or the interaction
-        that sent it, or the player's last click on it, while valid (no REST budget); else
-        plainly."""
-        if clicked is not None:
-            await clicked.edit_original_response(**edit)
-            return
-        latest = self._token_of(seat)
-        if (
-            latest is not None
-            and seat.dm_message_id is not None
-            and getattr(latest.message, "id", None) == seat.dm_message_id
-        ):
-            # A component click's original response is the message it is on: the DM the
-            # player last clicked stays editable through that click for 15 minutes, even
-            # when the bot sent it plainly (the first DM of a game, a restart's fresh DM).
-            try:
-                await latest.edit_original_response(**edit)
-                return
-            except discord.HTTPException as e:
-                log.info("DM edit through the last click failed (%s); editing plainly", e)
-                _rewind(edit)
-        token = (
-            seat.dm_token
-            if seat.dm_token is not None and seat.dm_token is self._token_of(seat)
-            else None
+        """Edit the seat's current DM, through an interaction while one can (no REST
+        budget: see :meth:`_dm_token_for`), else plainly."""
+        assert seat.dm_message_id is not None
+        await self._edit_dm_message(
+            seat, seat.dm_message_id, self._dm_token_for(seat, clicked), edit
         )
-        if token is not None and seat.dm_message_id is not None:
+
+    def _dm_token_for(
+        self, seat: Seat, clicked: discord.Interaction | None
+    ) -> discord.Interaction | None:
+        """An interaction that can edit the seat's current DM without REST budget: the click
+        on it, the player's last click if it was on it, or the interaction that sent it if it
+        is still the player's latest; None if there is none."""
+        if clicked is not None:
+            return clicked
+        latest = self._token_of(seat)
+        if latest is None or seat.dm_message_id is None:
+            return None
+        if getattr(latest.message, "id", None) == seat.dm_message_id or seat.dm_token is latest:
+            return latest
+        return None
+
+    async def _edit_dm_message(
+        self,
+        seat: Seat,
+        message_id: int,
+        token: discord.Interaction | None,
+        edit: dict[str, Any],
+    ) -> None:
+        """Edit one of the seat's DMs through ``token`` while it is valid, else plainly."""
+        if token is not None:
             try:
-                await token.followup.edit_message(seat.dm_message_id, **edit)
+                if getattr(token.message, "id", None) == message_id:
+                    # A component click's original response is the message it is on: the
+                    # DM a player clicked stays editable through that click for 15 minutes,
+                    # even when the bot sent it plainly (a game's first DM, a restart's).
+                    await token.edit_original_response(**edit)
+                else:  # a follow-up that interaction sent
+                    await token.followup.edit_message(message_id, **edit)
                 return
             except discord.HTTPException as e:
                 log.info("DM edit through the interaction failed (%s); editing plainly", e)
                 _rewind(edit)
         await self.budget.acquire(Priority.DM)
         channel = await self._dm_channel(seat)
-        await channel.get_partial_message(seat.dm_message_id).edit(**edit)
+        await channel.get_partial_message(message_id).edit(**edit)
+
+    async def _retire_controls(
+        self, seat: Seat, message_id: int, token: discord.Interaction | None
+    ) -> None:
+        """Take the controls off a DM that is no longer the seat's current one."""
+        try:
+            await self._edit_dm_message(seat, message_id, token, {"view": None})
+        except discord.HTTPException as e:
+            log.info("could not retire the controls of DM %s (%s)", message_id, e)
 
     async def _dm_channel(self, seat: Seat) -> Any:
         if seat.dm_channel_id is not None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,8 +28,9 @@ class Seat:
     ai_takeover: bool = False
     dm_channel_id: int | None = None
     dm_message_id: int | None = None
-    #: The state version the current DM message was sent at (stored; None: unknown).
-    dm_version: int | None = None
+    #: The fingerprint of the decision the current DM message was sent for (stored with
+    #: the message's id; None: unknown). See :meth:`Table.decision_fingerprint`.
+    dm_decision: int | None = None
     dms_closed: bool = False
     timeouts: int = 0
     dm_acting: bool = False  # the current DM was sent for a decision the seat must make
@@ -214,34 +216,19 @@ class Table:
         return (
             seat.seat in self.waiting_on()
             and not seat.played_by_ai
-            and not self._may_only_pass(seat)
+            and not (self.in_answer_phase() and self.state.legal_actions(seat.seat) == ["pass"])
         )
 
-    def may_only_pass(self, seat: Seat) -> bool:
-        """A person is waited on for the seat, but may only pass a claim window: its DM was
-        to be edited in place (nothing records whether that edit went out)."""
-        return (
-            seat.seat in self.waiting_on() and not seat.played_by_ai and self._may_only_pass(seat)
-        )
-
-    def _may_only_pass(self, seat: Seat) -> bool:
-        return self.in_answer_phase() and self.state.legal_actions(seat.seat) == ["pass"]
-
-    def decision_began(self, seat: int) -> int:
-        """The version at which the seat's current run of decisions began: right after the
-        last action another seat made (its own actions since then continue the same DM)."""
-        log = self.state.log
-        for index in range(len(log) - 1, -1, -1):
-            if log[index][0] != seat:
-                return index + 1
-        return 0
+    def decision_fingerprint(self, seat: int) -> int:
+        """A checksum of the seat's legal actions: a DM sent for the same fingerprint offers
+        controls that are all legal now (controls from before a restart are accepted while
+        they are legal: see ``_accept_earlier_controls``)."""
+        return zlib.crc32("\n".join(self.state.legal_actions(seat)).encode())
 
     def dm_behind(self, seat: Seat) -> bool:
-        """The seat must decide, but its DM message was sent before that decision began (a
-        restart came between storing the action and sending the DM), or nobody knows when."""
-        return self.must_decide(seat) and (
-            seat.dm_version is None or seat.dm_version < self.decision_began(seat.seat)
-        )
+        """The seat must decide, but its DM message was sent for another decision (a restart
+        came between storing the action and sending the DM), or nobody knows which."""
+        return self.must_decide(seat) and seat.dm_decision != self.decision_fingerprint(seat.seat)
 
     def set_deadlines(self, seconds: float, now: float | None = None) -> None:
         """Give every seat that must act now a deadline; a decision keeps its deadline until

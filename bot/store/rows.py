@@ -65,8 +65,8 @@ class SeatRow:
     dm_message_id: int | None = None
     dms_closed: bool = False
     timeouts: int = 0
-    #: The state version at which the current DM message was sent (None: unknown).
-    dm_version: int | None = None
+    #: The fingerprint of the decision the current DM message was sent for (None: unknown).
+    dm_decision: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

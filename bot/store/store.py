@@ -67,7 +67,7 @@ _SEAT_UPDATABLE = frozenset(
         "ai_takeover",
         "dm_channel_id",
         "dm_message_id",
-        "dm_version",
+        "dm_decision",
         "dms_closed",
         "timeouts",
     }
@@ -80,7 +80,7 @@ _SEAT_COLUMNS = (
     "ai_takeover",
     "dm_channel_id",
     "dm_message_id",
-    "dm_version",
+    "dm_decision",
     "dms_closed",
     "timeouts",
 )

@@ -546,38 +546,36 @@ async def test_after_a_restart_a_player_whose_dm_never_came_gets_it_first(
             fake, bot, games_channel, alice, guests=[bob], ais=0
         )
         rng = random.Random(5)
-        # Play until someone must decide after another player's action.
-        while True:
+        for _ in range(2):  # a couple of moves in
             user, (message, comps) = await eventually(
                 lambda: next_decision(fake, table, [alice, bob])
             )
-            seat = table.seat_of(user)
-            began = table.decision_began(seat.seat)
-            if began > 0:
-                break
+            seat = table.seat_of(user).seat
             version = table.state.version
             inter = await click_legal_action(
                 fake,
                 user,
                 message,
                 comps,
-                table.state.legal_actions(seat.seat),
+                table.state.legal_actions(seat),
                 rng,
                 state=table.state,
-                seat=seat.seat,
+                seat=seat,
             )
             await inter.wait_response()
             await eventually(lambda v=version: table.state.version > v)
+        user, _ = await eventually(lambda: next_decision(fake, table, [alice, bob]))
+        seat = table.seat_of(user).seat
         # The DM of that decision was stored as sent for it.
-        stored = (await bot.store.get_seats(table_id))[seat.seat]
-        assert stored.dm_version is not None and stored.dm_version >= began
+        stored = (await bot.store.get_seats(table_id))[seat]
+        assert stored.dm_decision == table.decision_fingerprint(seat)
         other = bob if user == alice else alice
         await running.stop()
-        # Now as if it had never been sent: the stored DM is from before the decision.
+        # Now as if it had never been sent: the stored DM is one of another decision.
         with sqlite3.connect(database) as db:
             db.execute(
-                "UPDATE seats SET dm_version = ? WHERE table_id = ? AND seat = ?",
-                (began - 1, table_id, seat.seat),
+                "UPDATE seats SET dm_decision = ? WHERE table_id = ? AND seat = ?",
+                (stored.dm_decision + 1, table_id, seat),
             )
         known = {m.id for u in (alice, bob) for m in fake.dms(u)}
         bot = await running.start()
@@ -595,7 +593,7 @@ async def test_after_a_restart_a_player_whose_dm_never_came_gets_it_first(
         # other player's after it.
         assert fresh(user)[0].id < posted.id < fresh(other)[0].id
         restored = bot.host.tables[table_id]
-        assert not restored.dm_behind(restored.seats[seat.seat])
+        assert not restored.dm_behind(restored.seats[seat])
         # ...and it carries the controls of the decision.
         assert action_components(fresh(user)[0])
     finally:

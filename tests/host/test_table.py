@@ -89,29 +89,27 @@ def test_option_validation_is_server_side() -> None:
             validate_options(game, options)
 
 
-def test_a_dm_is_behind_when_it_was_sent_before_the_decision_began() -> None:
+def test_a_dm_is_behind_when_it_was_sent_for_another_decision() -> None:
     table = _table()
     first = table.state.to_act[0]
     seat = table.seats[first]
     assert table.must_decide(seat)
-    assert table.dm_behind(seat)  # nobody knows when its DM was sent
-    seat.dm_version = 0
-    assert table.decision_began(first) == 0 and not table.dm_behind(seat)
-    # Its own actions continue the same decision run (that DM is edited through the click).
-    while table.state.to_act == [first]:
-        table.state.apply(first, table.state.legal_actions(first)[0])
-    assert not table.dm_behind(seat)  # it no longer has to decide
-    # Someone else acts: the next decision needs a DM sent at or after that action.
+    assert table.dm_behind(seat)  # nobody knows what its DM offers
+    seat.dm_decision = table.decision_fingerprint(first)
+    assert not table.dm_behind(seat)
+    offered = table.state.legal_actions(first)
+    # Play on until the seat must decide something else.
+    while first in table.state.to_act and table.state.legal_actions(first) == offered:
+        table.state.apply(first, offered[0])
     while first not in table.state.to_act:
         other = table.state.to_act[0]
         table.state.apply(other, table.state.legal_actions(other)[0])
-    began = table.decision_began(first)
-    assert began > 0 and table.state.log[began - 1][0] != first
+    assert table.state.legal_actions(first) != offered
     assert table.dm_behind(seat)
-    seat.dm_version = began
+    seat.dm_decision = table.decision_fingerprint(first)
     assert not table.dm_behind(seat)
     # An AI (or a taken-over seat) never needs one.
-    seat.dm_version, seat.ai_takeover = None, True
+    seat.dm_decision, seat.ai_takeover = None, True
     assert not table.must_decide(seat) and not table.dm_behind(seat)
 
 
@@ -142,10 +140,5 @@ def test_a_seat_that_may_only_pass_a_claim_window_is_waited_on_but_not_deciding(
         state.apply(actor, state.legal_actions(actor)[0])
     assert passers(), "no claim window within 200 actions"
     seat = table.seats[passers()[0]]
-    assert table.may_only_pass(seat) and not table.must_decide(seat)
+    assert seat.seat in table.waiting_on() and not table.must_decide(seat)
     assert not table.dm_behind(seat)  # no new message is owed: its DM is edited in place
-    seat.ai_takeover = True
-    assert not table.may_only_pass(seat)
-    # A seat not waited on never "may only pass".
-    idle = [s for s in table.seats if s.seat not in table.waiting_on()]
-    assert all(not table.may_only_pass(s) for s in idle)
