@@ -7,18 +7,20 @@ from bot.host.options import game_options
 from bot.host.table import Seat, Table
 
 
-def _table() -> Table:
-    spec = game_spec("koikoi")
-    state = spec.new_game("5", ["Alice", "Bob"])
+def _table(
+    game: str = "koikoi", seed: str = "5", names: tuple[str, ...] = ("Alice", "Bob")
+) -> Table:
+    spec = game_spec(game)
+    state = spec.new_game(seed, list(names))
     return Table(
         id=1,
         spec=spec,
         guild_id=1,
         channel_id=2,
         host_id=10,
-        seed="5",
+        seed=seed,
         options={},
-        seats=[Seat(0, "Alice", 10), Seat(1, "Bob", 11)],
+        seats=[Seat(i, name, 10 + i) for i, name in enumerate(names)],
         state=state,
     )
 
@@ -114,19 +116,8 @@ def test_a_dm_is_behind_when_it_was_sent_for_another_decision() -> None:
 
 
 def test_a_seat_that_may_only_pass_a_claim_window_is_waited_on_but_not_deciding() -> None:
-    spec = game_spec("mahjong")
-    state = spec.new_game("7", ["Alice", "Bob", "Cleo", "Dan"])
-    table = Table(
-        id=2,
-        spec=spec,
-        guild_id=1,
-        channel_id=2,
-        host_id=10,
-        seed="7",
-        options={},
-        seats=[Seat(0, "Alice", 10), Seat(1, "Bob", 11), Seat(2, "Cleo", 12), Seat(3, "Dan", 13)],
-        state=state,
-    )
+    table = _table("mahjong", "7", ("Alice", "Bob", "Cleo", "Dan"))
+    state = table.state
 
     def passers() -> list[int]:
         if not table.in_answer_phase():
