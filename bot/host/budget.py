@@ -108,8 +108,13 @@ class RestBudget:
     async def spare(self) -> None:
         """Wait until a request could be sent with nothing more urgent waiting (for
         background work that then sends at its own priority)."""
-        await self.acquire(Priority.BACKGROUND, send_now=False)
-        self.spent[Priority.BACKGROUND.name] -= 1
+        await self.turn(Priority.BACKGROUND)
+
+    async def turn(self, priority: Priority) -> None:
+        """Wait until a request of ``priority`` could be sent, without spending it: for work
+        that must not hold a lock while it waits (it then sends the usual way)."""
+        await self.acquire(priority, send_now=False)
+        self.spent[priority.name] -= 1
         self.refund()
 
     def refund(self) -> None:

@@ -246,6 +246,15 @@ class LifecycleMixin(HostBase):
             for seat in behind:
                 if not table.finished and table.driven:
                     await self._refresh_dm(table, seat, fresh=True)
+        # Those who may only pass a claim window: the edit that gave them their Pass button
+        # may not have gone out either; edit their DMs next, without holding the table
+        # while the budget has no room (the window closes by itself anyway).
+        for seat in table.seats:
+            if seat.user_id is not None and table.may_only_pass(seat):
+                await self.budget.turn(Priority.DM)
+                async with table.lock:
+                    if table.driven and not table.finished and table.may_only_pass(seat):
+                        await self._refresh_dm(table, seat)
         # Notices and the other fresh DMs are not urgent (the old DM controls still work):
         # they wait for spare budget, and never hold the table while they wait.
         await self._post(

@@ -219,6 +219,16 @@ class Table:
             and not (self.in_answer_phase() and self.state.legal_actions(seat.seat) == ["pass"])
         )
 
+    def may_only_pass(self, seat: Seat) -> bool:
+        """A person is waited on for the seat only to pass a claim window: that DM is edited
+        in place (and nothing records whether the edit went out before a restart)."""
+        return (
+            seat.seat in self.waiting_on()
+            and not seat.played_by_ai
+            and self.in_answer_phase()
+            and self.state.legal_actions(seat.seat) == ["pass"]
+        )
+
     def decision_fingerprint(self, seat: int) -> int:
         """A checksum of the seat's legal actions: a DM sent for the same fingerprint offers
         controls that are all legal now (controls from before a restart are accepted while

@@ -156,3 +156,27 @@ async def test_no_second_holds_more_sends_than_the_window(monkeypatch) -> None:
         stamps.append(clock[0])
     for i, t in enumerate(stamps):
         assert sum(1 for u in stamps[i:] if u < t + 1.0) <= budget.window
+
+
+async def test_a_turn_waits_behind_more_urgent_requests_and_spends_nothing() -> None:
+    budget = RestBudget(rate=50, burst=1)
+    await budget.acquire(Priority.TABLE)  # the bucket is now empty
+    order: list[str] = []
+
+    async def want(name: str, priority: Priority) -> None:
+        await budget.acquire(priority)
+        order.append(name)
+
+    async def turn(name: str, priority: Priority) -> None:
+        await budget.turn(priority)
+        order.append(name)
+
+    tasks = [
+        asyncio.create_task(want("table", Priority.TABLE)),
+        asyncio.create_task(turn("dm turn", Priority.DM)),
+        asyncio.create_task(want("decision", Priority.DECISION)),
+    ]
+    await asyncio.wait_for(asyncio.gather(*tasks), 5)
+    assert order == ["decision", "dm turn", "table"]
+    # The turn was given back: only the three real requests were spent.
+    assert (budget.spent["DECISION"], budget.spent["DM"], budget.spent["TABLE"]) == (1, 0, 2)

@@ -131,5 +131,9 @@ def test_a_seat_that_may_only_pass_a_claim_window_is_waited_on_but_not_deciding(
         state.apply(actor, state.legal_actions(actor)[0])
     assert passers(), "no claim window within 200 actions"
     seat = table.seats[passers()[0]]
-    assert seat.seat in table.waiting_on() and not table.must_decide(seat)
+    assert table.may_only_pass(seat) and not table.must_decide(seat)
     assert not table.dm_behind(seat)  # no new message is owed: its DM is edited in place
+    seat.ai_takeover = True
+    assert not table.may_only_pass(seat)
+    idle = [s for s in table.seats if s.seat not in table.waiting_on()]
+    assert all(not table.may_only_pass(s) for s in idle)
