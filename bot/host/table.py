@@ -213,21 +213,18 @@ class Table:
         """A person must make a decision for the seat now: its DM comes as a new message
         (which notifies). Only "pass" in a claim window is not one: the window closes by
         itself within seconds, so that DM is edited in place."""
-        return (
-            seat.seat in self.waiting_on()
-            and not seat.played_by_ai
-            and not (self.in_answer_phase() and self.state.legal_actions(seat.seat) == ["pass"])
-        )
+        return self._person_waited_on(seat) and not self._only_pass(seat)
 
     def may_only_pass(self, seat: Seat) -> bool:
         """A person is waited on for the seat only to pass a claim window: that DM is edited
         in place (and nothing records whether the edit went out before a restart)."""
-        return (
-            seat.seat in self.waiting_on()
-            and not seat.played_by_ai
-            and self.in_answer_phase()
-            and self.state.legal_actions(seat.seat) == ["pass"]
-        )
+        return self._person_waited_on(seat) and self._only_pass(seat)
+
+    def _person_waited_on(self, seat: Seat) -> bool:
+        return seat.seat in self.waiting_on() and not seat.played_by_ai
+
+    def _only_pass(self, seat: Seat) -> bool:
+        return self.in_answer_phase() and self.state.legal_actions(seat.seat) == ["pass"]
 
     def decision_fingerprint(self, seat: int) -> int:
         """A checksum of the seat's legal actions: a DM sent for the same fingerprint offers

@@ -218,10 +218,17 @@ async def test_seat_crud(store: Store):
     assert [s.name for s in await store.get_seats(tid)] == ["alice", "bob"]
 
     assert (await store.get_seats(tid))[1].dm_decision is None  # never sent: unknown
-    await store.update_seat(tid, 1, dm_channel_id=5, dm_message_id=6, dm_decision=9, timeouts=2)
+    await store.update_seat(
+        tid, 1, dm_channel_id=5, dm_message_id=6, dm_decision=2**32 - 1, timeouts=2
+    )
     await store.update_seat(tid, 1, ai_takeover=True, dms_closed=True)
     bob = (await store.get_seats(tid))[1]
-    assert (bob.dm_channel_id, bob.dm_message_id, bob.dm_decision, bob.timeouts) == (5, 6, 9, 2)
+    assert (bob.dm_channel_id, bob.dm_message_id, bob.dm_decision, bob.timeouts) == (
+        5,
+        6,
+        2**32 - 1,  # a CRC-32 (PostgreSQL needs a BIGINT)
+        2,
+    )
     assert bob.ai_takeover is True and bob.dms_closed is True and bob.user_id == 22
 
     with pytest.raises(StoreError, match="no seat 7"):

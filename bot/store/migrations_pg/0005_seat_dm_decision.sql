@@ -3,4 +3,4 @@
 -- comes as a new message). After a restart, a person who must act and whose DM offers
 -- another decision (the process died between storing the action and sending the DM) gets
 -- the fresh DM first, before any notice. NULL: unknown (seats from before this migration).
-ALTER TABLE seats ADD COLUMN dm_decision INTEGER;
+ALTER TABLE seats ADD COLUMN dm_decision BIGINT;  -- a CRC-32: up to 2^32 - 1
