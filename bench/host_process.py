@@ -48,7 +48,11 @@ retrying every ~0.5 s until the bot acknowledges it with a deferral rather than 
 ephemeral refusal), and ``notices_done_s``: from the same IDENTIFY until every table's
 thread has its restart notice and every human's DM has been sent or edited by the new
 process (the probe clicks themselves also make DMs change, so this is an upper bound on
-notices only together with ``resume_ready_s``).
+notices only together with ``resume_ready_s``). ``resume_slow_by_game`` and
+``resume_slow_obstacles`` say which tables took over 5 s and what their probes met.
+
+``BENCH_DEBUG=1`` prints what such a slow table shows (and the controls a player could not
+use); ``BENCH_KEEP_LOGS=<dir>`` keeps the bot processes' logs there.
 """
 
 from __future__ import annotations
