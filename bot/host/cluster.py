@@ -244,7 +244,11 @@ class ClusterMixin(HostBase):
         for claim in claims:
             self._held[claim.table_id] = sent + self.settings.lease_seconds
         taken = 0
-        for claim in claims:
+        # The freshest decisions first: a table whose decision is only moments old is most
+        # likely waiting on an AI (AIs move within a second) or on a DM that never went out,
+        # and nothing but its takeover moves it on; a table waiting on a person is loaded by
+        # that person's click anyway.
+        for claim in sorted(claims, key=lambda c: c.decided_ago):
             try:
                 if await self._take_over(claim, sent + self.settings.lease_seconds):
                     taken += 1

@@ -331,3 +331,30 @@ async def test_on_postgres_the_driver_hears_of_a_move_served_elsewhere(new_datab
         await until(lambda: owned.state.log == cache.state.log, timeout=20)
     finally:
         await closing(a, b)
+
+
+async def test_a_restart_takes_over_the_freshest_decisions_first(new_database) -> None:
+    """Tables whose pending decision is the newest (most likely an AI about to move, or a
+    DM that never went out) are taken over first; a table waiting on a person is loaded by
+    that person's click anyway."""
+    import asyncio
+
+    path = await new_database()
+    host = await offline_host(path, record=True, **FAST)
+    try:
+        opened = []
+        for n in range(3):  # the last one opened holds the freshest decision
+            opened.append(await open_table(host.store, [ALICE, AI], seed=f"fresh{n}"))
+            await asyncio.sleep(0.05)
+        order: list[int] = []
+        take_over = host._take_over
+
+        async def recording(claim, lease_until):
+            order.append(claim.table_id)
+            return await take_over(claim, lease_until)
+
+        host._take_over = recording  # type: ignore[method-assign]
+        assert await host.restore() == 3
+        assert order == opened[::-1]
+    finally:
+        await closing(host)
