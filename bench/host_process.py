@@ -788,10 +788,8 @@ async def _teardown(
 RESUME_TARGET_S = 5.0
 
 
-def _debug_slow_table(fake: FakeDiscord, table: BenchTable, why: list[str], ready: float) -> None:
+def _debug_slow_table(fake: FakeDiscord, table: BenchTable, why: list[str]) -> None:
     """BENCH_DEBUG: what a table that has not taken a click 5 s after the restart shows."""
-    if "(reported)" in why:
-        return
     state = table.state
     lines = [
         f"slow table {table.id} {table.game} v{state.version} to_act={state.to_act} {why[-3:]}"
@@ -863,6 +861,7 @@ async def run_resume(
         attempts: Counter[int] = Counter()
 
         obstacles: dict[int, list[str]] = {}
+        reported: set[int] = set()
 
         async def probe(table: BenchTable) -> None:
             rng = random.Random(f"{seed}:probe:{table.id}")
@@ -875,9 +874,10 @@ async def run_resume(
                     if inter is not None and not inter.ephemeral:
                         ready_at[table.id] = inter.first_callback_at
                         return
-                if os.environ.get("BENCH_DEBUG") and time.monotonic() - ready > RESUME_TARGET_S:
-                    _debug_slow_table(fake, table, why, ready)
-                    why.append("(reported)")
+                late = time.monotonic() - ready > RESUME_TARGET_S
+                if late and os.environ.get("BENCH_DEBUG") and table.id not in reported:
+                    reported.add(table.id)
+                    _debug_slow_table(fake, table, why)
                 await asyncio.sleep(0.4 + 0.2 * rng.random())
 
         probes = [asyncio.create_task(probe(t)) for t in live]
