@@ -256,5 +256,8 @@ def _keep_token(seat: Seat, interaction: discord.Interaction) -> None:
     previous = seat.token
     if previous is not None and previous is not interaction:
         previous.message = None
-        previous._original_response = None
+        # discord.py's cache of the last response (a private slot: if a release renames
+        # it, only the memory stays).
+        with contextlib.suppress(AttributeError):
+            previous._original_response = None
     seat.token, seat.token_at = interaction, time.monotonic()

@@ -263,7 +263,9 @@ class LifecycleMixin(HostBase):
             priority=Priority.BACKGROUND,
         )
         for seat in table.seats:
-            if seat.played_by_ai or seat.user_id is None or table.finished or seat in behind:
+            if seat.played_by_ai or seat.user_id is None or table.finished:
+                continue
+            if any(seat is b for b in behind):  # its fresh DM went first
                 continue
             await self.budget.spare()
             async with table.lock:

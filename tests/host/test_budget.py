@@ -16,23 +16,35 @@ async def test_a_burst_within_the_capacity_goes_at_once() -> None:
     assert budget.spent["TABLE"] == 5
 
 
-async def test_waiters_are_served_by_priority_then_arrival() -> None:
-    budget = RestBudget(rate=50, burst=1)
-    await budget.acquire(Priority.TABLE)  # the bucket is now empty
+async def served_in_order(
+    budget: RestBudget, requests: list[tuple[str, Priority]], *, turns: tuple[str, ...] = ()
+) -> list[str]:
+    """The names of ``requests`` in the order the (emptied) budget let them through, each
+    waiting with ``acquire`` — or with ``turn`` if its name is in ``turns``."""
     served: list[str] = []
 
     async def want(name: str, priority: Priority) -> None:
-        await budget.acquire(priority)
+        await (budget.turn(priority) if name in turns else budget.acquire(priority))
         served.append(name)
 
-    tasks = [
-        asyncio.create_task(want("table-1", Priority.TABLE)),
-        asyncio.create_task(want("notice", Priority.BACKGROUND)),
-        asyncio.create_task(want("table-2", Priority.TABLE)),
-        asyncio.create_task(want("decision", Priority.DECISION)),
-        asyncio.create_task(want("dm", Priority.DM)),
-    ]
+    tasks = [asyncio.create_task(want(name, priority)) for name, priority in requests]
     await asyncio.wait_for(asyncio.gather(*tasks), 5)
+    return served
+
+
+async def test_waiters_are_served_by_priority_then_arrival() -> None:
+    budget = RestBudget(rate=50, burst=1)
+    await budget.acquire(Priority.TABLE)  # the bucket is now empty
+    served = await served_in_order(
+        budget,
+        [
+            ("table-1", Priority.TABLE),
+            ("notice", Priority.BACKGROUND),
+            ("table-2", Priority.TABLE),
+            ("decision", Priority.DECISION),
+            ("dm", Priority.DM),
+        ],
+    )
     assert served == ["decision", "dm", "table-1", "table-2", "notice"]
 
 
@@ -161,22 +173,11 @@ async def test_no_second_holds_more_sends_than_the_window(monkeypatch) -> None:
 async def test_a_turn_waits_behind_more_urgent_requests_and_spends_nothing() -> None:
     budget = RestBudget(rate=50, burst=1)
     await budget.acquire(Priority.TABLE)  # the bucket is now empty
-    order: list[str] = []
-
-    async def want(name: str, priority: Priority) -> None:
-        await budget.acquire(priority)
-        order.append(name)
-
-    async def turn(name: str, priority: Priority) -> None:
-        await budget.turn(priority)
-        order.append(name)
-
-    tasks = [
-        asyncio.create_task(want("table", Priority.TABLE)),
-        asyncio.create_task(turn("dm turn", Priority.DM)),
-        asyncio.create_task(want("decision", Priority.DECISION)),
-    ]
-    await asyncio.wait_for(asyncio.gather(*tasks), 5)
+    order = await served_in_order(
+        budget,
+        [("table", Priority.TABLE), ("dm turn", Priority.DM), ("decision", Priority.DECISION)],
+        turns=("dm turn",),
+    )
     assert order == ["decision", "dm turn", "table"]
     # The turn was given back: only the three real requests were spent.
     assert (budget.spent["DECISION"], budget.spent["DM"], budget.spent["TABLE"]) == (1, 0, 2)
