@@ -95,6 +95,7 @@ HOST_FIGURES = (
     ("actions_by_source", "actions by source"),
     ("cpu_ms_per_action", "bot CPU per action (ms, all processes)"),
     ("cpu_percent", "bot CPU (% of one core)"),
+    ("bench_cpu_percent", "bench + fake Discord CPU (% of one core)"),
     ("rest_per_action", "REST calls per action (non-interaction)"),
     ("http_429", "HTTP 429 in the window"),
     ("rss_kib_per_table", "RSS per table (KiB, above idle)"),

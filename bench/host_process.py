@@ -661,6 +661,7 @@ async def run_host(
         total_429_before = limits.global_429s + limits.bucket_429s
         limits.reset_counters()
         cpu0, wall0 = cpu_seconds(bots.tree()), time.time()
+        own0 = time.process_time()
         bench.window = (time.monotonic(), float("inf"))
         _say(quiet, f"measuring for {duration:.0f} s")
         loop = asyncio.get_running_loop()
@@ -672,6 +673,7 @@ async def run_host(
         pids = bots.tree()
         mains = bots.mains()
         cpu1, wall1 = cpu_seconds(pids), time.time()
+        own1 = time.process_time()
         rss = rss_kib(mains)
         workers_rss = rss_kib([p for p in pids if p not in mains])
         bench.window = (bench.window[0], time.monotonic())
@@ -711,6 +713,8 @@ async def run_host(
             actions_per_s=_r(n / window if window else 0.0, 2),
             cpu_ms_per_action=_r((cpu1 - cpu0) * 1000 / n if n else float("nan")),
             cpu_percent=_r((cpu1 - cpu0) * 100 / window if window else 0.0),
+            # What the fake Discord and the players cost (this process, same cores).
+            bench_cpu_percent=_r((own1 - own0) * 100 / window if window else 0.0),
             bot_processes=len(pids),
             rest_per_action=_r(summary["calls"] / n if n else float("nan"), 2),
             rest_calls=summary["calls"],

@@ -21,6 +21,7 @@ from bot.host.budget import RestBudget, Slots
 from bot.host.locales import LocaleMemory
 from bot.host.table import Seat, Table
 from bot.i18n import DEFAULT_LOCALE
+from bot.render.worker import RENDER_DEPTH
 from bot.store import Store
 
 if TYPE_CHECKING:
@@ -41,13 +42,13 @@ class HostBase:
         self._last_new: dict[int, float] = {}  # user id -> monotonic time of their last /new
         self._closing = False
         self.budget = RestBudget(settings.rest_budget)
-        # Two renders per worker at once (the second waits in the pool and starts the moment
-        # the first is done, instead of after the event loop has come round twice); the rest
-        # wait here by priority.
+        # As many renders at once as the workers hold (the next one waits in a worker's
+        # pipe and starts the moment the one before is drawn); the rest wait here by
+        # priority.
         workers = settings.render_processes
         if workers is None:
             workers = max(1, (os.cpu_count() or 2) - 1)
-        self.render_slots = Slots(2 * max(1, workers))
+        self.render_slots = Slots(RENDER_DEPTH * max(1, workers))
         #: Tables being loaded from the log (a click and a takeover may ask at once).
         self._loading: dict[int, asyncio.Task[Table | None]] = {}
         self._restore_task: asyncio.Task[int] | None = None

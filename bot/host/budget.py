@@ -154,24 +154,33 @@ class Slots:
         self.size = max(1, size)
         self._busy = 0
         self._released = 0
+        # Waiters by priority (a heap) and by arrival (a deque): the same futures in both,
+        # one served through either is skipped in the other when it comes up (done). Both
+        # stay cheap with thousands waiting (a busy pool at 1,000 tables).
         self._waiters: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._arrivals: collections.deque[asyncio.Future[None]] = collections.deque()
+        self._waiting = 0
         self._order = itertools.count()
 
     @property
     def waiting(self) -> int:
-        return sum(1 for _, _, f in self._waiters if not f.done())
+        return self._waiting
 
     async def acquire(self, priority: Priority) -> None:
-        if self._busy < self.size and not self.waiting:
+        if self._busy < self.size and not self._waiting:
             self._busy += 1
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._waiters, (int(priority), next(self._order), future))
+        self._arrivals.append(future)
+        self._waiting += 1
         try:
             await future
         except asyncio.CancelledError:
             if future.done() and not future.cancelled():
                 self.release()  # it was handed the slot just as it was cancelled
+            else:
+                self._waiting -= 1
             raise
 
     def release(self) -> None:
@@ -179,16 +188,19 @@ class Slots:
         if self._released % self.OLDEST_EVERY == 0:
             # Every few slots go to the job that has waited longest, whatever its
             # priority: under a flood of urgent jobs the others slow down but never starve.
-            live = [w for w in self._waiters if not w[2].done()]
-            if live:
-                oldest = min(live, key=lambda w: w[1])
-                self._waiters.remove(oldest)
-                heapq.heapify(self._waiters)
-                oldest[2].set_result(None)
-                return
+            while self._arrivals:
+                oldest = self._arrivals.popleft()
+                if not oldest.done():
+                    self._hand_over(oldest)
+                    return
         while self._waiters:
             _, _, future = heapq.heappop(self._waiters)
             if not future.done():
-                future.set_result(None)  # the slot passes on; busy count unchanged
+                self._hand_over(future)
                 return
+        self._arrivals.clear()  # (only served or cancelled ones were left)
         self._busy -= 1
+
+    def _hand_over(self, future: asyncio.Future[None]) -> None:
+        self._waiting -= 1
+        future.set_result(None)  # the slot passes on; busy count unchanged

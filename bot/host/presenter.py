@@ -67,7 +67,11 @@ class PresenterMixin(HostBase):
                 await self._post_deal_summary(table, event.text)
         table.recent = table.recent[-4:]
         table.set_deadlines(self._turn_seconds(table), time.monotonic())
-        for seat in sorted(refresh):
+        # Those who must act now first: the others' DMs (a hand that changed) draw at a
+        # lower priority and may wait for the render pool; a decision must not wait behind
+        # them.
+        waited_on = set(table.waiting_on())
+        for seat in sorted(refresh, key=lambda seat: (seat not in waited_on, seat)):
             s = table.seats[seat]
             if s.played_by_ai or s.user_id is None:
                 continue

@@ -19,6 +19,8 @@ from bot.render.pipes import PipePool
 log = logging.getLogger(__name__)
 
 _pool: Executor | None = None
+#: Jobs each worker holds at once (see :class:`~bot.render.pipes.PipePool`).
+RENDER_DEPTH = 2
 
 
 def render_png(game: str, what: str, view: dict[str, Any], locale: str = "en-US") -> bytes | None:
@@ -65,7 +67,7 @@ def pool(processes: int | None = None) -> Executor:
         if workers <= 0:
             _pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
         else:
-            _pool = PipePool(workers, initializer=_warm)
+            _pool = PipePool(workers, initializer=_warm, depth=RENDER_DEPTH)
         atexit.register(_pool.shutdown, wait=False, cancel_futures=True)
         log.info("render pool: %s", _pool)
     return _pool

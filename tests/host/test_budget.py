@@ -149,6 +149,32 @@ async def test_slots_never_starve_the_lowest_priority() -> None:
     assert served.index("table") < 8
 
 
+async def test_slots_count_waiters_and_skip_the_cancelled() -> None:
+    from bot.host.budget import Slots
+
+    slots = Slots(1)
+    await slots.acquire(Priority.TABLE)
+    served: list[int] = []
+
+    async def job(n: int) -> None:
+        await slots.acquire(Priority.TABLE)
+        served.append(n)
+
+    tasks = [asyncio.create_task(job(n)) for n in range(5)]
+    await asyncio.sleep(0)
+    assert slots.waiting == 5
+    tasks[0].cancel()
+    tasks[3].cancel()
+    await asyncio.sleep(0)
+    assert slots.waiting == 3
+    for _ in range(4):  # the fourth release goes to the oldest waiter: one of the live ones
+        slots.release()
+        await asyncio.sleep(0)
+    assert served == [1, 2, 4] and slots.waiting == 0 and slots._busy == 0
+    await slots.acquire(Priority.DM)  # free again: taken at once
+    assert slots._busy == 1
+
+
 async def test_no_second_holds_more_sends_than_the_window(monkeypatch) -> None:
     # Requests granted at the end of one second and sent in the next (a table edit draws
     # its picture in between) still leave every one-second span within the window.

@@ -64,3 +64,49 @@ def test_a_new_event_loop_takes_the_pool_over() -> None:
     finally:
         pool.shutdown()
     assert processes and all(not p.is_alive() for p in processes)  # shut down: gone
+
+
+def _slow_pid(seconds: float) -> int:
+    import time
+
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def test_a_worker_holds_the_next_job_while_it_runs_one() -> None:
+    pool = PipePool(1, depth=2)
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(pool, os.getpid)  # started
+        first = loop.run_in_executor(pool, _slow_pid, 0.3)
+        second = loop.run_in_executor(pool, _slow_pid, 0.0)
+        third = loop.run_in_executor(pool, _slow_pid, 0.0)
+        await asyncio.sleep(0.1)
+        # Two are out in the one worker (the second waits in its pipe), the third waits here.
+        assert pool.busy == 2 and len(pool._pending) == 1
+        assert len({await first, await second, await third}) == 1
+
+    try:
+        asyncio.run(main())
+    finally:
+        pool.shutdown()
+
+
+def test_jobs_queued_behind_a_dying_job_run_on_the_replacement() -> None:
+    pool = PipePool(1, depth=3)
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        first = await loop.run_in_executor(pool, os.getpid)
+        dying = loop.run_in_executor(pool, os._exit, 3)
+        behind = [loop.run_in_executor(pool, int, str(n)) for n in range(2)]
+        with pytest.raises(BrokenProcessPool):
+            await dying
+        assert await asyncio.gather(*behind) == [0, 1]  # never started there: run anew
+        assert await loop.run_in_executor(pool, os.getpid) != first
+
+    try:
+        asyncio.run(main())
+    finally:
+        pool.shutdown()
