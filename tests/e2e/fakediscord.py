@@ -1571,7 +1571,9 @@ class FakeDiscord:
         return routes
 
     async def _read_body(self, request: web.Request) -> tuple[Any, list[_Upload]]:
-        if request.content_type.startswith("multipart/"):
+        # (aiohttp's ``request.content_type`` parses the header with the email package:
+        # a tenth of the fake's CPU under the host bench's load)
+        if request.headers.get("Content-Type", "").lstrip().lower().startswith("multipart/"):
             payload: Any = None
             uploads: list[_Upload] = []
             reader = await request.multipart()
