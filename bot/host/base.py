@@ -21,7 +21,7 @@ from bot.host.budget import RestBudget, Slots
 from bot.host.locales import LocaleMemory
 from bot.host.table import Seat, Table
 from bot.i18n import DEFAULT_LOCALE
-from bot.render.worker import RENDER_DEPTH
+from bot.render.worker import RENDER_DEPTH, default_render_processes
 from bot.store import Store
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ class HostBase:
         # priority.
         workers = settings.render_processes
         if workers is None:
-            workers = max(1, (os.cpu_count() or 2) - 1)
+            workers = default_render_processes()
         self.render_slots = Slots(RENDER_DEPTH * max(1, workers))
         #: Tables being loaded from the log (a click and a takeover may ask at once).
         self._loading: dict[int, asyncio.Task[Table | None]] = {}

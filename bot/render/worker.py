@@ -8,6 +8,7 @@ Sprite, text and palette caches live in each worker process (bounded lru caches)
 from __future__ import annotations
 
 import atexit
+import contextlib
 import logging
 import os
 from concurrent.futures import Executor, ThreadPoolExecutor
@@ -21,6 +22,8 @@ log = logging.getLogger(__name__)
 _pool: Executor | None = None
 #: Jobs each worker holds at once (see :class:`~bot.render.pipes.PipePool`).
 RENDER_DEPTH = 2
+#: How much nicer (lower CPU priority) render workers are than the bot's process.
+RENDER_NICENESS = 5
 
 
 def render_png(game: str, what: str, view: dict[str, Any], locale: str = "en-US") -> bytes | None:
@@ -49,12 +52,21 @@ def drawable_names(view: dict[str, Any]) -> dict[str, Any]:
     return {**view, "players": [drawable(str(name), bold=True) for name in players]}
 
 
-def _warm() -> None:
-    # Import the renderers up front so the first real render is not slowed by imports.
+def _start_worker() -> None:
+    """A render worker's start: a lower CPU priority than the bot's own process (whose
+    event loop answers clicks: a picture may wait a moment, an answer should not), and
+    the renderers imported up front (so the first real render is not slowed by imports)."""
+    with contextlib.suppress(OSError, AttributeError):  # (no os.nice on some platforms)
+        os.nice(RENDER_NICENESS)
     from bot.games import GAME_NAMES, game_spec
 
     for game in GAME_NAMES:
         game_spec(game).renderers()
+
+
+def default_render_processes() -> int:
+    """Render workers when the settings do not say: one less than the cores, at least one."""
+    return max(1, (os.cpu_count() or 2) - 1)
 
 
 def pool(processes: int | None = None) -> Executor:
@@ -63,11 +75,11 @@ def pool(processes: int | None = None) -> Executor:
     (:class:`bot.render.pipes.PipePool`); 0 renders in threads instead."""
     global _pool
     if _pool is None:
-        workers = max(1, (os.cpu_count() or 2) - 1) if processes is None else processes
+        workers = default_render_processes() if processes is None else processes
         if workers <= 0:
             _pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="render")
         else:
-            _pool = PipePool(workers, initializer=_warm, depth=RENDER_DEPTH)
+            _pool = PipePool(workers, initializer=_start_worker, depth=RENDER_DEPTH)
         atexit.register(_pool.shutdown, wait=False, cancel_futures=True)
         log.info("render pool: %s", _pool)
     return _pool

@@ -110,3 +110,17 @@ def test_jobs_queued_behind_a_dying_job_run_on_the_replacement() -> None:
         asyncio.run(main())
     finally:
         pool.shutdown()
+
+
+def test_render_workers_run_at_a_lower_cpu_priority_than_the_bot() -> None:
+    from bot.render.worker import RENDER_NICENESS, _start_worker
+
+    pool = PipePool(1, initializer=_start_worker)
+
+    async def niceness() -> int:
+        return await asyncio.get_running_loop().run_in_executor(pool, os.nice, 0)
+
+    try:
+        assert asyncio.run(niceness()) == min(19, os.nice(0) + RENDER_NICENESS)
+    finally:
+        pool.shutdown()
