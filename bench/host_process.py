@@ -25,7 +25,9 @@ How each figure is measured (all clocks are this machine's):
   tables cost of the REST budget).
 * ``actions_per_s`` — actions committed in the window (database) / window seconds.
 * ``cpu_ms_per_action`` — utime+stime (``/proc/<pid>/stat``) of the bot process and all its
-  descendants (the render pool), window start to end, / actions in the window.
+  descendants (the render pool), window start to end, / actions in the window;
+  ``cpu_percent`` the same per second of the window, and ``bench_cpu_percent`` what this
+  process (the fake Discord and the players, on the same cores) took meanwhile.
 * ``rest_per_action`` — REST calls that count toward the global limit
   (``fake.ratelimits.calls``: interaction callbacks and interaction webhooks excluded) in the
   window / actions; ``rest_by_route`` per route.
