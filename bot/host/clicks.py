@@ -77,7 +77,7 @@ class ClicksMixin(HostBase):
                 return
             await self._played(table, seat)
             if interaction.guild_id is None:  # a DM click: its token can carry later DMs
-                _keep_token(table.seats[seat], interaction)
+                keep_token(table.seats[seat], interaction)
             from_private_hand = (
                 interaction.message is not None and interaction.message.flags.ephemeral
             )
@@ -86,6 +86,8 @@ class ClicksMixin(HostBase):
             await self._after_change(table, events, via=interaction)
             if from_private_hand:
                 await self._edit_ephemeral_hand(interaction, table, seat)
+            if table.seats[seat].token is interaction:
+                let_go_of_payloads(interaction)
 
     async def _played(self, table: Table, seat: int) -> None:
         """A player made a move: their run of timeouts is over. Stored only where another
@@ -247,17 +249,24 @@ class ClicksMixin(HostBase):
             )
 
 
-def _keep_token(seat: Seat, interaction: discord.Interaction) -> None:
-    """Keep the seat's last DM click for its token (see ``_token_of`` in bot.host.presenter).
-    The click it replaces may still be kept as the one that sent the current DM
-    (``seat.dm_token``), but only its token is used from now on: let go of the message it
-    carried and the last response it cached (their components, embeds and raw payloads are
-    several KiB per player — a tenth of a table's memory)."""
+def keep_token(seat: Seat, interaction: discord.Interaction) -> None:
+    """Keep the seat's last DM click for its token (see ``_token_of`` in bot.host.presenter)
+    and the id of the DM it was on; the click it replaces may still be kept as the one that
+    sent the current DM (``seat.dm_token``), for its token only."""
     previous = seat.token
     if previous is not None and previous is not interaction:
-        previous.message = None
-        # discord.py's cache of the last response (a private slot: if a release renames
-        # it, only the memory stays).
-        with contextlib.suppress(AttributeError):
-            previous._original_response = None
+        let_go_of_payloads(previous)
     seat.token, seat.token_at = interaction, time.monotonic()
+    seat.token_message = getattr(interaction.message, "id", None)
+
+
+def let_go_of_payloads(interaction: discord.Interaction) -> None:
+    """Drop what a kept interaction carries beyond its token once its click is handled:
+    the message it was on and the last response discord.py cached (their components,
+    embeds and raw payloads are several KiB per player — a tenth of a table's memory — and
+    thousands of objects the garbage collector walks through on every full collection)."""
+    interaction.message = None
+    # discord.py's cache of the last response (a private slot: if a release renames it,
+    # only the memory stays).
+    if hasattr(interaction, "_original_response"):
+        interaction._original_response = None

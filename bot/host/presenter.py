@@ -23,6 +23,7 @@ import discord
 
 from bot.host.base import HostBase
 from bot.host.budget import Priority
+from bot.host.clicks import let_go_of_payloads
 from bot.host.components import controls_view, reclaim_view, table_view
 from bot.host.hints import hints_badge, hints_offered
 from bot.host.table import Seat, Table
@@ -409,7 +410,7 @@ class PresenterMixin(HostBase):
         latest = self._token_of(seat)
         if latest is None or seat.dm_message_id is None:
             return None
-        if getattr(latest.message, "id", None) == seat.dm_message_id or seat.dm_token is latest:
+        if seat.token_message == seat.dm_message_id or seat.dm_token is latest:
             return latest
         return None
 
@@ -423,11 +424,13 @@ class PresenterMixin(HostBase):
         """Edit one of the seat's DMs through ``token`` while it is valid, else plainly."""
         if token is not None:
             try:
-                if getattr(token.message, "id", None) == message_id:
+                if _clicked_message(seat, token) == message_id:
                     # A component click's original response is the message it is on: the
                     # DM a player clicked stays editable through that click for 15 minutes,
                     # even when the bot sent it plainly (a game's first DM, a restart's).
                     await token.edit_original_response(**edit)
+                    if token is seat.token:  # drop the response discord.py just cached
+                        let_go_of_payloads(token)
                 else:  # a follow-up that interaction sent
                     await token.followup.edit_message(message_id, **edit)
                 return
@@ -503,6 +506,13 @@ class PresenterMixin(HostBase):
                 await channel.send(text[:2000], allowed_mentions=mentions)  # type: ignore[union-attr]
         except discord.HTTPException as e:
             log.warning("table %s: posting failed: %s", table.id, e)
+
+
+def _clicked_message(seat: Seat, token: discord.Interaction) -> int | None:
+    """The id of the message a click was on: the seat's last click keeps only the id."""
+    if token is seat.token:
+        return seat.token_message
+    return getattr(token.message, "id", None)
 
 
 def _rewind(edit: dict[str, Any]) -> None:

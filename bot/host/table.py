@@ -38,9 +38,12 @@ class Seat:
     #: The current DM may carry live controls (unknown after a restart: assume it does).
     dm_has_controls: bool = True
     #: The seat's last DM click (its token sends and edits DMs without REST budget while
-    #: valid), when it was made, and the interaction that sent the current DM, if one did.
+    #: valid), when it was made, the DM it was on (the click keeps only its token: see
+    #: ``bot.host.clicks.keep_token``), and the interaction that sent the current DM, if
+    #: one did.
     token: Any = None
     token_at: float = 0.0
+    token_message: int | None = None
     dm_token: Any = None
 
     @property
