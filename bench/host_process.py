@@ -314,9 +314,7 @@ class Bench:
             # this thread (a read of a few rows takes microseconds; a trip to the store's
             # thread and back cost the bench a tenth of its CPU at 1,000 tables, CPU the
             # bot being measured shares).
-            self._reader = sqlite3.connect(
-                f"file:{self.database}?mode=ro", uri=True, check_same_thread=False
-            )
+            self._reader = sqlite3.connect(f"file:{self.database}?mode=ro", uri=True)
             self._reader.row_factory = sqlite3.Row
 
     async def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
