@@ -410,7 +410,7 @@ class PresenterMixin(HostBase):
         latest = self._token_of(seat)
         if latest is None or seat.dm_message_id is None:
             return None
-        if seat.token_message == seat.dm_message_id or seat.dm_token is latest:
+        if _clicked_message(seat, latest) == seat.dm_message_id or seat.dm_token is latest:
             return latest
         return None
 

@@ -156,21 +156,28 @@ async def test_slots_count_waiters_and_skip_the_cancelled() -> None:
     await slots.acquire(Priority.TABLE)
     served: list[int] = []
 
-    async def job(n: int) -> None:
-        await slots.acquire(Priority.TABLE)
+    async def job(n: int, priority: Priority) -> None:
+        await slots.acquire(priority)
         served.append(n)
 
-    tasks = [asyncio.create_task(job(n)) for n in range(5)]
+    # Two table pictures arrive first, then five decisions.
+    priorities = [Priority.TABLE] * 2 + [Priority.DECISION] * 5
+    tasks = [asyncio.create_task(job(n, p)) for n, p in enumerate(priorities)]
     await asyncio.sleep(0)
-    assert slots.waiting == 5
-    tasks[0].cancel()
+    assert slots.waiting == 7
+    tasks[0].cancel()  # the oldest waiter
     tasks[3].cancel()
     await asyncio.sleep(0)
-    assert slots.waiting == 3
-    for _ in range(4):  # the fourth release goes to the oldest waiter: one of the live ones
+    assert slots.waiting == 5
+    for _ in range(5):
         slots.release()
         await asyncio.sleep(0)
-    assert served == [1, 2, 4] and slots.waiting == 0 and slots._busy == 0
+    # Decisions first; the fourth slot goes to the oldest live waiter (the cancelled oldest
+    # is skipped), ahead of a newer decision.
+    assert served == [2, 4, 5, 1, 6]
+    assert slots.waiting == 0 and slots._busy == 1
+    slots.release()
+    assert slots._busy == 0
     await slots.acquire(Priority.DM)  # free again: taken at once
     assert slots._busy == 1
 
