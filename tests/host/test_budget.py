@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
-from bot.host.budget import Priority, RestBudget
+from bot.host.budget import Priority, RestBudget, Slots
 
 
 async def test_a_burst_within_the_capacity_goes_at_once() -> None:
@@ -100,22 +101,38 @@ def test_the_budget_must_be_positive() -> None:
         RestBudget(rate=0)
 
 
-async def test_slots_start_waiting_jobs_by_priority() -> None:
-    from bot.host.budget import Slots
-
+async def taken_slot(priority: Priority) -> Slots:
+    """A pool of one slot, taken."""
     slots = Slots(1)
-    await slots.acquire(Priority.TABLE)
-    order: list[str] = []
+    await slots.acquire(priority)
+    return slots
 
-    async def job(name: str, priority: Priority) -> None:
+
+def slot_job(
+    slots: Slots, served: list[Any], name: Any, priority: Priority, *, release: bool = False
+) -> asyncio.Task[None]:
+    """A job waiting for a slot: its name goes to ``served`` when it gets one (and it
+    releases the slot at once if ``release``)."""
+
+    async def job() -> None:
         await slots.acquire(priority)
-        order.append(name)
-        slots.release()
+        served.append(name)
+        if release:
+            slots.release()
 
+    return asyncio.create_task(job())
+
+
+async def test_slots_start_waiting_jobs_by_priority() -> None:
+    slots = await taken_slot(Priority.TABLE)
+    order: list[str] = []
     tasks = [
-        asyncio.create_task(job("table", Priority.TABLE)),
-        asyncio.create_task(job("hand", Priority.DM)),
-        asyncio.create_task(job("decision", Priority.DECISION)),
+        slot_job(slots, order, name, priority, release=True)
+        for name, priority in [
+            ("table", Priority.TABLE),
+            ("hand", Priority.DM),
+            ("decision", Priority.DECISION),
+        ]
     ]
     await asyncio.sleep(0)
     slots.release()
@@ -125,21 +142,13 @@ async def test_slots_start_waiting_jobs_by_priority() -> None:
 
 
 async def test_slots_never_starve_the_lowest_priority() -> None:
-    from bot.host.budget import Slots
-
-    slots = Slots(1)
-    await slots.acquire(Priority.DECISION)
+    slots = await taken_slot(Priority.DECISION)
     served: list[str] = []
-
-    async def job(name: str, priority: Priority) -> None:
-        await slots.acquire(priority)
-        served.append(name)
-
-    table = asyncio.create_task(job("table", Priority.TABLE))
+    table = slot_job(slots, served, "table", Priority.TABLE)
     await asyncio.sleep(0)
     # A flood of urgent jobs keeps arriving; the table picture still gets its turn.
     for i in range(12):
-        asyncio.create_task(job(f"hand-{i}", Priority.DECISION))
+        slot_job(slots, served, f"hand-{i}", Priority.DECISION)
         await asyncio.sleep(0)
         slots.release()
         await asyncio.sleep(0)
@@ -150,19 +159,11 @@ async def test_slots_never_starve_the_lowest_priority() -> None:
 
 
 async def test_slots_count_waiters_and_skip_the_cancelled() -> None:
-    from bot.host.budget import Slots
-
-    slots = Slots(1)
-    await slots.acquire(Priority.TABLE)
+    slots = await taken_slot(Priority.TABLE)
     served: list[int] = []
-
-    async def job(n: int, priority: Priority) -> None:
-        await slots.acquire(priority)
-        served.append(n)
-
     # Two table pictures arrive first, then five decisions.
     priorities = [Priority.TABLE] * 2 + [Priority.DECISION] * 5
-    tasks = [asyncio.create_task(job(n, p)) for n, p in enumerate(priorities)]
+    tasks = [slot_job(slots, served, n, p) for n, p in enumerate(priorities)]
     await asyncio.sleep(0)
     assert slots.waiting == 7
     tasks[0].cancel()  # the oldest waiter
