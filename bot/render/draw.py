@@ -8,7 +8,10 @@ blends it over the canvas, like ``alpha_composite`` but without a full-size RGBA
 
 from __future__ import annotations
 
+import contextlib
 import math
+import weakref
+from collections import OrderedDict
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -40,8 +43,13 @@ SHADOW_BLUR = 3
 
 # ----- text: rendered glyph masks are cached (font rendering is the costliest drawing step)
 
+#: Glyph masks and text widths kept per render process. A thousand tables draw a few thousand
+#: names, scores and counts in each of their sizes; with 4,096 masks the cache thrashed there
+#: and FreeType took ~18 % of the render worker. A mask is ~1-3 KB.
+TEXT_CACHE_SIZE = 16384
 
-@lru_cache(maxsize=4096)
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
 def _text_mask(
     fnt: ImageFont.FreeTypeFont,
     text: str,
@@ -120,7 +128,7 @@ class Draw(ImageDraw.ImageDraw):
         cached_text(self, xy, text, font, fill, anchor, stroke_width, stroke_fill)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
 def text_length(text: str, size: int, bold: bool = False) -> float:
     """``font(size, bold).getlength(text)``, cached."""
     return font(size, bold).getlength(text)
@@ -182,18 +190,50 @@ def paste_with_shadow(
     radius: int | None = None,
     offset: tuple[int, int] = SHADOW_OFFSET,
 ) -> None:
-    """Paste an RGBA sprite at `xy` over a soft shadow."""
+    """Paste an RGBA sprite at `xy` over a soft shadow.
+
+    The sprite is pasted as one image of itself over its shadow, composed once per sprite
+    (the cached tiles and cards of every table): one blend of the shadow's pixels instead of
+    two. Always so, so that a picture does not depend on what was drawn before it."""
     x, y = xy
-    w, h = sprite.size
-    r = radius if radius is not None else max(2, w // 12)
-    sh = shadow((w, h), r)
-    pad = (sh.width - w) // 2
-    sx, sy = x - pad + offset[0], y - pad + offset[1]
-    canvas.paste(sh, (sx, sy), sh)
-    if sprite.mode == "RGBA":
-        canvas.paste(sprite, (x, y), sprite)
+    r = radius if radius is not None else max(2, sprite.width // 12)
+    pad = 2 * SHADOW_BLUR
+    key = (id(sprite), r, offset)
+    kept = _shadowed.get(key)
+    if kept is not None and kept[0]() is sprite:
+        composite = kept[1]
+        _shadowed.move_to_end(key)
     else:
-        canvas.paste(sprite, (x, y))
+        composite = _compose_shadowed(sprite, r, offset)
+        # Weakly: a sprite drawn for one picture only is not kept alive by this cache.
+        with contextlib.suppress(TypeError):
+            _shadowed[key] = (weakref.ref(sprite), composite)
+            while len(_shadowed) > SHADOWED_SPRITES:
+                _shadowed.popitem(last=False)
+    left, top = x + min(offset[0] - pad, 0), y + min(offset[1] - pad, 0)
+    canvas.paste(composite, (left, top), composite)
+
+
+#: Sprites (by identity) and their composite over a shadow, per process.
+SHADOWED_SPRITES = 2048
+_shadowed: OrderedDict[
+    tuple[int, int, tuple[int, int]], tuple[weakref.ref[Image.Image], Image.Image]
+] = OrderedDict()
+
+
+def _compose_shadowed(sprite: Image.Image, radius: int, offset: tuple[int, int]) -> Image.Image:
+    """`sprite` over its shadow (as ``paste_with_shadow`` draws them) in one RGBA image,
+    whose top-left is the top-left of the two together."""
+    w, h = sprite.size
+    sh = shadow((w, h), radius)
+    pad = 2 * SHADOW_BLUR
+    sx, sy = -pad + offset[0], -pad + offset[1]
+    left, top = min(sx, 0), min(sy, 0)
+    right, bottom = max(sx + sh.width, w), max(sy + sh.height, h)
+    out = Image.new("RGBA", (right - left, bottom - top), (0, 0, 0, 0))
+    out.alpha_composite(sh, (sx - left, sy - top))
+    out.alpha_composite(sprite.convert("RGBA"), (-left, -top))
+    return out
 
 
 def card_frame(
@@ -268,19 +308,19 @@ def draw_fitted(
     be wider than the English it replaces); returns the width drawn."""
     fitted, sz = fit_text(text, int(max_width), size, bold)
     draw_text(draw, xy, fitted, sz, fill, bold=bold, anchor=anchor)
-    return int(font(sz, bold).getlength(fitted))
+    return int(text_length(fitted, sz, bold))
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
 def fit_text(
     text: str, max_width: int, size: int, bold: bool = False, min_size: int = 9
 ) -> tuple[str, int]:
     """Shrink the font (down to `min_size`) then ellipsize so `text` fits in `max_width`."""
     while size > min_size and text_length(text, size, bold) > max_width:
         size -= 1
-    fnt = font(size, bold)
-    if fnt.getlength(text) <= max_width:
+    if text_length(text, size, bold) <= max_width:
         return text, size
+    fnt = font(size, bold)
     while text and fnt.getlength(text + "…") > max_width:
         text = text[:-1]
     return text + "…", size

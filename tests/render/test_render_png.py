@@ -135,3 +135,31 @@ def test_renders_in_a_worker_process() -> None:
     with ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn")) as pool:
         png = pool.submit(render_png, "panda", "render_table", tables[0]).result(timeout=120)
     assert png is not None and _decode(png).size == (1280, 800)
+
+
+def test_a_sprite_over_its_shadow_is_one_paste_of_the_same_picture() -> None:
+    """``paste_with_shadow`` pastes a composite of sprite and shadow: within one unit of
+    pasting the shadow, then the sprite; the same pixels every time; a sprite drawn once is
+    not kept alive by the cache."""
+    import gc
+    import weakref
+
+    sprite = draw.card_frame((40, 56), fill=(230, 220, 200))
+    canvas = Image.new("RGB", (120, 120), (20, 90, 50))
+    expected = canvas.copy()
+    sh = draw.shadow(sprite.size, max(2, 40 // 12))
+    pad = 2 * draw.SHADOW_BLUR
+    ox, oy = draw.SHADOW_OFFSET
+    expected.paste(sh, (30 - pad + ox, 30 - pad + oy), sh)
+    expected.paste(sprite, (30, 30), sprite)
+    first, second = canvas.copy(), canvas.copy()
+    draw.paste_with_shadow(first, sprite, (30, 30))
+    draw.paste_with_shadow(second, sprite, (30, 30))
+    assert first.tobytes() == second.tobytes()
+    diff = ImageChops.difference(first, expected).getextrema()
+    assert max(hi for _, hi in diff) <= 1
+    assert ImageChops.difference(first, canvas).getbbox() is not None  # something was drawn
+    gone = weakref.ref(sprite)
+    del sprite
+    gc.collect()
+    assert gone() is None

@@ -429,7 +429,7 @@ def _paste_text_with_pip(
     f = font(size, bold)
     x, y = xy
     d.text((x, y), text, font=f, fill=fill)
-    x += int(f.getlength(text)) + 4
+    x += int(text_length(text, size, bold)) + 4
     if suit_letter:
         pip = pip_image(suit_letter, int(size * 1.1), pip_colour)
         img.paste(pip, (x, y + int(size * 0.12)), pip)
@@ -544,7 +544,7 @@ def _seat_panel(img: Image.Image, view: View, seat: int, side: str, locale: str)
             n=counts[seat],
             tricks=ntext("{n} trick", "{n} tricks", won),
         )
-        stats_w = int(font(15, True).getlength(stats))
+        stats_w = int(text_length(stats, 15, True))
         draw_fitted(
             d,
             (x1 - 10, y + 30),
@@ -912,7 +912,7 @@ def _settlement_line(img: Image.Image, view: View, locale: str) -> None:
         text = f"{name} {_signed(delta)}"
         colour = GOOD if delta > 0 else BAD
         d.text((x, y0 + 29), text, font=font(size, True), fill=colour)
-        x += int(font(size, True).getlength(text)) + 24
+        x += int(text_length(text, size, True)) + 24
 
 
 def render_table(view: View, locale: str = "en-US") -> Image.Image:
@@ -988,7 +988,7 @@ def render_hand(view: View, locale: str = "en-US") -> Image.Image:
     title_text = localize(locale, title)
     trump_text = localize(locale, TRUMP) if trump else ""
     prompt = localize(locale, _hand_prompt(view))
-    trump_w = int(font(17, True).getlength(trump_text)) + 4 + 16 + 42 if trump else 0
+    trump_w = int(text_length(trump_text, 17, True)) + 4 + 16 + 42 if trump else 0
     prompt_w = int(text_length(prompt, 15, True))
     room = HAND_W - 40 - trump_w - 24
     title_room = max(room - prompt_w, room // 2)
