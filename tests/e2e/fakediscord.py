@@ -48,6 +48,7 @@ import math
 import mimetypes
 import re
 import secrets
+import struct
 import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -1936,11 +1937,7 @@ class FakeDiscord:
             content_type = mimetypes.guess_type(filename)[0] or "application/octet-stream"
         att = FakeAttachment(self._next_id(), channel_id, filename, data, content_type, description)
         if content_type.startswith("image/"):
-            with contextlib.suppress(Exception):
-                from PIL import Image
-
-                with Image.open(io.BytesIO(data)) as img:
-                    att.width, att.height = img.size
+            att.width, att.height = _image_size(data)
         self._attachments[att.id] = att
         return att
 
@@ -3261,3 +3258,18 @@ def _validate_modal(data: Mapping[str, Any]) -> dict[str, str]:
     if not 1 <= len(data.get("components") or []) <= 5:
         problems["components"] = "a modal needs 1-5 components"
     return problems
+
+
+def _image_size(data: bytes) -> tuple[int | None, int | None]:
+    """An uploaded image's width and height, as Discord reports them (None if it is not an
+    image it can read). A PNG's come straight from its header (the bench uploads thousands a
+    minute; opening each with Pillow was a twentieth of its CPU); other formats via Pillow."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR" and len(data) >= 24:
+        width, height = struct.unpack(">II", data[16:24])
+        return width, height
+    with contextlib.suppress(Exception):
+        from PIL import Image
+
+        with Image.open(io.BytesIO(data)) as img:
+            return img.size
+    return None, None
