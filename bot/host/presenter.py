@@ -17,6 +17,7 @@ import io
 import logging
 import time
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -26,7 +27,7 @@ from bot.host.budget import Priority
 from bot.host.clicks import let_go_of_payloads
 from bot.host.components import controls_view, reclaim_view, table_view
 from bot.host.hints import hints_badge, hints_offered
-from bot.host.table import Seat, Table
+from bot.host.table import SERVING_TASK_SUFFIX, Seat, Table
 from bot.host.text import NO_PINGS, game_title, pings
 from bot.i18n import DEFAULT_LOCALE, Text, localize
 from bot.render.worker import pool as render_pool
@@ -77,7 +78,10 @@ class PresenterMixin(HostBase):
             if s.played_by_ai or s.user_id is None:
                 continue
             clicked = via if via is not None and via.user.id == s.user_id else None
-            await self._refresh_dm(table, s, via=clicked)
+            if seat in waited_on:
+                await self._refresh_dm(table, s, via=clicked)
+            else:  # (the mover's own hand, say) the next move need not wait for its picture
+                self._refresh_dm_soon(table, s, via=clicked)
         table.mark_dirty()
         if table.state.is_over and not table.finished:
             await self._finish(table)
@@ -302,33 +306,134 @@ class PresenterMixin(HostBase):
         clicked goes through that click's interaction (exempt from the REST budget), and the
         hand image is only uploaded again when the hand changed.
         """
-        if seat.dms_closed or seat.user_id is None:
+        plan = self._plan_dm(table, seat, fresh, via)
+        if plan is not None:
+            await self._carry_out(table, seat, plan)
+
+    def _refresh_dm_soon(
+        self, table: Table, seat: Seat, via: discord.Interaction | None = None
+    ) -> None:
+        """Refresh the seat's DM after the caller lets go of the table (the hand of a player
+        who just moved, or of one the table does not wait on): what it shows is taken now,
+        from the stored state; its picture is drawn and sent meanwhile, so the next click at
+        the table, or an AI's move, does not wait for that picture."""
+        plan = self._plan_dm(table, seat, False, via)
+        if plan is None:
             return
+
+        async def carry_out() -> None:
+            try:
+                await self._carry_out(table, seat, plan)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("table %s: DM refresh of seat %s failed", table.id, seat.seat)
+
+        # A serving task: it completes a change already stored and shown elsewhere, even if
+        # this process stops driving the table meanwhile.
+        table.track(
+            asyncio.get_running_loop().create_task(
+                carry_out(), name=f"table-{table.id}-dm-{seat.seat}{SERVING_TASK_SUFFIX}"
+            )
+        )
+
+    async def _carry_out(self, table: Table, seat: Seat, plan: DmPlan) -> None:
+        """Draw and send ``plan`` unless a later plan for the seat overtook it (that one shows
+        more); the seat's DMs go out one at a time."""
+        file = None
+        if plan.hand_changed:
+            if self._overtaken(seat, plan):
+                return
+            file = await self._render_dm_hand(table, plan)
+        async with seat.dm_lock:
+            if self._overtaken(seat, plan):
+                return
+            try:
+                await self._deliver_dm(table, seat, plan, file)
+            finally:
+                if plan.number == seat.dm_plans:  # nothing planned after it: the DM is as said
+                    seat.dm_pending_acting = None
+
+    @staticmethod
+    def _overtaken(seat: Seat, plan: DmPlan) -> bool:
+        """A later plan shows more than this edit (a new message always goes out: it is the
+        notification of a decision)."""
+        return plan.number != seat.dm_plans and not plan.new_message
+
+    def _plan_dm(
+        self, table: Table, seat: Seat, fresh: bool, via: discord.Interaction | None
+    ) -> DmPlan | None:
+        """What the seat's DM is to show now (None: no DM for the seat), numbered: a plan
+        made later makes this one obsolete."""
+        if seat.dms_closed or seat.user_id is None:
+            return None
         locale = self.seat_locale(seat)
-        content = self._hand_content(table, seat, locale)
-        view = self._hand_view(table, seat, locale)
         hand_key = f"{locale}:{table.hand_key(seat.seat)}"  # a new language redraws it too
         # A decision that is only "pass" in a claim window (nothing to claim) edits the DM in
         # place: no notification on every discard; a real claim comes as a new message.
         acting = table.must_decide(seat)
-        new_message = fresh or seat.dm_message_id is None or (acting and not seat.dm_acting)
-        same_hand = not new_message and seat.dm_hand_key == hand_key
-        file = None if same_hand else await self._render(table, "render_hand", seat.seat, locale)
+        # As the DM will be once the refreshes planned before this one are out.
+        pending = seat.dm_pending_acting
+        was_acting = seat.dm_acting if pending is None else pending
+        no_message = seat.dm_message_id is None and pending is None
+        new_message = fresh or no_message or (acting and not was_acting)
+        seat.dm_plans += 1
+        seat.dm_pending_acting = acting
+        return DmPlan(
+            number=seat.dm_plans,
+            locale=locale,
+            content=self._hand_content(table, seat, locale),
+            view=self._hand_view(table, seat, locale),
+            hand_view=table.state.view(seat.seat),
+            hand_key=hand_key,
+            priority=Priority.DECISION if seat.seat in table.waiting_on() else Priority.DM,
+            acting=acting,
+            fresh=fresh,
+            new_message=new_message,
+            hand_changed=new_message or seat.dm_hand_key != hand_key,
+            decision=table.decision_fingerprint(seat.seat),
+            clicked=(
+                via
+                if via is not None and getattr(via.message, "id", None) == seat.dm_message_id
+                else None
+            ),
+            message_id=seat.dm_message_id,
+        )
+
+    async def _render_dm_hand(self, table: Table, plan: DmPlan) -> discord.File | None:
+        return await self._render_view(
+            table,
+            "render_hand",
+            plan.hand_view,
+            plan.priority,
+            f"{table.game}-render_hand.png",
+            plan.locale,
+        )
+
+    async def _deliver_dm(
+        self, table: Table, seat: Seat, plan: DmPlan, file: discord.File | None
+    ) -> None:
+        """Send or edit the seat's DM as ``plan`` says (under ``seat.dm_lock``)."""
+        # (an earlier refresh planned to send the first message may have failed)
+        new_message = plan.new_message or seat.dm_message_id is None
+        same_hand = not new_message and seat.dm_hand_key == plan.hand_key
+        if not same_hand and file is None and not plan.hand_changed:
+            # A refresh that went out after this one was planned changed the picture (or the
+            # message): this one's picture is needed after all.
+            file = await self._render_dm_hand(table, plan)
+        content, view = plan.content, plan.view
         edit: dict[str, Any] = {"content": content, "view": view}
         if not same_hand:
             edit["attachments"] = [file] if file else []
-        clicked = (
-            via
-            if via is not None and getattr(via.message, "id", None) == seat.dm_message_id
-            else None
-        )
+        # The click was on the DM of the plan's time: no use if another has gone out since.
+        clicked = plan.clicked if plan.message_id == seat.dm_message_id else None
         try:
             if not new_message:
                 await self._edit_dm(seat, clicked, edit)
             else:
                 old = seat.dm_message_id if seat.dm_has_controls else None
                 old_token = self._dm_token_for(seat, clicked)
-                await self._send_dm(seat, content, file, view, acting)
+                await self._send_dm(seat, content, file, view, plan.acting)
                 if old is not None:
                     # Retire the old message's controls (the new one carries the current
                     # ones) after the new one is out, and in the background unless a click
@@ -339,7 +444,7 @@ class PresenterMixin(HostBase):
                         await retire
                     else:
                         table.track(asyncio.get_running_loop().create_task(retire))
-                seat.dm_decision = table.decision_fingerprint(seat.seat)
+                seat.dm_decision = plan.decision
                 await self.store.update_seat(
                     table.id,
                     seat.seat,
@@ -347,8 +452,8 @@ class PresenterMixin(HostBase):
                     dm_message_id=seat.dm_message_id,
                     dm_decision=seat.dm_decision,
                 )
-            seat.dm_acting = acting
-            seat.dm_hand_key = hand_key
+            seat.dm_acting = plan.acting
+            seat.dm_hand_key = plan.hand_key
             seat.dm_has_controls = view is not None
         except discord.Forbidden as e:
             if e.code == DM_CLOSED:
@@ -506,6 +611,26 @@ class PresenterMixin(HostBase):
                 await channel.send(text[:2000], allowed_mentions=mentions)  # type: ignore[union-attr]
         except discord.HTTPException as e:
             log.warning("table %s: posting failed: %s", table.id, e)
+
+
+@dataclass(frozen=True)
+class DmPlan:
+    """What one refresh of a seat's DM shows, taken when it was planned."""
+
+    number: int  #: ``Seat.dm_plans`` when planned
+    locale: str
+    content: str
+    view: discord.ui.View | None
+    hand_view: dict[str, Any]  #: what its picture draws
+    hand_key: str
+    priority: Priority  #: of its picture
+    acting: bool  #: a decision the seat must make (comes as a new message)
+    fresh: bool  #: a new message in any case
+    new_message: bool  #: a new message (else an edit of the seat's current DM)
+    hand_changed: bool  #: the picture must be drawn (as the seat's DM was when planned)
+    decision: int | None  #: the decision's fingerprint
+    clicked: discord.Interaction | None  #: the click on the seat's DM that led here
+    message_id: int | None  #: the seat's DM when planned
 
 
 def _clicked_message(seat: Seat, token: discord.Interaction) -> int | None:

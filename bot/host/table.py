@@ -45,6 +45,13 @@ class Seat:
     token_at: float = 0.0
     token_message: int | None = None
     dm_token: Any = None
+    #: DM refreshes of the seat go out one at a time (``dm_lock``); each is numbered when
+    #: it is planned (``dm_plans``) and an edit that a later plan overtook is dropped.
+    dm_lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
+    dm_plans: int = 0
+    #: Whether the DM is for a decision once the planned refreshes are out (None: none is
+    #: waiting to go out; ``dm_acting`` says).
+    dm_pending_acting: bool | None = None
 
     @property
     def played_by_ai(self) -> bool:

@@ -46,6 +46,7 @@ async def offline_host(path: str, *, record: bool = False, **settings: Any) -> T
         return None
 
     host._render = no_image  # type: ignore[method-assign]
+    host._render_view = no_image  # type: ignore[method-assign]
     if record:
         host.posts = []  # type: ignore[attr-defined]
         host.dms = []  # type: ignore[attr-defined]
@@ -56,8 +57,12 @@ async def offline_host(path: str, *, record: bool = False, **settings: Any) -> T
         async def refresh_dm(table: Any, seat: Any, *args: Any, **kwargs: Any) -> None:
             host.dms.append((table.id, seat.seat))  # type: ignore[attr-defined]
 
+        def refresh_dm_soon(table: Any, seat: Any, *args: Any, **kwargs: Any) -> None:
+            host.dms.append((table.id, seat.seat))  # type: ignore[attr-defined]
+
         host._post = post  # type: ignore[method-assign]
         host._refresh_dm = refresh_dm  # type: ignore[method-assign]
+        host._refresh_dm_soon = refresh_dm_soon  # type: ignore[method-assign]
     return host
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+
+from bot.host.budget import Priority
 from bot.store import SeatRow
 from tests.host.offline import offline_host
 from tests.host.test_leases import ALICE, FAST, closing, open_table
@@ -31,5 +34,54 @@ async def test_the_player_who_must_act_next_gets_their_dm_first(tmp_path) -> Non
                 assert refreshed == [1 - mover, mover]  # the new decision first
                 handovers += 1
         assert handovers == 3
+    finally:
+        await closing(host)
+
+
+async def test_the_movers_dm_is_drawn_and_sent_after_the_table_is_let_go(tmp_path) -> None:
+    """The mover's own DM (no decision in it) does not hold the table: ``_after_change``
+    returns while its picture is still waiting for the render pool, the picture shows the
+    state as it was when it was planned, and a later refresh of the same DM overtakes it (only the
+    newest is sent)."""
+    host = await offline_host(str(tmp_path / "p.db"), **FAST)
+    try:
+        table_id = await open_table(host.store, [ALICE, BOB])
+        assert await host.restore() == 1
+        table = host.tables[table_id]
+        gate = asyncio.Event()
+        sent: list[tuple[int, int]] = []
+        shown: dict[int, dict] = {}
+
+        async def render_view(table, what, view, priority, *args, **kwargs):  # type: ignore[no-untyped-def]
+            if priority != Priority.DECISION:
+                await gate.wait()  # the pool is busy with others' pictures
+
+        async def deliver(table, seat, plan, file):  # type: ignore[no-untyped-def]
+            sent.append((seat.seat, plan.number))
+            shown[seat.seat] = plan.hand_view
+
+        host._render_view = render_view  # type: ignore[method-assign]
+        host._deliver_dm = deliver  # type: ignore[method-assign]
+        for seat in table.seats:
+            seat.dm_message_id, seat.dm_hand_key = 1000 + seat.seat, "drawn before"
+        (mover,) = table.state.to_act
+        other = table.seats[1 - mover]
+        async with table.lock:
+            code = table.state.legal_actions(mover)[0]
+            events = await host._apply(table, mover, code, "player")
+            await asyncio.wait_for(host._after_change(table, events), 5)
+        assert table.state.to_act == [1 - mover]
+        # The next decision is out; the mover's DM is still waiting for its picture.
+        assert [s for s, _ in sent] == [other.seat]
+        assert not table.lock.locked()
+        version = table.state.version
+        first = table.seats[mover].dm_plans
+        host._refresh_dm_soon(table, table.seats[mover])  # a later refresh of the same DM
+        gate.set()
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert sent == [(other.seat, other.dm_plans), (mover, first + 1)]
+        assert table.state.version == version
+        assert shown[mover] == table.state.view(mover)
     finally:
         await closing(host)
