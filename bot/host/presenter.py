@@ -339,7 +339,8 @@ class PresenterMixin(HostBase):
 
     async def _carry_out(self, table: Table, seat: Seat, plan: DmPlan) -> None:
         """Draw and send ``plan`` unless a later plan for the seat overtook it (that one shows
-        more); the seat's DMs go out one at a time."""
+        more, and sends the new message this one owed, if any); the seat's DMs go out one
+        at a time."""
         file = None
         if plan.hand_changed:
             if self._overtaken(seat, plan):
@@ -356,9 +357,7 @@ class PresenterMixin(HostBase):
 
     @staticmethod
     def _overtaken(seat: Seat, plan: DmPlan) -> bool:
-        """A later plan shows more than this edit (a new message always goes out: it is the
-        notification of a decision)."""
-        return plan.number != seat.dm_plans and not plan.new_message
+        return plan.number != seat.dm_plans
 
     def _plan_dm(
         self, table: Table, seat: Seat, fresh: bool, via: discord.Interaction | None
@@ -379,6 +378,9 @@ class PresenterMixin(HostBase):
         new_message = fresh or no_message or (acting and not was_acting)
         seat.dm_plans += 1
         seat.dm_pending_acting = acting
+        # A new message is owed until one goes out: if this plan is overtaken before it is
+        # sent, the plan that overtakes it sends one (with what it shows).
+        seat.dm_new_owed = seat.dm_new_owed or new_message
         return DmPlan(
             number=seat.dm_plans,
             locale=locale,
@@ -390,7 +392,7 @@ class PresenterMixin(HostBase):
             acting=acting,
             fresh=fresh,
             new_message=new_message,
-            hand_changed=new_message or seat.dm_hand_key != hand_key,
+            hand_changed=seat.dm_new_owed or seat.dm_hand_key != hand_key,
             decision=table.decision_fingerprint(seat.seat),
             clicked=(
                 via
@@ -414,8 +416,9 @@ class PresenterMixin(HostBase):
         self, table: Table, seat: Seat, plan: DmPlan, file: discord.File | None
     ) -> None:
         """Send or edit the seat's DM as ``plan`` says (under ``seat.dm_lock``)."""
-        # (an earlier refresh planned to send the first message may have failed)
-        new_message = plan.new_message or seat.dm_message_id is None
+        # (an earlier plan that was overtaken may have owed a new message; one planned to
+        # send the first message may have failed)
+        new_message = plan.new_message or seat.dm_new_owed or seat.dm_message_id is None
         same_hand = not new_message and seat.dm_hand_key == plan.hand_key
         if not same_hand and file is None and not plan.hand_changed:
             # A refresh that went out after this one was planned changed the picture (or the
@@ -434,6 +437,7 @@ class PresenterMixin(HostBase):
                 old = seat.dm_message_id if seat.dm_has_controls else None
                 old_token = self._dm_token_for(seat, clicked)
                 await self._send_dm(seat, content, file, view, plan.acting)
+                seat.dm_new_owed = False
                 if old is not None:
                     # Retire the old message's controls (the new one carries the current
                     # ones) after the new one is out, and in the background unless a click

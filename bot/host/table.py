@@ -46,12 +46,14 @@ class Seat:
     token_message: int | None = None
     dm_token: Any = None
     #: DM refreshes of the seat go out one at a time (``dm_lock``); each is numbered when
-    #: it is planned (``dm_plans``) and an edit that a later plan overtook is dropped.
+    #: it is planned (``dm_plans``) and one that a later plan overtook is dropped.
     dm_lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
     dm_plans: int = 0
     #: Whether the DM is for a decision once the planned refreshes are out (None: none is
     #: waiting to go out; ``dm_acting`` says).
     dm_pending_acting: bool | None = None
+    #: A refresh planned as a new message (a decision's notification) has not gone out yet.
+    dm_new_owed: bool = False
 
     @property
     def played_by_ai(self) -> bool:

@@ -78,10 +78,65 @@ async def test_the_movers_dm_is_drawn_and_sent_after_the_table_is_let_go(tmp_pat
         first = table.seats[mover].dm_plans
         host._refresh_dm_soon(table, table.seats[mover])  # a later refresh of the same DM
         gate.set()
-        for _ in range(20):
-            await asyncio.sleep(0)
+        await asyncio.wait_for(asyncio.gather(*_dm_tasks(table)), 5)
         assert sent == [(other.seat, other.dm_plans), (mover, first + 1)]
         assert table.state.version == version
         assert shown[mover] == table.state.view(mover)
     finally:
         await closing(host)
+
+
+async def test_an_overtaken_new_message_is_sent_by_the_plan_that_overtook_it(tmp_path) -> None:
+    """A seat's first DM (a new message) still drawing when a later refresh of the seat is
+    planned: the later one goes out first, as the new message (with what it shows), and the
+    earlier one is dropped — one message, never an older one after a newer."""
+    host = await offline_host(str(tmp_path / "p.db"), **FAST)
+    try:
+        table_id = await open_table(host.store, [ALICE, BOB])
+        assert await host.restore() == 1
+        table = host.tables[table_id]
+        gate = asyncio.Event()
+        renders = 0
+        out: list[tuple[str, str]] = []
+
+        async def render_view(*args, **kwargs):  # type: ignore[no-untyped-def]
+            nonlocal renders
+            renders += 1
+            if renders == 1:
+                await gate.wait()  # the first picture is slow
+
+        async def send_dm(seat, content, file, view, acting):  # type: ignore[no-untyped-def]
+            out.append(("send", content))
+            seat.dm_message_id = 900 + len(out)
+
+        async def edit_dm(seat, clicked, edit):  # type: ignore[no-untyped-def]
+            out.append(("edit", edit["content"]))
+
+        host._render_view = render_view  # type: ignore[method-assign]
+        host._send_dm = send_dm  # type: ignore[method-assign]
+        host._edit_dm = edit_dm  # type: ignore[method-assign]
+        (mover,) = table.state.to_act
+        seat = table.seats[1 - mover]  # not to act: its DMs are edits once it has one
+        seat.dm_message_id = None
+        host._refresh_dm_soon(table, seat)  # its first DM: a new message, drawing slowly
+        await asyncio.sleep(0)
+        async with table.lock:  # a move, and the seat's DM is planned again
+            code = table.state.legal_actions(mover)[0]
+            await host._apply(table, mover, code, "player")
+        later = host._hand_content(table, seat, host.seat_locale(seat))
+        host._refresh_dm_soon(table, seat)
+        first, second = _dm_tasks(table)
+        await asyncio.wait_for(second, 5)  # (the first still drawing)
+        assert out == [("send", later)]
+        gate.set()
+        await asyncio.wait_for(first, 5)
+        assert out == [("send", later)]  # the overtaken first plan was dropped
+        assert not seat.dm_new_owed, seat
+        assert seat.dm_pending_acting is None, seat
+    finally:
+        await closing(host)
+
+
+def _dm_tasks(table) -> list[asyncio.Task]:  # type: ignore[no-untyped-def]
+    """The table's background DM refreshes, oldest first."""
+    return [t for t in table.tasks if "-dm-" in t.get_name()]
