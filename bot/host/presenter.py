@@ -93,10 +93,10 @@ class PresenterMixin(HostBase):
         view = table.state.view(seat)
         if what == "render_table":
             priority = Priority.TABLE
-        elif what == "render_hand" and seat in table.waiting_on():
-            priority = Priority.DECISION
+        elif what == "render_hand" and seat is not None:
+            priority = _hand_priority(table, seat)
         else:
-            priority = Priority.DM if what == "render_hand" else Priority.POST
+            priority = Priority.POST
         return await self._render_view(
             table, what, view, priority, f"{table.game}-{what}.png", locale
         )
@@ -388,9 +388,8 @@ class PresenterMixin(HostBase):
             view=self._hand_view(table, seat, locale),
             hand_view=table.state.view(seat.seat),
             hand_key=hand_key,
-            priority=Priority.DECISION if seat.seat in table.waiting_on() else Priority.DM,
+            priority=_hand_priority(table, seat.seat),
             acting=acting,
-            fresh=fresh,
             new_message=new_message,
             hand_changed=seat.dm_new_owed or seat.dm_hand_key != hand_key,
             decision=table.decision_fingerprint(seat.seat),
@@ -629,12 +628,16 @@ class DmPlan:
     hand_key: str
     priority: Priority  #: of its picture
     acting: bool  #: a decision the seat must make (comes as a new message)
-    fresh: bool  #: a new message in any case
     new_message: bool  #: a new message (else an edit of the seat's current DM)
     hand_changed: bool  #: the picture must be drawn (as the seat's DM was when planned)
     decision: int | None  #: the decision's fingerprint
     clicked: discord.Interaction | None  #: the click on the seat's DM that led here
     message_id: int | None  #: the seat's DM when planned
+
+
+def _hand_priority(table: Table, seat: int) -> Priority:
+    """A hand picture's render priority: a decision's first."""
+    return Priority.DECISION if seat in table.waiting_on() else Priority.DM
 
 
 def _clicked_message(seat: Seat, token: discord.Interaction) -> int | None:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
 
 from bot.host.budget import Priority
 from bot.store import SeatRow
@@ -12,15 +15,23 @@ from tests.host.test_leases import ALICE, FAST, closing, open_table
 BOB = SeatRow(seat=1, user_id=8, name="Bob")
 
 
+@contextlib.asynccontextmanager
+async def alice_and_bob(tmp_path, **kwargs: Any) -> AsyncIterator[tuple[Any, Any]]:  # type: ignore[no-untyped-def]
+    """An offline host (``kwargs``: see ``offline_host``) running a table of two people."""
+    host = await offline_host(str(tmp_path / "p.db"), **FAST, **kwargs)
+    try:
+        table_id = await open_table(host.store, [ALICE, BOB])
+        assert await host.restore() == 1
+        yield host, host.tables[table_id]
+    finally:
+        await closing(host)
+
+
 async def test_the_player_who_must_act_next_gets_their_dm_first(tmp_path) -> None:
     """A move that changes the mover's DM (their hand, their controls gone) and hands the
     decision to the other player refreshes the other player's DM first: the mover's own
     DM may wait for the render pool at a lower priority, the next decision must not."""
-    host = await offline_host(str(tmp_path / "p.db"), record=True, **FAST)
-    try:
-        table_id = await open_table(host.store, [ALICE, BOB])
-        assert await host.restore() == 1
-        table = host.tables[table_id]
+    async with alice_and_bob(tmp_path, record=True) as (host, table):
         handovers = 0
         while handovers < 3 and not table.state.is_over:
             (mover,) = table.state.to_act
@@ -34,20 +45,14 @@ async def test_the_player_who_must_act_next_gets_their_dm_first(tmp_path) -> Non
                 assert refreshed == [1 - mover, mover]  # the new decision first
                 handovers += 1
         assert handovers == 3
-    finally:
-        await closing(host)
 
 
 async def test_the_movers_dm_is_drawn_and_sent_after_the_table_is_let_go(tmp_path) -> None:
     """The mover's own DM (no decision in it) does not hold the table: ``_after_change``
     returns while its picture is still waiting for the render pool, the picture shows the
-    state as it was when it was planned, and a later refresh of the same DM overtakes it (only the
-    newest is sent)."""
-    host = await offline_host(str(tmp_path / "p.db"), **FAST)
-    try:
-        table_id = await open_table(host.store, [ALICE, BOB])
-        assert await host.restore() == 1
-        table = host.tables[table_id]
+    state as it was when it was planned, and a later refresh of the same DM overtakes it
+    (only the newest is sent)."""
+    async with alice_and_bob(tmp_path) as (host, table):
         gate = asyncio.Event()
         sent: list[tuple[int, int]] = []
         shown: dict[int, dict] = {}
@@ -82,19 +87,13 @@ async def test_the_movers_dm_is_drawn_and_sent_after_the_table_is_let_go(tmp_pat
         assert sent == [(other.seat, other.dm_plans), (mover, first + 1)]
         assert table.state.version == version
         assert shown[mover] == table.state.view(mover)
-    finally:
-        await closing(host)
 
 
 async def test_an_overtaken_new_message_is_sent_by_the_plan_that_overtook_it(tmp_path) -> None:
     """A seat's first DM (a new message) still drawing when a later refresh of the seat is
     planned: the later one goes out first, as the new message (with what it shows), and the
     earlier one is dropped — one message, never an older one after a newer."""
-    host = await offline_host(str(tmp_path / "p.db"), **FAST)
-    try:
-        table_id = await open_table(host.store, [ALICE, BOB])
-        assert await host.restore() == 1
-        table = host.tables[table_id]
+    async with alice_and_bob(tmp_path) as (host, table):
         gate = asyncio.Event()
         renders = 0
         out: list[tuple[str, str]] = []
@@ -133,8 +132,6 @@ async def test_an_overtaken_new_message_is_sent_by_the_plan_that_overtook_it(tmp
         assert out == [("send", later)]  # the overtaken first plan was dropped
         assert not seat.dm_new_owed, seat
         assert seat.dm_pending_acting is None, seat
-    finally:
-        await closing(host)
 
 
 def _dm_tasks(table) -> list[asyncio.Task]:  # type: ignore[no-untyped-def]
