@@ -59,6 +59,8 @@ class HostBase:
         #: Table id -> until when (monotonic) this process's lease on it is confirmed.
         self._held: dict[int, float] = {}
         self._lease_tasks: list[asyncio.Task[None]] = []
+        #: Set when a renewal of the leases has been tried (then replaced for the next one).
+        self._renewal_tried = asyncio.Event()
         #: Each user's language as of their last interaction (their DMs are written in it).
         self.locales = LocaleMemory(store)
         add_listener = getattr(bot, "add_listener", None)

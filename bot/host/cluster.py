@@ -11,8 +11,10 @@ makes it (a click, a timeout, an AI). A driver catches up with moves served else
 windows, table message, DMs and end — only while it holds the table's lease in the store
 (``Store.claim_lease``). Leases last ``lease_seconds``; this process renews all of its own
 in one statement every ``lease_renew_seconds`` and stops driving any table whose renewal
-failed (another process took it after it expired, or it ended); a table is also not driven
-past the local time its last confirmed renewal covers. Every ``takeover_scan_seconds`` it
+failed (another process took it after it expired, or it ended); nothing is decided at a
+table past the local time its last confirmed renewal covers: its driver waits for the next
+renewal (a late one, at a busy moment, must not make the process give up tables whose
+leases are still its own). Every ``takeover_scan_seconds`` it
 claims the free leases of active tables (their process died, or let them go at shutdown)
 and takes those tables over from the log. A process that serves a click for a table it
 does not drive only applies and logs it: the driving process shows the change, so DMs
@@ -170,6 +172,21 @@ class ClusterMixin(HostBase):
         """Whether a timeout, an AI move or the table's end may be carried out here now."""
         return table.driven and not table.finished and self._holds_lease(table.id)
 
+    async def _lease_late(self, table: Table) -> bool:
+        """The table's lease is not confirmed now, but this process still counts it as its
+        own: its renewal is late (a busy moment, a slow database), not refused. Wait for the
+        renewal rather than give the table up — in the store the lease is still this
+        process's, so nobody else would drive it. True once the lease is confirmed again;
+        False if it was lost (another process took it, the table ended) or the table is no
+        longer driven here. Meanwhile nothing is decided here (no AI move, no timeout)."""
+        while table.driven and not table.finished and not self._closing:
+            if self._holds_lease(table.id):
+                return True
+            if table.id not in self._held:
+                return False
+            await self._renewal_tried.wait()
+        return False
+
     def _stop_driving(self, table: Table, why: str) -> None:
         if table.driven:
             log.warning("table %s: no longer driven here (%s)", table.id, why)
@@ -193,10 +210,12 @@ class ClusterMixin(HostBase):
             except asyncio.CancelledError:
                 raise
             except Exception:
+                # The tables' drivers wait (deciding nothing) until a renewal says whether
+                # their leases are still this process's (see _lease_late).
                 log.exception("renewing the table leases failed")
-            for table in list(self.tables.values()):
-                if table.driven and not self._holds_lease(table.id):
-                    self._stop_driving(table, "its lease ran out without a renewal")
+            finally:
+                tried, self._renewal_tried = self._renewal_tried, asyncio.Event()
+                tried.set()
             self._forget_idle_caches()
 
     async def _renew(self) -> None:

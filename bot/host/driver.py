@@ -30,6 +30,8 @@ class DriverMixin(HostBase):
         failures = 0
         while not table.finished and not self._closing:
             if not self._may_drive(table):
+                if await self._lease_late(table):
+                    continue
                 self._stop_driving(table, "its lease is not confirmed")
                 return
             try:

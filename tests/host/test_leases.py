@@ -9,6 +9,7 @@ are bounded (``until``) and only their outcome is checked."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from typing import Any
@@ -19,7 +20,7 @@ from bot.config import ConfigError, Settings
 from bot.games import game_spec
 from bot.host.manager import TableHost
 from bot.host.options import game_options
-from bot.store import SeatRow, Store
+from bot.store import SeatRow, Store, StoreError
 from tests.host.offline import Click, offline_host, until
 
 log = logging.getLogger(__name__)
@@ -201,6 +202,53 @@ async def test_a_lease_lost_mid_drive_stops_the_driver_and_nothing_is_applied_tw
         assert len(over) == 1
     finally:
         await closing(a, b)
+
+
+@pytest.mark.parametrize("trouble", ["late", "failing"])
+async def test_a_renewal_late_or_failing_pauses_the_table_and_never_gives_it_up(
+    new_database, trouble: str
+) -> None:
+    """At a busy moment the renewal comes back after the lease's local time ran out (or
+    fails for a while): the table's lease is still this process's in the store, so the
+    table stays driven here. Nothing is decided while its lease is unconfirmed, and the AIs
+    play on once a renewal confirms it (before, the driver gave the table up and nobody
+    drove it again: its lease, still renewed here, was never free for a takeover)."""
+    path = await new_database()
+    a = await offline_host(path, record=True, **{**FAST, "ai_delay": 0.05})
+    ai0 = SeatRow(seat=0, user_id=None, name="AI 0", is_ai=True)
+    try:
+        table_id = await open_table(a.store, [ai0, AI], seed="late")
+        assert await a.restore() == 1
+        table = a.tables[table_id]
+        await until(lambda: table.state.version >= 2)
+        trouble_over = asyncio.Event()
+
+        def troubled(statement: Any) -> Any:
+            async def run(*args: Any, **kwargs: Any) -> Any:
+                if trouble == "failing" and not trouble_over.is_set():
+                    raise StoreError("the database is busy")
+                await trouble_over.wait()  # late: back only when the trouble is over
+                return await statement(*args, **kwargs)
+
+            return run
+
+        # Every lease statement is in trouble (the takeover scan would otherwise claim the
+        # lease back once it ran out in the store).
+        a.store.renew_leases = troubled(a.store.renew_leases)  # type: ignore[method-assign]
+        a.store.claim_free_leases = troubled(a.store.claim_free_leases)  # type: ignore[method-assign]
+        # (a move that began while the lease was confirmed completes)
+        await until(lambda: not a._holds_lease(table_id) and not table.lock.locked())
+        paused_at = table.state.version
+        await asyncio.sleep(3 * FAST["lease_seconds"])  # (a pause long enough to matter)
+        assert table.driven and table_id in a._held
+        assert table.state.version == paused_at  # nothing was decided meanwhile
+        trouble_over.set()
+        await until(lambda: a._holds_lease(table_id))
+        await until(lambda: table.state.version >= paused_at + 3 or table.finished)
+        assert table.driven or table.finished
+        assert table.driver_restarts == 0
+    finally:
+        await closing(a)
 
 
 async def test_a_clean_shutdown_hands_the_tables_over_at_once(new_database) -> None:
