@@ -95,6 +95,10 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 #: Reads the bots' database: (sql, params) → rows.
 Query = Callable[..., Awaitable[list[Any]]]
 RESTART_NOTICE = "\u267b"  # ♻ (the thread line after a restart)
+#: s a player waits for a DM before looking at the table again anyway (each look reads
+#: the database: at 1,000 tables, a look every 2 s by each idle player was about a thousand
+#: queries a second in the bench's own process, on the bot's cores).
+IDLE_LOOK_SECONDS = 5.0
 
 
 # ---------------------------------------------------------------------- /proc
@@ -545,7 +549,7 @@ class Bench:
                     handled.clear()  # try the controls again
                     waiting_since = (key, time.monotonic())
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), 2.0)
+                await asyncio.wait_for(event.wait(), IDLE_LOOK_SECONDS)
 
     async def play(self) -> None:
         async def guarded(table: BenchTable, user: int) -> None:

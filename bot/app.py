@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.games import GAME_NAMES
+from bot.heap import trim_heap_every
 from bot.host import TableHost
 from bot.host.components import ALL_DYNAMIC_ITEMS, matches_a_component
 from bot.host.replies import report_error
@@ -101,6 +102,7 @@ class Teahouse(commands.AutoShardedBot):
         self.cog_names = cogs
         self.store: Store | None = None
         self.host: TableHost | None = None
+        self._heap_trimmer: asyncio.Task[None] | None = None
         #: Every persistent component type registered (the host's and the cogs' own).
         self.dynamic_item_types: list[type[discord.ui.DynamicItem[Any]]] = []
 
@@ -115,6 +117,9 @@ class Teahouse(commands.AutoShardedBot):
         await self.tree.set_translator(CommandTranslator())  # before the sync sends them
         await self._sync_commands()
         self.host.start_restore()  # in the background: the bot connects meanwhile
+        self._heap_trimmer = asyncio.get_running_loop().create_task(
+            trim_heap_every(), name="heap-trim"
+        )
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         """Register persistent components; ``on_interaction`` then knows their custom ids."""
@@ -196,6 +201,8 @@ class Teahouse(commands.AutoShardedBot):
         """Stop the tables, the gateway and the store; bounded, so a shutdown (SIGINT,
         SIGTERM) never hangs on a gateway that does not answer its close handshake."""
         try:
+            if self._heap_trimmer is not None:
+                self._heap_trimmer.cancel()
             if self.host is not None:
                 await self.host.close()
             try:

@@ -16,8 +16,11 @@ from discord.ext import commands
 from tests.e2e.fakediscord import (
     EPHEMERAL,
     FakeDiscord,
+    FakeHTTPError,
+    disposition_params,
     find_component,
     find_components,
+    multipart_parts,
     start_client,
     stop_client,
 )
@@ -27,6 +30,51 @@ PNG = (  # a 1x1 PNG
     b"\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00"
     b"\x00\x00\x00IEND\xaeB`\x82"
 )
+
+
+async def _form_body(form: aiohttp.FormData) -> tuple[bytes, str]:
+    """The bytes and Content-Type aiohttp sends for ``form``."""
+    payload = form()
+
+    class Sink:
+        data = b""
+
+        async def write(self, chunk: bytes) -> None:
+            self.data += bytes(chunk)
+
+    sink = Sink()
+    await payload.write(sink)
+    return sink.data, payload.content_type
+
+
+async def test_multipart_bodies_read_as_discord_py_writes_them() -> None:
+    """The fake's own multipart reader reads discord.py's form (``quote_fields=False``, a
+    JSON payload and files): names, a filename with a quote and an accent, contents that
+    hold line breaks and dashes, in order; a body without its boundary is refused."""
+    form = aiohttp.FormData(quote_fields=False)  # as discord.py builds it
+    form.add_field("payload_json", '{"content": "hi"}', content_type="application/json")
+    form.add_field("files[0]", io.BytesIO(PNG), filename='hand "é".png', content_type="image/png")
+    tricky = b"\r\n--not the boundary\r\n\r\n"
+    form.add_field("files[1]", io.BytesIO(tricky), filename="b.bin")
+    body, content_type = await _form_body(form)
+    parts = multipart_parts(body, content_type)
+    assert [p[1] for p in parts] == [b'{"content": "hi"}', PNG, tricky]
+    names = [disposition_params(h["content-disposition"]) for h, _ in parts]
+    assert names == [
+        {"name": "payload_json"},
+        {"name": "files[0]", "filename": 'hand "é".png'},
+        {"name": "files[1]", "filename": "b.bin"},
+    ]
+    assert [h["content-type"] for h, _ in parts] == [
+        "application/json",
+        "image/png",
+        "application/octet-stream",
+    ]
+    assert disposition_params("form-data; filename=\"a.png\"; filename*=utf-8''%C3%A9.png") == {
+        "filename": "é.png"
+    }
+    with pytest.raises(FakeHTTPError):
+        multipart_parts(body, "multipart/form-data")
 
 
 class CountButton(discord.ui.DynamicItem[discord.ui.Button], template=r"demo:count:(?P<n>\d+)"):
