@@ -47,7 +47,7 @@ decision, kills the bot with SIGKILL, starts it again and reports ``resume_ready
 the new process's first gateway IDENTIFY seen by the fake to the moment every table has
 accepted a click (the human who must act clicks a legal move from their newest DM controls,
 retrying every ~0.5 s until the bot acknowledges it with a deferral rather than an
-ephemeral refusal), and ``notices_done_s``: from the same IDENTIFY until every table's
+ephemeral refusal and the move is stored: accepted when both have happened), and ``notices_done_s``: from the same IDENTIFY until every table's
 thread has its restart notice and every human's DM has been sent or edited by the new
 process (the probe clicks themselves also make DMs change, so this is an upper bound on
 notices only together with ``resume_ready_s``). ``resume_slow_by_game`` and
@@ -574,6 +574,20 @@ class Bench:
         )
         return [(r["table_id"], r["created_at"], r["source"]) for r in rows]
 
+    async def stored_at(self, table_id: int, idx: int, wait: float = 10.0) -> float | None:
+        """When (monotonic) the table's action ``idx`` was stored, waiting up to ``wait``
+        seconds for it; None if it never was."""
+        deadline = time.monotonic() + wait
+        while True:
+            rows = await self.query(
+                "SELECT created_at FROM actions WHERE table_id = ? AND idx = ?", (table_id, idx)
+            )
+            if rows:  # (stamped by the database's clock: wall time on this machine)
+                return rows[0]["created_at"] - (time.time() - time.monotonic())
+            if time.monotonic() > deadline:
+                return None
+            await asyncio.sleep(0.1)
+
     async def table_stale_ms(
         self, actions: list[tuple[int, float, str]], end_wall: float
     ) -> dict[str, list[float]]:
@@ -896,11 +910,17 @@ async def run_resume(
             while True:
                 await table.sync(bench.query)
                 for user in table.humans_to_act():
+                    version = table.state.version
                     inter = await bench.click(table, user, rng, probe=True, why=why)
                     attempts[table.id] += 1
                     if inter is not None and not inter.ephemeral:
-                        ready_at[table.id] = inter.first_callback_at
-                        return
+                        # Acknowledged; accepted once the move is stored (a refusal may
+                        # follow a deferral, as a follow-up).
+                        stored = await bench.stored_at(table.id, version)
+                        if stored is not None:
+                            ready_at[table.id] = max(inter.first_callback_at, stored)
+                            return
+                        why.append("acknowledged, not stored")
                 late = time.monotonic() - ready > RESUME_TARGET_S
                 if late and os.environ.get("BENCH_DEBUG") and table.id not in reported:
                     reported.add(table.id)

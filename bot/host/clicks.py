@@ -36,20 +36,27 @@ class ClicksMixin(HostBase):
     async def on_action(
         self, interaction: discord.Interaction, table_id: int, seat: int, version: int, code: str
     ) -> None:
+        if table_id not in self.tables:
+            # Loaded from the log first, which may take seconds while a restart loads every
+            # table: the click is acknowledged at once, so it never runs into Discord's 3 s
+            # limit ("This interaction failed"); a refusal then comes as a follow-up.
+            await interaction.response.defer()
         table = await self.table(table_id)
         if table is not None and not from_table_guild(interaction, table):
             table = None
         if table is not None and not table.driven:
             # A cache of a table another process drives (or none yet): catch up with the
             # log before judging the click, or current controls would look out of date.
-            await interaction.response.defer()
+            if not interaction.response.is_done():
+                await interaction.response.defer()
             async with table.lock:
                 await self._catch_up(table)
         problem = self._precheck(table, interaction.user.id, seat, version)
         if problem and table is not None and table.driven and self.settings.poll_seconds > 0:
             # Other processes serve this table's clicks: the refusal may come from a move
             # made there that this process has not read yet.
-            await interaction.response.defer()
+            if not interaction.response.is_done():
+                await interaction.response.defer()
             async with table.lock:  # (the driver may have read it meanwhile)
                 await self._sync_with_log(table)
                 problem = self._precheck(table, interaction.user.id, seat, version)

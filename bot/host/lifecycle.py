@@ -20,6 +20,7 @@ from bot.host.base import HostBase
 from bot.host.budget import Priority
 from bot.host.components import lobby_view
 from bot.host.options import game_options
+from bot.host.presenter import DmPlan
 from bot.host.table import Seat, Table
 from bot.host.text import game_title
 from bot.i18n import Text
@@ -233,6 +234,10 @@ class LifecycleMixin(HostBase):
         return True
 
     async def _resume_messages(self, table: Table) -> None:
+        """After a takeover: the seats' DMs again (the notifying new messages of those who
+        must decide first) and the restart notice. Each DM is planned under the table's
+        lock and drawn and sent after it (``_fresh_dm``): a click at the table, which the
+        old controls can make meanwhile, never waits for these pictures."""
         await self.bot.wait_until_ready()
         async with table.lock:
             table.set_deadlines(self._turn_seconds(table), time.monotonic())
@@ -243,9 +248,9 @@ class LifecycleMixin(HostBase):
             # controls to act from: their DM goes now, as any new decision does, not after
             # the notices.
             behind = [s for s in table.seats if s.user_id is not None and table.dm_behind(s)]
-            for seat in behind:
-                if not table.finished and table.driven:
-                    await self._refresh_dm(table, seat, fresh=True)
+            plans = [(seat, self._plan_dm(table, seat, True, None)) for seat in behind]
+        for seat, plan in plans:
+            await self._fresh_dm(table, seat, plan)
         # Those who may only pass a claim window: the edit that gave them their Pass button
         # may not have gone out either; edit their DMs next, without holding the table
         # while the budget has no room (the window closes by itself anyway).
@@ -253,8 +258,10 @@ class LifecycleMixin(HostBase):
             if seat.user_id is not None and table.may_only_pass(seat):
                 await self.budget.turn(Priority.DM)
                 async with table.lock:
+                    plan = None
                     if table.driven and not table.finished and table.may_only_pass(seat):
-                        await self._refresh_dm(table, seat)
+                        plan = self._plan_dm(table, seat, False, None)
+                await self._fresh_dm(table, seat, plan)
         # Notices and the other fresh DMs are not urgent (the old DM controls still work):
         # they wait for spare budget, and never hold the table while they wait.
         await self._post(
@@ -269,8 +276,16 @@ class LifecycleMixin(HostBase):
                 continue
             await self.budget.spare()
             async with table.lock:
+                plan = None
                 if not table.finished and table.driven:
-                    await self._refresh_dm(table, seat, fresh=True)
+                    plan = self._plan_dm(table, seat, True, None)
+            await self._fresh_dm(table, seat, plan)
+
+    async def _fresh_dm(self, table: Table, seat: Seat, plan: DmPlan | None) -> None:
+        """Draw and send a DM planned under the table's lock, after it (a later plan for the
+        seat, a click's, overtakes it)."""
+        if plan is not None and table.driven and not table.finished:
+            await self._carry_out(table, seat, plan)
 
     def _launch(self, table: Table) -> None:
         """Drive the table here (its lease is held): the table updater and the driver."""

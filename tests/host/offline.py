@@ -60,7 +60,12 @@ async def offline_host(path: str, *, record: bool = False, **settings: Any) -> T
         def refresh_dm_soon(table: Any, seat: Any, *args: Any, **kwargs: Any) -> None:
             host.dms.append((table.id, seat.seat))  # type: ignore[attr-defined]
 
+        async def fresh_dm(table: Any, seat: Any, plan: Any) -> None:
+            if plan is not None:
+                host.dms.append((table.id, seat.seat))  # type: ignore[attr-defined]
+
         host._post = post  # type: ignore[method-assign]
+        host._fresh_dm = fresh_dm  # type: ignore[method-assign]
         host._refresh_dm = refresh_dm  # type: ignore[method-assign]
         host._refresh_dm_soon = refresh_dm_soon  # type: ignore[method-assign]
     return host

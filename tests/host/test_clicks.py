@@ -1,11 +1,16 @@
-"""bot.host.clicks: what a seat keeps of its players' clicks."""
+"""bot.host.clicks: what a seat keeps of its players' clicks; clicks on tables not loaded."""
 
 from __future__ import annotations
 
+import asyncio
 from types import SimpleNamespace
+from typing import Any
 
 from bot.host.clicks import keep_token, let_go_of_payloads
 from bot.host.table import Seat
+from bot.store import SeatRow
+from tests.host.offline import Click, offline_host
+from tests.host.test_leases import closing, open_table, stored_state
 
 
 def _click(message_id: int) -> SimpleNamespace:
@@ -42,3 +47,49 @@ def test_a_handled_click_keeps_its_token_and_the_id_of_its_message_only() -> Non
     let_go_of_payloads(click)  # the click has been answered
     assert seat.token is click and click.token == "t10" and seat.token_message == 10
     assert click.message is None and click._original_response is None
+
+
+async def test_a_click_on_a_table_not_loaded_yet_is_acknowledged_before_the_load(
+    new_database,
+) -> None:
+    """While a restart loads every table, loading one may take seconds: a click on a table
+    not in memory is acknowledged first (Discord gives 3 s), then played once it is loaded;
+    a stale click there is refused by a follow-up."""
+    path = await new_database()
+    host = await offline_host(path, record=True)
+    try:
+        alice = SeatRow(seat=0, user_id=7, name="Alice")
+        bob = SeatRow(seat=1, user_id=8, name="Bob")
+        table_id = await open_table(host.store, [alice, bob], seed="early")
+        state = await stored_state(host.store, table_id)
+        seat = state.to_act[0]
+        user = (alice, bob)[seat].user_id
+        assert table_id not in host.tables
+        load_started = asyncio.Event()
+        go_on = asyncio.Event()
+        actions = host.store.actions
+
+        async def slow_actions(tid: int) -> Any:
+            load_started.set()
+            await go_on.wait()
+            return await actions(tid)
+
+        host.store.actions = slow_actions  # type: ignore[method-assign]
+        click = Click(user)
+        code = state.legal_actions(seat)[0]
+        playing = asyncio.create_task(host.on_action(click, table_id, seat, 0, code))
+        await load_started.wait()
+        assert click.deferred  # acknowledged while the table is still loading
+        go_on.set()
+        await playing
+        host.store.actions = actions  # type: ignore[method-assign]
+        assert click.answers == []
+        assert await host.store.actions(table_id) == [(seat, code)]
+
+        host.tables.clear()  # forgotten again: a click on controls from before that move
+        stale = Click(user)
+        await host.on_action(stale, table_id, seat, 0, code)
+        assert stale.deferred and len(stale.answers) == 1  # refused, by a follow-up
+        assert await host.store.actions(table_id) == [(seat, code)]
+    finally:
+        await closing(host)
