@@ -51,6 +51,8 @@ class HostBase:
         self.render_slots = Slots(RENDER_DEPTH * max(1, workers))
         #: Tables being loaded from the log (a click and a takeover may ask at once).
         self._loading: dict[int, asyncio.Task[Table | None]] = {}
+        #: Tables read in bulk for a takeover and not built yet: id -> (row, seats, log).
+        self._preloaded: dict[int, tuple[Any, list[Any], list[tuple[int, str]]]] = {}
         self._restore_task: asyncio.Task[int] | None = None
         #: This process's name on the table leases it holds (see bot.host.cluster): its
         #: lasting name (``lineage``, shared with its earlier runs) and this run's own part.

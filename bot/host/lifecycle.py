@@ -151,11 +151,16 @@ class LifecycleMixin(HostBase):
 
     async def _load(self, table_id: int) -> Table | None:
         try:
-            row = await self.store.get_table(table_id)
+            preloaded = self._preloaded.pop(table_id, None)
+            if preloaded is not None:  # read moments ago with the others of a takeover
+                row, seats, actions = preloaded
+            else:
+                row = await self.store.get_table(table_id)
             if row is None or row.status != "active":
                 return None
-            seats = await self.store.get_seats(row.id)
-            actions = await self.store.actions(row.id)
+            if preloaded is None:
+                seats = await self.store.get_seats(row.id)
+                actions = await self.store.actions(row.id)
             table = self._build_table(row, seats, actions)
         except (IllegalAction, KeyError, ValueError) as e:
             log.error("table %s cannot be restored (%s); marking it aborted", table_id, e)

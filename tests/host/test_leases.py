@@ -251,6 +251,31 @@ async def test_a_renewal_late_or_failing_pauses_the_table_and_never_gives_it_up(
         await closing(a)
 
 
+async def test_a_restart_reads_its_tables_in_bulk(new_database) -> None:
+    """Restoring reads the tables it takes over in a few statements (``load_tables``), not
+    three per table, and drives each of them from its log."""
+    path = await new_database()
+    first = await offline_host(path, **FAST)
+    ids = [await open_table(first.store, [ALICE, AI], seed=f"bulk-{i}") for i in range(3)]
+    await first.store.close()
+    a = await offline_host(path, **FAST)
+    one_by_one = []
+    for name in ("get_seats", "actions"):
+        read = getattr(a.store, name)
+
+        async def counted(*args: Any, _read: Any = read, _name: str = name) -> Any:
+            one_by_one.append(_name)
+            return await _read(*args)
+
+        setattr(a.store, name, counted)
+    try:
+        assert await a.restore() == 3
+        assert all(driven_by(a, table_id) for table_id in ids)
+        assert one_by_one == []
+    finally:
+        await closing(a)
+
+
 async def test_a_clean_shutdown_hands_the_tables_over_at_once(new_database) -> None:
     path = await new_database()
     a = await offline_host(path, **{**FAST, "lease_seconds": 3600.0})

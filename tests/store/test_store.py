@@ -256,6 +256,33 @@ async def test_actions_are_ordered_and_keep_their_source(store: Store):
     assert await store.actions(await new_table(store)) == []
 
 
+async def test_tables_load_in_bulk_as_one_by_one(store: Store):
+    """``load_tables`` gives each table's row, seats and log as the one-table reads do;
+    an id with no table is left out."""
+    first, second, empty = await new_table(store), await new_table(store), await new_table(store)
+    await store.set_seats(
+        first,
+        [
+            SeatRow(seat=0, user_id=7, name="Alice"),
+            SeatRow(seat=1, user_id=None, name="AI 1", is_ai=True),
+        ],
+    )
+    await store.set_seats(second, [SeatRow(seat=0, user_id=8, name="Bob", dms_closed=True)])
+    await store.append_action(first, 0, 0, "play 1b 1p1", "player")
+    await store.append_action(second, 0, 0, "stop", "player")
+    await store.append_action(first, 1, 1, "play 3a", "ai")
+    loaded = await store.load_tables([second, first, empty, 9999])
+    assert sorted(loaded) == sorted([first, second, empty])
+    for tid in (first, second, empty):
+        assert loaded[tid] == (
+            await store.get_table(tid),
+            await store.get_seats(tid),
+            await store.actions(tid),
+        )
+    assert loaded[first][2] == [(0, "play 1b 1p1"), (1, "play 3a")]
+    assert await store.load_tables([]) == {}
+
+
 async def test_action_index_gap_or_repeat_is_rejected(store: Store):
     tid = await new_table(store)
     with pytest.raises(StoreError, match="next is 0"):
