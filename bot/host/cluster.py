@@ -41,8 +41,9 @@ log = logging.getLogger(__name__)
 #: A cached table (not driven here) nobody clicked for this long is forgotten; the next
 #: click loads it again from the log.
 CACHE_IDLE_SECONDS = 600.0
-#: Tables a takeover reads from the store at once (see ``Store.load_tables``).
-PRELOAD_TABLES = 200
+#: Tables a takeover reads from the store at once (see ``Store.load_tables``): a restart
+#: reads a thousand tables' logs in one go (a few MB), and clicks on them find them read.
+PRELOAD_TABLES = 1000
 
 
 class Conflict(IllegalAction):
@@ -276,7 +277,12 @@ class ClusterMixin(HostBase):
             # chunk instead of three per table.
             absent = [c.table_id for c in chunk if c.table_id not in self.tables]
             try:
-                self._preloaded.update(await self.store.load_tables(absent))
+                loaded = await self.store.load_tables(absent)
+                self._preloaded.update(loaded)
+                # (and the players' languages, for their DMs, in one statement too)
+                await self.locales.load(
+                    seat.user_id for _, seats, _ in loaded.values() for seat in seats
+                )
             except Exception as e:  # each table is then read on its own
                 log.warning("reading %d tables at once failed: %r", len(absent), e)
             try:
