@@ -47,7 +47,8 @@ decision, kills the bot with SIGKILL, starts it again and reports ``resume_ready
 the new process's first gateway IDENTIFY seen by the fake to the moment every table has
 accepted a click (the human who must act clicks a legal move from their newest DM controls,
 retrying every ~0.5 s until the bot acknowledges it with a deferral rather than an
-ephemeral refusal and the move is stored: accepted when both have happened), and ``notices_done_s``: from the same IDENTIFY until every table's
+ephemeral refusal and the move is stored: accepted when both have happened), and
+``notices_done_s``: from the same IDENTIFY until every table's
 thread has its restart notice and every human's DM has been sent or edited by the new
 process (the probe clicks themselves also make DMs change, so this is an upper bound on
 notices only together with ``resume_ready_s``). ``resume_slow_by_game`` and

@@ -253,7 +253,11 @@ class LifecycleMixin(HostBase):
             # controls to act from: their DM goes now, as any new decision does, not after
             # the notices.
             behind = [s for s in table.seats if s.user_id is not None and table.dm_behind(s)]
-            plans = [(seat, self._plan_dm(table, seat, True, None)) for seat in behind]
+            plans = [
+                (seat, self._plan_dm(table, seat, True, None))
+                for seat in behind
+                if not table.finished and table.driven
+            ]
         for seat, plan in plans:
             await self._fresh_dm(table, seat, plan)
         # Those who may only pass a claim window: the edit that gave them their Pass button
@@ -289,7 +293,7 @@ class LifecycleMixin(HostBase):
     async def _fresh_dm(self, table: Table, seat: Seat, plan: DmPlan | None) -> None:
         """Draw and send a DM planned under the table's lock, after it (a later plan for the
         seat, a click's, overtakes it)."""
-        if plan is not None and table.driven and not table.finished:
+        if plan is not None:
             await self._carry_out(table, seat, plan)
 
     def _launch(self, table: Table) -> None:
