@@ -253,11 +253,8 @@ class LifecycleMixin(HostBase):
             # controls to act from: their DM goes now, as any new decision does, not after
             # the notices.
             behind = [s for s in table.seats if s.user_id is not None and table.dm_behind(s)]
-            plans = [
-                (seat, self._plan_dm(table, seat, True, None))
-                for seat in behind
-                if not table.finished and table.driven
-            ]
+            driven = table.driven and not table.finished
+            plans = [(seat, self._plan_dm(table, seat, True, None)) for seat in behind if driven]
         for seat, plan in plans:
             await self._fresh_dm(table, seat, plan)
         # Those who may only pass a claim window: the edit that gave them their Pass button

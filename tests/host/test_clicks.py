@@ -8,9 +8,8 @@ from typing import Any
 
 from bot.host.clicks import keep_token, let_go_of_payloads
 from bot.host.table import Seat
-from bot.store import SeatRow
 from tests.host.offline import Click, offline_host
-from tests.host.test_leases import closing, open_table, stored_state
+from tests.host.test_leases import ALICE, BOB, closing, open_table, stored_state
 
 
 def _click(message_id: int) -> SimpleNamespace:
@@ -58,12 +57,10 @@ async def test_a_click_on_a_table_not_loaded_yet_is_acknowledged_before_the_load
     path = await new_database()
     host = await offline_host(path, record=True)
     try:
-        alice = SeatRow(seat=0, user_id=7, name="Alice")
-        bob = SeatRow(seat=1, user_id=8, name="Bob")
-        table_id = await open_table(host.store, [alice, bob], seed="early")
+        table_id = await open_table(host.store, [ALICE, BOB], seed="early")
         state = await stored_state(host.store, table_id)
         seat = state.to_act[0]
-        user = (alice, bob)[seat].user_id
+        user = (ALICE, BOB)[seat].user_id
         assert table_id not in host.tables
         load_started = asyncio.Event()
         go_on = asyncio.Event()
