@@ -27,7 +27,9 @@ How each figure is measured (all clocks are this machine's):
 * ``cpu_ms_per_action`` — utime+stime (``/proc/<pid>/stat``) of the bot process and all its
   descendants (the render pool), window start to end, / actions in the window;
   ``cpu_percent`` the same per second of the window, and ``bench_cpu_percent`` what this
-  process (the fake Discord and the players, on the same cores) took meanwhile.
+  process (the fake Discord and the players, on the same cores) took meanwhile;
+  ``bench_loop_lag_p99_ms`` how late this process's own event loop ran (it stamps the acks
+  and decisions: a late bench loop would inflate them).
 * ``rest_per_action`` — REST calls that count toward the global limit
   (``fake.ratelimits.calls``: interaction callbacks and interaction webhooks excluded) in the
   window / actions; ``rest_by_route`` per route.
@@ -299,6 +301,7 @@ class Bench:
         self.acks: list[float] = []
         self.decisions: list[float] = []
         self.decisions_via_ai: list[float] = []
+        self.loop_lags: list[float] = []
         self.clicks = 0
         self.refused: Counter[str] = Counter()
         self.errors: Counter[str] = Counter()
@@ -703,6 +706,7 @@ async def run_host(
         cpu0, wall0 = cpu_seconds(bots.tree()), time.time()
         own0 = time.process_time()
         bench.window = (time.monotonic(), float("inf"))
+        lag_probe = asyncio.create_task(_loop_lag(bench.loop_lags))
         _say(quiet, f"measuring for {duration:.0f} s")
         loop = asyncio.get_running_loop()
         end = loop.time() + duration
@@ -717,6 +721,7 @@ async def run_host(
         rss = rss_kib(mains)
         workers_rss = rss_kib([p for p in pids if p not in mains])
         bench.window = (bench.window[0], time.monotonic())
+        lag_probe.cancel()
         summary = limits.summary()
         bench.stopping = True
         players.cancel()
@@ -755,6 +760,8 @@ async def run_host(
             cpu_percent=_r((cpu1 - cpu0) * 100 / window if window else 0.0),
             # What the fake Discord and the players cost (this process, same cores).
             bench_cpu_percent=_r((own1 - own0) * 100 / window if window else 0.0),
+            # How late this process's own loop runs (it stamps the acks and decisions).
+            bench_loop_lag_p99_ms=_r(percentile(bench.loop_lags, 99)),
             bot_processes=len(pids),
             rest_per_action=_r(summary["calls"] / n if n else float("nan"), 2),
             rest_calls=summary["calls"],
@@ -782,6 +789,15 @@ async def run_host(
     result["errors"] = sum(bench.errors.values())
     result["error_kinds"] = dict(bench.errors)
     return result
+
+
+async def _loop_lag(lags: list[float], every: float = 0.02) -> None:
+    """How much later than asked this loop wakes a sleeper, in ms, every ``every`` s."""
+    loop = asyncio.get_running_loop()
+    while True:
+        asked = loop.time() + every
+        await asyncio.sleep(every)
+        lags.append(max(0.0, loop.time() - asked) * 1000)
 
 
 async def _rig(

@@ -42,7 +42,6 @@ import contextlib
 import copy
 import hashlib
 import io
-import json
 import logging
 import math
 import mimetypes
@@ -57,6 +56,7 @@ from typing import Any, NamedTuple, TypeVar
 from urllib.parse import quote, unquote
 
 import discord
+import orjson
 import yarl
 from aiohttp import WSMsgType, web
 
@@ -361,7 +361,7 @@ class FakeMessage:
             "mention_roles": [],
             "attachments": [fake._attachment_payload(a) for a in self.attachment_objects],
             "embeds": fake._resolve_embed_urls(self.embeds, self.attachment_objects),
-            "components": copy.deepcopy(self.components),
+            "components": _json_copy(self.components),
             "pinned": self.pinned,
             "type": self.type,
             "flags": self.flags,
@@ -855,7 +855,7 @@ class _Connection:
     async def send(self, payload: dict[str, Any]) -> None:
         async with self.lock:
             if not self.ws.closed:
-                await self.ws.send_str(json.dumps(payload))
+                await self.ws.send_str(_dumps(payload))
 
     async def dispatch(self, event: str, data: Any) -> None:
         assert self.session is not None
@@ -864,7 +864,18 @@ class _Connection:
                 raise ConnectionError("gateway connection closed")
             self.session.seq += 1
             frame = {"op": 0, "t": event, "s": self.session.seq, "d": data}
-            await self.ws.send_str(json.dumps(frame))
+            await self.ws.send_str(_dumps(frame))
+
+
+def _dumps(payload: Any) -> str:
+    """A gateway frame's JSON (orjson: the fake serves the host bench's thousand tables
+    from the bench's own process, where the json module's encoder was a sixth of its CPU)."""
+    return orjson.dumps(payload, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def _json_copy(value: Any) -> Any:
+    """A deep copy of JSON data (several times faster than ``copy.deepcopy`` on it)."""
+    return orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
 
 
 def _emoji_payload(emoji: str) -> dict[str, Any]:
@@ -1630,7 +1641,7 @@ class FakeDiscord:
                 params = disposition_params(headers.get("content-disposition", ""))
                 name = params.get("name", "")
                 if name == "payload_json":
-                    payload = json.loads(data.decode())
+                    payload = orjson.loads(data)
                     continue
                 m = re.fullmatch(r"files\[(\d+)\]", name) or re.fullmatch(r"file(\d*)", name)
                 index = int(m.group(1)) if m and m.group(1) else len(uploads)
@@ -1647,7 +1658,7 @@ class FakeDiscord:
         if not raw:
             return None, []
         try:
-            return json.loads(raw), []
+            return orjson.loads(raw), []
         except ValueError:
             raise FakeHTTPError(400, 50109, "The request body contains invalid JSON.") from None
 
@@ -1663,7 +1674,7 @@ class FakeDiscord:
         # Exactly "application/json": discord.py ignores bodies with a charset suffix.
         return web.Response(
             status=status,
-            body=json.dumps(body).encode(),
+            body=orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS),
             headers={**headers, "Content-Type": "application/json"},
         )
 
@@ -2567,7 +2578,7 @@ class FakeDiscord:
                 if frame.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
                     continue
                 try:
-                    await self._on_gateway_frame(conn, json.loads(frame.data))
+                    await self._on_gateway_frame(conn, orjson.loads(frame.data))
                 except Exception as exc:
                     log.exception("fake discord: gateway frame failed")
                     self.errors.append(exc)
