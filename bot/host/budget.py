@@ -17,6 +17,7 @@ import itertools
 import time
 from collections import Counter
 from enum import IntEnum
+from typing import Any
 
 
 class Priority(IntEnum):
@@ -29,11 +30,17 @@ class Priority(IntEnum):
 
 class RestBudget:
     """A token bucket of ``rate`` requests per second, bursts up to ``burst`` (default: a
-    twentieth of a second's worth), in front of a send gate: Discord counts its global limit
-    in one-second windows, and a request granted at the end of one second may be sent in the
-    next (a table edit draws its picture between the grant and the send), so every send is
-    also stamped and no second ever holds more than ``rate`` stamps. A small burst
-    lets ``rate`` come close to the limit without a 429."""
+    twentieth of a second's worth), in front of a send gate (:meth:`sending`, which every
+    request discord.py's HTTP client sends passes: see :func:`gate_requests`).
+
+    Discord counts its global limit by when requests reach it, in one-second windows; a
+    request granted here reaches Discord a moment later, and that moment varies: a table
+    edit draws its picture after its grant, and a busy event loop (a garbage collection, a
+    burst of clicks) holds requests back and then lets them go together. So the gate counts
+    a request from the moment it is sent until a second after its answer came back: however
+    late a request arrives, it arrives before its answer, and no second of arrivals then
+    holds more than ``window`` requests. A small burst lets ``rate`` come close to the limit
+    without a 429."""
 
     #: The default burst, in seconds of ``rate``.
     BURST_SECONDS = 0.05
@@ -48,11 +55,10 @@ class RestBudget:
         self._waiters: list[tuple[int, float, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
         self._pump: asyncio.Task[None] | None = None
-        #: Most sends in any one second (the rate: the burst's headroom and the rest up to
-        #: Discord's limit absorb the jitter between a send here and its arrival there),
-        #: and the times of the last second's sends.
+        #: Most requests in flight or answered within the last second (the rate).
         self.window = max(1, int(self.rate))
-        self._sent: collections.deque[float] = collections.deque()
+        self._in_flight = 0
+        self._answered: collections.deque[float] = collections.deque()
         #: Requests granted, by priority name (for the log and the bench).
         self.spent: Counter[str] = Counter()
 
@@ -72,13 +78,10 @@ class RestBudget:
         self._tokens = min(self.capacity, self._tokens + (now - self._updated) * self.rate)
         self._updated = now
 
-    async def acquire(
-        self, priority: Priority, since: float | None = None, *, send_now: bool = True
-    ) -> None:
+    async def acquire(self, priority: Priority, since: float | None = None) -> None:
         """Wait until a request of this priority may be sent; among waiters of one priority
         the one ``since`` the earliest (monotonic; default: now, i.e. arrival order) first.
-        ``send_now=False``: the caller prepares its request first and calls :meth:`sending`
-        right before sending it (or :meth:`refund` if it sends nothing)."""
+        A caller that then sends nothing gives the token back (:meth:`refund`)."""
         self._refill()
         if self._tokens >= 1 and not self._queued():
             self._tokens -= 1
@@ -90,20 +93,28 @@ class RestBudget:
                 self._pump = asyncio.get_running_loop().create_task(self._release())
             await future
         self.spent[priority.name] += 1
-        if send_now:
-            await self.sending()
+
+    #: s between two looks at the gate while only requests in flight fill it.
+    GATE_POLL = 0.02
 
     async def sending(self) -> None:
-        """A granted request is about to be sent: wait until the last second holds fewer
-        than ``window`` sends, and count it."""
+        """A request is about to be sent: wait until fewer than ``window`` requests are in
+        flight or were answered within the last second, and count it in flight until
+        :meth:`answered`."""
         while True:
             now = time.monotonic()
-            while self._sent and self._sent[0] <= now - 1.0:
-                self._sent.popleft()
-            if len(self._sent) < self.window:
-                self._sent.append(now)
+            while self._answered and self._answered[0] <= now - 1.0:
+                self._answered.popleft()
+            if self._in_flight + len(self._answered) < self.window:
+                self._in_flight += 1
                 return
-            await asyncio.sleep(max(0.001, self._sent[0] + 1.0 - now))
+            wait = self._answered[0] + 1.0 - now if self._answered else self.GATE_POLL
+            await asyncio.sleep(max(0.001, min(wait, self.GATE_POLL)))
+
+    def answered(self) -> None:
+        """A request counted by :meth:`sending` came back (or failed)."""
+        self._in_flight -= 1
+        self._answered.append(time.monotonic())
 
     async def spare(self) -> None:
         """Wait until a request could be sent with nothing more urgent waiting (for
@@ -113,7 +124,7 @@ class RestBudget:
     async def turn(self, priority: Priority) -> None:
         """Wait until a request of ``priority`` could be sent, without spending it: for work
         that must not hold a lock while it waits (it then sends the usual way)."""
-        await self.acquire(priority, send_now=False)
+        await self.acquire(priority)
         self.spent[priority.name] -= 1
         self.refund()
 
@@ -140,6 +151,24 @@ class RestBudget:
             if not future.done():
                 future.cancel()
         self._waiters.clear()
+
+
+def gate_requests(http: Any, budget: RestBudget) -> None:
+    """Send every request of discord.py's HTTP client ``http`` through ``budget``'s send
+    gate: table edits, DMs, posts, and whatever else the bot sends with the bot token.
+    (Interaction responses and follow-ups go through discord.py's webhook adapter instead:
+    Discord exempts them from the global limit, and so does the gate.)"""
+    request = getattr(http.request, "__wrapped__", http.request)  # (gated once, by the last)
+
+    async def gated(*args: Any, **kwargs: Any) -> Any:
+        await budget.sending()
+        try:
+            return await request(*args, **kwargs)
+        finally:
+            budget.answered()
+
+    gated.__wrapped__ = request  # type: ignore[attr-defined]
+    http.request = gated
 
 
 class Slots:

@@ -180,9 +180,7 @@ class PresenterMixin(HostBase):
         async with table.edit_lock:
             posting = new or table.table_message_id is None
             await self.budget.acquire(
-                Priority.POST if posting else Priority.TABLE,
-                since=table.dirty_since,
-                send_now=False,
+                Priority.POST if posting else Priority.TABLE, since=table.dirty_since
             )
             # What is drawn now is the table as it is now: later changes mark it again.
             table.dirty_since = None
@@ -197,7 +195,6 @@ class PresenterMixin(HostBase):
                 file = await self._render(table, "render_table", None, table.locale)
             view = None if table.state.is_over else table_view(table.id, table.locale)
             try:
-                await self.budget.sending()  # counted when sent (the picture took a while)
                 if posting:
                     message = await channel.send(
                         content, file=file, view=view, allowed_mentions=NO_PINGS

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.host.budget import Priority, RestBudget, Slots
+from bot.host.budget import Priority, RestBudget, Slots, gate_requests
 
 
 async def test_a_burst_within_the_capacity_goes_at_once() -> None:
@@ -183,25 +183,92 @@ async def test_slots_count_waiters_and_skip_the_cancelled() -> None:
     assert slots._busy == 1
 
 
-async def test_no_second_holds_more_sends_than_the_window(monkeypatch) -> None:
-    # Requests granted at the end of one second and sent in the next (a table edit draws
-    # its picture in between) still leave every one-second span within the window.
+def virtual_clock(monkeypatch) -> list[float]:
+    """The budget's clock, moved on only by its own sleeps (which still yield to the loop)."""
     clock = [1000.0]
+    real_sleep = asyncio.sleep
     monkeypatch.setattr("bot.host.budget.time.monotonic", lambda: clock[0])
 
-    async def no_sleep(seconds: float) -> None:
+    async def sleep(seconds: float) -> None:
         clock[0] += seconds
+        await real_sleep(0)
 
-    monkeypatch.setattr("bot.host.budget.asyncio.sleep", no_sleep)
+    monkeypatch.setattr("bot.host.budget.asyncio.sleep", sleep)
+    return clock
+
+
+async def test_requests_in_flight_hold_the_gate_until_a_second_after_their_answer(
+    monkeypatch,
+) -> None:
+    clock = virtual_clock(monkeypatch)
     budget = RestBudget(rate=10, burst=1)
     assert budget.window == 10
-    stamps: list[float] = []
-    for _ in range(40):
-        await budget.acquire(Priority.TABLE, send_now=False)
+    for _ in range(10):
         await budget.sending()
-        stamps.append(clock[0])
-    for i, t in enumerate(stamps):
-        assert sum(1 for u in stamps[i:] if u < t + 1.0) <= budget.window
+    waiter = asyncio.create_task(budget.sending())
+    for _ in range(200):  # long after the sends (4 s of polls): they are still out
+        await asyncio.sleep(0)
+    assert not waiter.done() and clock[0] > 1003.0
+    answered_at = clock[0]
+    budget.answered()
+    await waiter
+    assert clock[0] >= answered_at + 1.0
+
+
+async def test_however_late_requests_arrive_no_second_holds_more_than_the_window(
+    monkeypatch,
+) -> None:
+    # Requests held back on their way (a busy loop: a garbage collection, a burst of clicks)
+    # and then let go together, just before the next ones: whether each reaches Discord
+    # as it is sent or just before its answer, no one-second span of arrivals holds more
+    # than the window. (Counting sends only, the held ones and the next second's arrive
+    # within one second: twice the window.)
+    clock = virtual_clock(monkeypatch)
+    budget = RestBudget(rate=10, burst=1)
+    held = [round(0.9 - 0.1 * k, 2) for k in range(10)]
+    delays = (held + [0.0] * 10 + [0.3, 1.5, 0.05, 0.7, 0.0]) * 3
+    spans: list[tuple[float, float]] = []
+
+    async def request(delay: float) -> None:
+        await budget.acquire(Priority.TABLE)
+        await budget.sending()
+        sent = clock[0]
+        answer_at = sent + delay
+        while clock[0] < answer_at:  # on its way while the clock moves on
+            await asyncio.sleep(0.01)
+        spans.append((sent, clock[0]))
+        budget.answered()
+
+    await asyncio.gather(*(request(d) for d in delays))
+    assert len(spans) == len(delays)
+    for arrivals in ([s for s, _ in spans], [a for _, a in spans]):
+        arrivals.sort()
+        for i, t in enumerate(arrivals):
+            assert sum(1 for u in arrivals[i:] if u < t + 1.0) <= budget.window
+
+
+async def test_every_request_of_the_http_client_passes_the_gate() -> None:
+    budget = RestBudget(rate=2, burst=1)
+    seen: list[int] = []
+
+    class Http:
+        async def request(self, route: str, **kwargs: Any) -> str:
+            seen.append(budget._in_flight)
+            if route == "bad":
+                raise RuntimeError("refused")
+            return route
+
+    http = Http()
+    gate_requests(http, budget)
+    gate_requests(http, budget)  # gated again (a new host for the same client): once
+    assert await http.request("a") == "a"
+    with pytest.raises(RuntimeError):
+        await http.request("bad")
+    assert seen == [1, 1] and budget._in_flight == 0
+    waiter = asyncio.create_task(http.request("c"))  # two answered within the second
+    await asyncio.sleep(0.3)
+    assert not waiter.done()
+    assert await asyncio.wait_for(waiter, 2.0) == "c"
 
 
 async def test_a_turn_waits_behind_more_urgent_requests_and_spends_nothing() -> None:
