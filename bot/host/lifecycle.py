@@ -10,6 +10,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -285,6 +286,11 @@ class LifecycleMixin(HostBase):
                 plan = None
                 if not table.finished and table.driven:
                     plan = self._plan_dm(table, seat, True, None)
+            if plan is not None:
+                # Its picture is drawn last too: after a restart every table's players get
+                # one, and those of players who have no controls at all must not wait
+                # behind them.
+                plan = replace(plan, priority=Priority.BACKGROUND)
             await self._fresh_dm(table, seat, plan)
 
     async def _fresh_dm(self, table: Table, seat: Seat, plan: DmPlan | None) -> None:

@@ -50,6 +50,7 @@ async def offline_host(path: str, *, record: bool = False, **settings: Any) -> T
     if record:
         host.posts = []  # type: ignore[attr-defined]
         host.dms = []  # type: ignore[attr-defined]
+        host.fresh_dms = []  # type: ignore[attr-defined]  # (table, seat, picture's priority)
 
         async def post(table: Any, text: str, *args: Any, **kwargs: Any) -> None:
             host.posts.append((table.id, text))  # type: ignore[attr-defined]
@@ -63,6 +64,7 @@ async def offline_host(path: str, *, record: bool = False, **settings: Any) -> T
         async def fresh_dm(table: Any, seat: Any, plan: Any) -> None:
             if plan is not None:
                 host.dms.append((table.id, seat.seat))  # type: ignore[attr-defined]
+                host.fresh_dms.append((table.id, seat.seat, plan.priority))  # type: ignore[attr-defined]
 
         host._post = post  # type: ignore[method-assign]
         host._fresh_dm = fresh_dm  # type: ignore[method-assign]

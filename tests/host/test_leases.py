@@ -18,6 +18,7 @@ import pytest
 
 from bot.config import ConfigError, Settings
 from bot.games import game_spec
+from bot.host.budget import Priority
 from bot.host.manager import TableHost
 from bot.host.options import game_options
 from bot.store import SeatRow, Store, StoreError
@@ -130,6 +131,32 @@ async def test_a_restarted_process_drives_its_tables_again_at_once(new_database)
         assert await first.store.renew_leases(first.owner, 60.0) == set()
     finally:
         await closing(*(h for h in (first, other, second) if h is not None))
+
+
+async def test_after_a_restart_a_player_without_controls_is_drawn_before_the_others(
+    new_database,
+) -> None:
+    """The process died before the DM of the player who must decide went out: after the
+    restart that DM's picture waits for nobody; the fresh DMs every other player gets are
+    drawn last (at a restart of many tables they would otherwise come first)."""
+    path = await new_database()
+    slow = {**FAST, "lease_seconds": 3600.0}
+    first = await offline_host(path, record=True, process_name="box", **slow)
+    second = None
+    try:
+        table_id = await open_table(first.store, [ALICE, BOB])
+        assert await first.restore() == 1
+        deciding = first.tables[table_id].state.to_act
+        assert len(deciding) == 1  # (the recorded DMs never went out: nothing is known)
+        await first.close(release=False)  # as kill -9
+        second = await offline_host(path, record=True, process_name="box", **slow)
+        assert await second.restore() == 1
+        await until(lambda: len(second.fresh_dms) == 2)
+        (behind, urgent), (other, later) = [(s, p) for _, s, p in second.fresh_dms]
+        assert [behind] == deciding and urgent == Priority.DECISION
+        assert other != behind and later == Priority.BACKGROUND
+    finally:
+        await closing(*(h for h in (first, second) if h is not None))
 
 
 async def test_the_taking_host_drives_the_timer_and_the_ai_to_the_end(new_database) -> None:
