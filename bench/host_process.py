@@ -702,6 +702,8 @@ async def run_host(
         await asyncio.sleep(warm)
         limits = fake.ratelimits
         total_429_before = limits.global_429s + limits.bucket_429s
+        global_429_before = limits.global_429s
+        routes_429_before = Counter(limits.rate_limited_routes)
         limits.reset_counters()
         cpu0, wall0 = cpu_seconds(bots.tree()), time.time()
         own0 = time.process_time()
@@ -774,6 +776,10 @@ async def run_host(
             http_429_global=summary["global_429s"],
             http_429_bucket=summary["bucket_429s"],
             http_429_whole_run=total_429_before + summary["global_429s"] + summary["bucket_429s"],
+            http_429_whole_run_global=global_429_before + summary["global_429s"],
+            http_429_whole_run_by_route=dict(
+                routes_429_before + Counter(summary["rate_limited_by_route"])
+            ),
             idle_rss_kib=idle_rss,
             rss_kib=rss,
             rss_kib_per_table=_r((rss - idle_rss) / max(1, len(bench.tables))),

@@ -564,12 +564,16 @@ class PresenterMixin(HostBase):
             )
         assert seat.user_id is not None
         user = self.bot.get_user(seat.user_id)
-        if user is None:
+        if user is not None and user.dm_channel is not None:
+            channel = user.dm_channel
+        else:
+            # Opened from the user's id alone: looking the user up first (a user discord.py
+            # no longer caches) would be one more request per player.
             await self.budget.acquire(Priority.DM)
-            user = await self.bot.fetch_user(seat.user_id)
-        if user.dm_channel is None:
-            await self.budget.acquire(Priority.DM)
-        channel = user.dm_channel or await user.create_dm()
+            data = await self.bot.http.start_private_message(seat.user_id)
+            channel = self.bot.get_partial_messageable(
+                int(data["id"]), type=discord.ChannelType.private
+            )
         seat.dm_channel_id = channel.id
         return channel
 

@@ -77,6 +77,33 @@ async def _started_table(fake, bot, channel, host, *, guests=(), ais=1, options=
     return table_id, lobby, table
 
 
+async def test_a_first_dm_opens_the_channel_without_looking_the_player_up(
+    fake_discord: FakeDiscord, tmp_path, games_channel: int, alice: int, bob: int
+) -> None:
+    """A player discord.py does not cache (it holds users only while something uses them):
+    their first DM opens the DM channel from their id, one request, not two."""
+    fake = fake_discord
+    running = RunningBot(fake, settings_for(str(tmp_path / "u.db")))
+    bot = await running.start()
+    try:
+        table_id, lobby = await _lobby(fake, games_channel, alice)
+        await (await fake.click(bob, lobby, label="Join")).wait_response()
+        bot._connection._users.clear()  # as after the cache let them go
+        fake.ratelimits.reset_counters()
+        await (await fake.click(alice, lobby, label="Start")).wait_response()
+        await eventually(lambda: fake.dms(alice) and fake.dms(bob))
+        calls = fake.ratelimits.calls
+        assert calls.get("GET /users/{user_id}", 0) == 0, dict(calls)
+        assert calls.get("POST /users/@me/channels", 0) == 2, dict(calls)
+        table = bot.host.tables[table_id]
+        assert {s.dm_channel_id for s in table.seats} == {
+            fake.dm_channel_of(alice),
+            fake.dm_channel_of(bob),
+        }
+    finally:
+        await running.stop()
+
+
 async def test_a_table_is_reached_from_its_own_guild_only(
     fake_discord: FakeDiscord, tmp_path, games_channel: int, alice: int, bob: int
 ) -> None:
