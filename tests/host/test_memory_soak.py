@@ -46,7 +46,12 @@ async def _play_matches(host: TableHost, store: Store, count: int, start: int) -
 
 
 async def _host(tmp_path: Any) -> tuple[TableHost, Store]:
-    host = await offline_host(str(tmp_path / "soak.db"), ai_delay=0.0, edit_interval=0.0)
+    # Only restore() claims the tables here: the takeover scan (running since the first
+    # restore) would otherwise take a table that it finds between its activation and the
+    # restore() meant for it, and that restore() would find nothing to claim.
+    host = await offline_host(
+        str(tmp_path / "soak.db"), ai_delay=0.0, edit_interval=0.0, takeover_scan=3600.0
+    )
     return host, host.store
 
 
