@@ -63,6 +63,17 @@ class RunningBot:
         return await self.start()
 
 
+def shorten_turns(table: Any, seconds: float) -> None:
+    """Give the table's turns ``seconds`` (the command's minimum is 15 s), the decisions
+    pending now included, whether or not the table's start has given them their deadlines
+    yet: a decision keeps a deadline once given, so ``set_deadlines`` alone would change
+    nothing after the start (and a test's lines may run before it or after it)."""
+    table.options["turn_seconds"] = seconds
+    table.deadlines.clear()
+    table.set_deadlines(seconds)
+    table.wake_driver()
+
+
 def action_components(message: FakeMessage) -> list[dict[str, Any]]:
     return [
         c

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.fakediscord import APPLICATION_COMMAND, FakeDiscord, FakeInteraction, find_components
-from tests.e2e.teahouse import RunningBot, eventually, settings_for
+from tests.e2e.teahouse import RunningBot, eventually, settings_for, shorten_turns
 
 pytestmark = pytest.mark.asyncio
 
@@ -260,9 +260,7 @@ async def test_a_table_left_to_ais_ends_without_a_result(
     bot = await running.start()
     try:
         table_id, _, table = await _started_table(fake, bot, games_channel, alice)
-        table.options["turn_seconds"] = 0.2  # the command's minimum is 15 s
-        table.set_deadlines(0.2)
-        table.wake_driver()
+        shorten_turns(table, 0.2)  # the command's minimum is 15 s
         await fake.wait_until(lambda: table.finished, timeout=30)
         assert (await bot.store.get_table(table_id)).status == "aborted"
         thread = table.thread_id
@@ -378,9 +376,7 @@ async def test_a_failing_ai_falls_back_and_the_match_finishes(
         table_id, _, table = await _started_table(
             fake, bot, games_channel, alice, options={"rounds": 6}
         )
-        table.options["turn_seconds"] = 0.1
-        table.set_deadlines(0.1)
-        table.wake_driver()
+        shorten_turns(table, 0.1)
         await fake.wait_until(lambda: table.finished, timeout=120)
         assert (await bot.store.get_table(table_id)).status == "finished"
         assert failed["n"] == 1 and calls["n"] > 2

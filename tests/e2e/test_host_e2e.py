@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.fakediscord import FakeDiscord, find_components
-from tests.e2e.teahouse import RunningBot, settings_for
+from tests.e2e.teahouse import RunningBot, settings_for, shorten_turns
 
 pytestmark = pytest.mark.asyncio
 
@@ -29,9 +29,7 @@ async def test_timeouts_play_the_default_and_an_ai_takes_over(
             await (await fake.click(alice, lobby, label=label)).wait_response()
         await fake.wait_until(lambda: table_id in bot.host.tables)
         table = bot.host.tables[table_id]
-        table.options["turn_seconds"] = 0.2  # the command's minimum is 15 s; shorten for the test
-        table.set_deadlines(0.2)
-        table.wake_driver()
+        shorten_turns(table, 0.2)  # the command's minimum is 15 s; shorten for the test
         thread = fake.threads_of(games_channel)[0]
         await fake.wait_until(
             lambda: any("AI now plays" in m.content for m in fake.messages_in(thread)), timeout=30
@@ -106,9 +104,7 @@ async def test_a_player_can_take_their_seat_back_from_the_ai(
             await (await fake.click(alice, lobby, label=label)).wait_response()
         await fake.wait_until(lambda: table_id in bot.host.tables)
         table = bot.host.tables[table_id]
-        table.options["turn_seconds"] = 0.2
-        table.set_deadlines(0.2)
-        table.wake_driver()
+        shorten_turns(table, 0.2)
         await fake.wait_until(lambda: table.seats[0].ai_takeover, timeout=30)
         table.options["turn_seconds"] = 600
         dm = await fake.wait_until(

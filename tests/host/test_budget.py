@@ -1,4 +1,5 @@
-"""The REST budget: rate, priorities, arrival order within a priority, cancellation."""
+"""The REST budget: rate, priorities, arrival order within a priority, cancellation, and the
+send gate every request of the HTTP client passes."""
 
 from __future__ import annotations
 
