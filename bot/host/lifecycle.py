@@ -152,17 +152,13 @@ class LifecycleMixin(HostBase):
 
     async def _load(self, table_id: int) -> Table | None:
         try:
-            preloaded = self._preloaded.pop(table_id, None)
-            if preloaded is not None:  # read moments ago with the others of a takeover
-                row, seats, actions = preloaded
-            else:
-                row = await self.store.get_table(table_id)
-            if row is None or row.status != "active":
+            # Read moments ago with the others of a takeover, or now on its own.
+            read = self._preloaded.pop(table_id, None)
+            if read is None:
+                read = (await self.store.load_tables([table_id])).get(table_id)
+            if read is None or read[0].status != "active":
                 return None
-            if preloaded is None:
-                seats = await self.store.get_seats(row.id)
-                actions = await self.store.actions(row.id)
-            table = self._build_table(row, seats, actions)
+            table = self._build_table(*read)
         except (IllegalAction, KeyError, ValueError) as e:
             log.error("table %s cannot be restored (%s); marking it aborted", table_id, e)
             await self.store.update_table(table_id, status="aborted")

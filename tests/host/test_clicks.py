@@ -64,14 +64,14 @@ async def test_a_click_on_a_table_not_loaded_yet_is_acknowledged_before_the_load
         assert table_id not in host.tables
         load_started = asyncio.Event()
         go_on = asyncio.Event()
-        actions = host.store.actions
+        load_tables = host.store.load_tables
 
-        async def slow_actions(tid: int) -> Any:
+        async def slow_load(ids: Any) -> Any:
             load_started.set()
             await go_on.wait()
-            return await actions(tid)
+            return await load_tables(ids)
 
-        host.store.actions = slow_actions  # type: ignore[method-assign]
+        host.store.load_tables = slow_load  # type: ignore[method-assign]
         click = Click(user)
         code = state.legal_actions(seat)[0]
         playing = asyncio.create_task(host.on_action(click, table_id, seat, 0, code))
@@ -79,7 +79,7 @@ async def test_a_click_on_a_table_not_loaded_yet_is_acknowledged_before_the_load
         assert click.deferred  # acknowledged while the table is still loading
         go_on.set()
         await playing
-        host.store.actions = actions  # type: ignore[method-assign]
+        host.store.load_tables = load_tables  # type: ignore[method-assign]
         assert click.answers == []
         assert await host.store.actions(table_id) == [(seat, code)]
 
