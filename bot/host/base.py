@@ -55,6 +55,10 @@ class HostBase:
         self._loading: dict[int, asyncio.Task[Table | None]] = {}
         #: Tables read in bulk for a takeover and not built yet: id -> (row, seats, log).
         self._preloaded: dict[int, tuple[Any, list[Any], list[tuple[int, str]]]] = {}
+        #: Leases claimed for a takeover whose table is not taken over yet: id -> (claim,
+        #: until when the lease holds); and the takeovers under way (see ``_take_over_now``).
+        self._claimed: dict[int, tuple[Any, float]] = {}
+        self._taking_over: dict[int, asyncio.Task[bool]] = {}
         self._restore_task: asyncio.Task[int] | None = None
         #: This process's name on the table leases it holds (see bot.host.cluster): its
         #: lasting name (``lineage``, shared with its earlier runs) and this run's own part.

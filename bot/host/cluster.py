@@ -34,7 +34,7 @@ from bot.host.base import HostBase
 from bot.host.options import game_options
 from bot.host.table import Table
 from bot.i18n import Text
-from bot.store import StoreError
+from bot.store import LeaseClaim, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -268,40 +268,79 @@ class ClusterMixin(HostBase):
         taken = 0
         # The freshest decisions first: a table whose decision is only moments old is most
         # likely waiting on an AI (AIs move within a second) or on a DM that never went out,
-        # and nothing but its takeover moves it on; a table waiting on a person is loaded by
-        # that person's click anyway.
+        # and nothing but its takeover moves it on; a table waiting on a person is taken
+        # over by that person's click if it comes first (see ``_take_over_now``).
         ordered = sorted(claims, key=lambda c: c.decided_ago)
-        for start in range(0, len(ordered), PRELOAD_TABLES):
-            chunk = ordered[start : start + PRELOAD_TABLES]
-            # Read in bulk (a restart takes every table over): three statements for the
-            # chunk instead of three per table.
-            absent = [c.table_id for c in chunk if c.table_id not in self.tables]
-            try:
-                loaded = await self.store.load_tables(absent)
-                self._preloaded.update(loaded)
-                # (and the players' languages, for their DMs, in one statement too)
-                await self.locales.load(
-                    seat.user_id for _, seats, _ in loaded.values() for seat in seats
-                )
-            except Exception as e:  # each table is then read on its own
-                log.warning("reading %d tables at once failed: %r", len(absent), e)
-            try:
-                for claim in chunk:
-                    try:
-                        if await self._take_over(claim, sent + self.settings.lease_seconds):
+        lease_until = sent + self.settings.lease_seconds
+        self._claimed.update((c.table_id, (c, lease_until)) for c in ordered)
+        try:
+            for start in range(0, len(ordered), PRELOAD_TABLES):
+                chunk = ordered[start : start + PRELOAD_TABLES]
+                # Read in bulk (a restart takes every table over): three statements for the
+                # chunk instead of three per table.
+                absent = [
+                    c.table_id
+                    for c in chunk
+                    if c.table_id in self._claimed and c.table_id not in self.tables
+                ]
+                try:
+                    loaded = await self.store.load_tables(absent)
+                    self._preloaded.update(loaded)
+                    # (and the players' languages, for their DMs, in one statement too)
+                    await self.locales.load(
+                        seat.user_id for _, seats, _ in loaded.values() for seat in seats
+                    )
+                except Exception as e:  # each table is then read on its own
+                    log.warning("reading %d tables at once failed: %r", len(absent), e)
+                try:
+                    for claim in chunk:
+                        # (a click there may have taken it over already)
+                        if await self._take_over_now(claim.table_id) or self._drives(
+                            claim.table_id
+                        ):
                             taken += 1
-                    except asyncio.CancelledError:
-                        raise
-                    except Exception:
-                        log.exception("table %s: taking it over failed", claim.table_id)
-                        await self._release(claim.table_id)
-                    await asyncio.sleep(0)
-            finally:
-                for table_id in absent:  # (loaded by a click meanwhile, or not taken)
-                    self._preloaded.pop(table_id, None)
+                        await asyncio.sleep(0)
+                finally:
+                    for table_id in absent:  # (loaded by a click meanwhile, or not taken)
+                        self._preloaded.pop(table_id, None)
+        finally:
+            for claim in claims:  # (closing, or cancelled: nothing takes these over now)
+                self._claimed.pop(claim.table_id, None)
         if claims:
             log.info("took over %d of %d free table(s)", taken, len(claims))
         return taken
+
+    async def _take_over_now(self, table_id: int) -> bool:
+        """Take over a table whose lease was claimed for a takeover that has not reached it
+        yet (or join the takeover under way). A click at such a table calls this first:
+        it is then served as a driven table, with no read to catch up with the log and no
+        second read when the takeover comes round. True if the table is driven here."""
+        task = self._taking_over.get(table_id)
+        if task is None:
+            held = self._claimed.pop(table_id, None)
+            if held is None or self._closing:
+                return False
+            claim, lease_until = held
+            task = asyncio.get_running_loop().create_task(
+                self._take_over_or_release(claim, lease_until), name=f"table-{table_id}-takeover"
+            )
+            self._taking_over[table_id] = task
+            task.add_done_callback(lambda _: self._taking_over.pop(table_id, None))
+        return await asyncio.shield(task)
+
+    def _drives(self, table_id: int) -> bool:
+        table = self.tables.get(table_id)
+        return table is not None and table.driven
+
+    async def _take_over_or_release(self, claim: LeaseClaim, lease_until: float) -> bool:
+        try:
+            return await self._take_over(claim, lease_until)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: taking it over failed", claim.table_id)
+            await self._release(claim.table_id)
+            return False
 
     def _forget_idle_caches(self) -> None:
         """Forget cached tables nobody clicked for a while (another process drives them)."""

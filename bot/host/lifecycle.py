@@ -139,7 +139,14 @@ class LifecycleMixin(HostBase):
     async def table(self, table_id: int) -> Table | None:
         """The table in memory, loaded from the log first if it is not (a click for a table
         another process drives, or one this process has not replayed yet). A table loaded
-        here is a cache of the log, not driven: see :meth:`_take_over`."""
+        here is a cache of the log, not driven: see :meth:`_take_over`. One whose lease this
+        process has claimed for a takeover that has not reached it yet is taken over first
+        (and is then driven here)."""
+        if table_id in self._claimed or table_id in self._taking_over:
+            await self._take_over_now(table_id)
+        return await self._cached_or_loaded(table_id)
+
+    async def _cached_or_loaded(self, table_id: int) -> Table | None:
         table = self.tables.get(table_id)
         if table is not None:
             table.last_used = time.monotonic()
@@ -205,7 +212,7 @@ class LifecycleMixin(HostBase):
         if table is not None and table.driven:
             return True  # its lease had run out, but nobody took it: still driven here
         if table is None:
-            table = await self.table(claim.table_id)
+            table = await self._cached_or_loaded(claim.table_id)
             ok = table is not None
         else:
             async with table.lock:

@@ -429,6 +429,12 @@ class PresenterMixin(HostBase):
         try:
             if not new_message:
                 await self._edit_dm(seat, clicked, edit)
+                if plan.acting and view is not None and seat.dm_decision != plan.decision:
+                    # The same player's next step of a decision (Panda's three passes, say)
+                    # edits the DM: after a restart it must not look like a DM sent for
+                    # another decision (which would be sent again, first of all).
+                    seat.dm_decision = plan.decision
+                    await self.store.update_seat(table.id, seat.seat, dm_decision=seat.dm_decision)
             else:
                 old = seat.dm_message_id if seat.dm_has_controls else None
                 old_token = self._dm_token_for(seat, clicked)

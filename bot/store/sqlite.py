@@ -1,8 +1,11 @@
 """The SQLite backend: one aiosqlite connection in WAL mode.
 
-Every write runs in an explicit ``BEGIN IMMEDIATE`` transaction and is committed before the
-call returns. All calls are serialised by one lock, so the transactions of concurrent tables
-sharing the connection never interleave (and :meth:`Transaction.lock` has nothing to do).
+Every write is committed before the call returns: a write of several statements runs in an
+explicit ``BEGIN IMMEDIATE`` transaction, a single statement (an appended action, a seat's
+update, every read) in its own implicit one. Transactions are serialised by one lock, so
+those of concurrent tables sharing the connection never interleave (and
+:meth:`Transaction.lock` has nothing to do); a single statement only waits for the lock
+while a transaction holds it (see ``SQLiteStore._alone``).
 """
 
 from __future__ import annotations
@@ -10,10 +13,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -24,6 +27,8 @@ from bot.store.store import IntegrityViolation, Row, Store, StoreError, Transact
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 5000
+
+T = TypeVar("T")
 
 
 def _violation(exc: sqlite3.IntegrityError) -> IntegrityViolation:
@@ -68,7 +73,9 @@ class SQLiteStore(Store):
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
-        self._lock = asyncio.Lock()  # serialises transactions on the shared connection
+        # Serialises transactions on the shared connection; a statement on its own does not
+        # take it when it is free (see ``_alone``).
+        self._lock = asyncio.Lock()
 
     @classmethod
     async def connect(cls, path: str | Path, *, migrations_dir: Path | None = None) -> SQLiteStore:
@@ -117,6 +124,24 @@ class SQLiteStore(Store):
                 raise
             await self._db.execute("COMMIT")
 
+    async def _alone(self, statement: Callable[[], Awaitable[T]]) -> T:
+        """Run one statement in its own implicit transaction. The connection's thread runs
+        calls in the order they were queued, and ``statement()`` queues its call before it
+        first yields: when no transaction holds the lock, the call is queued ahead of any
+        later ``BEGIN`` and cannot land inside one. Statements so need no lock hand-over
+        (each a turn of a busy event loop) and follow each other on the thread at once."""
+        if self._lock.locked():
+            async with self._lock:
+                return await statement()
+        return await statement()
+
+    async def _write_one(self, sql: str, params: Sequence[Any]) -> int:
+        try:
+            cur = await self._alone(lambda: self._db.execute(sql, params))
+        except sqlite3.IntegrityError as exc:
+            raise _violation(exc) from exc
+        return cur.rowcount
+
     async def append_action(
         self, table_id: int, idx: int, seat: int, code: str, source: str
     ) -> None:
@@ -127,33 +152,30 @@ class SQLiteStore(Store):
         actions a second that lock, not SQLite, capped the appends)."""
         if source not in ACTION_SOURCES:
             raise StoreError(f"unknown action source {source!r}")
-        async with self._lock:
-            try:
-                cur = await self._db.execute(
-                    "INSERT INTO actions (table_id, idx, seat, code, source, created_at)"
-                    f" SELECT ?, ?, ?, ?, ?, {self.clock_sql}"
-                    " WHERE (SELECT COALESCE(MAX(idx) + 1, 0) FROM actions WHERE table_id = ?)"
-                    " = ?",
-                    (table_id, idx, seat, code, source, table_id, idx),
-                )
-            except sqlite3.IntegrityError as exc:
-                violation = _violation(exc)
-                if violation.duplicate:
-                    raise StoreError(
-                        f"table {table_id}: action index {idx} is already taken"
-                    ) from exc
-                raise StoreError(f"table {table_id}: cannot log action ({exc})") from exc
-            if cur.rowcount == 1:
-                return
-            async with self._db.execute(
-                "SELECT COALESCE(MAX(idx) + 1, 0) FROM actions WHERE table_id = ?", (table_id,)
-            ) as read:
-                expected = int((await read.fetchone())[0])  # type: ignore[index]
+        try:
+            changed = await self._write_one(
+                "INSERT INTO actions (table_id, idx, seat, code, source, created_at)"
+                f" SELECT ?, ?, ?, ?, ?, {self.clock_sql}"
+                " WHERE (SELECT COALESCE(MAX(idx) + 1, 0) FROM actions WHERE table_id = ?)"
+                " = ?",
+                (table_id, idx, seat, code, source, table_id, idx),
+            )
+        except IntegrityViolation as violation:
+            if violation.duplicate:
+                raise StoreError(
+                    f"table {table_id}: action index {idx} is already taken"
+                ) from violation
+            raise StoreError(f"table {table_id}: cannot log action ({violation})") from violation
+        if changed == 1:
+            return
+        rows = await self._fetchall(
+            "SELECT COALESCE(MAX(idx) + 1, 0) FROM actions WHERE table_id = ?", (table_id,)
+        )
+        expected = int(rows[0][0])
         raise StoreError(
             f"table {table_id}: action index {idx} is out of order (next is {expected})"
         )
 
     async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        async with self._lock:
-            async with self._db.execute(sql, params) as cur:
-                return list(await cur.fetchall())
+        # (the statement and its rows in one call on the connection's thread)
+        return list(await self._alone(lambda: self._db.execute_fetchall(sql, params)))

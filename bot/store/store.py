@@ -217,6 +217,12 @@ class Store(ABC):
     @abstractmethod
     async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
 
+    async def _write_one(self, sql: str, params: Sequence[Any]) -> int:
+        """Run one writing statement on its own (atomic by itself); the rows it changed.
+        Raises :class:`IntegrityViolation` as :meth:`Transaction.execute` does."""
+        async with self._transaction() as tx:
+            return await tx.execute(sql, params)
+
     async def query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """Rows of a raw ``?``-placeholder query: for tests and maintenance scripts only."""
         return await self._fetchall(sql, params)
@@ -264,15 +270,14 @@ class Store(ABC):
         if "options" in fields:
             fields["options"] = _dump_options(fields["options"])
         assignments = ", ".join(f"{column} = ?" for column in fields)
-        async with self._transaction() as tx:
-            try:
-                changed = await tx.execute(
-                    f"UPDATE tables SET {assignments} WHERE id = ?", (*fields.values(), table_id)
-                )
-            except IntegrityViolation as exc:
-                raise StoreError(f"table {table_id}: {exc}") from exc
-            if changed == 0:
-                raise StoreError(f"no table {table_id}")
+        try:
+            changed = await self._write_one(
+                f"UPDATE tables SET {assignments} WHERE id = ?", (*fields.values(), table_id)
+            )
+        except IntegrityViolation as exc:
+            raise StoreError(f"table {table_id}: {exc}") from exc
+        if changed == 0:
+            raise StoreError(f"no table {table_id}")
 
     async def transition(self, table_id: int, from_statuses: Sequence[str], to: str) -> bool:
         """Move a table to status ``to`` only if it is in one of ``from_statuses``, atomically.
@@ -283,13 +288,12 @@ class Store(ABC):
         if to not in TABLE_STATUSES or set(from_statuses) - set(TABLE_STATUSES):
             raise StoreError(f"unknown table status in {from_statuses!r} -> {to!r}")
         stamp = "started_at" if to == "active" else "finished_at"
-        async with self._transaction() as tx:
-            changed = await tx.execute(
-                f"UPDATE tables SET status = ?, {stamp} = {self.clock_sql}"
-                f" WHERE id = ? AND status IN ({_marks(len(from_statuses))})",
-                (to, table_id, *from_statuses),
-            )
-            return changed == 1
+        changed = await self._write_one(
+            f"UPDATE tables SET status = ?, {stamp} = {self.clock_sql}"
+            f" WHERE id = ? AND status IN ({_marks(len(from_statuses))})",
+            (to, table_id, *from_statuses),
+        )
+        return changed == 1
 
     async def count_tables(
         self, status: str, *, guild_id: int | None = None, host_id: int | None = None
@@ -354,16 +358,15 @@ class Store(ABC):
             return
         assignments = ", ".join(f"{column} = ?" for column in fields)
         values = [_seat_value(column, value) for column, value in fields.items()]
-        async with self._transaction() as tx:
-            try:
-                changed = await tx.execute(
-                    f"UPDATE seats SET {assignments} WHERE table_id = ? AND seat = ?",
-                    (*values, table_id, seat),
-                )
-            except IntegrityViolation as exc:
-                raise StoreError(f"table {table_id} seat {seat}: {exc}") from exc
-            if changed == 0:
-                raise StoreError(f"table {table_id} has no seat {seat}")
+        try:
+            changed = await self._write_one(
+                f"UPDATE seats SET {assignments} WHERE table_id = ? AND seat = ?",
+                (*values, table_id, seat),
+            )
+        except IntegrityViolation as exc:
+            raise StoreError(f"table {table_id} seat {seat}: {exc}") from exc
+        if changed == 0:
+            raise StoreError(f"table {table_id} has no seat {seat}")
 
     async def get_seats(self, table_id: int) -> list[SeatRow]:
         rows = await self._fetchall(

@@ -3,6 +3,7 @@ expiry, AI-only tables, mentions, errors, a failing AI, and the ephemeral-hand D
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -66,8 +67,10 @@ async def _forged_click(
     return await fake._component_interaction(user, message, channel, data, "en-US")
 
 
-async def _started_table(fake, bot, channel, host, *, guests=(), ais=1, options=None):
-    table_id, lobby = await _lobby(fake, channel, host, options)
+async def _started_table(
+    fake, bot, channel, host, *, guests=(), ais=1, options=None, game="koikoi"
+):
+    table_id, lobby = await _lobby(fake, channel, host, options, game=game)
     for guest in guests:
         await (await fake.click(guest, lobby, label="Join")).wait_response()
     for _ in range(ais):
@@ -619,5 +622,58 @@ async def test_after_a_restart_a_player_whose_dm_never_came_gets_it_first(
         assert not restored.dm_behind(restored.seats[seat])
         # ...and it carries the controls of the decision.
         assert action_components(fresh(user)[0])
+    finally:
+        await running.stop()
+
+
+async def test_the_dm_of_a_decision_made_in_steps_is_current_after_a_restart(
+    fake_discord: FakeDiscord, tmp_path, games_channel: int, alice: int
+) -> None:
+    """Panda's pass is three steps of one decision, and each step edits the player's DM
+    with the next step's controls. The DM is stored as offering the current step, so after
+    a restart it is not taken for a DM sent for another decision (that one would be sent
+    again, at a decision's priority, ahead of every other table's)."""
+    import random
+
+    from tests.e2e.teahouse import click_legal_action, next_decision, settled
+
+    fake = fake_discord
+    running = RunningBot(fake, settings_for(str(tmp_path / "steps.db")))
+    bot = await running.start()
+    try:
+        table_id, _, table = await _started_table(
+            fake, bot, games_channel, alice, ais=3, game="panda"
+        )
+        _, (message, comps) = await eventually(lambda: next_decision(fake, table, [alice]))
+        seat = table.seat_of(alice).seat
+        first = table.decision_fingerprint(seat)
+        version = table.state.version
+        inter = await click_legal_action(
+            fake,
+            alice,
+            message,
+            comps,
+            table.state.legal_actions(seat),
+            random.Random(2),
+            state=table.state,
+            seat=seat,
+        )
+        await inter.wait_response()
+        await eventually(lambda: table.state.version > version and settled(table))
+        assert seat in table.state.to_act  # the next step of her pass
+        now = table.decision_fingerprint(seat)
+        assert now != first
+
+        async def stored_decision() -> int | None:
+            return (await bot.store.get_seats(table_id))[seat].dm_decision
+
+        for _ in range(200):
+            if await stored_decision() == now:
+                break
+            await asyncio.sleep(0.02)
+        assert await stored_decision() == now
+        bot = await running.restart()
+        restored = await eventually(lambda: bot.host.tables.get(table_id))
+        assert not restored.dm_behind(restored.seats[seat])
     finally:
         await running.stop()

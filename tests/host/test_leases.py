@@ -466,3 +466,55 @@ async def test_a_restart_takes_over_the_freshest_decisions_first(new_database) -
         assert order == opened[::-1]
     finally:
         await closing(host)
+
+
+async def test_a_click_during_a_restart_takes_its_table_over_at_once(new_database) -> None:
+    """A click at a table whose lease the restart has claimed, before the takeover comes
+    round to it, takes that table over there and then: the click is served by a driving
+    process with no read to catch up with the log (a cached copy's), and the takeover,
+    when it comes round, neither reads nor takes the table over again."""
+    path = await new_database()
+    slow = {**FAST, "lease_seconds": 3600.0}
+    first = await offline_host(path, **slow)
+    ids = [await open_table(first.store, [ALICE, BOB], seed=f"click-{i}") for i in range(3)]
+    await first.store.close()
+    host = await offline_host(path, record=True, **slow)
+    order: list[int] = []
+    hold = asyncio.Event()
+    take_over = host._take_over
+
+    async def held_at_the_first(claim: Any, lease_until: float) -> bool:
+        order.append(claim.table_id)
+        if len(order) == 1:
+            await hold.wait()
+        return await take_over(claim, lease_until)
+
+    host._take_over = held_at_the_first  # type: ignore[method-assign]
+    restoring = host.start_restore()
+    try:
+        await until(lambda: order)  # the takeover is at its first table, and waits there
+        target = next(i for i in ids if i not in order)
+        state = await stored_state(host.store, target)
+        seat = state.to_act[0]
+        code = state.legal_actions(seat)[0]
+        reads: list[str] = []
+        for name in ("get_table", "get_seats", "actions", "actions_since", "load_tables"):
+            read = getattr(host.store, name)
+
+            async def counted(*args: Any, _read: Any = read, _name: str = name) -> Any:
+                reads.append(_name)
+                return await _read(*args)
+
+            setattr(host.store, name, counted)
+        click = Click(user_id=[7, 8][seat])
+        await host.on_action(click, target, seat, state.version, code)
+        # (the restart had read every table at once, before its first takeover)
+        assert reads == [] and click.answers == []
+        assert driven_by(host, target) and order == [order[0], target]
+        assert (await host.store.actions(target))[-1] == (seat, code)
+        hold.set()
+        assert await restoring == 3
+        assert sorted(order) == sorted(ids) and all(driven_by(host, i) for i in ids)
+    finally:
+        hold.set()
+        await closing(host)

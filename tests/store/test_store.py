@@ -340,6 +340,30 @@ async def test_calls_are_served_in_the_order_they_are_made(store: Store):
     assert table.status == "finished"
 
 
+async def test_a_statement_made_during_a_transaction_is_not_part_of_it(store: Store):
+    """A single-statement write (an append, a seat's update), made while another call's
+    transaction is open, is neither made inside it nor undone with it: on SQLite it waits
+    for the transaction to end (one shared connection), and reads never see its rows."""
+    tid = await new_table(store)
+    await store.set_seats(tid, [SeatRow(0, 11, "alice"), SeatRow(1, 22, "bob")])
+    seen: list[str] = []
+    with pytest.raises(RuntimeError):
+        async with store._transaction() as tx:
+            await tx.execute("UPDATE seats SET name = ? WHERE table_id = ?", ("renamed", tid))
+            meanwhile = asyncio.gather(
+                store.update_seat(tid, 1, dm_message_id=99),
+                store.append_action(tid, 0, 0, "a0", "player"),
+            )
+            await asyncio.sleep(0.05)  # they are queued while the transaction is open
+            seen = [row[0] for row in await tx.fetch("SELECT name FROM seats")]
+            raise RuntimeError("roll back")
+    await meanwhile
+    assert seen == ["renamed", "renamed"]
+    seats = await store.get_seats(tid)
+    assert [s.name for s in seats] == ["alice", "bob"] and seats[1].dm_message_id == 99
+    assert await store.actions(tid) == [(0, "a0")]
+
+
 async def test_two_writers_appending_the_same_index(new_database):
     """Two processes (two stores on one database) append the same index at once: exactly
     one row is written and the other writer gets a StoreError, every time."""
