@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.host.budget import RestBudget, Slots, gate_requests
+from bot.host.lag import LoopWatch
 from bot.host.locales import LocaleMemory
 from bot.host.table import Seat, Table
 from bot.i18n import DEFAULT_LOCALE
@@ -42,6 +43,8 @@ class HostBase:
         self._last_new: dict[int, float] = {}  # user id -> monotonic time of their last /new
         self._closing = False
         self.budget = RestBudget(settings.rest_budget)
+        #: Whether the event loop keeps up (background work waits while it does not).
+        self.loop_watch = LoopWatch()
         if hasattr(bot, "http"):  # (not the offline tests' stand-in)
             gate_requests(bot.http, self.budget)
         # As many renders at once as the workers hold (the next one waits in a worker's

@@ -144,6 +144,7 @@ class ClusterMixin(HostBase):
         restore and the first driven table start it)."""
         if self._closing or any(not t.done() for t in self._lease_tasks):
             return
+        self.loop_watch.start()
         loop = asyncio.get_running_loop()
         self._lease_tasks = [
             loop.create_task(self._renew_loop(), name="leases-renew"),

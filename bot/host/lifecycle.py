@@ -273,7 +273,9 @@ class LifecycleMixin(HostBase):
                         plan = self._plan_dm(table, seat, False, None)
                 await self._fresh_dm(table, seat, plan)
         # Notices and the other fresh DMs are not urgent (the old DM controls still work):
-        # they wait for spare budget, and never hold the table while they wait.
+        # they wait for a loop that keeps up (the clicks of every table that came back at
+        # once come first) and for spare budget, and never hold the table while they wait.
+        await self.loop_watch.calm()
         await self._post(
             table,
             Text("♻️ Teahouse restarted — this game carries on from where it was."),
@@ -284,6 +286,7 @@ class LifecycleMixin(HostBase):
                 continue
             if any(seat is b for b in behind):  # its fresh DM went first
                 continue
+            await self.loop_watch.calm()
             await self.budget.spare()
             async with table.lock:
                 plan = None
@@ -340,6 +343,7 @@ class LifecycleMixin(HostBase):
         (tests)."""
         self._closing = True
         self.budget.close()
+        self.loop_watch.close()
         tasks = [t for t in (self._restore_task, *self._lease_tasks) if t is not None]
         tasks += [t for table in self.tables.values() for t in table.tasks]
         tasks += list(self._lobby_timers.values())

@@ -216,6 +216,8 @@ class Table:
     def in_answer_phase(self) -> bool:
         """Every seat is asked at once and most can only pass (Mah-Jongg's claim windows):
         short deadlines, AIs answering together, running out is a pass."""
+        if not self.spec.answer_phases:  # (the public view, built to tell, is not cheap)
+            return False
         return self.spec.in_answer_phase(self.state.view(None))
 
     def waiting_on(self) -> list[int]:
@@ -236,7 +238,7 @@ class Table:
         return seat.seat in self.waiting_on() and not seat.played_by_ai
 
     def _only_pass(self, seat: Seat) -> bool:
-        return self.in_answer_phase() and self.state.legal_actions(seat.seat) == ["pass"]
+        return self.state.legal_actions(seat.seat) == ["pass"] and self.in_answer_phase()
 
     def decision_fingerprint(self, seat: int) -> int:
         """A checksum of the seat's legal actions: a DM sent for the same fingerprint offers
