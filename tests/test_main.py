@@ -100,3 +100,25 @@ def test_quota_settings_read_from_the_environment() -> None:
     assert (s.max_lobbies_per_user, s.lobby_ttl, s.new_cooldown) == (1, 60.0, 0.0)
     with pytest.raises(ConfigError, match="TEAHOUSE_MAX_TABLES_PER_GUILD"):
         Settings.from_env({"DISCORD_TOKEN": "t", "TEAHOUSE_MAX_TABLES_PER_GUILD": "-3"})
+
+
+def test_the_bot_runs_with_a_short_gil_switch_interval(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store's thread must not wait 5 ms for the GIL at every step of a statement
+    while the event loop is busy (see ``bot.__main__.SWITCH_INTERVAL``)."""
+    import bot.__main__ as entry
+
+    seen: list[float] = []
+
+    def fake_run(coroutine: object) -> None:
+        seen.append(sys.getswitchinterval())
+        coroutine.close()  # type: ignore[attr-defined]
+
+    monkeypatch.setenv("DISCORD_TOKEN", "t")
+    monkeypatch.setattr(entry.asyncio, "run", fake_run)
+    monkeypatch.setattr(entry, "load_dotenv", lambda: None)
+    before = sys.getswitchinterval()
+    try:
+        assert entry.main([]) == 0
+    finally:
+        sys.setswitchinterval(before)
+    assert seen == [entry.SWITCH_INTERVAL] and entry.SWITCH_INTERVAL <= 0.001
