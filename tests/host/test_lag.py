@@ -11,7 +11,7 @@ import pytest
 from bot.host.budget import Priority
 from bot.host.lag import LoopWatch
 from tests.host.offline import offline_host, until
-from tests.host.test_leases import ALICE, BOB, FAST, closing, open_table
+from tests.host.test_leases import SLOW, a_box_driving_a_table, closing
 
 
 async def test_calm_waits_while_the_loop_runs_late() -> None:
@@ -52,14 +52,11 @@ async def test_restart_notices_wait_for_a_loop_that_keeps_up(new_database) -> No
     sent before the kill here, so the player who must decide has no controls: that DM
     goes at once)."""
     path = await new_database()
-    slow = {**FAST, "lease_seconds": 3600.0}
-    first = await offline_host(path, record=True, process_name="box", **slow)
+    first, table_id = await a_box_driving_a_table(path)
     second = None
     try:
-        table_id = await open_table(first.store, [ALICE, BOB])
-        assert await first.restore() == 1
         await first.close(release=False)  # as kill -9
-        second = await offline_host(path, record=True, process_name="box", **slow)
+        second = await offline_host(path, record=True, process_name="box", **SLOW)
         second.loop_watch.start = lambda: None  # type: ignore[method-assign]  # (told below)
         second.loop_watch.note(5.0)
         assert await second.restore() == 1

@@ -69,6 +69,19 @@ def driven_by(host: TableHost, table_id: int) -> bool:
     return table is not None and table.driven
 
 
+#: Leases that outlive a test (a restart takes them back by name, see ``process_name``).
+SLOW: dict[str, Any] = {**FAST, "lease_seconds": 3600.0}
+
+
+async def a_box_driving_a_table(path: str) -> tuple[TableHost, int]:
+    """A host named "box" (a restart runs under the same name) driving a table of Alice
+    and Bob; the DMs it would send are recorded, none goes out."""
+    host = await offline_host(path, record=True, process_name="box", **SLOW)
+    table_id = await open_table(host.store, [ALICE, BOB])
+    assert await host.restore() == 1
+    return host, table_id
+
+
 async def alice_to_decide_after_a_move(host: TableHost, table_id: int) -> None:
     """Until Alice (seat 0) must decide at a state an action led to while ``host`` drove the
     table: her deadline then runs from that action."""
@@ -140,16 +153,13 @@ async def test_after_a_restart_a_player_without_controls_is_drawn_before_the_oth
     restart that DM's picture waits for nobody; the fresh DMs every other player gets are
     drawn last (at a restart of many tables they would otherwise come first)."""
     path = await new_database()
-    slow = {**FAST, "lease_seconds": 3600.0}
-    first = await offline_host(path, record=True, process_name="box", **slow)
+    first, table_id = await a_box_driving_a_table(path)
     second = None
     try:
-        table_id = await open_table(first.store, [ALICE, BOB])
-        assert await first.restore() == 1
         deciding = first.tables[table_id].state.to_act
         assert len(deciding) == 1  # (the recorded DMs never went out: nothing is known)
         await first.close(release=False)  # as kill -9
-        second = await offline_host(path, record=True, process_name="box", **slow)
+        second = await offline_host(path, record=True, process_name="box", **SLOW)
         assert await second.restore() == 1
         await until(lambda: len(second.fresh_dms) == 2)
         (behind, urgent), (other, later) = [(s, p) for _, s, p in second.fresh_dms]
@@ -474,11 +484,10 @@ async def test_a_click_during_a_restart_takes_its_table_over_at_once(new_databas
     process with no read to catch up with the log (a cached copy's), and the takeover,
     when it comes round, neither reads nor takes the table over again."""
     path = await new_database()
-    slow = {**FAST, "lease_seconds": 3600.0}
-    first = await offline_host(path, **slow)
+    first = await offline_host(path, **SLOW)
     ids = [await open_table(first.store, [ALICE, BOB], seed=f"click-{i}") for i in range(3)]
     await first.store.close()
-    host = await offline_host(path, record=True, **slow)
+    host = await offline_host(path, record=True, **SLOW)
     order: list[int] = []
     hold = asyncio.Event()
     take_over = host._take_over
