@@ -315,7 +315,9 @@ class ClusterMixin(HostBase):
         """Take over a table whose lease was claimed for a takeover that has not reached it
         yet (or join the takeover under way). A click at such a table calls this first:
         it is then served as a driven table, with no read to catch up with the log and no
-        second read when the takeover comes round. True if the table is driven here."""
+        second read when the takeover comes round. True if this takeover drove it; False if
+        the table had no claim waiting (most tables: nothing is done) or could not be
+        driven."""
         task = self._taking_over.get(table_id)
         if task is None:
             held = self._claimed.pop(table_id, None)

@@ -142,8 +142,7 @@ class LifecycleMixin(HostBase):
         here is a cache of the log, not driven: see :meth:`_take_over`. One whose lease this
         process has claimed for a takeover that has not reached it yet is taken over first
         (and is then driven here)."""
-        if table_id in self._claimed or table_id in self._taking_over:
-            await self._take_over_now(table_id)
+        await self._take_over_now(table_id)  # (nothing to do for most tables)
         return await self._cached_or_loaded(table_id)
 
     async def _cached_or_loaded(self, table_id: int) -> Table | None:
