@@ -10,7 +10,11 @@ afterwards):
 * ``one table``: actions appended one after another to a single table (the latency a
   player's click pays, with nothing else going on);
 * ``N tables at once``: N tables appending concurrently, each one action after the other
-  (a busy process: calls queue behind each other's transactions), with the throughput.
+  (a busy process: calls queue behind each other's transactions), with the throughput;
+* ``N tables, busy loop``: the same while a task keeps the event loop 80 % busy with pure
+  Python, in slices of :data:`BUSY_SLICE` seconds, as the gateway, the tables' logic and
+  sending images do in a loaded bot. This is what a store that hands its statements to a thread pays: the
+  thread needs the GIL back for every step of a statement.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ from bench import percentile
 from bot.store import Store
 
 LOCAL_POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
+#: How long the busy loop's task runs before it sleeps a quarter of that (``busy loop``).
+BUSY_SLICE = 0.004
 
 
 def with_search_path(url: str, schema: str) -> str:
@@ -79,9 +85,22 @@ async def postgres_url(given: str | None) -> str | None:
     return url
 
 
-async def append_latency(database: str, *, tables: int, actions: int) -> dict[str, Any]:
-    """Append ``actions`` actions to each of ``tables`` tables at once; per-call figures."""
+async def _keep_busy(stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        until = time.perf_counter() + BUSY_SLICE
+        while time.perf_counter() < until:
+            pass
+        await asyncio.sleep(BUSY_SLICE / 4)
+
+
+async def append_latency(
+    database: str, *, tables: int, actions: int, busy_loop: bool = False
+) -> dict[str, Any]:
+    """Append ``actions`` actions to each of ``tables`` tables at once; per-call figures.
+    ``busy_loop``: while a task keeps the event loop busy."""
     store = await Store.open(database)
+    stop = asyncio.Event()
+    busy = [asyncio.create_task(_keep_busy(stop)) for _ in range(1 if busy_loop else 0)]
     try:
         ids = [
             await store.create_table(
@@ -101,6 +120,8 @@ async def append_latency(database: str, *, tables: int, actions: int) -> dict[st
         await asyncio.gather(*(one(t) for t in ids))
         wall = time.perf_counter() - started
     finally:
+        stop.set()
+        await asyncio.gather(*busy)
         await store.close()
     return {
         "tables": tables,
@@ -115,23 +136,26 @@ async def append_latency(database: str, *, tables: int, actions: int) -> dict[st
 async def run_store(
     *, database: str | None = None, tables: int = 50, actions: int = 200
 ) -> dict[str, Any]:
-    """Both backends (PostgreSQL when a server answers), both shapes."""
+    """Both backends (PostgreSQL when a server answers), every shape."""
+    shapes = {
+        "one table": (1, actions * 2, False),
+        "tables at once": (tables, actions, False),
+        "tables, busy loop": (tables, actions, True),
+    }
     out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="teahouse-store-bench-") as tmp:
-        for shape, (n, k) in {
-            "one table": (1, actions * 2),
-            "tables at once": (tables, actions),
-        }.items():
+        for shape, (n, k, busy) in shapes.items():
             path = str(Path(tmp) / f"{uuid.uuid4().hex[:6]}.db")
-            out[f"sqlite, {shape}"] = await append_latency(path, tables=n, actions=k)
+            out[f"sqlite, {shape}"] = await append_latency(
+                path, tables=n, actions=k, busy_loop=busy
+            )
     url = await postgres_url(database)
     if url is None:
         out["postgres"] = f"skipped: no server at {LOCAL_POSTGRES} (give --database)"
         return out
-    for shape, (n, k) in {
-        "one table": (1, actions * 2),
-        "tables at once": (tables, actions),
-    }.items():
+    for shape, (n, k, busy) in shapes.items():
         async with PostgresSchema(url) as schema_url:
-            out[f"postgres, {shape}"] = await append_latency(schema_url, tables=n, actions=k)
+            out[f"postgres, {shape}"] = await append_latency(
+                schema_url, tables=n, actions=k, busy_loop=busy
+            )
     return out

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import logging
 import re
+import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-import aiosqlite
 
 from bot.store.rows import StoreError
 
@@ -60,21 +59,20 @@ def discover(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
     return found
 
 
-async def current_version(db: aiosqlite.Connection) -> int:
-    await db.execute(_CREATE_VERSION_TABLE)
-    async with db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version") as cur:
-        row = await cur.fetchone()
-    return int(row[0])
+def current_version(db: sqlite3.Connection) -> int:
+    db.execute(_CREATE_VERSION_TABLE)
+    return int(db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0])
 
 
-async def migrate(db: aiosqlite.Connection, directory: Path = MIGRATIONS_DIR) -> list[int]:
+def migrate(db: sqlite3.Connection, directory: Path = MIGRATIONS_DIR) -> list[int]:
     """Apply every migration newer than the database; returns the versions applied.
 
     ``db`` must be in autocommit mode (``isolation_level=None``): each migration runs as one
     ``BEGIN IMMEDIATE ... COMMIT`` script and is rolled back whole if any statement fails.
+    Blocking: the store runs it on a worker thread.
     """
     migrations = discover(directory)
-    version = await current_version(db)
+    version = current_version(db)
     if version > len(migrations):
         raise StoreError(
             f"database schema version {version} is newer than this code ({len(migrations)})"
@@ -90,10 +88,10 @@ async def migrate(db: aiosqlite.Connection, directory: Path = MIGRATIONS_DIR) ->
             "COMMIT;\n"
         )
         try:
-            await db.executescript(script)
+            db.executescript(script)
         except Exception:
             if db.in_transaction:
-                await db.execute("ROLLBACK")
+                db.execute("ROLLBACK")
             log.exception("migration %s failed; rolled back", migration.path.name)
             raise
         log.info("applied migration %s", migration.path.name)

@@ -123,7 +123,8 @@ async def test_a_newcomer_gets_hints_that_change_nothing(
 
         # After her move, a hint button of the old decision is out of date.
         await make_move(fake, table, alice, dm, [c for c in find_components(dm) if c != button])
-        assert hint_buttons(dm) == []  # the DM's controls are retired, its Hint with them
+        # The DM's controls are retired (the edit follows the move), its Hint with them.
+        await eventually(lambda: hint_buttons(dm) == [])
         stale = await answer(await fake.click(alice, warned, label="Show the hint"))
         assert "out of date" in stale.content
         notices = [m for m in fake.messages_in(thread) if "asked for a hint" in m.content]
