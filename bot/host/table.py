@@ -88,6 +88,11 @@ class Table:
     #: The table's language: its table message, thread posts and table picture.
     locale: str = "en-US"
     prompts: dict[int, Prompt] = field(default_factory=dict)
+    #: ``controls_for``'s answers for one state and version: the DM's text and its
+    #: components both need them, for every seat, on every change.
+    _controls: tuple[State | None, int, dict[int, Controls]] = field(
+        default=(None, -1, {}), init=False, repr=False, compare=False
+    )
     deadlines: dict[int, float] = field(default_factory=dict)  # seat -> monotonic time
     deadline_versions: dict[int, int] = field(default_factory=dict)  # the decision it is for
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -184,9 +189,15 @@ class Table:
         return [s for s in self.seats if not s.is_ai and s.user_id is not None]
 
     def controls_for(self, seat: int) -> Controls:
-        view = self.state.view(seat)
-        legal = self.state.legal_actions(seat)
-        return self.spec.controls(view, legal)
+        state, version, known = self._controls
+        if state is not self.state or version != self.state.version:
+            known = {}
+            self._controls = (self.state, self.state.version, known)
+        controls = known.get(seat)
+        if controls is None:
+            view = self.state.view(seat)
+            controls = known[seat] = self.spec.controls(view, self.state.legal_actions(seat))
+        return controls
 
     def hand_key(self, seat: int) -> str:
         """A fingerprint of the seat's private hand: its DM is refreshed when it changes."""

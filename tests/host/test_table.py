@@ -137,3 +137,22 @@ def test_a_seat_that_may_only_pass_a_claim_window_is_waited_on_but_not_deciding(
     assert not table.may_only_pass(seat)
     idle = [s for s in table.seats if s.seat not in table.waiting_on()]
     assert all(not table.may_only_pass(s) for s in idle)
+
+
+def test_controls_are_worked_out_once_per_state_version() -> None:
+    table = _table("panda", names=("A", "B", "C", "D"))
+    actor = table.state.to_act[0]
+    first = table.controls_for(actor)
+    assert table.controls_for(actor) is first  # the DM's text and components share it
+    assert first == table.spec.controls(table.state.view(actor), table.state.legal_actions(actor))
+    code = table.state.legal_actions(actor)[0]
+    table.state.apply(actor, code)
+    after = table.controls_for(actor)
+    assert after != first
+    assert after == table.spec.controls(table.state.view(actor), table.state.legal_actions(actor))
+    # A state put in its place (a replay after a restart) is never answered from the cache.
+    table.state = table.spec.new_game("6", ["A", "B", "C", "D"])
+    fresh = table.state.to_act[0]
+    assert table.controls_for(fresh) == table.spec.controls(
+        table.state.view(fresh), table.state.legal_actions(fresh)
+    )

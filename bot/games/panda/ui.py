@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -160,6 +161,7 @@ def _card_for(direction: str, name: str) -> str:
     return Text("Card for {name} (your right opponent, who plays before you)", name=name)
 
 
+@functools.cache  # 56 cards; every pass and play menu lists a hand of them on every DM refresh
 def _card_option(card: str, value: str | None = None) -> Option:
     pts = points(card)
     desc = Text("{points:+d} points", points=pts) if pts else None
