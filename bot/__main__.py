@@ -14,10 +14,10 @@ from bot.config import ConfigError, Settings, is_loopback_url, load_dotenv
 log = logging.getLogger("bot")
 
 #: Seconds a thread may keep the GIL while another waits for it (CPython's default: 5 ms).
-#: The store's thread (aiosqlite) needs the GIL back several times per statement; with the
-#: event loop busy, each of those waits took up to the whole interval, and at 1,000 tables
-#: every store call queued behind seconds of them (measured here: decision p50 1.8 s at
-#: 5 ms, 0.18 s at 1 ms, 0.08 s at 0.5 ms).
+#: A thread that serves the loop (hint texts through ``asyncio.to_thread``; the store's until
+#: it ran its statements on the loop) needs the GIL back at every blocking call, and with the
+#: event loop busy each of those waits lasts up to the whole interval (measured with the
+#: store on a thread at 1,000 tables: decision p50 1.8 s at 5 ms, 0.08 s at 0.5 ms).
 SWITCH_INTERVAL = 0.0005
 
 

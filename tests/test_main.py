@@ -103,8 +103,8 @@ def test_quota_settings_read_from_the_environment() -> None:
 
 
 def test_the_bot_runs_with_a_short_gil_switch_interval(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The store's thread must not wait 5 ms for the GIL at every step of a statement
-    while the event loop is busy (see ``bot.__main__.SWITCH_INTERVAL``)."""
+    """A thread serving the loop must not wait 5 ms for the GIL at every blocking call while
+    the event loop is busy (see ``bot.__main__.SWITCH_INTERVAL``)."""
     import bot.__main__ as entry
 
     seen: list[float] = []
