@@ -16,7 +16,8 @@ measured a median append of 30 ms and 1,700 appends a second through the thread,
 runs them itself, and never blocks on a lock another connection holds: the connection's busy
 timeout is 0, and a statement that finds the database locked (another process, or another
 store on the same file) is tried again after a short sleep, for up to :data:`BUSY_TIMEOUT`
-seconds, as SQLite's own busy handler would (but without holding up the loop). Opening a database (its migrations) runs on a worker thread.
+seconds, as SQLite's own busy handler would (but without holding up the loop). Opening a
+database (its migrations) runs on a worker thread.
 """
 
 from __future__ import annotations
