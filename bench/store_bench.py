@@ -13,8 +13,10 @@ afterwards):
   (a busy process: calls queue behind each other's transactions), with the throughput;
 * ``N tables, busy loop``: the same while a task keeps the event loop 80 % busy with pure
   Python, in slices of :data:`BUSY_SLICE` seconds, as the gateway, the tables' logic and
-  sending images do in a loaded bot. This is what a store that hands its statements to a thread pays: the
-  thread needs the GIL back for every step of a statement.
+  sending images do in a loaded bot. This is what a store that hands its statements to a
+  thread pays: the thread needs the GIL back for every step of a statement. (SQLite's
+  statements run on the loop and do not yield to the busy task between them: compare the
+  latencies, not the throughput.)
 """
 
 from __future__ import annotations
