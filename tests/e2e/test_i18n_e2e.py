@@ -267,9 +267,11 @@ async def test_a_whole_match_in_japanese(
         # Every picture in Japanese; the last table picture is the Japanese drawing.
         assert renders and {locale for _, locale, _ in renders} == {"ja"}
         assert {what for what, _, _ in renders} >= {"render_table", "render_hand"}
-        table_message = next(m for m in fake.messages_in(thread) if m.id == table.table_message_id)
         final = render_png(game, "render_table", table.state.view(None), "ja")
-        assert table_message.attachments[0][1] == final
+        # (the table message's last edit may land after the end's announcement)
+        await eventually(
+            lambda: fake.message(table.table_message_id).attachments[0][1] == final, timeout=30
+        )
         # The player's language is remembered.
         assert await eventually_async(lambda: bot.store.user_locales([player])) == {player: "ja"}
     finally:
