@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.games import GAME_NAMES
-from bot.heap import trim_heap_every
+from bot.heap import freeze_loaded, trim_heap_every
 from bot.host import TableHost
 from bot.host.components import ALL_DYNAMIC_ITEMS, matches_a_component
 from bot.host.replies import report_error
@@ -116,6 +116,7 @@ class Teahouse(commands.AutoShardedBot):
         self.tree.on_error = self.on_app_command_error
         await self.tree.set_translator(CommandTranslator())  # before the sync sends them
         await self._sync_commands()
+        freeze_loaded()  # everything loaded so far lives as long as the process
         self.host.start_restore()  # in the background: the bot connects meanwhile
         self._heap_trimmer = asyncio.get_running_loop().create_task(
             trim_heap_every(), name="heap-trim"

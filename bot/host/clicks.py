@@ -15,6 +15,7 @@ import discord
 from bot.engine import IllegalAction
 from bot.host.base import HostBase
 from bot.host.cluster import Conflict
+from bot.host.components import release_view
 from bot.host.replies import ephemeral, followup, from_table_guild, locale_of, report_error
 from bot.host.table import SERVING_TASK_SUFFIX, Seat, Table
 from bot.host.text import NO_PINGS
@@ -239,7 +240,10 @@ class ClicksMixin(HostBase):
                 kwargs["view"] = view
             if file is not None:
                 kwargs["file"] = file
-            await interaction.followup.send(ephemeral=True, allowed_mentions=NO_PINGS, **kwargs)
+            try:
+                await interaction.followup.send(ephemeral=True, allowed_mentions=NO_PINGS, **kwargs)
+            finally:
+                release_view(view)
 
     async def _edit_ephemeral_hand(
         self, interaction: discord.Interaction, table: Table, seat: int
@@ -254,6 +258,7 @@ class ClicksMixin(HostBase):
                 attachments=[file] if file else [],
                 view=view,
             )
+        release_view(view)
 
 
 def keep_token(seat: Seat, interaction: discord.Interaction) -> None:

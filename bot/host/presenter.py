@@ -16,8 +16,9 @@ import contextlib
 import io
 import logging
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import discord
@@ -25,7 +26,7 @@ import discord
 from bot.host.base import HostBase
 from bot.host.budget import Priority
 from bot.host.clicks import let_go_of_payloads
-from bot.host.components import controls_view, reclaim_view, table_view
+from bot.host.components import controls_view, reclaim_view, release_view, table_view
 from bot.host.hints import hints_badge, hints_offered
 from bot.host.table import SERVING_TASK_SUFFIX, Seat, Table
 from bot.host.text import NO_PINGS, game_title, pings
@@ -210,6 +211,8 @@ class PresenterMixin(HostBase):
                 table.shown = (public, content)
             except discord.HTTPException as e:
                 log.warning("table %s: table message update failed: %s", table.id, e)
+            finally:
+                release_view(view)
 
     async def _table_updater(self, table: Table) -> None:
         """Edits the table message after a change. At once when a person acts next (they
@@ -275,17 +278,33 @@ class PresenterMixin(HostBase):
     def _hand_view(
         self, table: Table, seat: Seat, locale: str = DEFAULT_LOCALE
     ) -> discord.ui.View | None:
+        """The controls of a player's hand message (DM or Show my hand), in ``locale``."""
+        make = self._hand_view_maker(table, seat, locale)
+        return make() if make is not None else None
+
+    def _hand_view_maker(
+        self, table: Table, seat: Seat, locale: str
+    ) -> Callable[[], discord.ui.View] | None:
+        """What builds the seat's controls as they are now (None: no controls): a DM plan
+        keeps this, not the view, so a DM waiting for its picture holds no discord.py
+        objects and the view is built when it is sent."""
         if table.state.is_over:
             return None
         if seat.ai_takeover:
-            return reclaim_view(table.id, seat.seat, locale)
+            return partial(reclaim_view, table.id, seat.seat, locale)
         if not table.state.legal_actions(seat.seat):
             return None
         prompt = table.prompts.get(seat.seat)
         version = prompt.version if prompt else table.state.version
         controls = table.controls_for(seat.seat)
-        return controls_view(
-            table.id, seat.seat, version, controls, hint=hints_offered(table), locale=locale
+        return partial(
+            controls_view,
+            table.id,
+            seat.seat,
+            version,
+            controls,
+            hint=hints_offered(table),
+            locale=locale,
         )
 
     async def _refresh_dm(
@@ -382,7 +401,7 @@ class PresenterMixin(HostBase):
             number=seat.dm_plans,
             locale=locale,
             content=self._hand_content(table, seat, locale),
-            view=self._hand_view(table, seat, locale),
+            make_view=self._hand_view_maker(table, seat, locale),
             hand_view=table.state.view(seat.seat),
             hand_key=hand_key,
             priority=_hand_priority(table, seat.seat),
@@ -420,7 +439,8 @@ class PresenterMixin(HostBase):
             # A refresh that went out after this one was planned changed the picture (or the
             # message): this one's picture is needed after all.
             file = await self._render_dm_hand(table, plan)
-        content, view = plan.content, plan.view
+        content = plan.content
+        view = plan.make_view() if plan.make_view is not None else None
         edit: dict[str, Any] = {"content": content, "view": view}
         if not same_hand:
             edit["attachments"] = [file] if file else []
@@ -468,6 +488,8 @@ class PresenterMixin(HostBase):
                 log.warning("table %s: DM to seat %s refused: %s", table.id, seat.seat, e)
         except discord.HTTPException as e:
             log.warning("table %s: DM to seat %s failed: %s", table.id, seat.seat, e)
+        finally:
+            release_view(view)
 
     def _token_of(self, seat: Seat) -> discord.Interaction | None:
         """The seat's last DM click while its token is valid (Discord: 15 minutes)."""
@@ -630,7 +652,7 @@ class DmPlan:
     number: int  #: ``Seat.dm_plans`` when planned
     locale: str
     content: str
-    view: discord.ui.View | None
+    make_view: Callable[[], discord.ui.View] | None  #: builds its controls (None: none)
     hand_view: dict[str, Any]  #: what its picture draws
     hand_key: str
     priority: Priority  #: of its picture
