@@ -81,7 +81,12 @@ class Teahouse(commands.AutoShardedBot):
     default, as many as Discord recommends)."""
 
     def __init__(
-        self, settings: Settings, *, cogs: tuple[str, ...] = COGS, **client_options: object
+        self,
+        settings: Settings,
+        *,
+        cogs: tuple[str, ...] = COGS,
+        freeze_heap: bool = False,
+        **client_options: object,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; slash commands need nothing privileged
@@ -100,6 +105,9 @@ class Teahouse(commands.AutoShardedBot):
         )
         self.settings = settings
         self.cog_names = cogs
+        #: Keep what start-up loaded out of garbage collections (see bot.heap): the bot's
+        #: own process does; a bot run inside another program (tests) leaves its heap alone.
+        self.freeze_heap = freeze_heap
         self.store: Store | None = None
         self.host: TableHost | None = None
         self._heap_trimmer: asyncio.Task[None] | None = None
@@ -116,7 +124,8 @@ class Teahouse(commands.AutoShardedBot):
         self.tree.on_error = self.on_app_command_error
         await self.tree.set_translator(CommandTranslator())  # before the sync sends them
         await self._sync_commands()
-        freeze_loaded()  # everything loaded so far lives as long as the process
+        if self.freeze_heap:
+            freeze_loaded()  # everything loaded so far lives as long as the process
         self.host.start_restore()  # in the background: the bot connects meanwhile
         self._heap_trimmer = asyncio.get_running_loop().create_task(
             trim_heap_every(), name="heap-trim"

@@ -43,7 +43,7 @@ def freeze_loaded() -> bool:
     gc.collect()
     gc.freeze()
     _frozen = True
-    log.debug("%d objects kept out of garbage collections", gc.get_freeze_count())
+    log.info("start-up: %d objects kept out of garbage collections", gc.get_freeze_count())
     return True
 
 

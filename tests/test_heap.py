@@ -1,8 +1,10 @@
-"""The C heap's free pages go back to the system (glibc's ``malloc_trim``)."""
+"""Start-up objects stay out of garbage collections; the C heap's free pages go back to
+the system (glibc's ``malloc_trim``)."""
 
 from __future__ import annotations
 
 import asyncio
+import gc
 
 import pytest
 
@@ -44,3 +46,16 @@ async def test_the_trimmer_runs_until_cancelled(monkeypatch: pytest.MonkeyPatch)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
+
+
+def test_start_up_objects_are_frozen_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What start-up left over is collected first, then the rest frozen; a second bot in the
+    same process freezes nothing more (its own objects may become garbage)."""
+    calls: list[str] = []
+    monkeypatch.setattr(heap, "_frozen", False)
+    monkeypatch.setattr(gc, "collect", lambda *a: calls.append("collect") or 0)
+    monkeypatch.setattr(gc, "freeze", lambda: calls.append("freeze"))
+    assert heap.freeze_loaded()
+    assert calls == ["collect", "freeze"]
+    assert not heap.freeze_loaded()
+    assert calls == ["collect", "freeze"]
