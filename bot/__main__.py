@@ -50,7 +50,7 @@ async def run(settings: Settings) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
-    async with Teahouse(settings, freeze_heap=True) as bot:
+    async with Teahouse(settings, manage_heap=True) as bot:
         runner = asyncio.create_task(bot.start(settings.token), name="bot")
         stopper = asyncio.create_task(stop.wait(), name="stop-signal")
         await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)

@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.games import GAME_NAMES
-from bot.heap import freeze_loaded, trim_heap_every
+from bot.heap import collect_every, manage_collections, trim_heap_every
 from bot.host import TableHost
 from bot.host.components import ALL_DYNAMIC_ITEMS, matches_a_component
 from bot.host.replies import report_error
@@ -85,7 +85,7 @@ class Teahouse(commands.AutoShardedBot):
         settings: Settings,
         *,
         cogs: tuple[str, ...] = COGS,
-        freeze_heap: bool = False,
+        manage_heap: bool = False,
         **client_options: object,
     ) -> None:
         intents = discord.Intents.none()
@@ -105,12 +105,13 @@ class Teahouse(commands.AutoShardedBot):
         )
         self.settings = settings
         self.cog_names = cogs
-        #: Keep what start-up loaded out of garbage collections (see bot.heap): the bot's
-        #: own process does; a bot run inside another program (tests) leaves its heap alone.
-        self.freeze_heap = freeze_heap
+        #: Full garbage collections on a timer, start-up objects out of them (see
+        #: bot.heap): the bot's own process; one inside another program (tests) leaves the
+        #: collector alone.
+        self.manage_heap = manage_heap
+        self._heap_tasks: list[asyncio.Task[None]] = []
         self.store: Store | None = None
         self.host: TableHost | None = None
-        self._heap_trimmer: asyncio.Task[None] | None = None
         #: Every persistent component type registered (the host's and the cogs' own).
         self.dynamic_item_types: list[type[discord.ui.DynamicItem[Any]]] = []
 
@@ -124,12 +125,11 @@ class Teahouse(commands.AutoShardedBot):
         self.tree.on_error = self.on_app_command_error
         await self.tree.set_translator(CommandTranslator())  # before the sync sends them
         await self._sync_commands()
-        if self.freeze_heap:
-            freeze_loaded()  # everything loaded so far lives as long as the process
+        loop = asyncio.get_running_loop()
+        if self.manage_heap and manage_collections():  # (what is loaded now stays for good)
+            self._heap_tasks.append(loop.create_task(collect_every(), name="heap-collect"))
         self.host.start_restore()  # in the background: the bot connects meanwhile
-        self._heap_trimmer = asyncio.get_running_loop().create_task(
-            trim_heap_every(), name="heap-trim"
-        )
+        self._heap_tasks.append(loop.create_task(trim_heap_every(), name="heap-trim"))
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         """Register persistent components; ``on_interaction`` then knows their custom ids."""
@@ -211,8 +211,8 @@ class Teahouse(commands.AutoShardedBot):
         """Stop the tables, the gateway and the store; bounded, so a shutdown (SIGINT,
         SIGTERM) never hangs on a gateway that does not answer its close handshake."""
         try:
-            if self._heap_trimmer is not None:
-                self._heap_trimmer.cancel()
+            for task in self._heap_tasks:
+                task.cancel()
             if self.host is not None:
                 await self.host.close()
             try:

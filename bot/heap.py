@@ -1,11 +1,15 @@
-"""The bot's heap: objects loaded at start kept out of garbage collections, and freed
-memory handed back to the system now and then.
+"""The bot's heap: full garbage collections on a timer, objects loaded at start kept out of
+them, and freed memory handed back to the system now and then.
 
-Every full garbage collection walks every object that can hold references, and at 1,000
-tables the collector ran one every few seconds, each a pause of 200–300 ms on this
-machine (the event loop stops: clicks wait for it). About a third of those objects are the
-bot's own code and libraries, loaded at start and never freed: :func:`freeze_loaded`
-moves them out of the collector's sight once, after start-up and before the tables come.
+Every full garbage collection walks every object that can hold references: at 1,000 tables
+each was a pause of 200–300 ms on this machine (the event loop stops; clicks wait for it),
+and Python started one after every ten collections of its middle generation, every few
+seconds when busy (measured with ``gc.callbacks``: nearly every callback over 20 ms was
+one). :func:`manage_collections` takes them over: Python collects the young generations as
+before, and :func:`collect_every` makes a full collection every ``FULL_COLLECTION_SECONDS``
+(reference cycles left as garbage wait that long to be freed). A third of the objects walked
+were the bot's own code and libraries, loaded at start and never freed: they are frozen out
+of the collector's sight first.
 
 Pictures (tens of KiB each), request bodies and JSON answers pass through the bot's
 process by the hundred every second. When they are freed, C's allocator (glibc) keeps the
@@ -29,22 +33,40 @@ from functools import cache
 
 log = logging.getLogger(__name__)
 
-_frozen = False
+#: s between two full garbage collections in the bot's own process (see above).
+FULL_COLLECTION_SECONDS = 60.0
+#: A threshold the count of middle-generation collections never reaches.
+_NEVER = 2**30
+
+_managed = False
 
 
-def freeze_loaded() -> bool:
-    """Collect what start-up left over, then keep every object alive now (modules, classes,
-    functions, the bot's settings and clients) out of later collections: they are never
-    freed, and walking them was a third of every full collection. Once per process (a
-    second bot in the same process, as in tests, freezes nothing more); True if it froze."""
-    global _frozen
-    if _frozen:
+def manage_collections() -> bool:
+    """Collect what start-up left over, keep every object alive now (modules, classes,
+    functions, the bot's settings and clients: never freed) out of later collections, and
+    leave full collections to :func:`collect_every`. Once per process (a second bot in the
+    same process, as in tests, changes nothing more); True if it did."""
+    global _managed
+    if _managed:
         return False
     gc.collect()
     gc.freeze()
-    _frozen = True
-    log.info("start-up: %d objects kept out of garbage collections", gc.get_freeze_count())
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, _NEVER)
+    _managed = True
+    log.info(
+        "start-up: %d objects kept out of garbage collections; a full one every %g s",
+        gc.get_freeze_count(),
+        FULL_COLLECTION_SECONDS,
+    )
     return True
+
+
+async def collect_every(seconds: float = FULL_COLLECTION_SECONDS) -> None:
+    """A full garbage collection every ``seconds`` until cancelled."""
+    while True:
+        await asyncio.sleep(seconds)
+        gc.collect()
 
 
 #: s between two trims (a trim takes about a millisecond, outside the GIL).

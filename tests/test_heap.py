@@ -48,14 +48,33 @@ async def test_the_trimmer_runs_until_cancelled(monkeypatch: pytest.MonkeyPatch)
         await task
 
 
-def test_start_up_objects_are_frozen_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
-    """What start-up left over is collected first, then the rest frozen; a second bot in the
-    same process freezes nothing more (its own objects may become garbage)."""
-    calls: list[str] = []
-    monkeypatch.setattr(heap, "_frozen", False)
+def test_full_collections_are_taken_over_once_per_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What start-up left over is collected, the rest frozen, and Python's own full
+    collections turned off (the young generations keep theirs); a second bot in the same
+    process changes nothing more."""
+    calls: list[object] = []
+    monkeypatch.setattr(heap, "_managed", False)
     monkeypatch.setattr(gc, "collect", lambda *a: calls.append("collect") or 0)
     monkeypatch.setattr(gc, "freeze", lambda: calls.append("freeze"))
-    assert heap.freeze_loaded()
-    assert calls == ["collect", "freeze"]
-    assert not heap.freeze_loaded()
-    assert calls == ["collect", "freeze"]
+    monkeypatch.setattr(gc, "get_threshold", lambda: (700, 10, 10))
+    monkeypatch.setattr(gc, "set_threshold", lambda *t: calls.append(t))
+    assert heap.manage_collections()
+    assert calls[:2] == ["collect", "freeze"]
+    young, middle, full = calls[2]  # type: ignore[misc]
+    assert (young, middle) == (700, 10) and full >= 2**30
+    assert not heap.manage_collections()
+    assert len(calls) == 3
+
+
+async def test_full_collections_run_on_a_timer(monkeypatch: pytest.MonkeyPatch) -> None:
+    generations: list[tuple[object, ...]] = []
+    monkeypatch.setattr(gc, "collect", lambda *a: generations.append(a) or 0)
+    task = asyncio.get_running_loop().create_task(heap.collect_every(0.0))
+    while len(generations) < 3:
+        await asyncio.sleep(0)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert all(g in ((), (2,)) for g in generations)  # full ones
