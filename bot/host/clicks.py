@@ -24,15 +24,26 @@ from bot.i18n import Text
 
 class ClicksMixin(HostBase):
     async def guarded(
-        self, interaction: discord.Interaction, what: str, table_id: int | None, work: Any
+        self,
+        interaction: discord.Interaction,
+        what: str,
+        table_id: int | None,
+        work: Any,
+        *,
+        view: discord.ui.View | None = None,
     ) -> None:
         """Run a click's handler; if it raises, log it and answer the user (never silent).
-        The clicker's language is remembered first (their DMs are written in it)."""
+        The clicker's language is remembered first (their DMs are written in it).
+
+        ``view``: the one discord.py rebuilt from the clicked message to find the component;
+        released afterwards (see :func:`~bot.host.components.release_view`)."""
         self.remember_locale(interaction)
         try:
             await work
         except Exception as error:
             await report_error(interaction, error, what=what, table_id=table_id)
+        finally:
+            release_view(view)
 
     async def on_action(
         self, interaction: discord.Interaction, table_id: int, seat: int, version: int, code: str
@@ -94,8 +105,10 @@ class ClicksMixin(HostBase):
             await self._after_change(table, events, via=interaction)
             if from_private_hand:
                 await self._edit_ephemeral_hand(interaction, table, seat)
-            if table.seats[seat].token is interaction:
-                let_go_of_payloads(interaction)
+            # Kept for its token or not, the click no longer needs its message. A click is a
+            # reference cycle (its response refers back to it): once dropped, it waits for a
+            # full collection, and without the message that is a few small objects.
+            let_go_of_payloads(interaction)
 
     async def _played(self, table: Table, seat: int) -> None:
         """A player made a move: their run of timeouts is over. Stored only where another

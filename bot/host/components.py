@@ -67,7 +67,7 @@ class ActionButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         host = _host(interaction)
         work = host.on_action(interaction, self.table, self.seat, self.version, self.code)
-        await host.guarded(interaction, "action button", self.table, work)
+        await host.guarded(interaction, "action button", self.table, work, view=self.view)
 
 
 class ActionSelect(
@@ -113,7 +113,7 @@ class ActionSelect(
         code = " ".join([self.verb, *values]) if self.verb else " ".join(values)
         host = _host(interaction)
         work = host.on_action(interaction, self.table, self.seat, self.version, code)
-        await host.guarded(interaction, "action select", self.table, work)
+        await host.guarded(interaction, "action select", self.table, work, view=self.view)
 
 
 def _option_order(interaction: discord.Interaction) -> dict[str, int]:
@@ -169,7 +169,7 @@ class LobbyButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         host = _host(interaction)
         work = host.on_lobby(interaction, self.table, self.action)
-        await host.guarded(interaction, f"lobby {self.action}", self.table, work)
+        await host.guarded(interaction, f"lobby {self.action}", self.table, work, view=self.view)
 
 
 class ShowHandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"th:h:(?P<table>\d+)"):
@@ -194,9 +194,8 @@ class ShowHandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"th:h:
 
     async def callback(self, interaction: discord.Interaction) -> None:
         host = _host(interaction)
-        await host.guarded(
-            interaction, "show hand", self.table, host.on_show_hand(interaction, self.table)
-        )
+        work = host.on_show_hand(interaction, self.table)
+        await host.guarded(interaction, "show hand", self.table, work, view=self.view)
 
 
 class ReclaimButton(
@@ -223,7 +222,7 @@ class ReclaimButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         host = _host(interaction)
         work = host.on_reclaim(interaction, self.table, self.seat)
-        await host.guarded(interaction, "reclaim", self.table, work)
+        await host.guarded(interaction, "reclaim", self.table, work, view=self.view)
 
 
 class HintButton(
@@ -258,7 +257,7 @@ class HintButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         host = _host(interaction)
         work = host.on_hint(interaction, self.table, self.seat, self.version, confirmed=self.ok)
-        await host.guarded(interaction, "hint", self.table, work)
+        await host.guarded(interaction, "hint", self.table, work, view=self.view)
 
 
 class SpectateButton(
@@ -289,7 +288,7 @@ class SpectateButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         host = _host(interaction)
         work = host.on_spectate(interaction, self.table, refresh=self.refresh)
-        await host.guarded(interaction, "spectate", self.table, work)
+        await host.guarded(interaction, "spectate", self.table, work, view=self.view)
 
 
 ALL_DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
