@@ -47,16 +47,13 @@ class HostBase:
         self.loop_watch = LoopWatch()
         if hasattr(bot, "http"):  # (not the offline tests' stand-in)
             gate_requests(bot.http, self.budget)
-        # Twice as many renders at once as the workers hold: those a worker holds wait in
-        # its pipe and start the moment the one before is drawn, and the next ones wait in
-        # the pool, which sends one as soon as a worker answers (in the same callback, not
-        # the few turns of a busy loop a job released from here would take: at 1,000 tables
-        # a worker then drew only 70 % of the time while table pictures waited for it).
-        # The rest wait here by priority.
+        # As many renders at once as the workers hold (the next one waits in a worker's
+        # pipe and starts the moment the one before is drawn); the rest wait here by
+        # priority.
         workers = settings.render_processes
         if workers is None:
             workers = default_render_processes()
-        self.render_slots = Slots(2 * RENDER_DEPTH * max(1, workers))
+        self.render_slots = Slots(RENDER_DEPTH * max(1, workers))
         #: Tables being loaded from the log (a click and a takeover may ask at once).
         self._loading: dict[int, asyncio.Task[Table | None]] = {}
         #: Tables read in bulk for a takeover and not built yet: id -> (row, seats, log).

@@ -105,9 +105,8 @@ class ClicksMixin(HostBase):
             await self._after_change(table, events, via=interaction)
             if from_private_hand:
                 await self._edit_ephemeral_hand(interaction, table, seat)
-            # Kept for its token or not, the click no longer needs its message. A click is a
-            # reference cycle (its response refers back to it): once dropped, it waits for a
-            # full collection, and without the message that is a few small objects.
+            # Kept for its token or not, the click is answered: without its payloads and its
+            # reference cycle, a click dropped now is freed at once.
             let_go_of_payloads(interaction)
 
     async def _played(self, table: Table, seat: int) -> None:
@@ -286,7 +285,7 @@ def keep_token(seat: Seat, interaction: discord.Interaction) -> None:
 
 
 def let_go_of_payloads(interaction: discord.Interaction) -> None:
-    """Drop what a kept interaction carries beyond its token once its click is handled:
+    """Drop what an interaction carries beyond its token once its click is handled:
     the message it was on and the last response discord.py cached (their components,
     embeds and raw payloads are several KiB per player — a tenth of a table's memory — and
     thousands of objects the garbage collector walks through on every full collection)."""
@@ -295,3 +294,9 @@ def let_go_of_payloads(interaction: discord.Interaction) -> None:
     # only the memory stays).
     if hasattr(interaction, "_original_response"):
         interaction._original_response = None
+    # Its response object refers back to it: that reference cycle would keep every click
+    # until the next full garbage collection (up to a minute: see bot.heap). What follows a
+    # handled click goes through its webhook (followup, edit_original_response), never its
+    # response again. (The same private-slot caveat.)
+    with contextlib.suppress(AttributeError):
+        del interaction._cs_response

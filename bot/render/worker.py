@@ -20,11 +20,8 @@ from bot.render.pipes import PipePool
 log = logging.getLogger(__name__)
 
 _pool: Executor | None = None
-#: Jobs each worker holds at once (see :class:`~bot.render.pipes.PipePool`). A job takes a
-#: few ms to draw, while a busy event loop may come back to the pipe only tens of ms later
-#: (at 1,000 tables, with 2 jobs a worker drew two thirds of the time while pictures
-#: waited). Views are small: this many fit the pipe's buffer.
-RENDER_DEPTH = 4
+#: Jobs each worker holds at once (see :class:`~bot.render.pipes.PipePool`).
+RENDER_DEPTH = 2
 #: How much nicer (lower CPU priority) render workers are than the bot's process.
 RENDER_NICENESS = 5
 

@@ -14,7 +14,10 @@ from tests.host.test_leases import ALICE, BOB, closing, open_table, stored_state
 
 def _click(message_id: int) -> SimpleNamespace:
     return SimpleNamespace(
-        token=f"t{message_id}", message=SimpleNamespace(id=message_id), _original_response=object()
+        token=f"t{message_id}",
+        message=SimpleNamespace(id=message_id),
+        _original_response=object(),
+        _cs_response=object(),  # discord.py's cached InteractionResponse (refers back)
     )
 
 
@@ -46,6 +49,53 @@ def test_a_handled_click_keeps_its_token_and_the_id_of_its_message_only() -> Non
     let_go_of_payloads(click)  # the click has been answered
     assert seat.token is click and click.token == "t10" and seat.token_message == 10
     assert click.message is None and click._original_response is None
+    assert not hasattr(click, "_cs_response")  # no reference cycle left
+    let_go_of_payloads(click)  # (twice is harmless)
+
+
+def test_a_real_click_is_freed_without_the_collector_once_let_go() -> None:
+    """discord.py's interaction and its response refer to each other; let go of, the
+    interaction is freed by reference counting alone."""
+    import gc
+    import weakref
+
+    import discord
+
+    class _Probe:
+        pass
+
+    class _State:  # what discord.Interaction asks its connection state: nothing much
+        http = SimpleNamespace(_HTTPClient__session=None)
+
+        def __getattr__(self, name: str) -> Any:
+            return lambda *args, **kwargs: None
+
+    data = {
+        "id": "1",
+        "type": 3,
+        "token": "t",
+        "version": 1,
+        "application_id": "2",
+        "attachment_size_limit": 8388608,
+        "entitlements": [],
+        "authorizing_integration_owners": {},
+        "data": {"custom_id": "x", "component_type": 2},
+        "user": {"id": "3", "username": "a", "discriminator": "0", "avatar": None},
+    }
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        click = discord.Interaction(data=data, state=_State())  # type: ignore[arg-type]
+        assert not click.response.is_done()  # (discord.py's response object, cached)
+        probe = click.extras["probe"] = _Probe()  # (an interaction takes no weak reference)
+        ref = weakref.ref(probe)
+        del probe
+        let_go_of_payloads(click)
+        del click
+        assert ref() is None
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 async def test_a_click_on_a_table_not_loaded_yet_is_acknowledged_before_the_load(
