@@ -35,14 +35,19 @@ class ClicksMixin(HostBase):
         """Run a click's handler; if it raises, log it and answer the user (never silent).
         The clicker's language is remembered first (their DMs are written in it).
 
-        ``view``: the one discord.py rebuilt from the clicked message to find the component;
-        released afterwards (see :func:`~bot.host.components.release_view`)."""
+        Afterwards the click lets go of what it no longer needs (see
+        :func:`let_go_of_payloads`), and ``view``, the one discord.py rebuilt from the
+        clicked message to find the component, is released (see
+        :func:`~bot.host.components.release_view`): otherwise both wait for a full garbage
+        collection. (A click held for later, an out-of-turn play gathered with others, is
+        answered through its webhook: it needs neither.)"""
         self.remember_locale(interaction)
         try:
             await work
         except Exception as error:
             await report_error(interaction, error, what=what, table_id=table_id)
         finally:
+            let_go_of_payloads(interaction)
             release_view(view)
 
     async def on_action(
@@ -105,9 +110,6 @@ class ClicksMixin(HostBase):
             await self._after_change(table, events, via=interaction)
             if from_private_hand:
                 await self._edit_ephemeral_hand(interaction, table, seat)
-            # Kept for its token or not, the click is answered: without its payloads and its
-            # reference cycle, a click dropped now is freed at once.
-            let_go_of_payloads(interaction)
 
     async def _played(self, table: Table, seat: int) -> None:
         """A player made a move: their run of timeouts is over. Stored only where another

@@ -16,7 +16,7 @@ import discord
 
 from bot.games import game_spec
 from bot.host.base import HostBase
-from bot.host.components import lobby_view
+from bot.host.components import lobby_view, release_view
 from bot.host.options import shown_options, validate_options
 from bot.host.replies import can_manage, ephemeral
 from bot.host.text import NO_PINGS, game_title, player_name
@@ -72,9 +72,13 @@ class LobbyMixin(HostBase):
             [SeatRow(seat=0, user_id=user.id, name=player_name(user.display_name), is_ai=False)],
         )
         embed = await self._lobby_embed(table_id)
-        callback = await interaction.response.send_message(
-            embed=embed, view=lobby_view(table_id, locale=locale), allowed_mentions=NO_PINGS
-        )
+        view = lobby_view(table_id, locale=locale)
+        try:
+            callback = await interaction.response.send_message(
+                embed=embed, view=view, allowed_mentions=NO_PINGS
+            )
+        finally:
+            release_view(view)
         message_id = getattr(callback, "message_id", None)
         if message_id is None:
             message_id = (await interaction.original_response()).id
@@ -270,9 +274,11 @@ class LobbyMixin(HostBase):
             embed = await self._lobby_embed(
                 table_id, note=Text("Cancelled by {name}.", name=player_name(user.display_name))
             )
-            await interaction.response.edit_message(
-                embed=embed, view=lobby_view(table_id, closed=True, locale=row.locale)
-            )
+            view = lobby_view(table_id, closed=True, locale=row.locale)
+            try:
+                await interaction.response.edit_message(embed=embed, view=view)
+            finally:
+                release_view(view)
             return
         elif action == "start":
             if not is_host:
@@ -304,9 +310,11 @@ class LobbyMixin(HostBase):
         seats.sort(key=lambda s: s.seat)
         await self.store.set_seats(table_id, seats)
         embed = await self._lobby_embed(table_id)
-        await interaction.response.edit_message(
-            embed=embed, view=lobby_view(table_id, locale=row.locale)
-        )
+        view = lobby_view(table_id, locale=row.locale)
+        try:
+            await interaction.response.edit_message(embed=embed, view=view)
+        finally:
+            release_view(view)
 
 
 def derived_seed(base: str, table_id: int) -> str:
