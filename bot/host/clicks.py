@@ -297,7 +297,7 @@ def let_go_of_payloads(interaction: discord.Interaction) -> None:
     if hasattr(interaction, "_original_response"):
         interaction._original_response = None
     # Its response object refers back to it: that reference cycle would keep every click
-    # until the next full garbage collection (up to a minute: see bot.heap). What follows a
+    # until the next full garbage collection (see bot.heap). What follows a
     # handled click goes through its webhook (followup, edit_original_response), never its
     # response again. (The same private-slot caveat.)
     with contextlib.suppress(AttributeError):

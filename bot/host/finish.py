@@ -13,7 +13,7 @@ import discord
 
 from bot.host.base import HostBase
 from bot.host.budget import Priority
-from bot.host.components import lobby_view
+from bot.host.components import lobby_view, release_view
 from bot.host.replies import can_manage, ephemeral
 from bot.host.table import Table
 from bot.host.text import NO_PINGS, game_title, player_name
@@ -168,11 +168,12 @@ class FinishMixin(HostBase):
                 return
             embed = await self._lobby_embed(table_id, note=note, row=row)
             await self.budget.acquire(Priority.BACKGROUND)
-            await (
-                self._channel(channel_id)
-                .get_partial_message(message_id)
-                .edit(embed=embed, view=lobby_view(table_id, closed=True, locale=row.locale))
-            )
+            view = lobby_view(table_id, closed=True, locale=row.locale)
+            try:
+                message = self._channel(channel_id).get_partial_message(message_id)
+                await message.edit(embed=embed, view=view)
+            finally:
+                release_view(view)
 
     def _evict(self, table: Table) -> None:
         """Forget a finished table (its messages are final; a click on them finds the table

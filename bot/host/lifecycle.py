@@ -19,7 +19,7 @@ from bot.engine import IllegalAction
 from bot.games import game_spec
 from bot.host.base import HostBase
 from bot.host.budget import Priority
-from bot.host.components import lobby_view
+from bot.host.components import lobby_view, release_view
 from bot.host.options import game_options
 from bot.host.presenter import DmPlan
 from bot.host.table import Seat, Table
@@ -41,10 +41,10 @@ class LifecycleMixin(HostBase):
         table = self._build_table(row, seats, log=[])
         await self.locales.load(s.user_id for s in table.humans())
         embed = await self._lobby_embed(row.id, note=Text("The game is on — see the thread."))
+        view = lobby_view(row.id, closed=True, locale=table.locale)
         with contextlib.suppress(discord.HTTPException):
-            await interaction.edit_original_response(
-                embed=embed, view=lobby_view(row.id, closed=True, locale=table.locale)
-            )
+            await interaction.edit_original_response(embed=embed, view=view)
+        release_view(view)
         thread_id = await self._open_thread(table, game_title(table.spec, table.locale))
         table.thread_id = thread_id
         await self.store.update_table(row.id, thread_id=thread_id)
