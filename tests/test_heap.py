@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import gc
+from collections.abc import Coroutine
+from typing import Any
 
 import pytest
 
@@ -36,16 +38,21 @@ def test_trimming_gives_freed_heap_pages_back() -> None:
     assert pins
 
 
-async def test_the_trimmer_runs_until_cancelled(monkeypatch: pytest.MonkeyPatch) -> None:
-    trims = []
-    monkeypatch.setattr(heap, "trim_heap", lambda: trims.append(1) or True)
-    monkeypatch.setattr(heap, "can_trim", lambda: True)
-    task = asyncio.get_running_loop().create_task(heap.trim_heap_every(0.0))
-    while len(trims) < 3:
+async def _runs_until_cancelled(work: Coroutine[Any, Any, None], calls: list[Any]) -> None:
+    """Run a periodic ``work`` until it has called three times; it stops when cancelled."""
+    task = asyncio.get_running_loop().create_task(work)
+    while len(calls) < 3:
         await asyncio.sleep(0)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
+
+
+async def test_the_trimmer_runs_until_cancelled(monkeypatch: pytest.MonkeyPatch) -> None:
+    trims: list[int] = []
+    monkeypatch.setattr(heap, "trim_heap", lambda: trims.append(1) or True)
+    monkeypatch.setattr(heap, "can_trim", lambda: True)
+    await _runs_until_cancelled(heap.trim_heap_every(0.0), trims)
 
 
 def test_full_collections_are_taken_over_once_per_process(
@@ -71,10 +78,5 @@ def test_full_collections_are_taken_over_once_per_process(
 async def test_full_collections_run_on_a_timer(monkeypatch: pytest.MonkeyPatch) -> None:
     generations: list[tuple[object, ...]] = []
     monkeypatch.setattr(gc, "collect", lambda *a: generations.append(a) or 0)
-    task = asyncio.get_running_loop().create_task(heap.collect_every(0.0))
-    while len(generations) < 3:
-        await asyncio.sleep(0)
-    task.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await task
+    await _runs_until_cancelled(heap.collect_every(0.0), generations)
     assert all(g in ((), (2,)) for g in generations)  # full ones
