@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import gc
+import weakref
 from types import SimpleNamespace
 from typing import Any
+
+import discord
 
 from bot.host.clicks import keep_token, let_go_of_payloads
 from bot.host.table import Seat
@@ -56,10 +60,6 @@ def test_a_handled_click_keeps_its_token_and_the_id_of_its_message_only() -> Non
 def test_a_real_click_is_freed_without_the_collector_once_let_go() -> None:
     """discord.py's interaction and its response refer to each other; let go of, the
     interaction is freed by reference counting alone."""
-    import gc
-    import weakref
-
-    import discord
 
     class _Probe:
         pass
