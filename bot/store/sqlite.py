@@ -25,8 +25,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -44,9 +44,15 @@ _LONGEST_PAUSE = 0.05
 T = TypeVar("T")
 
 
-def _violation(exc: sqlite3.IntegrityError) -> IntegrityViolation:
-    text = str(exc)
-    return IntegrityViolation(text, duplicate=text.startswith("UNIQUE constraint failed"))
+@contextmanager
+def _violations() -> Iterator[None]:
+    """SQLite's integrity errors, raised as the store's :class:`IntegrityViolation`."""
+    try:
+        yield
+    except sqlite3.IntegrityError as exc:
+        text = str(exc)
+        duplicate = text.startswith("UNIQUE constraint failed")
+        raise IntegrityViolation(text, duplicate=duplicate) from exc
 
 
 def _is_busy(exc: sqlite3.OperationalError) -> bool:
@@ -70,10 +76,8 @@ async def _patiently(attempt: Callable[[], Awaitable[T]]) -> T:
 
 
 def _changed(db: sqlite3.Connection, sql: str, params: Sequence[Any]) -> int:
-    try:
+    with _violations():
         return db.execute(sql, params).rowcount
-    except sqlite3.IntegrityError as exc:
-        raise _violation(exc) from exc
 
 
 class _SQLiteTransaction(Transaction):
@@ -84,19 +88,15 @@ class _SQLiteTransaction(Transaction):
         return _changed(self._db, sql, params)
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        try:
+        with _violations():
             self._db.executemany(sql, rows)
-        except sqlite3.IntegrityError as exc:
-            raise _violation(exc) from exc
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         return self._db.execute(sql, params).fetchall()
 
     async def insert_id(self, sql: str, params: Sequence[Any]) -> int:
-        try:
+        with _violations():
             return int(self._db.execute(sql, params).lastrowid)
-        except sqlite3.IntegrityError as exc:
-            raise _violation(exc) from exc
 
     async def lock(self, key: str) -> None:
         """Nothing to do: ``BEGIN IMMEDIATE`` already holds the database's write lock."""
