@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
+from bot.app import HTTP_CONNECTIONS
 from tests.e2e.fakediscord import FakeDiscord, find_components
 from tests.e2e.teahouse import RunningBot, settings_for, shorten_turns
 
@@ -127,5 +130,26 @@ async def test_a_player_can_take_their_seat_back_from_the_ai(
             ),
             timeout=30,
         )
+    finally:
+        await running.stop()
+
+
+async def test_the_bots_http_connections_are_capped(
+    fake_discord: FakeDiscord, tmp_path, games_channel: int, alice: int
+) -> None:
+    """discord.py opens as many connections as requests are in flight and aiohttp never
+    lets a busy pool shrink: the bot caps them (requests beyond the cap wait their turn)."""
+    running = RunningBot(fake_discord, settings_for(str(tmp_path / "c.db")))
+    bot = await running.start()
+    try:
+        session = bot.http._HTTPClient__session  # (discord.py's; no public accessor)
+        assert session.connector is bot.http.connector
+        assert bot.http.connector.limit == HTTP_CONNECTIONS
+        # Three times as many requests at once as connections: all are answered.
+        channels = await asyncio.gather(
+            *(bot.http.get_channel(games_channel) for _ in range(3 * HTTP_CONNECTIONS))
+        )
+        assert {int(c["id"]) for c in channels} == {games_channel}
+        await _lobby(fake_discord, games_channel, alice)  # and the bot still plays
     finally:
         await running.stop()
