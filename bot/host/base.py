@@ -13,22 +13,27 @@ import logging
 import os
 import secrets
 import socket
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
-from bot.host.budget import RestBudget, Slots, gate_requests
+from bot.host.budget import Priority, RestBudget, Slots, gate_requests
 from bot.host.lag import LoopWatch
 from bot.host.locales import LocaleMemory
 from bot.host.table import Seat, Table
 from bot.i18n import DEFAULT_LOCALE
+from bot.render.pipes import PipePool
 from bot.render.worker import RENDER_DEPTH, default_render_processes
+from bot.render.worker import pool as render_pool
 from bot.store import Store
 
 if TYPE_CHECKING:
     from bot.config import Settings
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 class HostBase:
@@ -47,9 +52,8 @@ class HostBase:
         self.loop_watch = LoopWatch()
         if hasattr(bot, "http"):  # (not the offline tests' stand-in)
             gate_requests(bot.http, self.budget)
-        # As many renders at once as the workers hold (the next one waits in a worker's
-        # pipe and starts the moment the one before is drawn); the rest wait here by
-        # priority.
+        # Render threads (no worker processes: see ``_in_render_pool``) take as many
+        # renders at once as workers would hold; the rest wait here by priority.
         workers = settings.render_processes
         if workers is None:
             workers = default_render_processes()
@@ -80,6 +84,18 @@ class HostBase:
 
     async def _interaction_seen(self, interaction: discord.Interaction) -> None:
         self.remember_locale(interaction)
+
+    async def _in_render_pool(self, priority: Priority, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the render pool; while it is full, jobs of a more urgent
+        ``priority`` go first (a decision's hand picture before table pictures)."""
+        pool = render_pool(self.settings.render_processes)
+        if isinstance(pool, PipePool):  # (it queues by rank itself, with no loop turn)
+            return await asyncio.wrap_future(pool.submit_ranked(int(priority), fn, *args))
+        await self.render_slots.acquire(priority)
+        try:
+            return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+        finally:
+            self.render_slots.release()
 
     def remember_locale(self, interaction: Any) -> str:
         """Remember the language of the user behind ``interaction`` (written to the store

@@ -19,6 +19,8 @@ from collections import Counter
 from enum import IntEnum
 from typing import Any
 
+from bot.ranked import RankedQueue
+
 
 class Priority(IntEnum):
     DECISION = 0  # a DM that brings a player a decision to make
@@ -172,24 +174,19 @@ def gate_requests(http: Any, budget: RestBudget) -> None:
 
 
 class Slots:
-    """At most ``size`` jobs at once (e.g. renders in the process pool), waiting jobs
-    started by priority, then in arrival order: a decision's hand image is drawn before
-    table pictures that are waiting, so a busy pool delays table edits, not players."""
+    """At most ``size`` jobs at once (e.g. renders in a thread pool), waiting jobs started
+    by priority, then in arrival order: a decision's hand image is drawn before table
+    pictures that are waiting, so a busy pool delays table edits, not players. One slot in
+    ``OLDEST_EVERY`` goes to the job that has waited longest, whatever its priority (see
+    :class:`~bot.ranked.RankedQueue`)."""
 
-    #: One slot in this many goes to the longest-waiting job (see ``release``).
     OLDEST_EVERY = 4
 
     def __init__(self, size: int) -> None:
         self.size = max(1, size)
         self._busy = 0
-        self._released = 0
-        # Waiters by priority (a heap) and by arrival (a deque): the same futures in both,
-        # one served through either is skipped in the other when it comes up (done). Both
-        # stay cheap with thousands waiting (a busy pool at 1,000 tables).
-        self._waiters: list[tuple[int, int, asyncio.Future[None]]] = []
-        self._arrivals: collections.deque[asyncio.Future[None]] = collections.deque()
+        self._waiters: RankedQueue[asyncio.Future[None]] = RankedQueue(self.OLDEST_EVERY)
         self._waiting = 0
-        self._order = itertools.count()
 
     @property
     def waiting(self) -> int:
@@ -200,8 +197,7 @@ class Slots:
             self._busy += 1
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiters, (int(priority), next(self._order), future))
-        self._arrivals.append(future)
+        self._waiters.push(int(priority), future)
         self._waiting += 1
         try:
             await future
@@ -213,23 +209,9 @@ class Slots:
             raise
 
     def release(self) -> None:
-        self._released += 1
-        if self._released % self.OLDEST_EVERY == 0:
-            # Every few slots go to the job that has waited longest, whatever its
-            # priority: under a flood of urgent jobs the others slow down but never starve.
-            while self._arrivals:
-                oldest = self._arrivals.popleft()
-                if not oldest.done():
-                    self._hand_over(oldest)
-                    return
-        while self._waiters:
-            _, _, future = heapq.heappop(self._waiters)
-            if not future.done():
-                self._hand_over(future)
-                return
-        self._arrivals.clear()  # (only served or cancelled ones were left)
-        self._busy -= 1
-
-    def _hand_over(self, future: asyncio.Future[None]) -> None:
+        future = self._waiters.pop(live=lambda f: not f.done())
+        if future is None:
+            self._busy -= 1
+            return
         self._waiting -= 1
         future.set_result(None)  # the slot passes on; busy count unchanged

@@ -28,10 +28,9 @@ from bot.host.budget import Priority
 from bot.host.clicks import let_go_of_payloads
 from bot.host.components import controls_view, reclaim_view, release_view, table_view
 from bot.host.hints import hints_badge, hints_offered
-from bot.host.table import SERVING_TASK_SUFFIX, Seat, Table
+from bot.host.table import SERVING_TASK_SUFFIX, Seat, Table, fingerprint
 from bot.host.text import NO_PINGS, game_title, pings
 from bot.i18n import DEFAULT_LOCALE, Text, localize
-from bot.render.worker import pool as render_pool
 from bot.render.worker import render_png
 
 log = logging.getLogger(__name__)
@@ -111,24 +110,13 @@ class PresenterMixin(HostBase):
         filename: str,
         locale: str = "en-US",
     ) -> discord.File | None:
-        """Draw ``view`` with the game's renderer ``what`` in the render process pool, when a
-        render slot is free for ``priority``; None if drawing failed (logged)."""
-        loop = asyncio.get_running_loop()
-        await self.render_slots.acquire(priority)
+        """Draw ``view`` with the game's renderer ``what`` in the render process pool (by
+        ``priority`` while it is busy); None if drawing failed (logged)."""
         try:
-            data = await loop.run_in_executor(
-                render_pool(self.settings.render_processes),
-                render_png,
-                table.game,
-                what,
-                view,
-                locale,
-            )
+            data = await self._in_render_pool(priority, render_png, table.game, what, view, locale)
         except Exception:
             log.exception("table %s: rendering %s failed", table.id, what)
             return None
-        finally:
-            self.render_slots.release()
         if data is None:
             return None
         return discord.File(io.BytesIO(data), filename=filename)
@@ -187,12 +175,15 @@ class PresenterMixin(HostBase):
             table.dirty_since = None
             content = self._status_text(table)
             # The picture shows the public view in the table's language.
-            public = f"{table.locale}:{table.state.view(None)!r}"
-            if not posting and table.shown == (public, content):
+            shows = (
+                fingerprint(f"{table.locale}:{table.state.view(None)!r}"),
+                fingerprint(content),
+            )
+            if not posting and table.shown == shows:
                 self.budget.refund()
                 return
             file = None
-            if posting or table.shown is None or table.shown[0] != public:
+            if posting or table.shown is None or table.shown[0] != shows[0]:
                 file = await self._render(table, "render_table", None, table.locale)
             view = None if table.state.is_over else table_view(table.id, table.locale)
             try:
@@ -208,7 +199,7 @@ class PresenterMixin(HostBase):
                         await message.edit(content=content, attachments=[file], view=view)
                     else:  # same picture: keep the attachment, change the text only
                         await message.edit(content=content, view=view)
-                table.shown = (public, content)
+                table.shown = shows
             except discord.HTTPException as e:
                 log.warning("table %s: table message update failed: %s", table.id, e)
             finally:

@@ -13,7 +13,6 @@ in the thread when a deal ends.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import io
@@ -33,7 +32,6 @@ from bot.host.table import Table
 from bot.host.text import NO_PINGS, game_title
 from bot.i18n import DEFAULT_LOCALE, Text, format_number, localize
 from bot.render.reveal import deal_end_png
-from bot.render.worker import pool as render_pool
 
 log = logging.getLogger(__name__)
 
@@ -161,12 +159,10 @@ class SpectateMixin(HostBase):
             f"{name} {format_number(loc, score)}"
             for name, score in zip(names, table.state.scores, strict=True)
         )
-        loop = asyncio.get_running_loop()
         reveal = data = None
-        await self.render_slots.acquire(Priority.POST)
         try:
-            reveal, data = await loop.run_in_executor(
-                render_pool(self.settings.render_processes),
+            reveal, data = await self._in_render_pool(
+                Priority.POST,
                 functools.partial(deal_end_png, locale=loc),
                 table.game,
                 table.seed,
@@ -177,8 +173,6 @@ class SpectateMixin(HostBase):
             )
         except Exception:
             log.exception("table %s: the deal summary could not be drawn", table.id)
-        finally:
-            self.render_slots.release()
         lines = [
             f"📜 {localize(loc, text)}",
             localize(loc, Text("Totals: {totals}", totals=totals)),

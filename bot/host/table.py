@@ -6,6 +6,7 @@ This module knows nothing of Discord; the rest of :mod:`bot.host` does the talki
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import time
 import zlib
 from dataclasses import dataclass, field
@@ -60,6 +61,12 @@ class Seat:
         return self.is_ai or self.ai_takeover
 
 
+def fingerprint(text: str) -> bytes:
+    """16 bytes that tell whether ``text`` changed: a table compares what it shows with
+    these, not with a copy (the public view's text is several KiB, kept per table)."""
+    return hashlib.blake2b(text.encode(), digest_size=16).digest()
+
+
 @dataclass
 class Prompt:
     """What a seat was last shown: its legal actions, at which state version."""
@@ -98,8 +105,9 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: Serialises edits of the table message (an older picture never follows a newer one).
     edit_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    #: (public view and language of the picture, status text) the table message shows now.
-    shown: tuple[str, str] | None = None
+    #: Fingerprints (:func:`fingerprint`) of what the table message shows now: the public
+    #: view and language of its picture, and its status text.
+    shown: tuple[bytes, bytes] | None = None
     table_dirty: asyncio.Event = field(default_factory=asyncio.Event)
     #: When (monotonic) the oldest change the table message does not show yet was made, or
     #: None: the table updater's deadline, and its place in the REST queue.

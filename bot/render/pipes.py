@@ -23,6 +23,8 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
 from typing import Any
 
+from bot.ranked import RankedQueue
+
 log = logging.getLogger(__name__)
 
 
@@ -65,7 +67,13 @@ class PipePool(Executor):
     so it never sits idle until the event loop, busy with other work, reads an answer and
     sends the next job (with one job each, a worker drew only about half the time at
     1,000 tables). Jobs are small (a view); ``depth`` of them fit a pipe's buffer, so
-    sending one never blocks the loop."""
+    sending one never blocks the loop.
+
+    Jobs beyond that wait here, by rank (:meth:`submit_ranked`; a decision's hand picture
+    before table pictures) in a :class:`~bot.ranked.RankedQueue`, and the next one goes
+    out the moment an answer is read. (Waiting for a slot in the event loop instead, the
+    next job went out only a few loop turns after the answer: at 1,000 tables the worker
+    then sat idle a seventh of the time while pictures waited.)"""
 
     def __init__(
         self, size: int, initializer: Callable[[], None] | None = None, depth: int = 2
@@ -75,14 +83,16 @@ class PipePool(Executor):
         self._initializer = initializer
         self._ctx = multiprocessing.get_context("spawn")
         self._workers: list[_Worker] = []
-        self._pending: collections.deque[_Job] = collections.deque()
+        self._pending: RankedQueue[_Job] = RankedQueue()
+        #: Jobs of a lost worker that were queued behind the one it was running: first.
+        self._requeued: collections.deque[_Job] = collections.deque()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._closed = False
 
     def __repr__(self) -> str:
         return (
             f"<PipePool size={self.size} depth={self.depth} busy={self.busy}"
-            f" waiting={len(self._pending)}>"
+            f" waiting={self.waiting}>"
         )
 
     @property
@@ -90,12 +100,25 @@ class PipePool(Executor):
         """Jobs out in the workers."""
         return sum(len(w.jobs) for w in self._workers)
 
+    @property
+    def waiting(self) -> int:
+        """Jobs waiting for a worker."""
+        return len(self._pending) + len(self._requeued)
+
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        """A job of rank 0 (see :meth:`submit_ranked`)."""
+        return self.submit_ranked(0, fn, *args, **kwargs)
+
+    def submit_ranked(
+        self, rank: int, fn: Callable[..., Any], /, *args: Any, **kwargs: Any
+    ) -> Future[Any]:
+        """Run ``fn(*args, **kwargs)`` in a worker; while all are full, jobs wait lowest
+        rank first (then in arrival order; every few go to the longest-waiting job)."""
         if self._closed:
             raise RuntimeError("the pool is shut down")
         self._bind(asyncio.get_running_loop())
         future: Future[Any] = Future()
-        self._pending.append((future, fn, args, kwargs))
+        self._pending.push(rank, (future, fn, args, kwargs))
         while len(self._workers) < self.size and not any(not w.jobs for w in self._workers):
             self._start_worker()
         self._dispatch()
@@ -133,12 +156,19 @@ class PipePool(Executor):
         worker = min(self._workers, key=lambda w: len(w.jobs), default=None)
         return worker if worker is not None and len(worker.jobs) < self.depth else None
 
+    def _next_job(self) -> _Job | None:
+        if self._requeued:
+            return self._requeued.popleft()
+        return self._pending.pop(live=lambda job: not job[0].done())
+
     def _dispatch(self) -> None:
-        while self._pending:
+        while self._pending or self._requeued:
             worker = self._least_busy()
             if worker is None:
                 return
-            job = self._pending.popleft()
+            job = self._next_job()
+            if job is None:
+                return
             future, fn, args, kwargs = job
             # (a job requeued from a lost worker is running already)
             if not future.running() and not future.set_running_or_notify_cancel():
@@ -199,17 +229,17 @@ class PipePool(Executor):
                 job[0].set_exception(BrokenProcessPool(f"a render worker was lost: {why}"))
             else:
                 queued.append(job)
-        self._pending.extendleft(reversed(queued))
-        if self._pending and not self._closed and self._loop is not None:
+        self._requeued.extendleft(reversed(queued))
+        if self.waiting and not self._closed and self._loop is not None:
             if len(self._workers) < self.size:
                 self._start_worker()
             self._dispatch()
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self._closed = True
-        while self._pending:
-            future = self._pending.popleft()[0]
+        for future, *_ in [*self._requeued, *self._pending.drain()]:
             future.cancel()
+        self._requeued.clear()
         for w in self._workers:
             if self._loop is not None and not self._loop.is_closed():
                 with contextlib.suppress(Exception):

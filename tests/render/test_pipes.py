@@ -93,6 +93,71 @@ def test_a_worker_holds_the_next_job_while_it_runs_one() -> None:
         pool.shutdown()
 
 
+def test_waiting_jobs_go_out_by_rank_and_the_oldest_gets_every_fourth_turn() -> None:
+    pool = PipePool(1, depth=1)
+
+    async def main() -> None:
+        await asyncio.get_running_loop().run_in_executor(pool, os.getpid)  # started
+        busy = asyncio.wrap_future(pool.submit(_slow_pid, 0.3))
+        await asyncio.sleep(0.05)
+        done: list[str] = []
+
+        def job(rank: int, name: str) -> asyncio.Future[int]:
+            future = asyncio.wrap_future(pool.submit_ranked(rank, _slow_pid, 0.0))
+            future.add_done_callback(lambda f: f.cancelled() or done.append(name))
+            return future
+
+        # Two table pictures wait first; then a flood of hands, and one that gives up.
+        jobs = [job(3, "table-1"), job(3, "table-2")]
+        jobs += [job(0, f"hand-{n}") for n in range(6)]
+        cancelled = job(0, "cancelled")
+        jobs.append(job(1, "dm"))
+        cancelled.cancel()
+        assert pool.waiting == 10
+        await busy
+        await asyncio.gather(*jobs)
+        # The first two jobs had turns 1 and 2; every fourth turn goes to the longest
+        # waiting, the others by rank; the cancelled job never runs.
+        assert done == [
+            "hand-0",
+            "table-1",
+            "hand-1",
+            "hand-2",
+            "hand-3",
+            "table-2",
+            "hand-4",
+            "hand-5",
+            "dm",
+        ]
+        assert pool.waiting == 0
+
+    try:
+        asyncio.run(main())
+    finally:
+        pool.shutdown()
+
+
+def test_the_next_job_goes_out_as_an_answer_is_read() -> None:
+    pool = PipePool(1, depth=1)
+
+    async def main() -> None:
+        await asyncio.get_running_loop().run_in_executor(pool, os.getpid)  # started
+        first = asyncio.wrap_future(pool.submit_ranked(2, _slow_pid, 0.2))
+        second = asyncio.wrap_future(pool.submit_ranked(2, _slow_pid, 0.2))
+        await asyncio.sleep(0.05)
+        assert pool.busy == 1 and pool.waiting == 1
+        await first
+        # Already in the worker when the first job's caller hears back: no loop turn
+        # between an answer and the next job (the worker would sit idle meanwhile).
+        assert pool.busy == 1 and pool.waiting == 0
+        await second
+
+    try:
+        asyncio.run(main())
+    finally:
+        pool.shutdown()
+
+
 def test_jobs_queued_behind_a_dying_job_run_on_the_replacement() -> None:
     pool = PipePool(1, depth=3)
 
