@@ -3,6 +3,8 @@ item, whatever its rank; dead items are passed over; its length counts what is l
 
 from __future__ import annotations
 
+import weakref
+
 from bot.ranked import RankedQueue
 
 
@@ -46,3 +48,23 @@ def test_drain_gives_what_is_left_in_arrival_order() -> None:
     assert queue.pop() == "x"  # (the oldest turn)
     assert list(queue.drain()) == ["z"]
     assert len(queue) == 0 and queue.pop() is None
+
+
+class _Job:
+    """An item the test can watch being freed."""
+
+
+def test_a_taken_item_is_not_held_while_older_ones_wait() -> None:
+    queue: RankedQueue[_Job] = RankedQueue(oldest_every=100)
+    waiting = _Job()
+    queue.push(3, waiting)  # a table picture that waits long
+    urgent = _Job()
+    gone = weakref.ref(urgent)
+    queue.push(0, urgent)
+    del urgent
+    taken = queue.pop()
+    assert taken is gone()
+    del taken
+    # Its cell is still behind the table's in the arrival order: the job is not kept there.
+    assert gone() is None
+    assert queue.pop() is waiting
