@@ -11,14 +11,6 @@ before, and :func:`collect_every` makes a full collection every ``FULL_COLLECTIO
 were the bot's own code and libraries, loaded at start and never freed: they are frozen out
 of the collector's sight first.
 
-The rest of each pause was the walk through what the tables keep (about 145 objects per
-table, 200 ms at 1,000 tables), over and over: most of it lives as long as its table. So
-what survives a timed collection is frozen too (:func:`collect`), and the next one walks
-only what was made since. Garbage that takes a frozen object along in a cycle is found
-only when everything is walked again, every ``WHOLE_HEAP_EVERY``-th collection (every few
-minutes): what the host makes per action forms no reference cycles, so little waits for
-it.
-
 Pictures (tens of KiB each), request bodies and JSON answers pass through the bot's
 process by the hundred every second. When they are freed, C's allocator (glibc) keeps the
 space for later, and pieces still in use scattered through its heap keep it from giving the
@@ -46,8 +38,6 @@ log = logging.getLogger(__name__)
 #: best acknowledgements and memory measured (60 s: the garbage of a minute made each
 #: pause longer and the process bigger; 300 s: far bigger).
 FULL_COLLECTION_SECONDS = 20.0
-#: One timed collection in this many walks everything (every 5 minutes at 20 s).
-WHOLE_HEAP_EVERY = 15
 #: A threshold the count of middle-generation collections never reaches.
 _NEVER = 2**30
 
@@ -68,35 +58,18 @@ def manage_collections() -> bool:
     gc.set_threshold(young, middle, _NEVER)
     _managed = True
     log.info(
-        "start-up: %d objects kept out of garbage collections; a full one every %g s"
-        " (of everything every %g s)",
+        "start-up: %d objects kept out of garbage collections; a full one every %g s",
         gc.get_freeze_count(),
         FULL_COLLECTION_SECONDS,
-        FULL_COLLECTION_SECONDS * WHOLE_HEAP_EVERY,
     )
     return True
 
 
-def collect(everything: bool = False) -> int:
-    """A full collection of what is not frozen (of ``everything``: frozen objects are
-    thawed first), after which what survived is frozen; returns the objects it freed."""
-    if everything:
-        gc.unfreeze()
-    found = gc.collect()
-    gc.freeze()
-    return found
-
-
-async def collect_every(
-    seconds: float = FULL_COLLECTION_SECONDS, whole_every: int = WHOLE_HEAP_EVERY
-) -> None:
-    """A timed :func:`collect` every ``seconds``, of everything every ``whole_every``-th
-    time, until cancelled."""
-    done = 0
+async def collect_every(seconds: float = FULL_COLLECTION_SECONDS) -> None:
+    """A full garbage collection every ``seconds`` until cancelled."""
     while True:
         await asyncio.sleep(seconds)
-        done += 1
-        collect(everything=done % whole_every == 0)
+        gc.collect()
 
 
 #: s between two trims (a trim takes about a millisecond, outside the GIL).
