@@ -19,6 +19,7 @@ from bot.host.components import release_view
 from bot.host.replies import ephemeral, followup, from_table_guild, locale_of, report_error
 from bot.host.table import SERVING_TASK_SUFFIX, Seat, Table
 from bot.host.text import NO_PINGS
+from bot.host.tokens import ClickToken
 from bot.i18n import Text
 
 
@@ -276,21 +277,17 @@ class ClicksMixin(HostBase):
 
 
 def keep_token(seat: Seat, interaction: discord.Interaction) -> None:
-    """Keep the seat's last DM click for its token (see ``_token_of`` in bot.host.presenter)
-    and the id of the DM it was on; the click it replaces may still be kept as the one that
-    sent the current DM (``seat.dm_token``), for its token only."""
-    previous = seat.token
-    if previous is not None and previous is not interaction:
-        let_go_of_payloads(previous)
-    seat.token, seat.token_at = interaction, time.monotonic()
-    seat.token_message = getattr(interaction.message, "id", None)
+    """Keep the seat's last DM click (see ``_token_of`` in bot.host.presenter): its token
+    and the id of the DM it was on, as a :class:`~bot.host.tokens.ClickToken`. The one it
+    replaces may still be kept as the one that sent the current DM (``seat.dm_token``)."""
+    seat.token, seat.token_at = ClickToken.of(interaction), time.monotonic()
 
 
 def let_go_of_payloads(interaction: discord.Interaction) -> None:
     """Drop what an interaction carries beyond its token once its click is handled:
     the message it was on and the last response discord.py cached (their components,
-    embeds and raw payloads are several KiB per player — a tenth of a table's memory — and
-    thousands of objects the garbage collector walks through on every full collection)."""
+    embeds and raw payloads are several KiB, and objects the garbage collector walks
+    through, for as long as work the click started still holds it)."""
     interaction.message = None
     # discord.py's cache of the last response (a private slot: if a release renames it,
     # only the memory stays).

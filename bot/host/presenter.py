@@ -25,11 +25,11 @@ import discord
 
 from bot.host.base import HostBase
 from bot.host.budget import Priority
-from bot.host.clicks import let_go_of_payloads
 from bot.host.components import controls_view, reclaim_view, release_view, table_view
 from bot.host.hints import hints_badge, hints_offered
 from bot.host.table import SERVING_TASK_SUFFIX, Seat, Table, fingerprint
 from bot.host.text import NO_PINGS, game_title, pings
+from bot.host.tokens import ClickToken
 from bot.i18n import DEFAULT_LOCALE, Text, localize
 from bot.render.worker import render_png
 
@@ -401,7 +401,7 @@ class PresenterMixin(HostBase):
             hand_changed=seat.dm_new_owed or seat.dm_hand_key != hand_key,
             decision=table.decision_fingerprint(seat.seat),
             clicked=(
-                via
+                ClickToken.of(via)
                 if via is not None and getattr(via.message, "id", None) == seat.dm_message_id
                 else None
             ),
@@ -482,7 +482,7 @@ class PresenterMixin(HostBase):
         finally:
             release_view(view)
 
-    def _token_of(self, seat: Seat) -> discord.Interaction | None:
+    def _token_of(self, seat: Seat) -> ClickToken | None:
         """The seat's last DM click while its token is valid (Discord: 15 minutes)."""
         if seat.token is None or time.monotonic() - seat.token_at > TOKEN_SECONDS:
             return None
@@ -513,9 +513,7 @@ class PresenterMixin(HostBase):
         message = await channel.send(content, **kwargs)
         seat.dm_message_id, seat.dm_token = message.id, None
 
-    async def _edit_dm(
-        self, seat: Seat, clicked: discord.Interaction | None, edit: dict[str, Any]
-    ) -> None:
+    async def _edit_dm(self, seat: Seat, clicked: ClickToken | None, edit: dict[str, Any]) -> None:
         """Edit the seat's current DM, through an interaction while one can (no REST
         budget: see :meth:`_dm_token_for`), else plainly."""
         assert seat.dm_message_id is not None
@@ -523,9 +521,7 @@ class PresenterMixin(HostBase):
             seat, seat.dm_message_id, self._dm_token_for(seat, clicked), edit
         )
 
-    def _dm_token_for(
-        self, seat: Seat, clicked: discord.Interaction | None
-    ) -> discord.Interaction | None:
+    def _dm_token_for(self, seat: Seat, clicked: ClickToken | None) -> ClickToken | None:
         """An interaction that can edit the seat's current DM without REST budget: the click
         on it, the player's last click if it was on it, or the interaction that sent it if it
         is still the player's latest; None if there is none."""
@@ -534,7 +530,7 @@ class PresenterMixin(HostBase):
         latest = self._token_of(seat)
         if latest is None or seat.dm_message_id is None:
             return None
-        if _clicked_message(seat, latest) == seat.dm_message_id or seat.dm_token is latest:
+        if latest.message_id == seat.dm_message_id or seat.dm_token is latest:
             return latest
         return None
 
@@ -542,19 +538,17 @@ class PresenterMixin(HostBase):
         self,
         seat: Seat,
         message_id: int,
-        token: discord.Interaction | None,
+        token: ClickToken | None,
         edit: dict[str, Any],
     ) -> None:
         """Edit one of the seat's DMs through ``token`` while it is valid, else plainly."""
         if token is not None:
             try:
-                if _clicked_message(seat, token) == message_id:
+                if token.message_id == message_id:
                     # A component click's original response is the message it is on: the
                     # DM a player clicked stays editable through that click for 15 minutes,
                     # even when the bot sent it plainly (a game's first DM, a restart's).
                     await token.edit_original_response(**edit)
-                    if token is seat.token:  # drop the response discord.py just cached
-                        let_go_of_payloads(token)
                 else:  # a follow-up that interaction sent
                     await token.followup.edit_message(message_id, **edit)
                 return
@@ -565,9 +559,7 @@ class PresenterMixin(HostBase):
         channel = await self._dm_channel(seat)
         await channel.get_partial_message(message_id).edit(**edit)
 
-    async def _retire_controls(
-        self, seat: Seat, message_id: int, token: discord.Interaction | None
-    ) -> None:
+    async def _retire_controls(self, seat: Seat, message_id: int, token: ClickToken | None) -> None:
         """Take the controls off a DM that is no longer the seat's current one."""
         try:
             await self._edit_dm_message(seat, message_id, token, {"view": None})
@@ -651,20 +643,13 @@ class DmPlan:
     new_message: bool  #: a new message (else an edit of the seat's current DM)
     hand_changed: bool  #: the picture must be drawn (as the seat's DM was when planned)
     decision: int | None  #: the decision's fingerprint
-    clicked: discord.Interaction | None  #: the click on the seat's DM that led here
+    clicked: ClickToken | None  #: the click on the seat's DM that led here
     message_id: int | None  #: the seat's DM when planned
 
 
 def _hand_priority(table: Table, seat: int) -> Priority:
     """A hand picture's render priority: a decision's first."""
     return Priority.DECISION if seat in table.waiting_on() else Priority.DM
-
-
-def _clicked_message(seat: Seat, token: discord.Interaction) -> int | None:
-    """The id of the message a click was on: the seat's last click keeps only the id."""
-    if token is seat.token:
-        return seat.token_message
-    return getattr(token.message, "id", None)
 
 
 def _rewind(edit: dict[str, Any]) -> None:

@@ -39,12 +39,10 @@ class Seat:
     #: The current DM may carry live controls (unknown after a restart: assume it does).
     dm_has_controls: bool = True
     #: The seat's last DM click (its token sends and edits DMs without REST budget while
-    #: valid), when it was made, the DM it was on (the click keeps only its token: see
-    #: ``bot.host.clicks.keep_token``), and the interaction that sent the current DM, if
-    #: one did.
+    #: valid: a ``bot.host.tokens.ClickToken``, which also knows the DM it was on), when it
+    #: was made, and the click whose token sent the current DM, if one did.
     token: Any = None
     token_at: float = 0.0
-    token_message: int | None = None
     dm_token: Any = None
     #: DM refreshes of the seat go out one at a time (``dm_lock``); each is numbered when
     #: it is planned (``dm_plans``) and one that a later plan overtook is dropped.

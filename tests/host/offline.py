@@ -81,6 +81,10 @@ class Click:
         self.user = SimpleNamespace(id=user_id)
         self.guild_id = None  # a DM
         self.message = None
+        # (its webhook, which a seat keeps: bot.host.tokens.ClickToken)
+        self.client = None
+        self.application_id = 1
+        self.token = f"token-{user_id}"
         self.answers: list[str] = []
         self.deferred = False
         click = self

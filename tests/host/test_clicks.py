@@ -16,45 +16,42 @@ from tests.host.offline import Click, offline_host
 from tests.host.test_leases import ALICE, BOB, closing, open_table, stored_state
 
 
-def _click(message_id: int) -> SimpleNamespace:
-    return SimpleNamespace(
-        token=f"t{message_id}",
-        message=SimpleNamespace(id=message_id),
-        _original_response=object(),
-        _cs_response=object(),  # discord.py's cached InteractionResponse (refers back)
-    )
+class _Click:
+    """A DM click as the host sees it: its token, the message it was on, what discord.py
+    caches on it."""
+
+    def __init__(self, message_id: int) -> None:
+        self.client = SimpleNamespace(name="the bot")
+        self.application_id = 7
+        self.token = f"t{message_id}"
+        self.message = SimpleNamespace(id=message_id)
+        self._original_response = object()
+        self._cs_response = object()  # discord.py's cached InteractionResponse (refers back)
 
 
-def test_a_new_click_keeps_the_previous_one_for_its_token_only() -> None:
+def test_a_seat_keeps_its_last_clicks_token_and_message_id_not_the_click() -> None:
     seat = Seat(seat=0, name="Alice", user_id=1)
-    first, second = _click(10), _click(11)
+    first, second = _Click(10), _Click(11)
     keep_token(seat, first)
-    assert seat.token is first and seat.token_at > 0 and seat.token_message == 10
-    seat.dm_token = first  # the DM being shown was sent through the first click
+    kept = seat.token
+    assert (kept.application_id, kept.token, kept.message_id) == (7, "t10", 10)
+    assert kept.client is first.client and seat.token_at > 0
+    gone = weakref.ref(first)
+    seat.dm_token = kept  # the DM being shown was sent through the first click
+    del first
+    assert gone() is None  # nothing kept the interaction itself
     keep_token(seat, second)
-    assert seat.token is second and seat.token_message == 11
-    # The first click stays usable for its token (seat.dm_token) but holds no payloads.
-    assert seat.dm_token is first and first.token == "t10"
-    assert first.message is None and first._original_response is None
+    assert (seat.token.token, seat.token.message_id) == ("t11", 11)
+    assert seat.dm_token is kept  # (still usable for its token)
 
 
-def test_the_same_click_kept_twice_keeps_its_message_id() -> None:
-    seat = Seat(seat=0, name="Alice", user_id=1)
-    click = _click(10)
-    keep_token(seat, click)
-    keep_token(seat, click)
-    assert seat.token is click and seat.token_message == 10
-
-
-def test_a_handled_click_keeps_its_token_and_the_id_of_its_message_only() -> None:
-    seat = Seat(seat=0, name="Alice", user_id=1)
-    click = _click(10)
-    keep_token(seat, click)
-    let_go_of_payloads(click)  # the click has been answered
-    assert seat.token is click and click.token == "t10" and seat.token_message == 10
+def test_a_handled_click_lets_go_of_its_payloads() -> None:
+    click = _Click(10)
+    let_go_of_payloads(click)  # type: ignore[arg-type]  (the click has been answered)
+    assert click.token == "t10"
     assert click.message is None and click._original_response is None
     assert not hasattr(click, "_cs_response")  # no reference cycle left
-    let_go_of_payloads(click)  # (twice is harmless)
+    let_go_of_payloads(click)  # type: ignore[arg-type]  (twice is harmless)
 
 
 def test_a_real_click_is_freed_without_the_collector_once_let_go() -> None:

@@ -1,0 +1,52 @@
+"""What the host keeps of a DM click to answer through it later.
+
+A component click's token is valid for 15 minutes, and what goes through its webhook (a
+follow-up, an edit of the message it was on) costs none of the bot's REST budget: a seat
+keeps its last DM click for that (``Seat.token``), and a DM plan the click that led to it.
+They keep a :class:`ClickToken`, not the ``discord.Interaction``: with its user, channel,
+context and raw payloads that was about 2 KiB and a dozen objects the garbage collector
+walks, per player (a few thousand at 1,000 tables).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+#: How a click's webhook names the message the click was on (its "original response").
+ORIGINAL_MESSAGE = "@original"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ClickToken:
+    """A click's webhook (the application's id and the click's token) and the id of the
+    message the click was on; it answers as the interaction would."""
+
+    client: discord.Client
+    application_id: int
+    token: str
+    message_id: int | None
+
+    @classmethod
+    def of(cls, interaction: discord.Interaction) -> ClickToken:
+        message = interaction.message
+        return cls(
+            interaction.client,
+            interaction.application_id,
+            interaction.token,
+            message.id if message is not None else None,
+        )
+
+    @property
+    def followup(self) -> discord.Webhook:
+        """The click's webhook, made as ``discord.Interaction.followup`` makes it."""
+        return discord.Webhook.from_state(
+            data={"id": self.application_id, "type": 3, "token": self.token},
+            state=self.client._connection,  # (discord.py's: what its followup uses too)
+        )
+
+    async def edit_original_response(self, **edit: Any) -> None:
+        """Edit the message the click was on (``PATCH …/messages/@original``)."""
+        await self.followup.edit_message(ORIGINAL_MESSAGE, **edit)  # type: ignore[arg-type]
