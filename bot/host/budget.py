@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextvars
 import heapq
 import itertools
 import time
@@ -30,6 +31,14 @@ class Priority(IntEnum):
     BACKGROUND = 4  # restart notices, lobby housekeeping
 
 
+#: The priority the current task was last granted a request at: the send gate reads it (a
+#: task sends what it was granted in itself, after :meth:`RestBudget.acquire`). Requests
+#: sent without a grant (discord.py's own: logging in, syncing commands) count as posts.
+_granted: contextvars.ContextVar[Priority] = contextvars.ContextVar(
+    "rest_granted", default=Priority.POST
+)
+
+
 class RestBudget:
     """A token bucket of ``rate`` requests per second, bursts up to ``burst`` (default: a
     twentieth of a second's worth), in front of a send gate (:meth:`sending`, which every
@@ -42,10 +51,18 @@ class RestBudget:
     a request from the moment it is sent until a second after its answer came back: however
     late a request arrives, it arrives before its answer, and no second of arrivals then
     holds more than ``window`` requests. A small burst lets ``rate`` come close to the limit
-    without a 429."""
+    without a 429.
+
+    The gate keeps ``reserve`` of its window for DMs and posts: table edits and background
+    work pass only while fewer than ``window − reserve`` are counted. Edits granted while
+    their pictures were drawn arrive at the gate together and would fill it; a decision's
+    DM granted after them must not wait behind them there (it was granted first by
+    priority, and the gate itself serves no order)."""
 
     #: The default burst, in seconds of ``rate``.
     BURST_SECONDS = 0.05
+    #: The share of the send gate's window only DMs and posts may use.
+    RESERVE_SHARE = 0.1
 
     def __init__(self, rate: float, burst: float | None = None) -> None:
         if rate <= 0:
@@ -59,6 +76,8 @@ class RestBudget:
         self._pump: asyncio.Task[None] | None = None
         #: Most requests in flight or answered within the last second (the rate).
         self.window = max(1, int(self.rate))
+        #: Of it, what only requests granted before table edits may use (none if 1).
+        self.reserve = min(self.window - 1, max(1, round(self.window * self.RESERVE_SHARE)))
         self._in_flight = 0
         self._answered: collections.deque[float] = collections.deque()
         #: Requests granted, by priority name (for the log and the bench).
@@ -95,19 +114,23 @@ class RestBudget:
                 self._pump = asyncio.get_running_loop().create_task(self._release())
             await future
         self.spent[priority.name] += 1
+        _granted.set(priority)
 
     #: s between two looks at the gate while only requests in flight fill it.
     GATE_POLL = 0.02
 
     async def sending(self) -> None:
-        """A request is about to be sent: wait until fewer than ``window`` requests are in
-        flight or were answered within the last second, and count it in flight until
-        :meth:`answered`."""
+        """A request is about to be sent: wait until fewer than ``window`` requests (table
+        edits and background work: ``window − reserve``) are in flight or were answered
+        within the last second, and count it in flight until :meth:`answered`."""
+        limit = self.window
+        if _granted.get() >= Priority.TABLE:
+            limit -= self.reserve
         while True:
             now = time.monotonic()
             while self._answered and self._answered[0] <= now - 1.0:
                 self._answered.popleft()
-            if self._in_flight + len(self._answered) < self.window:
+            if self._in_flight + len(self._answered) < limit:
                 self._in_flight += 1
                 return
             wait = self._answered[0] + 1.0 - now if self._answered else self.GATE_POLL

@@ -4,6 +4,7 @@ send gate every request of the HTTP client passes."""
 from __future__ import annotations
 
 import asyncio
+import contextvars
 from typing import Any
 
 import pytest
@@ -284,3 +285,46 @@ async def test_a_turn_waits_behind_more_urgent_requests_and_spends_nothing() -> 
     assert order == ["decision", "dm turn", "table"]
     # The turn was given back: only the three real requests were spent.
     assert (budget.spent["DECISION"], budget.spent["DM"], budget.spent["TABLE"]) == (1, 0, 2)
+
+
+async def test_the_gate_keeps_a_share_of_its_window_for_dms_and_posts(monkeypatch) -> None:
+    # Table edits granted while their pictures were drawn reach the gate together; a
+    # decision's DM granted after them passes in the reserved share instead of waiting.
+    clock = virtual_clock(monkeypatch)
+    budget = RestBudget(rate=10, burst=20)
+    assert budget.window == 10 and budget.reserve == 1
+
+    async def send(priority: Priority) -> float:
+        await budget.acquire(priority)
+        await budget.sending()
+        return clock[0]
+
+    for _ in range(9):
+        await send(Priority.TABLE)
+    edit = asyncio.create_task(send(Priority.TABLE))
+    for _ in range(50):  # 1 s of polls: the tenth edit waits for the window
+        await asyncio.sleep(0)
+    assert not edit.done()
+    now = clock[0]
+    assert await send(Priority.DECISION) == now  # at once, in the reserve
+    assert budget._in_flight == 10
+    for _ in range(50):
+        await asyncio.sleep(0)
+    assert not edit.done()
+    # Two answers free two places; a second after them the edit may go (below 9 again).
+    budget.answered()
+    budget.answered()
+    answered_at = clock[0]
+    await edit
+    assert clock[0] >= answered_at + 1.0
+    # Nine counted: another edit waits; a request sent without a grant (discord.py's own,
+    # in a task that was granted nothing) counts as a post and takes the tenth place.
+    assert budget._in_flight + len(budget._answered) == 9
+    another = asyncio.create_task(send(Priority.TABLE))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    plain = asyncio.create_task(budget.sending(), context=contextvars.Context())
+    await asyncio.sleep(0)
+    assert plain.done() and not another.done()
+    assert budget._in_flight == 10
+    another.cancel()
