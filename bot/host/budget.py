@@ -31,9 +31,9 @@ class Priority(IntEnum):
     BACKGROUND = 4  # restart notices, lobby housekeeping
 
 
-#: The priority the current task was last granted a request at: the send gate reads it (a
-#: task sends what it was granted in itself, after :meth:`RestBudget.acquire`). Requests
-#: sent without a grant (discord.py's own: logging in, syncing commands) count as posts.
+#: The priority the current task was last granted a request at: the send gate orders by it
+#: (a task sends what it was granted itself, after :meth:`RestBudget.acquire`). Requests
+#: sent without a grant (discord.py's own: logging in, syncing commands) rank as posts.
 _granted: contextvars.ContextVar[Priority] = contextvars.ContextVar(
     "rest_granted", default=Priority.POST
 )
@@ -53,16 +53,13 @@ class RestBudget:
     holds more than ``window`` requests. A small burst lets ``rate`` come close to the limit
     without a 429.
 
-    The gate keeps ``reserve`` of its window for DMs and posts: table edits and background
-    work pass only while fewer than ``window − reserve`` are counted. Edits granted while
-    their pictures were drawn arrive at the gate together and would fill it; a decision's
-    DM granted after them must not wait behind them there (it was granted first by
-    priority, and the gate itself serves no order)."""
+    Requests waiting at the gate go through by the priority they were granted at, then in
+    arrival order: table edits granted while their pictures were drawn arrive at the gate
+    together and fill it, and a decision's DM granted after them takes the next free place
+    rather than waiting behind them."""
 
     #: The default burst, in seconds of ``rate``.
     BURST_SECONDS = 0.05
-    #: The share of the send gate's window only DMs and posts may use.
-    RESERVE_SHARE = 0.1
 
     def __init__(self, rate: float, burst: float | None = None) -> None:
         if rate <= 0:
@@ -76,10 +73,10 @@ class RestBudget:
         self._pump: asyncio.Task[None] | None = None
         #: Most requests in flight or answered within the last second (the rate).
         self.window = max(1, int(self.rate))
-        #: Of it, what only requests granted before table edits may use (none if 1).
-        self.reserve = min(self.window - 1, max(1, round(self.window * self.RESERVE_SHARE)))
         self._in_flight = 0
         self._answered: collections.deque[float] = collections.deque()
+        self._at_gate: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._gate_pump: asyncio.Task[None] | None = None
         #: Requests granted, by priority name (for the log and the bench).
         self.spent: Counter[str] = Counter()
 
@@ -120,21 +117,44 @@ class RestBudget:
     GATE_POLL = 0.02
 
     async def sending(self) -> None:
-        """A request is about to be sent: wait until fewer than ``window`` requests (table
-        edits and background work: ``window − reserve``) are in flight or were answered
-        within the last second, and count it in flight until :meth:`answered`."""
-        limit = self.window
-        if _granted.get() >= Priority.TABLE:
-            limit -= self.reserve
-        while True:
-            now = time.monotonic()
-            while self._answered and self._answered[0] <= now - 1.0:
-                self._answered.popleft()
-            if self._in_flight + len(self._answered) < limit:
-                self._in_flight += 1
-                return
-            wait = self._answered[0] + 1.0 - now if self._answered else self.GATE_POLL
-            await asyncio.sleep(max(0.001, min(wait, self.GATE_POLL)))
+        """A request is about to be sent: wait until fewer than ``window`` requests are in
+        flight or were answered within the last second (those waiting go by the priority
+        they were granted at, then in arrival order), and count it in flight until
+        :meth:`answered`."""
+        if not self._at_gate and self._counted() < self.window:
+            self._in_flight += 1
+            return
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        heapq.heappush(self._at_gate, (int(_granted.get()), next(self._order), future))
+        if self._gate_pump is None or self._gate_pump.done():
+            self._gate_pump = loop.create_task(self._open_gate())
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self._in_flight -= 1  # let through just as it was cancelled: nothing sent
+            raise
+
+    def _counted(self) -> int:
+        """Requests in flight or answered within the last second."""
+        now = time.monotonic()
+        while self._answered and self._answered[0] <= now - 1.0:
+            self._answered.popleft()
+        return self._in_flight + len(self._answered)
+
+    async def _open_gate(self) -> None:
+        while self._at_gate:
+            while self._at_gate and self._counted() < self.window:
+                *_, future = heapq.heappop(self._at_gate)
+                if not future.done():  # (else its sender was cancelled)
+                    self._in_flight += 1
+                    future.set_result(None)
+            if self._at_gate:
+                # Until the oldest answer is a second old, or a request in flight comes back.
+                now = time.monotonic()
+                wait = self._answered[0] + 1.0 - now if self._answered else self.GATE_POLL
+                await asyncio.sleep(max(0.001, min(wait, self.GATE_POLL)))
 
     def answered(self) -> None:
         """A request counted by :meth:`sending` came back (or failed)."""
@@ -170,12 +190,14 @@ class RestBudget:
                 await asyncio.sleep(max(0.001, (1 - self._tokens) / self.rate))
 
     def close(self) -> None:
-        if self._pump is not None:
-            self._pump.cancel()
-        for *_, future in self._waiters:
+        for pump in (self._pump, self._gate_pump):
+            if pump is not None:
+                pump.cancel()
+        for *_, future in (*self._waiters, *self._at_gate):
             if not future.done():
                 future.cancel()
         self._waiters.clear()
+        self._at_gate.clear()
 
 
 def gate_requests(http: Any, budget: RestBudget) -> None:
