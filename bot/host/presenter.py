@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+import aiohttp
 import discord
 
 from bot.host.base import HostBase
@@ -38,6 +39,9 @@ log = logging.getLogger(__name__)
 DM_CLOSED = 50007
 #: An interaction token is valid 15 minutes; use it for DMs a little less long than that.
 TOKEN_SECONDS = 14 * 60
+#: s before a DM or table message that failed for a passing reason (see :func:`passing`)
+#: is tried again, by attempt; then it is left to the next change.
+RETRY_DELAYS = (2.0, 5.0, 15.0, 30.0, 60.0, 120.0)
 
 
 class PresenterMixin(HostBase):
@@ -200,8 +204,14 @@ class PresenterMixin(HostBase):
                     else:  # same picture: keep the attachment, change the text only
                         await message.edit(content=content, view=view)
                 table.shown = shows
-            except discord.HTTPException as e:
-                log.warning("table %s: table message update failed: %s", table.id, e)
+                table.show_failures = 0
+            except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as e:
+                log.warning("table %s: table message update failed: %r", table.id, e)
+                if passing(e):
+                    # Nothing else may change for a while (a person thinking): try again.
+                    delay = RETRY_DELAYS[min(table.show_failures, len(RETRY_DELAYS) - 1)]
+                    table.show_failures += 1
+                    asyncio.get_running_loop().call_later(delay, table.mark_dirty)
             finally:
                 release_view(view)
 
@@ -344,10 +354,10 @@ class PresenterMixin(HostBase):
             )
         )
 
-    async def _carry_out(self, table: Table, seat: Seat, plan: DmPlan) -> None:
+    async def _carry_out(self, table: Table, seat: Seat, plan: DmPlan, attempt: int = 0) -> None:
         """Draw and send ``plan`` unless a later plan for the seat overtook it (that one shows
         more, and sends the new message this one owed, if any); the seat's DMs go out one
-        at a time."""
+        at a time. One that fails for a passing reason is tried again later."""
         file = None
         if plan.hand_changed:
             if self._overtaken(seat, plan):
@@ -357,10 +367,40 @@ class PresenterMixin(HostBase):
             if self._overtaken(seat, plan):
                 return
             try:
-                await self._deliver_dm(table, seat, plan, file)
+                delivered = await self._deliver_dm(table, seat, plan, file)
             finally:
                 if plan.number == seat.dm_plans:  # nothing planned after it: the DM is as said
                     seat.dm_pending_acting = None
+        if not delivered:
+            self._retry_dm_later(table, seat, plan.number, attempt)
+
+    def _retry_dm_later(self, table: Table, seat: Seat, number: int, attempt: int) -> None:
+        """Refresh the seat's DM again a while after plan ``number`` failed to go out, unless
+        a later plan took over meanwhile (it shows more, sends the new message that one owed,
+        and is tried again itself if it fails)."""
+        if attempt >= len(RETRY_DELAYS):
+            log.error(
+                "table %s: gave up the DM of seat %s after %d attempts",
+                table.id,
+                seat.seat,
+                attempt + 1,
+            )
+            return
+
+        async def retry() -> None:
+            await asyncio.sleep(RETRY_DELAYS[attempt])
+            async with table.lock:  # planned from the stored state, as every refresh
+                if table.finished or not table.driven or seat.dm_plans != number:
+                    return
+                plan = self._plan_dm(table, seat, False, None)
+            if plan is not None:
+                await self._carry_out(table, seat, plan, attempt + 1)
+
+        table.track(
+            asyncio.get_running_loop().create_task(
+                retry(), name=f"table-{table.id}-dm-{seat.seat}-retry"
+            )
+        )
 
     @staticmethod
     def _overtaken(seat: Seat, plan: DmPlan) -> bool:
@@ -420,8 +460,9 @@ class PresenterMixin(HostBase):
 
     async def _deliver_dm(
         self, table: Table, seat: Seat, plan: DmPlan, file: discord.File | None
-    ) -> None:
-        """Send or edit the seat's DM as ``plan`` says (under ``seat.dm_lock``)."""
+    ) -> bool:
+        """Send or edit the seat's DM as ``plan`` says (under ``seat.dm_lock``). False if it
+        failed for a passing reason (worth trying again); a refusal is logged, not retried."""
         # (an earlier plan that was overtaken may have owed a new message; one planned to
         # send the first message may have failed)
         new_message = plan.new_message or seat.dm_new_owed or seat.dm_message_id is None
@@ -477,10 +518,12 @@ class PresenterMixin(HostBase):
                 await self._dms_closed(table, seat)
             else:
                 log.warning("table %s: DM to seat %s refused: %s", table.id, seat.seat, e)
-        except discord.HTTPException as e:
-            log.warning("table %s: DM to seat %s failed: %s", table.id, seat.seat, e)
+        except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as e:
+            log.warning("table %s: DM to seat %s failed: %r", table.id, seat.seat, e)
+            return not passing(e)
         finally:
             release_view(view)
+        return True
 
     def _token_of(self, seat: Seat) -> ClickToken | None:
         """The seat's last DM click while its token is valid (Discord: 15 minutes)."""
@@ -645,6 +688,14 @@ class DmPlan:
     decision: int | None  #: the decision's fingerprint
     clicked: ClickToken | None  #: the click on the seat's DM that led here
     message_id: int | None  #: the seat's DM when planned
+
+
+def passing(error: BaseException) -> bool:
+    """Whether a request failed for a reason that may pass: Discord's server errors, a rate
+    limit discord.py gave up waiting for, the network. (Other refusals would come again.)"""
+    if isinstance(error, discord.HTTPException):
+        return error.status == 429 or error.status >= 500
+    return isinstance(error, aiohttp.ClientError | OSError | TimeoutError)
 
 
 def _hand_priority(table: Table, seat: int) -> Priority:

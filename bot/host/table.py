@@ -110,6 +110,9 @@ class Table:
     #: When (monotonic) the oldest change the table message does not show yet was made, or
     #: None: the table updater's deadline, and its place in the REST queue.
     dirty_since: float | None = None
+    #: Table-message updates that failed in a row (for a passing reason): it is tried again
+    #: after ``RETRY_DELAYS[show_failures]`` (bot.host.presenter).
+    show_failures: int = 0
     wake: asyncio.Event = field(default_factory=asyncio.Event)  # the driver re-plans
     events_shown: int = 0
     #: The last public event lines, as the game said them (``Text``: told in each reader's

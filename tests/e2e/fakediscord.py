@@ -1094,6 +1094,8 @@ class FakeDiscord:
         self.error_responses: list[tuple[RequestRecord, dict[str, Any]]] = []
         #: Routes nobody implemented: "METHOD /path".
         self.unknown_routes: list[str] = []
+        #: Requests to refuse as Discord's bad moments do (see :meth:`fail_next`).
+        self._failing: list[tuple[str, dict[str, str], int, list[int]]] = []
         #: Exceptions raised inside the fake's own handlers (bugs of the fake).
         self.errors: list[BaseException] = []
         #: Interactions in dispatch order.
@@ -1730,6 +1732,10 @@ class FakeDiscord:
                 if refused is not None:
                     (status, body), scope = (429, refused[0]), refused[1]
                     break
+                failing = self._take_failure(f"{method} {template}", params)
+                if failing is not None:
+                    status, body = failing, {"code": 0, "message": f"{failing}: fake outage"}
+                    break
                 result = await handler(
                     _Req(request.method, sub, params, payload, uploads, request.query, arrived)
                 )
@@ -1757,6 +1763,21 @@ class FakeDiscord:
                 log.info("fake discord: %s %s -> %s %s", request.method, sub, status, body)
         self._changed()
         return self._json_response(status, body, headers)
+
+    def fail_next(self, route: str, count: int = 1, status: int = 503, **params: Any) -> None:
+        """Answer the next ``count`` requests on ``route`` ("METHOD template", as in
+        ``ratelimits.calls``: ``"POST /users/@me/channels"``) whose path parameters match
+        ``params`` (``cid=123``) with ``status``, as Discord does in a bad moment (a 503
+        discord.py does not retry by itself)."""
+        wanted = {k: str(v) for k, v in params.items()}
+        self._failing.append((route, wanted, status, [count]))
+
+    def _take_failure(self, route: str, params: Mapping[str, str]) -> int | None:
+        for name, wanted, status, left in self._failing:
+            if name == route and left[0] > 0 and all(params.get(k) == v for k, v in wanted.items()):
+                left[0] -= 1
+                return status
+        return None
 
     async def _serve_file(self, request: web.Request) -> web.StreamResponse:
         att = self._attachments.get(int(request.match_info["attachment_id"]))

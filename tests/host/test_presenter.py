@@ -64,6 +64,7 @@ async def test_the_movers_dm_is_drawn_and_sent_after_the_table_is_let_go(tmp_pat
         async def deliver(table, seat, plan, file):  # type: ignore[no-untyped-def]
             sent.append((seat.seat, plan.number))
             shown[seat.seat] = plan.hand_view
+            return True  # delivered
 
         host._render_view = render_view  # type: ignore[method-assign]
         host._deliver_dm = deliver  # type: ignore[method-assign]
