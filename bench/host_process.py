@@ -742,6 +742,10 @@ async def run_host(
             window_s=round(window, 1),
             actions=n,
             actions_by_source=dict(Counter(s for _, _, s in actions)),
+            # (a person's turn or claim window that ran out: their controls came too late)
+            timeouts_by_game=dict(
+                Counter(game_of.get(t, "?") for t, _, s in actions if s == "timeout")
+            ),
             clicks=len(bench.acks),
             ack_p50_ms=_r(percentile(bench.acks, 50)),
             ack_p99_ms=_r(percentile(bench.acks, 99)),
