@@ -23,7 +23,10 @@ How each figure is measured (all clocks are this machine's):
   ``table_stale_p99_ms_by_game`` splits it by game, and ``table_edits_per_action_by_game``
   counts table-message edits in the window per action of that game (how much each game's
   tables cost of the REST budget).
-* ``actions_per_s`` — actions committed in the window (database) / window seconds.
+* ``actions_per_s`` — actions committed in the window (database) / window seconds;
+  ``timeouts_by_game`` the actions among them that were a turn or a claim window running
+  out (a claim window closing by itself is a pass: the bench's people click Pass 0.5–1.5
+  think times after their Pass button appears, so a late button lets the window close).
 * ``cpu_ms_per_action`` — utime+stime (``/proc/<pid>/stat``) of the bot process and all its
   descendants (the render pool), window start to end, / actions in the window;
   ``cpu_percent`` the same per second of the window, and ``bench_cpu_percent`` what this
@@ -742,7 +745,7 @@ async def run_host(
             window_s=round(window, 1),
             actions=n,
             actions_by_source=dict(Counter(s for _, _, s in actions)),
-            # (a person's turn or claim window that ran out: their controls came too late)
+            # (turns and claim windows that ran out before the person clicked)
             timeouts_by_game=dict(
                 Counter(game_of.get(t, "?") for t, _, s in actions if s == "timeout")
             ),
