@@ -341,6 +341,53 @@ async def click_legal_action(
     return await click_move(fake, user_id, message, rng.choice(moves), locale=locale)
 
 
+async def start_table(
+    fake: FakeDiscord,
+    bot: Any,
+    channel: int,
+    host: int,
+    options: dict | None = None,
+    *,
+    guest: int | None = None,
+    game: str = "koikoi",
+):
+    """``host`` opens a table (with ``guest``, else an AI) and starts it: the Table."""
+    inter = await fake.slash(host, channel, f"{game} new", options or {})
+    await inter.wait_response()
+    lobby = fake.message(inter.original_id)
+    table_id = int(lobby.embeds[0]["title"].split("#")[1])
+    if guest is not None:
+        await (await fake.click(guest, lobby, label="Join")).wait_response()
+    else:
+        await (await fake.click(host, lobby, label="Add AI")).wait_response()
+    await (await fake.click(host, lobby, label="Start")).wait_response()
+    return await eventually(lambda: bot.host.tables.get(table_id))
+
+
+async def play_next_decision(
+    fake: FakeDiscord, table: Any, users: list[int], rng: random.Random
+) -> int:
+    """Once the bot has settled, the person who decides next (:func:`next_decision`)
+    clicks one of their legal moves from their DM controls; returns, once the move is
+    stored, who played."""
+    user, (message, comps) = await eventually(lambda: next_decision(fake, table, users))
+    seat = table.seat_of(user).seat
+    version = table.state.version
+    inter = await click_legal_action(
+        fake,
+        user,
+        message,
+        comps,
+        table.state.legal_actions(seat),
+        rng,
+        state=table.state,
+        seat=seat,
+    )
+    await inter.wait_response()
+    await eventually(lambda: table.state.version > version)
+    return user
+
+
 async def play_to_end(
     fake: FakeDiscord,
     running: Any,

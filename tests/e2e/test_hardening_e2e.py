@@ -561,7 +561,7 @@ async def test_after_a_restart_a_player_whose_dm_never_came_gets_it_first(
     import random
     import sqlite3
 
-    from tests.e2e.teahouse import action_components, click_legal_action, next_decision
+    from tests.e2e.teahouse import action_components, next_decision, play_next_decision
 
     fake = fake_discord
     database = str(tmp_path / "behind.db")
@@ -573,23 +573,7 @@ async def test_after_a_restart_a_player_whose_dm_never_came_gets_it_first(
         )
         rng = random.Random(5)
         for _ in range(2):  # a couple of moves in
-            user, (message, comps) = await eventually(
-                lambda: next_decision(fake, table, [alice, bob])
-            )
-            seat = table.seat_of(user).seat
-            version = table.state.version
-            inter = await click_legal_action(
-                fake,
-                user,
-                message,
-                comps,
-                table.state.legal_actions(seat),
-                rng,
-                state=table.state,
-                seat=seat,
-            )
-            await inter.wait_response()
-            await eventually(lambda v=version: table.state.version > v)
+            await play_next_decision(fake, table, [alice, bob], rng)
         user, _ = await eventually(lambda: next_decision(fake, table, [alice, bob]))
         seat = table.seat_of(user).seat
         # The DM of that decision was stored as sent for it.

@@ -25,6 +25,7 @@ from tests.e2e.teahouse import (
     eventually,
     next_decision,
     settings_for,
+    start_table,
 )
 from tests.e2e.test_hardening_e2e import _forged_click
 from tests.e2e.test_history_e2e import answer, click_in_place
@@ -43,16 +44,7 @@ async def open_table(
     game: str = "koikoi",
 ):
     """``host`` opens a table (with ``guest``, else an AI) and starts it: the Table."""
-    inter = await fake.slash(host, channel, f"{game} new", options or {})
-    await inter.wait_response()
-    lobby = fake.message(inter.original_id)
-    table_id = int(lobby.embeds[0]["title"].split("#")[1])
-    if guest is not None:
-        await (await fake.click(guest, lobby, label="Join")).wait_response()
-    else:
-        await (await fake.click(host, lobby, label="Add AI")).wait_response()
-    await (await fake.click(host, lobby, label="Start")).wait_response()
-    return await eventually(lambda: running.bot.host.tables.get(table_id))
+    return await start_table(fake, running.bot, channel, host, options, guest=guest, game=game)
 
 
 def hint_buttons(message: FakeMessage) -> list[dict]:

@@ -12,11 +12,12 @@ from bot.i18n import localize
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.teahouse import (
     RunningBot,
-    click_legal_action,
     eventually,
     next_decision,
+    play_next_decision,
     settings_for,
     settled,
+    start_table,
 )
 
 pytestmark = pytest.mark.asyncio
@@ -35,19 +36,6 @@ def failures(fake: FakeDiscord, method: str, path_start: str) -> int:
     )
 
 
-async def _start(fake: FakeDiscord, bot, channel: int, host: int, guest: int | None):
-    inter = await fake.slash(host, channel, "koikoi new")
-    await inter.wait_response()
-    lobby = fake.message(inter.original_id)
-    table_id = int(lobby.embeds[0]["title"].split("#")[1])
-    if guest is not None:
-        await (await fake.click(guest, lobby, label="Join")).wait_response()
-    else:
-        await (await fake.click(host, lobby, label="Add AI")).wait_response()
-    await (await fake.click(host, lobby, label="Start")).wait_response()
-    return await eventually(lambda: bot.host.tables.get(table_id))
-
-
 async def test_first_dms_that_fail_come_a_moment_later_and_play_goes_on(
     fake_discord: FakeDiscord, tmp_path, games_channel: int, alice: int, bob: int
 ) -> None:
@@ -58,30 +46,14 @@ async def test_first_dms_that_fail_come_a_moment_later_and_play_goes_on(
         # The players' DM channels fail to open at first (as the route's 429s did when a
         # thousand tables started at once, until discord.py gave up).
         fake.fail_next("POST /users/@me/channels", count=2)
-        table = await _start(fake, bot, games_channel, alice, bob)
+        table = await start_table(fake, bot, games_channel, alice, guest=bob)
         await eventually(lambda: failures(fake, "POST", "/users/@me/channels") == 2)
         await eventually(lambda: fake.dms(alice) and fake.dms(bob))
         assert fake.ratelimits.calls["POST /users/@me/channels"] == 4
         # Whoever must decide has their controls and plays from them.
         rng = random.Random(5)
         for _ in range(3):
-            user, (message, comps) = await eventually(
-                lambda: next_decision(fake, table, [alice, bob])
-            )
-            seat = table.seat_of(user).seat
-            version = table.state.version
-            inter = await click_legal_action(
-                fake,
-                user,
-                message,
-                comps,
-                table.state.legal_actions(seat),
-                rng,
-                state=table.state,
-                seat=seat,
-            )
-            await inter.wait_response()
-            await eventually(lambda v=version: table.state.version > v)
+            await play_next_decision(fake, table, [alice, bob], rng)
     finally:
         await running.stop()
 
@@ -98,7 +70,7 @@ async def test_a_failed_dm_message_is_sent_again(
         dm_alice, dm_bob = fake.open_dm(alice), fake.open_dm(bob)
         fake.fail_next("POST /channels/{cid}/messages", cid=dm_alice)
         fake.fail_next("POST /channels/{cid}/messages", cid=dm_bob)
-        table = await _start(fake, bot, games_channel, alice, bob)
+        table = await start_table(fake, bot, games_channel, alice, guest=bob)
         await eventually(lambda: failures(fake, "POST", f"/channels/{dm_alice}/") == 1)
         await eventually(lambda: failures(fake, "POST", f"/channels/{dm_bob}/") == 1)
         await eventually(lambda: fake.dms(alice) and fake.dms(bob))
@@ -115,27 +87,14 @@ async def test_a_table_message_update_that_fails_is_tried_again(
     running = RunningBot(fake, settings_for(str(tmp_path / "t.db")))
     bot = await running.start()
     try:
-        table = await _start(fake, bot, games_channel, alice, None)
-        seat = table.seat_of(alice).seat
-        rng = random.Random(2)
-        _, (message, comps) = await eventually(lambda: next_decision(fake, table, [alice]))
+        table = await start_table(fake, bot, games_channel, alice)
+        await eventually(lambda: next_decision(fake, table, [alice]))
         shown_id = await eventually(lambda: table.table_message_id)
         # The next two updates of the table message fail; after Alice's move nothing else
         # changes until she moves again, so only trying again brings the message up to date.
         fake.fail_next("PATCH /channels/{cid}/messages/{mid}", count=2, mid=shown_id)
-        version = table.state.version
-        inter = await click_legal_action(
-            fake,
-            alice,
-            message,
-            comps,
-            table.state.legal_actions(seat),
-            rng,
-            state=table.state,
-            seat=seat,
-        )
-        await inter.wait_response()
-        await eventually(lambda: table.state.version > version and settled(table))
+        await play_next_decision(fake, table, [alice], random.Random(2))
+        await eventually(lambda: settled(table))
         await eventually(
             lambda: failures(fake, "PATCH", f"/channels/{table.channel_for_table}/") == 2
         )
