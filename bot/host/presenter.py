@@ -42,6 +42,9 @@ TOKEN_SECONDS = 14 * 60
 #: s before a DM or table message that failed for a passing reason (see :func:`passing`)
 #: is tried again, by attempt; then it is left to the next change.
 RETRY_DELAYS = (2.0, 5.0, 15.0, 30.0, 60.0, 120.0)
+#: What a request to Discord may fail with: its refusals and answers (``HTTPException``),
+#: and the network's errors, which discord.py lets through.
+SEND_ERRORS = (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError)
 
 
 class PresenterMixin(HostBase):
@@ -205,7 +208,7 @@ class PresenterMixin(HostBase):
                         await message.edit(content=content, view=view)
                 table.shown = shows
                 table.show_failures = 0
-            except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as e:
+            except SEND_ERRORS as e:
                 log.warning("table %s: table message update failed: %r", table.id, e)
                 if passing(e):
                     # Nothing else may change for a while (a person thinking): try again.
@@ -518,7 +521,7 @@ class PresenterMixin(HostBase):
                 await self._dms_closed(table, seat)
             else:
                 log.warning("table %s: DM to seat %s refused: %s", table.id, seat.seat, e)
-        except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as e:
+        except SEND_ERRORS as e:
             log.warning("table %s: DM to seat %s failed: %r", table.id, seat.seat, e)
             return not passing(e)
         finally:
@@ -695,7 +698,7 @@ def passing(error: BaseException) -> bool:
     limit discord.py gave up waiting for, the network. (Other refusals would come again.)"""
     if isinstance(error, discord.HTTPException):
         return error.status == 429 or error.status >= 500
-    return isinstance(error, aiohttp.ClientError | OSError | TimeoutError)
+    return isinstance(error, SEND_ERRORS)
 
 
 def _hand_priority(table: Table, seat: int) -> Priority:
