@@ -1758,11 +1758,13 @@ class FakeDiscord:
         scope: str | None = None
         auth = request.headers.get("Authorization", "")
         route = f"{request.method} {sub}"
+        routed = False
         try:
             for method, template, pattern, handler in self._routes:
                 match = pattern.fullmatch(sub) if method == request.method else None
                 if match is None:
                     continue
+                route, routed = f"{method} {template}", True
                 payload, uploads = await self._read_body(request)
                 params = {k: unquote(v) for k, v in match.groupdict().items()}
                 route, major, exempt = self._rate_limit_key(method, template, params)
@@ -1795,8 +1797,7 @@ class FakeDiscord:
             self.errors.append(exc)
             status, body = 400, {"code": 0, "message": f"fake discord internal error: {exc!r}"}
         limits.note_status(status, scope)
-        known = route if route != f"{request.method} {sub}" else ""
-        record = RequestRecord(request.method, sub, status, known)
+        record = RequestRecord(request.method, sub, status, route if routed else "")
         self.all_requests.append(record)
         if 400 <= status < 500 and status != 429:
             self.refusals.append(Refusal(route, status, int((body or {}).get("code") or 0)))
