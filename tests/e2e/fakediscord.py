@@ -7,8 +7,11 @@ select choices and modal submissions as INTERACTION_CREATE dispatches; tests the
 what the bot did (recorded messages, edits, attachments, interaction callbacks).
 
 Like Discord it refuses what Discord refuses (DMs to users with closed DMs: 403/50007, a
-second interaction callback: 400/40060, oversized or malformed components: 400/50035), so
-such bugs surface in tests instead of production. Routes it does not know are logged and
+second interaction callback: 400/40060), so such bugs surface in tests instead of
+production. Every request body is validated before its handler runs against Discord's
+official OpenAPI spec and documented limits (:mod:`tests.e2e.discord_schema`): an invalid
+one is answered 400/50035 with Discord's nested ``errors`` and recorded in
+:attr:`FakeDiscord.spec_violations`; refusals (4xx but 429) in :attr:`FakeDiscord.refusals`. Routes it does not know are logged and
 answered with 404 JSON (see :attr:`FakeDiscord.unknown_routes`).
 
 It shards like Discord: ``GET /gateway/bot`` recommends ``FakeDiscord.shard_count``
