@@ -107,7 +107,32 @@ def spec() -> dict[str, Any]:
         ]
     }
     _discriminate(document, schemas)
+    _inline_refs(document, schemas, set())
     return document
+
+
+def _inline_refs(node: Any, schemas: Mapping[str, Any], done: set[int]) -> None:
+    """Replace each ``{"$ref": "#/components/schemas/X"}`` by schema X itself (the same
+    object, so recursive schemas become cyclic, which validation follows only as deep as
+    the value goes). Resolving a reference walks the document every time: two thirds of a
+    message's validation before."""
+    if id(node) in done:
+        return
+    done.add(id(node))
+    items = (
+        node.items()
+        if isinstance(node, dict)
+        else enumerate(node)
+        if isinstance(node, list)
+        else ()
+    )
+    for key, value in list(items):
+        if isinstance(value, dict) and len(value) == 1:
+            ref = value.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
+                value = node[key] = schemas[ref.rsplit("/", 1)[1]]
+        if isinstance(value, dict | list):
+            _inline_refs(value, schemas, done)
 
 
 def _type_enum(schemas: Mapping[str, Any], branch: Any) -> list[Any] | None:
