@@ -170,10 +170,12 @@ class FakeHTTPError(Exception):
 
 
 def _invalid_form(problems: Mapping[str, str]) -> FakeHTTPError:
-    errors = {
-        path: {"_errors": [{"code": "FAKE_INVALID", "message": text}]}
+    """400 / 50035 for what the handlers check against the fake's world (attachments,
+    threads, ...), by dotted path ("attachments.0.id"), nested as Discord nests them."""
+    errors = discord_schema.errors_object(
+        discord_schema.Problem(tuple(path.split(".")), "FAKE_INVALID", text)
         for path, text in problems.items()
-    }
+    )
     return FakeHTTPError(400, 50035, "Invalid Form Body", errors)
 
 
