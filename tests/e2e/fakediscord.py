@@ -1174,9 +1174,10 @@ class FakeDiscord:
         log.info("fake discord listening on %s", self.base_url)
 
     def request_shapes(self) -> collections.Counter[str]:
-        """How many requests of each shape ("METHOD template") the fake answered."""
+        """How many requests of each shape ("METHOD template") the fake answered; one
+        refused before routing (an unknown route, or during a ban) by its path."""
         return collections.Counter(
-            r.route or f"{r.method} (unknown) {r.path}" for r in self.all_requests
+            r.route or f"{r.method} (not routed) {r.path}" for r in self.all_requests
         )
 
     async def stop(self) -> None:
