@@ -26,6 +26,7 @@ UNKNOWN = 424242
 #: cogs/replay.py), with ``{t}`` for the table id.
 FORMATS = [
     "th:a:{t}:0:1:draw",
+    "th:s:{t}:0:1:play",
     "th:l:{t}:join",
     "th:h:{t}",
     "th:r:{t}:0",
