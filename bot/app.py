@@ -27,11 +27,14 @@ log = logging.getLogger(__name__)
 CLOSE_SECONDS = 10.0
 
 #: One cog per registered game (``cogs/<game>.py``: ``/<game> new``), then the others.
+#: ``cogs.replay`` before ``cogs.history``, which imports it: ``load_extension`` executes a
+#: module anew, so loaded after that import it would be a second copy, whose ``Refusal``
+#: the first copy's replay cache would raise past the other's ``except Refusal``.
 COGS = (
     *(f"cogs.{name}" for name in GAME_NAMES),
     "cogs.leaderboard",
-    "cogs.history",
     "cogs.replay",
+    "cogs.history",
     "cogs.rules",
     "cogs.admin",
 )

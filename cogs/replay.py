@@ -477,6 +477,12 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 )
 
 
+#: The largest table number /replay accepts. Table ids count up from 1 (the store holds 64-bit
+#: ids), so two billion is beyond any server's history; Discord refuses an integer option
+#: bound beyond ±(2^53 - 1), and one bad bound makes it register no command at all.
+MAX_TABLE_NUMBER = 2**31 - 1
+
+
 class Replays(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -491,7 +497,7 @@ class Replays(commands.Cog):
     async def replay(
         self,
         interaction: discord.Interaction,
-        table: app_commands.Range[int, 1, 2**53],
+        table: app_commands.Range[int, 1, MAX_TABLE_NUMBER],
         hand: app_commands.Range[int, 1, 10000] | None = None,
         public: bool = False,
     ) -> None:

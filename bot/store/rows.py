@@ -12,6 +12,16 @@ ActionSource = Literal["player", "ai", "timeout"]
 TABLE_STATUSES: tuple[str, ...] = ("lobby", "active", "finished", "aborted")
 ACTION_SOURCES: tuple[str, ...] = ("player", "ai", "timeout")
 
+MAX_ID = 2**63 - 1
+"""The largest id the store holds (SQLite INTEGER and PostgreSQL BIGINT are 64-bit signed)."""
+
+
+def holds_id(table_id: int) -> bool:
+    """Whether ``table_id`` fits the store's ids. One that does not (a forged custom id)
+    names no table: it must not reach SQL, where the driver would refuse to bind it."""
+    return -MAX_ID - 1 <= table_id <= MAX_ID
+
+
 AI_USER_ID = 0
 """The pseudo-player all AI seats of a (guild, game) are rated as."""
 AI_NAME = "AI"

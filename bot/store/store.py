@@ -36,6 +36,7 @@ from bot.store.rows import (
     StoreError,
     TableRow,
     hinted,
+    holds_id,
 )
 
 log = logging.getLogger(__name__)
@@ -311,6 +312,8 @@ class Store(ABC):
         return int(rows[0][0])
 
     async def get_table(self, table_id: int) -> TableRow | None:
+        if not holds_id(table_id):
+            return None
         rows = await self._fetchall("SELECT * FROM tables WHERE id = ?", (table_id,))
         return _table_row(rows[0]) if rows else None
 
@@ -369,6 +372,8 @@ class Store(ABC):
             raise StoreError(f"table {table_id} has no seat {seat}")
 
     async def get_seats(self, table_id: int) -> list[SeatRow]:
+        if not holds_id(table_id):
+            return []
         rows = await self._fetchall(
             f"SELECT {', '.join(_SEAT_COLUMNS)} FROM seats WHERE table_id = ? ORDER BY seat",
             (table_id,),
@@ -448,6 +453,8 @@ class Store(ABC):
 
     async def actions(self, table_id: int) -> list[tuple[int, str]]:
         """The log as ``replay`` takes it: ``[(seat, code), ...]`` in order."""
+        if not holds_id(table_id):
+            return []
         rows = await self._fetchall(
             "SELECT seat, code FROM actions WHERE table_id = ? ORDER BY idx", (table_id,)
         )
@@ -459,7 +466,7 @@ class Store(ABC):
         """Each of these tables' row, seats and log (as :meth:`get_table`, :meth:`get_seats`
         and :meth:`actions` give them) in three statements: a restart reads hundreds of
         tables at once. Tables that do not exist are left out."""
-        ids = sorted({int(t) for t in table_ids})
+        ids = sorted({int(t) for t in table_ids if holds_id(int(t))})
         if not ids:
             return {}
         marks = _marks(len(ids))
@@ -488,6 +495,8 @@ class Store(ABC):
     async def actions_since(self, table_id: int, start: int) -> list[tuple[int, str]]:
         """The log from index ``start`` on: what a process whose state is at version
         ``start`` has missed (another process may have appended meanwhile)."""
+        if not holds_id(table_id):
+            return []
         rows = await self._fetchall(
             "SELECT seat, code FROM actions WHERE table_id = ? AND idx >= ? ORDER BY idx",
             (table_id, start),

@@ -29,6 +29,10 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "no_rate_limits: the fake Discord does not enforce rate limits (say why)"
     )
+    config.addinivalue_line(
+        "markers",
+        "expect_refusals(reason): the fake Discord refuses some of the bot's requests on purpose (say why)",
+    )
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -41,7 +45,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 async def fake_discord(request: pytest.FixtureRequest) -> AsyncIterator[FakeDiscord]:
     """A started FakeDiscord with guild "Teahouse Test", text channel "games" and the
     users Alice and Bob; discord.py's REST base and gateway URL point at it meanwhile.
-    Discord's rate limits are enforced unless the test is marked ``no_rate_limits``."""
+    Discord's rate limits are enforced unless the test is marked ``no_rate_limits``.
+
+    At teardown the test fails if the fake saw something wrong (:meth:`FakeDiscord.problems`):
+    a request Discord would refuse as invalid, an exception in the fake, an unknown route,
+    or a request refused with a 4xx other than 429 unless the test is marked
+    ``expect_refusals("why")`` (closed DMs, deleted messages, ...)."""
     fake = FakeDiscord(rate_limits=request.node.get_closest_marker("no_rate_limits") is None)
     await fake.start()
     restore = configure_discord_py(fake)
@@ -54,6 +63,11 @@ async def fake_discord(request: pytest.FixtureRequest) -> AsyncIterator[FakeDisc
     finally:
         restore()
         await fake.stop()
+    expected = request.node.get_closest_marker("expect_refusals")
+    if expected is not None and not (expected.args and expected.args[0]):
+        pytest.fail("@pytest.mark.expect_refusals needs a reason")
+    problems = fake.problems(refusals_expected=expected is not None)
+    assert not problems, "the fake Discord saw something wrong:\n" + "\n".join(problems)
 
 
 @pytest.fixture

@@ -7,8 +7,11 @@ select choices and modal submissions as INTERACTION_CREATE dispatches; tests the
 what the bot did (recorded messages, edits, attachments, interaction callbacks).
 
 Like Discord it refuses what Discord refuses (DMs to users with closed DMs: 403/50007, a
-second interaction callback: 400/40060, oversized or malformed components: 400/50035), so
-such bugs surface in tests instead of production. Routes it does not know are logged and
+second interaction callback: 400/40060), so such bugs surface in tests instead of
+production. Every request body is validated before its handler runs against Discord's
+official OpenAPI spec and documented limits (:mod:`tests.e2e.discord_schema`): an invalid
+one is answered 400/50035 with Discord's nested ``errors`` and recorded in
+:attr:`FakeDiscord.spec_violations`; refusals (4xx but 429) in :attr:`FakeDiscord.refusals`. Routes it does not know are logged and
 answered with 404 JSON (see :attr:`FakeDiscord.unknown_routes`).
 
 It shards like Discord: ``GET /gateway/bot`` recommends ``FakeDiscord.shard_count``
@@ -45,6 +48,7 @@ import io
 import logging
 import math
 import mimetypes
+import os
 import re
 import secrets
 import struct
@@ -59,6 +63,8 @@ import discord
 import orjson
 import yarl
 from aiohttp import WSMsgType, web
+
+from tests.e2e import discord_schema
 
 log = logging.getLogger(__name__)
 
@@ -164,19 +170,42 @@ class FakeHTTPError(Exception):
 
 
 def _invalid_form(problems: Mapping[str, str]) -> FakeHTTPError:
-    errors = {
-        path: {"_errors": [{"code": "FAKE_INVALID", "message": text}]}
+    """400 / 50035 for what the handlers check against the fake's world (attachments,
+    threads, ...), by dotted path ("attachments.0.id"), nested as Discord nests them."""
+    errors = discord_schema.errors_object(
+        discord_schema.Problem(tuple(path.split(".")), "FAKE_INVALID", text)
         for path, text in problems.items()
-    }
+    )
     return FakeHTTPError(400, 50035, "Invalid Form Body", errors)
 
 
+class SpecViolation(NamedTuple):
+    """A request Discord would refuse as invalid (400 / 50035): its route ("METHOD
+    template"), its JSON body (a multipart request's ``payload_json``) and the ``errors``
+    object the fake answered."""
+
+    route: str
+    body: Any
+    errors: dict[str, Any]
+
+
+class Refusal(NamedTuple):
+    """A request answered with a 4xx other than 429: route ("METHOD template", or "METHOD
+    path" for an unknown route), status and Discord's JSON error code."""
+
+    route: str
+    status: int
+    code: int
+
+
 class RequestRecord(NamedTuple):
-    """One REST request the fake answered. ``path`` is relative to the API base."""
+    """One REST request the fake answered. ``path`` is relative to the API base; ``route``
+    is "METHOD template" (``POST /channels/{cid}/messages``), "" if no route matched."""
 
     method: str
     path: str
     status: int
+    route: str = ""
 
 
 @dataclass
@@ -1094,6 +1123,12 @@ class FakeDiscord:
         self.error_responses: list[tuple[RequestRecord, dict[str, Any]]] = []
         #: Routes nobody implemented: "METHOD /path".
         self.unknown_routes: list[str] = []
+        #: Requests refused because Discord would refuse them: their body violates the
+        #: official API spec or a documented limit (see tests/e2e/discord_schema.py).
+        self.spec_violations: list[SpecViolation] = []
+        #: Requests answered with a 4xx other than 429 (invalid bodies, closed DMs, unknown
+        #: messages, ...); 5xx outages injected with :meth:`fail_next` are not refusals.
+        self.refusals: list[Refusal] = []
         #: Requests to refuse as Discord's bad moments do (see :meth:`fail_next`).
         self._failing: list[tuple[str, dict[str, str], int, list[int]]] = []
         #: Exceptions raised inside the fake's own handlers (bugs of the fake).
@@ -1138,7 +1173,18 @@ class FakeDiscord:
         self._port = self._runner.addresses[0][1]
         log.info("fake discord listening on %s", self.base_url)
 
+    def request_shapes(self) -> collections.Counter[str]:
+        """How many requests of each shape ("METHOD template") the fake answered; one
+        refused before routing (an unknown route, or during a ban) by its path."""
+        return collections.Counter(
+            r.route or f"{r.method} (not routed) {r.path}" for r in self.all_requests
+        )
+
     async def stop(self) -> None:
+        shapes_file = os.environ.get("TEAHOUSE_REQUEST_SHAPES")
+        if shapes_file:  # tests/e2e/request_shapes.py sums them over a run
+            with open(shapes_file, "ab") as out:
+                out.write(orjson.dumps(self.request_shapes()) + b"\n")
         for conn in list(self._connections):
             with contextlib.suppress(Exception):
                 await conn.ws.close(code=1001)
@@ -1717,11 +1763,14 @@ class FakeDiscord:
         headers: dict[str, str] = {}
         scope: str | None = None
         auth = request.headers.get("Authorization", "")
+        route = f"{request.method} {sub}"
+        routed = False
         try:
             for method, template, pattern, handler in self._routes:
                 match = pattern.fullmatch(sub) if method == request.method else None
                 if match is None:
                     continue
+                route, routed = f"{method} {template}", True
                 payload, uploads = await self._read_body(request)
                 params = {k: unquote(v) for k, v in match.groupdict().items()}
                 route, major, exempt = self._rate_limit_key(method, template, params)
@@ -1732,6 +1781,7 @@ class FakeDiscord:
                 if refused is not None:
                     (status, body), scope = (429, refused[0]), refused[1]
                     break
+                self._check_request(method, template, payload)
                 failing = self._take_failure(f"{method} {template}", params)
                 if failing is not None:
                     status, body = failing, {"code": 0, "message": f"{failing}: fake outage"}
@@ -1753,8 +1803,10 @@ class FakeDiscord:
             self.errors.append(exc)
             status, body = 400, {"code": 0, "message": f"fake discord internal error: {exc!r}"}
         limits.note_status(status, scope)
-        record = RequestRecord(request.method, sub, status)
+        record = RequestRecord(request.method, sub, status, route if routed else "")
         self.all_requests.append(record)
+        if 400 <= status < 500 and status != 429:
+            self.refusals.append(Refusal(route, status, int((body or {}).get("code") or 0)))
         if status >= 400:
             self.error_responses.append((record, body or {}))
             if status == 429:
@@ -1763,6 +1815,33 @@ class FakeDiscord:
                 log.info("fake discord: %s %s -> %s %s", request.method, sub, status, body)
         self._changed()
         return self._json_response(status, body, headers)
+
+    def _check_request(self, method: str, template: str, payload: Any) -> None:
+        """Refuse a body Discord would refuse (400 / 50035 with Discord's nested errors)
+        and record it in :attr:`spec_violations`, before any handler sees it."""
+        if payload is None or not self.strict:
+            return
+        problems = discord_schema.check_request(method, template, payload)
+        if not problems:
+            return
+        errors = discord_schema.errors_object(problems)
+        route = f"{method} {template}"
+        self.spec_violations.append(SpecViolation(route, payload, errors))
+        log.warning(
+            "fake discord: %s violates Discord's rules: %s", route, "; ".join(map(str, problems))
+        )
+        raise FakeHTTPError(400, 50035, "Invalid Form Body", errors)
+
+    def problems(self, *, refusals_expected: bool = False) -> list[str]:
+        """What an e2e test's teardown refuses: requests Discord would refuse as invalid,
+        exceptions in the fake's handlers, unknown routes and, unless the test expects
+        some, refused requests (4xx other than 429). Empty when all went right."""
+        out = [f"invalid request {v.route}: {v.errors}" for v in self.spec_violations]
+        out += [f"fake discord handler raised {e!r}" for e in self.errors]
+        out += [f"unknown route {r}" for r in self.unknown_routes]
+        if not refusals_expected:
+            out += [f"refused {r.route}: {r.status} (code {r.code})" for r in self.refusals]
+        return out
 
     def fail_next(self, route: str, count: int = 1, status: int = 503, **params: Any) -> None:
         """Answer the next ``count`` requests on ``route`` ("METHOD template", as in
@@ -1875,9 +1954,6 @@ class FakeDiscord:
     def _store_command(
         self, key: int | None, body: dict[str, Any], old: dict[str, Any] | None
     ) -> dict[str, Any]:
-        problems = _validate_command(body)
-        if problems:
-            raise _invalid_form(problems)
         cmd = copy.deepcopy(body)
         cmd.setdefault("type", 1)
         cmd.setdefault("options", [])
@@ -1899,11 +1975,6 @@ class FakeDiscord:
     async def _r_put_commands(self, r: _Req) -> Any:
         key = self._command_key(r)
         body = r.json or []
-        if len(body) > 100:
-            raise _invalid_form({"_": "at most 100 commands"})
-        names = [(c.get("name"), c.get("type", 1)) for c in body]
-        if len(names) != len(set(names)):
-            raise _invalid_form({"_": "duplicate command names"})
         old = {(c["name"], c["type"]): c for c in self._commands.get(key, [])}
         self._commands[key] = [
             self._store_command(key, c, old.get((c.get("name"), c.get("type", 1)))) for c in body
@@ -1979,16 +2050,14 @@ class FakeDiscord:
         uploads: Sequence[_Upload],
         *,
         creating: bool,
-        flags: int = 0,
     ) -> None:
         if not self.strict:
             return
         for upload in uploads:
             if len(upload.data) > ATTACHMENT_SIZE_LIMIT:
                 raise FakeHTTPError(413, 40005, "Request entity too large")
-        problems = _validate_message_payload(payload, len(uploads), flags)
-        if problems:
-            raise _invalid_form(problems)
+        if len(uploads) > 10:
+            raise _invalid_form({"files": "at most 10 files"})
         if creating:
             has_content = bool(payload.get("content")) or bool(payload.get("embeds"))
             has_other = (
@@ -2073,7 +2142,7 @@ class FakeDiscord:
         payload = payload or {}
         requested = int(payload.get("flags") or 0)
         if not loading:
-            self._validate(payload, uploads, creating=True, flags=requested)
+            self._validate(payload, uploads, creating=True)
         msg = FakeMessage(
             self,
             id=self._next_id(),
@@ -2125,7 +2194,7 @@ class FakeDiscord:
         if payload.get("flags") is not None:
             requested = int(payload["flags"])
             flags = (flags & ~SUPPRESS_EMBEDS) | (requested & (SUPPRESS_EMBEDS | COMPONENTS_V2))
-        self._validate(payload, uploads, creating=False, flags=flags)
+        self._validate(payload, uploads, creating=False)
         if flags & COMPONENTS_V2 and "content" not in payload and msg.content and self.strict:
             raise _invalid_form({"flags": "components v2 messages cannot have content"})
         msg.history.append(msg.snapshot())
@@ -2479,9 +2548,6 @@ class FakeDiscord:
                 msg = target
             inter.original_id = target.id
         elif cb_type == CB_MODAL:
-            problems = _validate_modal(data) if self.strict else {}
-            if problems:
-                raise _invalid_form(problems)
             inter.modal = copy.deepcopy(data)
         inter.callback = FakeCallback(
             cb_type, copy.deepcopy(data), [(u.filename, u.data) for u in r.uploads], r.arrived
@@ -3156,183 +3222,6 @@ class FakeDiscord:
 
 
 # ---------------------------------------------------------------------- validation
-
-
-def _validate_command(cmd: Mapping[str, Any]) -> dict[str, str]:
-    problems: dict[str, str] = {}
-    name = cmd.get("name") or ""
-    if not re.fullmatch(r"[-_\w]{1,32}", name) or name != name.lower():
-        problems["name"] = f"invalid command name {name!r}"
-    if cmd.get("type", 1) == 1 and not 1 <= len(cmd.get("description") or "") <= 100:
-        problems["description"] = f"/{name}: description must be 1-100 characters"
-
-    def walk(options: list[dict[str, Any]], path: str) -> None:
-        if len(options) > 25:
-            problems[path] = "at most 25 options"
-        seen_optional = False
-        for n, opt in enumerate(options):
-            p = f"{path}.{n}"
-            oname = opt.get("name") or ""
-            if not re.fullmatch(r"[-_\w]{1,32}", oname) or oname != oname.lower():
-                problems[f"{p}.name"] = f"invalid option name {oname!r}"
-            if not 1 <= len(opt.get("description") or "") <= 100:
-                problems[f"{p}.description"] = f"{oname}: description must be 1-100 characters"
-            if len(opt.get("choices") or []) > 25:
-                problems[f"{p}.choices"] = "at most 25 choices"
-            if opt.get("type") in (1, 2):
-                walk(opt.get("options") or [], f"{p}.options")
-            elif opt.get("required"):
-                if seen_optional:
-                    problems[f"{p}.required"] = "required options must come before optional ones"
-            else:
-                seen_optional = True
-
-    walk(list(cmd.get("options") or []), "options")
-    return problems
-
-
-def _validate_message_payload(
-    payload: Mapping[str, Any], n_files: int, flags: int
-) -> dict[str, str]:
-    problems: dict[str, str] = {}
-    content = payload.get("content")
-    if content is not None and len(str(content)) > 2000:
-        problems["content"] = f"must be 2000 or fewer in length ({len(str(content))})"
-    embeds = payload.get("embeds") or []
-    if len(embeds) > 10:
-        problems["embeds"] = "at most 10 embeds"
-    total = 0
-    for n, embed in enumerate(embeds):
-        limits = {"title": 256, "description": 4096}
-        for key, limit in limits.items():
-            text = embed.get(key) or ""
-            total += len(text)
-            if len(text) > limit:
-                problems[f"embeds.{n}.{key}"] = f"must be {limit} or fewer in length"
-        fields = embed.get("fields") or []
-        if len(fields) > 25:
-            problems[f"embeds.{n}.fields"] = "at most 25 fields"
-        for m, fld in enumerate(fields):
-            total += len(fld.get("name") or "") + len(fld.get("value") or "")
-            if not 1 <= len(fld.get("name") or "") <= 256:
-                problems[f"embeds.{n}.fields.{m}.name"] = "must be 1-256 characters"
-            if not 1 <= len(fld.get("value") or "") <= 1024:
-                problems[f"embeds.{n}.fields.{m}.value"] = "must be 1-1024 characters"
-        footer = (embed.get("footer") or {}).get("text") or ""
-        author = (embed.get("author") or {}).get("name") or ""
-        total += len(footer) + len(author)
-        if len(footer) > 2048:
-            problems[f"embeds.{n}.footer.text"] = "must be 2048 or fewer in length"
-        if len(author) > 256:
-            problems[f"embeds.{n}.author.name"] = "must be 256 or fewer in length"
-    if total > 6000:
-        problems["embeds"] = f"embeds total {total} characters (max 6000)"
-    if n_files > 10:
-        problems["files"] = "at most 10 files"
-    components = payload.get("components")
-    if components:
-        problems.update(_validate_components(components, v2=bool(flags & COMPONENTS_V2)))
-    if flags & COMPONENTS_V2 and (payload.get("content") or payload.get("embeds")):
-        problems["flags"] = "components v2 messages cannot have content or embeds"
-    return problems
-
-
-def _validate_components(rows: list[dict[str, Any]], *, v2: bool) -> dict[str, str]:
-    problems: dict[str, str] = {}
-    custom_ids: set[str] = set()
-    for comp in iter_components(rows):
-        cid = comp.get("custom_id")
-        if cid is not None:
-            if not 1 <= len(cid) <= 100:
-                problems[f"custom_id {cid[:40]!r}"] = "custom_id must be 1-100 characters"
-            if cid in custom_ids:
-                problems[f"custom_id {cid!r}"] = "custom_id must be unique in a message"
-            custom_ids.add(cid)
-    if v2:
-        if sum(1 for _ in iter_components(rows)) > 40:
-            problems["components"] = "at most 40 components in a components v2 message"
-        return problems
-    if len(rows) > 5:
-        problems["components"] = f"at most 5 action rows ({len(rows)})"
-    for r, row in enumerate(rows):
-        path = f"components.{r}"
-        if row.get("type") != 1:
-            problems[path] = "top-level components must be action rows (type 1)"
-            continue
-        items = row.get("components") or []
-        if not items:
-            problems[path] = "an action row needs at least one component"
-        selects = [c for c in items if c.get("type") in SELECT_TYPES]
-        if selects and len(items) > 1:
-            problems[path] = "a select must be alone in its action row"
-        if len(items) > 5:
-            problems[path] = f"at most 5 buttons per row ({len(items)})"
-        for c, item in enumerate(items):
-            p = f"{path}.components.{c}"
-            if item.get("type") == BUTTON:
-                problems.update(_validate_button(item, p))
-            elif item.get("type") in SELECT_TYPES:
-                problems.update(_validate_select(item, p))
-            else:
-                problems[p] = f"component type {item.get('type')} is not allowed in an action row"
-    return problems
-
-
-def _validate_button(item: Mapping[str, Any], path: str) -> dict[str, str]:
-    problems: dict[str, str] = {}
-    style = item.get("style")
-    if len(item.get("label") or "") > 80:
-        problems[f"{path}.label"] = "must be 80 or fewer in length"
-    if not item.get("label") and not item.get("emoji"):
-        problems[f"{path}.label"] = "a button needs a label or an emoji"
-    if style == 5:
-        if not item.get("url") or item.get("custom_id"):
-            problems[path] = "link buttons need a url and no custom_id"
-    elif style in (1, 2, 3, 4):
-        if not item.get("custom_id"):
-            problems[f"{path}.custom_id"] = "required for non-link buttons"
-    elif style != 6:
-        problems[f"{path}.style"] = f"invalid button style {style}"
-    return problems
-
-
-def _validate_select(item: Mapping[str, Any], path: str) -> dict[str, str]:
-    problems: dict[str, str] = {}
-    if not item.get("custom_id"):
-        problems[f"{path}.custom_id"] = "required"
-    if len(item.get("placeholder") or "") > 150:
-        problems[f"{path}.placeholder"] = "must be 150 or fewer in length"
-    lo = item.get("min_values", 1)
-    hi = item.get("max_values", 1)
-    if not 0 <= lo <= 25 or not 1 <= hi <= 25 or lo > hi:
-        problems[f"{path}.max_values"] = f"invalid min/max values {lo}/{hi}"
-    if item.get("type") == STRING_SELECT:
-        options = item.get("options") or []
-        if not 1 <= len(options) <= 25:
-            problems[f"{path}.options"] = f"a select needs 1-25 options ({len(options)})"
-        if hi > len(options):
-            problems[f"{path}.max_values"] = f"max_values {hi} > {len(options)} options"
-        values = [o.get("value") for o in options]
-        if len(set(values)) != len(values):
-            problems[f"{path}.options"] = "option values must be unique"
-        for n, opt in enumerate(options):
-            for key in ("label", "value"):
-                if not 1 <= len(opt.get(key) or "") <= 100:
-                    problems[f"{path}.options.{n}.{key}"] = "must be 1-100 characters"
-            if len(opt.get("description") or "") > 100:
-                problems[f"{path}.options.{n}.description"] = "must be 100 or fewer in length"
-    return problems
-
-
-def _validate_modal(data: Mapping[str, Any]) -> dict[str, str]:
-    problems: dict[str, str] = {}
-    if not 1 <= len(data.get("title") or "") <= 45:
-        problems["title"] = "must be 1-45 characters"
-    if not 1 <= len(data.get("custom_id") or "") <= 100:
-        problems["custom_id"] = "must be 1-100 characters"
-    if not 1 <= len(data.get("components") or []) <= 5:
-        problems["components"] = "a modal needs 1-5 components"
-    return problems
 
 
 def _image_size(data: bytes) -> tuple[int | None, int | None]:

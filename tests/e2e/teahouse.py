@@ -21,6 +21,8 @@ from tests.e2e.fakediscord import (
 )
 
 ACTION_ID = re.compile(r"^th:(a|s):(\d+):(\d+):(\d+):")
+#: The refusal of a click on controls of an earlier decision (bot/host/clicks.py).
+STALE_CONTROLS = "These controls are out of date — use your latest hand message."
 
 
 def settings_for(db_path: str, **overrides: Any) -> Settings:

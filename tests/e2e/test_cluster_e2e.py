@@ -159,6 +159,8 @@ async def running_cluster(database: str, workdir: Path) -> AsyncIterator[Cluster
         )
         store = await Store.open(database)
         yield Cluster(fake, store, bots, channels, Players(fake, store, stall_seconds=40))
+        problems = fake.problems()
+        assert not problems, "the fake Discord saw something wrong:\n" + "\n".join(problems)
     except BaseException:
         for bot in bots:  # pytest shows what was printed when the test fails
             print(f"----- {bot.name} (log {bot.log_path.name})\n{bot.log_tail(6000)}")

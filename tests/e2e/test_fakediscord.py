@@ -13,6 +13,7 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
+from tests.e2e.discord_schema import error_fields
 from tests.e2e.fakediscord import (
     EPHEMERAL,
     FakeDiscord,
@@ -259,6 +260,7 @@ async def test_subcommand_group_with_typed_options(
         await fake_discord.slash(bob, games_channel, "demo admin")
 
 
+@pytest.mark.expect_refusals("Bob's DMs are closed: the fake refuses the DM with 50007")
 async def test_dm_with_image_and_closed_dms(
     fake_discord: FakeDiscord, running_bot, games_channel, alice, bob
 ):
@@ -351,6 +353,7 @@ async def test_second_callback_is_refused(
     assert seen and [m.content for m in fake_discord.messages_in(games_channel)] == ["one", "three"]
 
 
+@pytest.mark.expect_refusals("the test sends components Discord refuses")
 async def test_invalid_components_are_refused(
     fake_discord: FakeDiscord, running_bot, games_channel
 ):
@@ -362,6 +365,15 @@ async def test_invalid_components_are_refused(
         await channel.send("too long labels", view=view)
     assert excinfo.value.status == 400 and excinfo.value.code == 50035
     assert fake_discord.messages_in(games_channel) == []
+    # Recorded as Discord would see it: each too-long label named; the test sent it on
+    # purpose, so it is taken off the list the teardown checks.
+    (violation,) = fake_discord.spec_violations
+    assert violation.route == "POST /channels/{cid}/messages"
+    assert set(error_fields(violation.errors)) == {
+        f"components.{row}.components.{n}.label"
+        for row, n in [(0, 0), (0, 1), (1, 0), (2, 0), (3, 0), (4, 0)]
+    }
+    fake_discord.spec_violations.clear()
 
 
 async def test_restart_and_resume(fake_discord: FakeDiscord, guild_id, games_channel, alice):
@@ -437,6 +449,7 @@ async def test_modal_ephemeral_file_and_original_edit(
     assert inter.original.attachments == [("hand2.png", PNG * 3)]
 
 
+@pytest.mark.expect_refusals("the test answers an interaction twice, and one too late")
 async def test_fake_refuses_second_and_late_callbacks(
     fake_discord: FakeDiscord, running_bot, games_channel, alice
 ):

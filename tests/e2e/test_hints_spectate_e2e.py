@@ -19,6 +19,7 @@ from bot.replay.reveal import hand_cards
 from bot.store import ResultInput
 from tests.e2e.fakediscord import FakeDiscord, FakeMessage, find_components
 from tests.e2e.teahouse import (
+    STALE_CONTROLS,
     RunningBot,
     click_legal_action,
     decision_rng,
@@ -118,7 +119,7 @@ async def test_a_newcomer_gets_hints_that_change_nothing(
         # The DM's controls are retired (the edit follows the move), its Hint with them.
         await eventually(lambda: hint_buttons(dm) == [])
         stale = await answer(await fake.click(alice, warned, label="Show the hint"))
-        assert "out of date" in stale.content
+        assert STALE_CONTROLS in stale.content
         notices = [m for m in fake.messages_in(thread) if "asked for a hint" in m.content]
         assert len(notices) == 1
     finally:

@@ -9,6 +9,7 @@ import pytest
 
 from tests.e2e.fakediscord import FakeDiscord, find_component
 from tests.e2e.teahouse import (
+    STALE_CONTROLS,
     RunningBot,
     action_components,
     click_some_action,
@@ -219,7 +220,7 @@ async def test_stale_and_duplicate_clicks_are_refused(
     table = teahouse.bot.host.tables[table_id]
     await fake.wait_until(lambda: ephemeral_text(first) or ephemeral_text(second))
     answers = sorted([ephemeral_text(first), ephemeral_text(second)])
-    assert answers[0] == "" and "out of date" in answers[1]
+    assert answers[0] == "" and STALE_CONTROLS in answers[1]
     assert len(table.state.log) == 1
     # A click on that old message later on is stale too, and changes nothing.
     old = dict(message.history[0]) if message.history else None
@@ -227,7 +228,8 @@ async def test_stale_and_duplicate_clicks_are_refused(
         message.components = old["components"]
     late = await fake.click(user, message, button["custom_id"])
     await late.wait_response()
-    assert "out of date" in ephemeral_text(late) or "not your turn" in ephemeral_text(late)
+    # (out of date, whoever's turn it is now: not "It is not your turn")
+    assert STALE_CONTROLS in ephemeral_text(late)
     assert len(table.state.log) == 1
 
 
@@ -263,6 +265,7 @@ async def test_non_players_get_a_clear_answer_and_change_nothing(
     assert teahouse.bot.host.tables[table_id].state.version == version
 
 
+@pytest.mark.expect_refusals("Bob's DMs are closed: the fake refuses his DMs with 50007")
 async def test_closed_dms_fall_back_to_show_my_hand(
     fake_discord: FakeDiscord, teahouse: RunningBot, games_channel: int, alice: int, bob: int
 ) -> None:

@@ -91,6 +91,8 @@ async def test_two_bots_on_two_shards_serve_one_table(tmp_path) -> None:
         # The serving bot applied the moves it served (all of them here: every click was a DM
         # click) and never wrote one of its own beyond the log.
         assert table0.state.log == log
+        problems = fake.problems()
+        assert not problems, "the fake Discord saw something wrong:\n" + "\n".join(problems)
     finally:
         await zero.stop()
         await one.stop()

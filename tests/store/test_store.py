@@ -12,6 +12,7 @@ import pytest
 from bot.store import AI_USER_ID, ResultInput, SeatRow, Store, StoreError
 from bot.store.migrate import MIGRATIONS_DIR, MIGRATIONS_PG_DIR, discover
 from bot.store.ratings import DEFAULT_MU, DEFAULT_SIGMA
+from bot.store.rows import MAX_ID
 
 GUILD = 100
 LATEST = len(discover())
@@ -321,6 +322,20 @@ async def test_tables_load_in_bulk_as_one_by_one(store: Store):
         )
     assert loaded[first][2] == [(0, "play 1b 1p1"), (1, "play 3a")]
     assert await store.load_tables([]) == {}
+
+
+async def test_an_id_too_large_for_the_database_names_no_table(store: Store):
+    """A table id beyond the store's 64-bit ids (a forged custom id) reads as no table, as
+    an unknown id does, instead of the driver's OverflowError / DataError."""
+    tid = await new_table(store)
+    await store.append_action(tid, 0, 0, "stop", "player")
+    for huge in (99999999999999999999999999, MAX_ID + 1, -MAX_ID - 2):
+        assert await store.get_table(huge) is None
+        assert await store.get_seats(huge) == []
+        assert await store.actions(huge) == []
+        assert await store.actions_since(huge, 0) == []
+        assert list(await store.load_tables([tid, huge])) == [tid]
+    assert await store.get_table(MAX_ID) is None  # the largest id it holds: just unknown
 
 
 async def test_action_index_gap_or_repeat_is_rejected(store: Store):
