@@ -60,8 +60,7 @@ def _discard_buttons(
     order = {code: i for i, code in reversed(list(enumerate(hand)))}
     ranked = sorted(discards, key=lambda c: (order.get(c, len(order)), INDEX[c]))
     return [
-        Button(_card(c), f"discard {c}", "primary" if c == drawn else "secondary")
-        for c in ranked
+        Button(_card(c), f"discard {c}", "primary" if c == drawn else "secondary") for c in ranked
     ]
 
 
