@@ -235,7 +235,8 @@ class HintButton(
     def __init__(
         self, table: int, seat: int, version: int, ok: bool = False, locale: str = DEFAULT_LOCALE
     ) -> None:
-        label = Text("Show the hint") if ok else Text("Hint", context="button")
+        # The button says that a hint makes the match unrated: one click shows the hint.
+        label = Text("Show the hint") if ok else Text("Hint (unrated)", context="button")
         super().__init__(
             discord.ui.Button(
                 label=localize(locale, label),
@@ -408,14 +409,6 @@ def table_view(table: int, locale: str = DEFAULT_LOCALE) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(ShowHandButton(table, locale))
     view.add_item(SpectateButton(table, locale=locale))
-    return view
-
-
-def hint_confirm_view(
-    table: int, seat: int, version: int, locale: str = DEFAULT_LOCALE
-) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(HintButton(table, seat, version, ok=True, locale=locale))
     return view
 
 
