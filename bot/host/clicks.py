@@ -116,6 +116,7 @@ class ClicksMixin(HostBase):
         """A player made a move: their run of timeouts is over. Stored only where another
         process drives the table (it counts the timeouts, from the store)."""
         s = table.seats[seat]
+        s.acted_at = time.monotonic()  # they are playing: their next DM is edited in place
         if s.timeouts and not table.driven:
             await self.store.update_seat(table.id, seat, timeouts=0)
         s.timeouts = 0

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -173,6 +174,8 @@ class HintsMixin(HostBase):
         async with table.lock:
             problem = self._precheck(table, interaction.user.id, seat, version)  # type: ignore[attr-defined]
             if problem is None:
+                # Asking is playing: their next decision edits their DM in place.
+                table.seats[seat].acted_at = time.monotonic()
                 view = table.state.view(seat)
                 legal = table.state.legal_actions(seat)
                 first = seat not in used
