@@ -27,7 +27,7 @@ from typing import Any
 import discord
 
 from bot.engine.spec import GameSpec
-from bot.engine.ui import Select
+from bot.engine.ui import Form, Select
 from bot.games import game_spec
 from bot.host.base import HostBase
 from bot.host.replies import ephemeral, from_table_guild, locale_of
@@ -68,6 +68,8 @@ def hint_words(spec: GameSpec, view: Mapping[str, Any], legal: Sequence[str], co
         return ""
     controls = spec.controls(view, legal)
     for row in controls.rows:
+        if isinstance(row, Form):  # its answers are said by the game's description
+            continue
         if isinstance(row, Select):
             if not row.verb:
                 label = next((o.label for o in row.options if o.value == code), None)
