@@ -151,8 +151,8 @@ async def _private_answers(
     fake: FakeDiscord, table: Any, player: int, onlooker: int, locale: str
 ) -> list[str]:
     """A person's private answers at a running table, in ``locale``: a stranger's Show my
-    hand (refused) and Spectate, the player's Show my hand, and a hint (warning, then the
-    hint). Returns their texts."""
+    hand (refused) and Spectate, the player's Show my hand, and a hint. Returns their
+    texts."""
     thread = table.thread_id
     message = await fake.wait_until(
         lambda: next(
@@ -179,14 +179,10 @@ async def _private_answers(
     assert found is not None
     dm, _ = found
     hint = next((c for c in find_components(dm) if c["custom_id"].startswith("th:i:")), None)
-    if hint is not None:
+    if hint is not None:  # one click: the hint, and the first time that it unrates the match
         inter = await fake.click(player, dm, hint["custom_id"], locale=locale)
         await inter.wait_response()
-        warning = await eventually(lambda: inter.followups, timeout=30)
-        answers.append(warning[0].content)
-        confirm = await fake.click(player, warning[0], hint["custom_id"] + ":ok", locale=locale)
-        await confirm.wait_response()
-        shown = await eventually(lambda: _private_text(confirm, fake), timeout=30)
+        shown = await eventually(lambda: _private_text(inter, fake), timeout=30)
         answers.append(shown)
     return answers
 
@@ -333,7 +329,7 @@ async def test_an_english_player_at_a_japanese_table_reads_english_dms(
             for c in find_components(m)
             if c["custom_id"].startswith("th:i:")
         ]
-        assert all(c["label"] == "Hint" for c in hint)
+        assert all(c["label"] == "Hint (unrated)" for c in hint)
         # The table stays Japanese.
         table_message = await eventually(
             lambda: next(

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from bot.engine.ui import Button, Controls, Option, Select
+from bot.engine.ui import Button, Controls, Form, Option, Select
 from bot.games import GAME_NAMES, game_spec
 from bot.host.components import controls_view
 from bot.host.hints import hint_message, hint_words
@@ -20,7 +20,9 @@ from tests.engine.random_states import OPTIONS, new_state
 def _labels(controls: Controls) -> list[str]:
     out = []
     for row in controls.rows:
-        if isinstance(row, Select):
+        if isinstance(row, Form):
+            out += [row.label] + [f.label for f in row.fields]
+        elif isinstance(row, Select):
             out += [o.label for o in row.options]
         else:
             out += [b.label for b in row]
