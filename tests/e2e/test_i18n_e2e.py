@@ -19,7 +19,8 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import gettext
+from bot.host.hints import UNRATED_NOTE
+from bot.i18n import gettext, localize
 from bot.render.worker import render_png
 from tests.e2e.fakediscord import FakeDiscord, FakeMessage, find_components
 from tests.e2e.teahouse import (
@@ -257,9 +258,9 @@ async def test_a_whole_match_in_japanese(
         assert answers[0] == "あなたはこの卓のプレイヤーではありません。"
         assert answers[1].startswith(f"👀 **{title}** · 卓 #{table_id}")
         assert answers[2].startswith(f"**{title}** #{table_id}")
-        if len(answers) > 3:
-            assert answers[3].startswith("💡 ヒントでは、AIなら今どうするか")
-            assert answers[4].startswith("💡")
+        if len(answers) > 3:  # the hint, and (its first time) that hints unrate the match
+            assert answers[3].startswith("💡")
+            assert answers[3].endswith(localize("ja", UNRATED_NOTE))
         # Every picture in Japanese; the last table picture is the Japanese drawing.
         assert renders and {locale for _, locale, _ in renders} == {"ja"}
         assert {what for what, _, _ in renders} >= {"render_table", "render_hand"}
