@@ -502,7 +502,9 @@ class PresenterMixin(HostBase):
         clicked = plan.clicked if plan.message_id == seat.dm_message_id else None
         try:
             if not new_message:
-                await self._edit_dm(seat, clicked, edit)
+                # (a decision shown by an edit — the player is playing — goes first too)
+                priority = Priority.DECISION if plan.acting else Priority.DM
+                await self._edit_dm(seat, clicked, edit, priority)
                 if plan.acting and view is not None and seat.dm_decision != plan.decision:
                     # The same player's next step of a decision (Panda's three passes, say)
                     # edits the DM: after a restart it must not look like a DM sent for
@@ -578,12 +580,18 @@ class PresenterMixin(HostBase):
         message = await channel.send(content, **kwargs)
         seat.dm_message_id, seat.dm_token = message.id, None
 
-    async def _edit_dm(self, seat: Seat, clicked: ClickToken | None, edit: dict[str, Any]) -> None:
+    async def _edit_dm(
+        self,
+        seat: Seat,
+        clicked: ClickToken | None,
+        edit: dict[str, Any],
+        priority: Priority = Priority.DM,
+    ) -> None:
         """Edit the seat's current DM, through an interaction while one can (no REST
-        budget: see :meth:`_dm_token_for`), else plainly."""
+        budget: see :meth:`_dm_token_for`), else plainly, at ``priority``."""
         assert seat.dm_message_id is not None
         await self._edit_dm_message(
-            seat, seat.dm_message_id, self._dm_token_for(seat, clicked), edit
+            seat, seat.dm_message_id, self._dm_token_for(seat, clicked), edit, priority
         )
 
     def _dm_token_for(self, seat: Seat, clicked: ClickToken | None) -> ClickToken | None:
@@ -605,8 +613,10 @@ class PresenterMixin(HostBase):
         message_id: int,
         token: ClickToken | None,
         edit: dict[str, Any],
+        priority: Priority = Priority.DM,
     ) -> None:
-        """Edit one of the seat's DMs through ``token`` while it is valid, else plainly."""
+        """Edit one of the seat's DMs through ``token`` while it is valid, else plainly (a
+        REST request at ``priority``)."""
         if token is not None:
             try:
                 if token.message_id == message_id:
@@ -620,7 +630,7 @@ class PresenterMixin(HostBase):
             except discord.HTTPException as e:
                 log.info("DM edit through the interaction failed (%s); editing plainly", e)
                 _rewind(edit)
-        await self.budget.acquire(Priority.DM)
+        await self.budget.acquire(priority)
         channel = await self._dm_channel(seat)
         await channel.get_partial_message(message_id).edit(**edit)
 
