@@ -248,3 +248,46 @@ async def test_three_cards_are_passed_in_one_form(
         )
     finally:
         await running.stop()
+
+
+async def test_the_pass_form_works_from_show_my_hand(
+    fake_discord: FakeDiscord, tmp_path, games_channel: int, alice: int
+) -> None:
+    """A player who plays from the private hand (closed DMs) passes with the same form: it
+    opens from the ephemeral message, and once sent that message shows the cards chosen."""
+    fake = fake_discord
+    running = RunningBot(fake, settings_for(str(tmp_path / "pass2.db")))
+    bot = await running.start()
+    try:
+        table_id, lobby = await _open_table(fake, games_channel, alice, [], ais=3)
+        await (await fake.click(alice, lobby, label="Start")).wait_response()
+        table = await eventually(lambda: bot.host.tables.get(table_id))
+        await eventually(lambda: current_controls(fake, table, alice))
+        shown = await fake.click(alice, fake.message(table.table_message_id), label="Show my hand")
+        await shown.wait_response()
+        private = (await eventually(lambda: shown.followups))[0]
+        (opener,) = [c for c in action_components(private) if c["custom_id"].startswith("th:f:")]
+        opened = await fake.click(alice, private, opener["custom_id"])
+        await opened.wait_response()
+        hand = list(table.state.view(0)["hand"])
+        before = len(table.state.log)
+        sent = await fake.submit_modal(
+            alice, opened, {"left": [hand[0]], "partner": [hand[1]], "right": [hand[2]]}
+        )
+        await sent.wait_response()
+        await eventually(lambda: len(table.state.log) > before)
+        assert table.state.log[before] == (
+            0,
+            f"give left {hand[0]} partner {hand[1]} right {hand[2]}",
+        )
+        # The private hand no longer offers the form.
+        await eventually(
+            lambda: (
+                not any(
+                    c["custom_id"].startswith("th:f:")
+                    for c in action_components(fake.message(private.id))
+                )
+            )
+        )
+    finally:
+        await running.stop()
