@@ -67,7 +67,7 @@ async def _play_until(fake: FakeDiscord, table, keep: dict[int, tuple[str, ...]]
     Each step waits until the bot has settled (the AIs have moved), so the moment comes at
     the same point of the same deal every run."""
     for _ in range(80):
-        await eventually(lambda: settled(table))
+        await eventually(lambda: settled(table) and _dms_caught_up(fake, table))
         if found := ready():
             return found
         seat = min(
@@ -87,6 +87,23 @@ async def _play_until(fake: FakeDiscord, table, keep: dict[int, tuple[str, ...]]
         await click.wait_response()
         await eventually(lambda v=version: table.state.version > v)
     raise AssertionError("the moment never came")
+
+
+def _dms_caught_up(fake: FakeDiscord, table) -> bool:
+    """Every person with something to do now (a decision, or an Ambush they may lay) has
+    its controls in their newest DM: the moment is judged on the DMs as they will stay, not
+    on one still on its way (a DM arriving after the check made another person move
+    first, and the moment came at another point of the deal)."""
+    for s in table.seats:
+        if s.is_ai or s.user_id is None or not table.state.legal_actions(s.seat):
+            continue
+        found = latest_controls(fake, s.user_id)
+        prompt = table.prompts.get(s.seat)
+        if found is None or prompt is None:
+            return False
+        if any(int(c["custom_id"].split(":")[4]) != prompt.version for c in found[1]):
+            return False
+    return True
 
 
 def _ambush_button(fake: FakeDiscord, table, user: int, seat: int, is_ambush):
