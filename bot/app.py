@@ -15,7 +15,7 @@ from bot.config import Settings
 from bot.games import GAME_NAMES
 from bot.heap import collect_every, manage_collections, trim_heap_every
 from bot.host import TableHost
-from bot.host.components import ALL_DYNAMIC_ITEMS, matches_a_component
+from bot.host.components import ALL_DYNAMIC_ITEMS, FORM_ID, matches_a_component
 from bot.host.replies import report_error
 from bot.host.text import NO_PINGS
 from bot.i18n import command_translation, gettext, normalize
@@ -205,7 +205,11 @@ class Teahouse(commands.AutoShardedBot):
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A component whose custom id matches none of ours (forged, or from an old version)
-        still gets an answer instead of "This interaction failed"."""
+        still gets an answer instead of "This interaction failed". A form (modal) of ours
+        that was sent is routed here by its custom id (discord.py keeps no modal of ours)."""
+        if interaction.type is discord.InteractionType.modal_submit:
+            await self._form_sent(interaction)
+            return
         if interaction.type is not discord.InteractionType.component:
             return
         custom_id = str((interaction.data or {}).get("custom_id", ""))
@@ -222,6 +226,15 @@ class Teahouse(commands.AutoShardedBot):
             )
         except discord.HTTPException:
             pass
+
+    async def _form_sent(self, interaction: discord.Interaction) -> None:
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        match = FORM_ID.fullmatch(custom_id)
+        if match is None or self.host is None:
+            return
+        table, seat, version = int(match["table"]), int(match["seat"]), int(match["version"])
+        work = self.host.on_form_submit(interaction, table, seat, version, match["verb"])
+        await self.host.guarded(interaction, "form", table, work)
 
     async def close(self) -> None:
         """Stop the tables, the gateway and the store; bounded, so a shutdown (SIGINT,

@@ -31,6 +31,9 @@ class Settings:
     timeouts_before_ai: int = 2
     #: Pause before an AI move, so humans can follow the table.
     ai_delay: float = 1.0
+    #: A player who acted within this many seconds is playing: their next decision edits
+    #: their DM in place (no notification); after a longer wait it comes as a new message.
+    attention_seconds: float = 30.0
     #: Minimum seconds between two edits of a table message (batches updates).
     edit_interval: float = 1.0
     #: Out-of-turn plays (Panda's Ambushes) arriving within this many seconds of each other
@@ -209,6 +212,7 @@ _ENV_NAMES = {
     "claim_seconds": "TEAHOUSE_CLAIM_SECONDS",
     "timeouts_before_ai": "TEAHOUSE_TIMEOUTS_BEFORE_AI",
     "ai_delay": "TEAHOUSE_AI_DELAY",
+    "attention_seconds": "TEAHOUSE_ATTENTION_SECONDS",
     "edit_interval": "TEAHOUSE_EDIT_INTERVAL",
     "simultaneous_window": "TEAHOUSE_SIMULTANEOUS_WINDOW",
     "sync_guild": "TEAHOUSE_SYNC_GUILD",
@@ -239,6 +243,7 @@ _FLOATS = {
     "turn_seconds",
     "claim_seconds",
     "ai_delay",
+    "attention_seconds",
     "edit_interval",
     "simultaneous_window",
     "lobby_ttl",

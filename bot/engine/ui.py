@@ -5,12 +5,13 @@ selects (Panda's multi-select of cards, Koi-Koi's card buttons); the host turns 
 description into Discord components. Without one, :func:`default_controls` is used.
 
 Discord's limits shape this: at most 5 rows, 5 buttons a row or one select a row,
-25 options a select, labels of 80 characters.
+25 options a select, labels of 80 characters; a form (a modal) holds at most 5 questions,
+its title and question labels 45 characters.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from bot.i18n import Text
@@ -19,6 +20,8 @@ MAX_ROWS = 5
 MAX_BUTTONS_PER_ROW = 5
 MAX_SELECT_OPTIONS = 25
 MAX_LABEL = 80
+MAX_FORM_FIELDS = 5
+MAX_FORM_LABEL = 45
 
 
 @dataclass(frozen=True)
@@ -59,16 +62,48 @@ class Select:
 
 
 @dataclass(frozen=True)
+class Field:
+    """One question of a :class:`Form`: pick one of ``options``; the value follows ``key``
+    in the form's code."""
+
+    key: str
+    label: str  #: at most 45 characters
+    options: tuple[Option, ...]
+    description: str | None = None  #: under the label, at most 100 characters
+
+
+@dataclass(frozen=True)
+class Form:
+    """A button (a row of its own) that opens a form of up to five questions answered
+    together: ``verb key1 value1 key2 value2 …`` once sent. Choices made in one step and
+    changed freely before sending (Panda's three passed cards, one for each player)."""
+
+    label: str  #: the button's
+    verb: str
+    title: str  #: the form's, at most 45 characters
+    fields: tuple[Field, ...]
+    style: str = "primary"
+
+    def code_for(self, values: Mapping[str, str]) -> str:
+        """The code of the answers ``{key: value}``, in the order of the questions."""
+        words = [self.verb]
+        for f in self.fields:
+            words += [f.key, values[f.key]]
+        return " ".join(words)
+
+
+@dataclass(frozen=True)
 class Controls:
     """The prompt and the rows of components for one seat. Each row is buttons or one select."""
 
     prompt: str
-    rows: tuple[tuple[Button, ...] | Select, ...] = field(default_factory=tuple)
+    rows: tuple[tuple[Button, ...] | Select | Form, ...] = field(default_factory=tuple)
 
     def codes(self) -> list[str]:
+        """The codes of the buttons (not those composed in selects and forms)."""
         out: list[str] = []
         for row in self.rows:
-            if isinstance(row, Select):
+            if isinstance(row, Select | Form):
                 continue
             out.extend(b.code for b in row)
         return out

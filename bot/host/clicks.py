@@ -13,9 +13,10 @@ from typing import Any
 import discord
 
 from bot.engine import IllegalAction
+from bot.engine.ui import Form
 from bot.host.base import HostBase
 from bot.host.cluster import Conflict
-from bot.host.components import release_view
+from bot.host.components import form_answers, form_modal, release_view
 from bot.host.replies import ephemeral, followup, from_table_guild, locale_of, report_error
 from bot.host.table import SERVING_TASK_SUFFIX, Seat, Table
 from bot.host.text import NO_PINGS
@@ -112,10 +113,51 @@ class ClicksMixin(HostBase):
             if from_private_hand:
                 await self._edit_ephemeral_hand(interaction, table, seat)
 
+    async def on_form(
+        self, interaction: discord.Interaction, table_id: int, seat: int, version: int, verb: str
+    ) -> None:
+        """A button that opens a form (Panda's three passed cards): checked like a move,
+        answered with the form (a modal must be the first answer: no defer before it)."""
+        table = await self.table(table_id)
+        if table is not None and not from_table_guild(interaction, table):
+            table = None
+        if table is not None and not table.driven:
+            async with table.lock:  # a cache of the log: catch up before judging the click
+                await self._catch_up(table)
+        problem = self._precheck(table, interaction.user.id, seat, version)
+        form = None
+        if problem is None:
+            assert table is not None
+            form = next(
+                (
+                    row
+                    for row in table.controls_for(seat).rows
+                    if isinstance(row, Form) and row.verb == verb
+                ),
+                None,
+            )
+            if form is None:
+                problem = Text("These controls are out of date — use your latest hand message.")
+        if problem or form is None:
+            await ephemeral(interaction, problem)
+            return
+        modal = form_modal(table_id, seat, version, form, locale_of(interaction))
+        await interaction.response.send_modal(modal)
+
+    async def on_form_submit(
+        self, interaction: discord.Interaction, table_id: int, seat: int, version: int, verb: str
+    ) -> None:
+        """A form sent: its answers, in the order of its questions, after the verb make one
+        action code, taken like a click (checked, applied, or refused with the reason)."""
+        answers = form_answers(interaction.data)
+        code = " ".join([verb, *(w for key, value in answers.items() for w in (key, value))])
+        await self.on_action(interaction, table_id, seat, version, code)
+
     async def _played(self, table: Table, seat: int) -> None:
         """A player made a move: their run of timeouts is over. Stored only where another
         process drives the table (it counts the timeouts, from the store)."""
         s = table.seats[seat]
+        s.acted_at = time.monotonic()  # they are playing: their next DM is edited in place
         if s.timeouts and not table.driven:
             await self.store.update_seat(table.id, seat, timeouts=0)
         s.timeouts = 0

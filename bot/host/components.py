@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.engine.ui import Button, Controls, Option, Select
+from bot.engine.ui import MAX_FORM_LABEL, Button, Controls, Field, Form, Option, Select
 from bot.i18n import DEFAULT_LOCALE, Text, localize
 
 if TYPE_CHECKING:
@@ -128,6 +128,99 @@ def _option_order(interaction: discord.Interaction) -> dict[str, int]:
     return {}
 
 
+class FormButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"th:f:(?P<table>\d+):(?P<seat>\d+):(?P<version>\d+):(?P<verb>[^:]*)",
+):
+    """A button that opens a form (a modal) of several choices made together; the form,
+    once sent, makes one action code (see :class:`~bot.engine.ui.Form`)."""
+
+    def __init__(
+        self, table: int, seat: int, version: int, verb: str, label: str = "", style: str = ""
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or verb,
+                style=_STYLES.get(style, discord.ButtonStyle.primary),
+                custom_id=f"th:f:{table}:{seat}:{version}:{verb}",
+            )
+        )
+        self.table, self.seat, self.version, self.verb = table, seat, version, verb
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> FormButton:
+        return cls(int(match["table"]), int(match["seat"]), int(match["version"]), match["verb"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        host = _host(interaction)
+        work = host.on_form(interaction, self.table, self.seat, self.version, self.verb)
+        await host.guarded(interaction, "form button", self.table, work, view=self.view)
+
+
+#: A submitted form: ``th:m:<table>:<seat>:<version>:<verb>``. Not a ``DynamicItem`` (a
+#: modal is no component of a message): the bot's ``on_interaction`` routes its submission,
+#: whichever process and run of the bot opened it.
+FORM_ID = re.compile(r"th:m:(?P<table>\d+):(?P<seat>\d+):(?P<version>\d+):(?P<verb>[^:]*)")
+
+
+def form_modal(
+    table: int, seat: int, version: int, form: Form, locale: str = DEFAULT_LOCALE
+) -> discord.ui.Modal:
+    """The modal of ``form``, said in ``locale``: one required select a question (its
+    ``custom_id`` the question's key). It is not kept by discord.py (stopped before it is
+    sent): its submission is routed by its custom id (:data:`FORM_ID`), so a form opened
+    before a restart can still be sent."""
+    form = _localized_form(form, locale)
+    modal = discord.ui.Modal(
+        title=form.title[:MAX_FORM_LABEL], custom_id=f"th:m:{table}:{seat}:{version}:{form.verb}"
+    )
+    for f in form.fields[:5]:
+        select: discord.ui.Select = discord.ui.Select(
+            custom_id=f.key,
+            min_values=1,
+            max_values=1,
+            required=True,
+            options=[
+                discord.SelectOption(
+                    label=o.label[:100], value=o.value, description=(o.description or None)
+                )
+                for o in f.options[:25]
+            ],
+        )
+        modal.add_item(
+            discord.ui.Label(
+                text=f.label[:MAX_FORM_LABEL],
+                description=f.description[:100] if f.description else None,
+                component=select,
+            )
+        )
+    modal.stop()
+    return modal
+
+
+def form_answers(data: Any) -> dict[str, str]:
+    """``{question key: chosen value}`` from a submitted modal's data (its labels, or action
+    rows, hold the selects)."""
+    answers: dict[str, str] = {}
+
+    def visit(component: Any) -> None:
+        if not isinstance(component, dict):
+            return
+        if "component" in component:
+            visit(component["component"])
+        for child in component.get("components") or []:
+            visit(child)
+        values = component.get("values")
+        if component.get("custom_id") and isinstance(values, list) and values:
+            answers[str(component["custom_id"])] = str(values[0])
+
+    for component in (data or {}).get("components") or []:
+        visit(component)
+    return answers
+
+
 class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"th:l:(?P<table>\d+):(?P<action>join|leave|ai|start|cancel)",
@@ -235,7 +328,8 @@ class HintButton(
     def __init__(
         self, table: int, seat: int, version: int, ok: bool = False, locale: str = DEFAULT_LOCALE
     ) -> None:
-        label = Text("Show the hint") if ok else Text("Hint", context="button")
+        # The button says that a hint makes the match unrated: one click shows the hint.
+        label = Text("Show the hint") if ok else Text("Hint (unrated)", context="button")
         super().__init__(
             discord.ui.Button(
                 label=localize(locale, label),
@@ -294,6 +388,7 @@ class SpectateButton(
 ALL_DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ActionButton,
     ActionSelect,
+    FormButton,
     LobbyButton,
     ShowHandButton,
     ReclaimButton,
@@ -315,9 +410,11 @@ def localized_controls(controls: Controls, locale: str) -> Controls:
     ``locale`` (codes and values unchanged)."""
     if locale == DEFAULT_LOCALE:
         return controls
-    rows: list[tuple[Button, ...] | Select] = []
+    rows: list[tuple[Button, ...] | Select | Form] = []
     for row in controls.rows:
-        if isinstance(row, Select):
+        if isinstance(row, Form):
+            rows.append(_localized_form(row, locale))
+        elif isinstance(row, Select):
             rows.append(
                 dataclasses.replace(
                     row,
@@ -337,6 +434,32 @@ def localized_controls(controls: Controls, locale: str) -> Controls:
     return Controls(prompt=localize(locale, controls.prompt), rows=tuple(rows))
 
 
+def _localized_form(form: Form, locale: str) -> Form:
+    if locale == DEFAULT_LOCALE:
+        return form
+    return dataclasses.replace(
+        form,
+        label=localize(locale, form.label),
+        title=localize(locale, form.title),
+        fields=tuple(
+            Field(
+                f.key,
+                localize(locale, f.label),
+                tuple(
+                    Option(
+                        localize(locale, o.label),
+                        o.value,
+                        localize(locale, o.description) if o.description else None,
+                    )
+                    for o in f.options
+                ),
+                localize(locale, f.description) if f.description else None,
+            )
+            for f in form.fields
+        ),
+    )
+
+
 def controls_view(
     table: int,
     seat: int,
@@ -352,6 +475,11 @@ def controls_view(
     view = discord.ui.View(timeout=None)
     rows = localized_controls(controls, locale).rows[:5]
     for row_index, row in enumerate(rows):
+        if isinstance(row, Form):
+            opener = FormButton(table, seat, version, row.verb, row.label[:80], row.style)
+            opener.row = row_index
+            view.add_item(opener)
+            continue
         if isinstance(row, Select):
             item: discord.ui.Item[Any] = ActionSelect(table, seat, version, row)
             item.row = row_index
@@ -363,7 +491,7 @@ def controls_view(
         free = len(rows) if len(rows) < 5 else None
         if free is None:
             free = next(
-                (i for i, r in enumerate(rows) if not isinstance(r, Select) and len(r) < 5), None
+                (i for i, r in enumerate(rows) if isinstance(r, tuple) and len(r) < 5), None
             )
         if free is not None:
             button = HintButton(table, seat, version, locale=locale)
@@ -408,14 +536,6 @@ def table_view(table: int, locale: str = DEFAULT_LOCALE) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(ShowHandButton(table, locale))
     view.add_item(SpectateButton(table, locale=locale))
-    return view
-
-
-def hint_confirm_view(
-    table: int, seat: int, version: int, locale: str = DEFAULT_LOCALE
-) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(HintButton(table, seat, version, ok=True, locale=locale))
     return view
 
 

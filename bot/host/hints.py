@@ -6,11 +6,11 @@ privately, what the AI would play and why in a line (the game's ``hint`` in its 
   fewer than :data:`NEWCOMER_MATCHES` matches of the game (in any server), else off.
   The decision is stored with the table's options, so a restart keeps it.
 - **Unrated.** A match in which anyone asked for a hint is not rated: its result is
-  recorded (``/history`` marks it) but no rating changes. The first hint a player asks for
-  in a match first says so and waits for a second click; the seats that used hints are
-  stored in the table's options (``hinted``) before any hint is shown (the store reads
-  them when it records the result: ``Store.record_result``), and the thread is told once
-  per player.
+  recorded (``/history`` marks it) but no rating changes. The button says so on its face
+  ("Hint (unrated)"), so one click shows the hint; the first hint a player gets in a match
+  repeats it under the hint. The seats that used hints are stored in the table's options
+  (``hinted``) before any hint is shown (the store reads them when it records the result:
+  ``Store.record_result``), and the thread is told once per player.
 - **Changes nothing.** A hint is checked like a move (the clicker's own seat, its current
   decision, a running table) and answered ephemerally; it never touches the game.
 """
@@ -20,16 +20,16 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
 
 from bot.engine.spec import GameSpec
-from bot.engine.ui import Select
+from bot.engine.ui import Form, Select
 from bot.games import game_spec
 from bot.host.base import HostBase
-from bot.host.components import hint_confirm_view
 from bot.host.replies import ephemeral, from_table_guild, locale_of
 from bot.host.table import Table
 from bot.host.text import NO_PINGS
@@ -68,6 +68,8 @@ def hint_words(spec: GameSpec, view: Mapping[str, Any], legal: Sequence[str], co
         return ""
     controls = spec.controls(view, legal)
     for row in controls.rows:
+        if isinstance(row, Form):  # its answers are said by the game's description
+            continue
         if isinstance(row, Select):
             if not row.verb:
                 label = next((o.label for o in row.options if o.value == code), None)
@@ -107,6 +109,13 @@ def hint_message(
     words = hint_words(spec, view, legal, code)
     if not words:
         return str(localize(locale, Text("💡 {reason}.", reason=reason)))
+    said, why = str(localize(locale, words)), str(localize(locale, reason))
+    at = why.find(said) if said else -1
+    if at >= 0:
+        # The reason already names the move ("Give Cat to your left: an opponent gets…"):
+        # it is said once, in bold where the reason says it.
+        bold = f"{why[:at]}**{said}**{why[at + len(said) :]}"
+        return str(localize(locale, Text("💡 {reason}.", reason=bold)))
     return str(
         localize(
             locale, Text("💡 The AI would play **{move}** — {reason}.", move=words, reason=reason)
@@ -141,7 +150,9 @@ class HintsMixin(HostBase):
         *,
         confirmed: bool,
     ) -> None:
-        """A Hint click: checked like a move, answered privately; the game is not touched."""
+        """A Hint click: checked like a move, answered privately; the game is not touched.
+        ``confirmed``: the "Show the hint" button of an earlier version's warning (hints
+        once took two clicks); it shows the hint like any Hint click."""
         table = await self.table(table_id)
         if table is not None and not from_table_guild(interaction, table):
             table = None
@@ -162,23 +173,11 @@ class HintsMixin(HostBase):
         row = await self.store.get_table(table.id)
         stored = row.options.get("hinted") if row is not None else None
         used = set(table.options.get("hinted") or []) | set(stored or [])
-        if not confirmed and not used:
-            await interaction.followup.send(
-                localize(
-                    locale,
-                    Text(
-                        "💡 A hint shows what the AI would play now, and why. {unrated}",
-                        unrated=UNRATED_NOTE,
-                    ),
-                ),
-                view=hint_confirm_view(table.id, seat, version, locale),
-                ephemeral=True,
-                allowed_mentions=NO_PINGS,
-            )
-            return
         async with table.lock:
             problem = self._precheck(table, interaction.user.id, seat, version)  # type: ignore[attr-defined]
             if problem is None:
+                # Asking is playing: their next decision edits their DM in place.
+                table.seats[seat].acted_at = time.monotonic()
                 view = table.state.view(seat)
                 legal = table.state.legal_actions(seat)
                 first = seat not in used
@@ -196,6 +195,8 @@ class HintsMixin(HostBase):
                 ),
             )
         text = await asyncio.to_thread(hint_message, table.spec, view, legal, locale)
+        if first:  # the button said so; the answer says it once more, the first time
+            text += "\n" + str(localize(locale, UNRATED_NOTE))
         await interaction.followup.send(text[:2000], ephemeral=True, allowed_mentions=NO_PINGS)
 
     async def _mark_hinted(self, table: Table, seat: int) -> None:

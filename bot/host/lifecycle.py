@@ -196,6 +196,7 @@ class LifecycleMixin(HostBase):
         # The players may have clicked elsewhere meanwhile, in another language.
         await self.locales.load((s.user_id for s in table.humans()), refresh=True)
         table.prompts, table.deadlines, table.deadline_versions = {}, {}, {}
+        table.deadline_epochs = {}
         table.recent, table.events_shown, table.shown = [], 0, None
         table.ai_considered, table.ai_only_since = {}, None
         _accept_earlier_controls(table)

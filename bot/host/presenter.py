@@ -151,11 +151,13 @@ class PresenterMixin(HostBase):
                 s = table.seats[seat]
                 tag = f"<@{s.user_id}>" if s.user_id and not s.played_by_ai else f"🤖 {s.name}"
                 who.append(tag)
-            deadline = min(
-                (table.deadlines[s] for s in waiting if s in table.deadlines), default=None
+            first = min(
+                (s for s in waiting if s in table.deadlines),
+                key=table.deadlines.__getitem__,
+                default=None,
             )
-            if deadline is not None and any(not table.seats[s].played_by_ai for s in waiting):
-                epoch = int(time.time() + max(0.0, deadline - time.monotonic()))
+            if first is not None and any(not table.seats[s].played_by_ai for s in waiting):
+                epoch = table.deadline_epoch(first)
                 line = Text(
                     "⏳ {players} to act — time runs out {when}",
                     players=" ".join(who),
@@ -271,7 +273,14 @@ class PresenterMixin(HostBase):
         elif table.state.legal_actions(seat.seat):
             prompt = table.controls_for(seat.seat).prompt
             head = localize(locale, Text("**{game}** #{table} in {channel}", **fields))
-            return f"{head}\n{localize(locale, prompt)}"
+            lines = [str(head), str(localize(locale, prompt))]
+            epoch = table.deadline_epoch(seat.seat)
+            if epoch is not None:  # a decision the table waits for (not an optional play)
+                # Discord draws the countdown itself: no edit is needed while it runs.
+                lines.append(
+                    localize(locale, Text("⏳ Time runs out {when}.", when=f"<t:{epoch}:R>"))
+                )
+            return "\n".join(lines)
         else:
             names = tuple(table.seats[s].name for s in table.waiting_on())
             text = Text(
@@ -425,7 +434,17 @@ class PresenterMixin(HostBase):
         pending = seat.dm_pending_acting
         was_acting = seat.dm_acting if pending is None else pending
         no_message = seat.dm_message_id is None and pending is None
-        new_message = fresh or no_message or (acting and not was_acting)
+        # A decision comes as a new message (it notifies) for a player who was away or in a
+        # claim window; a player who acted a moment ago sees their DM change in place.
+        new_message = (
+            fresh
+            or no_message
+            or (
+                acting
+                and not was_acting
+                and table.notifies(seat, time.monotonic(), self.settings.attention_seconds)
+            )
+        )
         seat.dm_plans += 1
         seat.dm_pending_acting = acting
         # A new message is owed until one goes out: if this plan is overtaken before it is
@@ -483,7 +502,9 @@ class PresenterMixin(HostBase):
         clicked = plan.clicked if plan.message_id == seat.dm_message_id else None
         try:
             if not new_message:
-                await self._edit_dm(seat, clicked, edit)
+                # (a decision shown by an edit — the player is playing — goes first too)
+                priority = Priority.DECISION if plan.acting else Priority.DM
+                await self._edit_dm(seat, clicked, edit, priority)
                 if plan.acting and view is not None and seat.dm_decision != plan.decision:
                     # The same player's next step of a decision (Panda's three passes, say)
                     # edits the DM: after a restart it must not look like a DM sent for
@@ -559,12 +580,18 @@ class PresenterMixin(HostBase):
         message = await channel.send(content, **kwargs)
         seat.dm_message_id, seat.dm_token = message.id, None
 
-    async def _edit_dm(self, seat: Seat, clicked: ClickToken | None, edit: dict[str, Any]) -> None:
+    async def _edit_dm(
+        self,
+        seat: Seat,
+        clicked: ClickToken | None,
+        edit: dict[str, Any],
+        priority: Priority = Priority.DM,
+    ) -> None:
         """Edit the seat's current DM, through an interaction while one can (no REST
-        budget: see :meth:`_dm_token_for`), else plainly."""
+        budget: see :meth:`_dm_token_for`), else plainly, at ``priority``."""
         assert seat.dm_message_id is not None
         await self._edit_dm_message(
-            seat, seat.dm_message_id, self._dm_token_for(seat, clicked), edit
+            seat, seat.dm_message_id, self._dm_token_for(seat, clicked), edit, priority
         )
 
     def _dm_token_for(self, seat: Seat, clicked: ClickToken | None) -> ClickToken | None:
@@ -586,8 +613,10 @@ class PresenterMixin(HostBase):
         message_id: int,
         token: ClickToken | None,
         edit: dict[str, Any],
+        priority: Priority = Priority.DM,
     ) -> None:
-        """Edit one of the seat's DMs through ``token`` while it is valid, else plainly."""
+        """Edit one of the seat's DMs through ``token`` while it is valid, else plainly (a
+        REST request at ``priority``)."""
         if token is not None:
             try:
                 if token.message_id == message_id:
@@ -601,7 +630,7 @@ class PresenterMixin(HostBase):
             except discord.HTTPException as e:
                 log.info("DM edit through the interaction failed (%s); editing plainly", e)
                 _rewind(edit)
-        await self.budget.acquire(Priority.DM)
+        await self.budget.acquire(priority)
         channel = await self._dm_channel(seat)
         await channel.get_partial_message(message_id).edit(**edit)
 

@@ -53,6 +53,10 @@ class Seat:
     dm_pending_acting: bool | None = None
     #: A refresh planned as a new message (a decision's notification) has not gone out yet.
     dm_new_owed: bool = False
+    #: When (monotonic) the player last made a move or asked for a hint at the table: a
+    #: player who acted a moment ago is playing, and their next decision edits their DM
+    #: in place instead of notifying them again (see ``Table.notifies``).
+    acted_at: float | None = None
 
     @property
     def played_by_ai(self) -> bool:
@@ -100,6 +104,9 @@ class Table:
     )
     deadlines: dict[int, float] = field(default_factory=dict)  # seat -> monotonic time
     deadline_versions: dict[int, int] = field(default_factory=dict)  # the decision it is for
+    #: The same deadlines as Unix times (whole seconds), fixed when set: what the DMs show
+    #: (``<t:…:R>``), the same in every refresh of one decision.
+    deadline_epochs: dict[int, int] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: Serialises edits of the table message (an older picture never follows a newer one).
     edit_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -280,9 +287,33 @@ class Table:
             if seat not in waiting:
                 del self.deadlines[seat]
                 self.deadline_versions.pop(seat, None)
+                self.deadline_epochs.pop(seat, None)
         for seat in waiting:
             prompt = self.prompts.get(seat)
             decided_at = prompt.version if prompt else self.state.version
             if seat not in self.deadlines or self.deadline_versions.get(seat, -1) < decided_at:
                 self.deadlines[seat] = now + seconds
                 self.deadline_versions[seat] = decided_at
+                self.deadline_epochs.pop(seat, None)
+
+    def deadline_epoch(self, seat: int) -> int | None:
+        """The seat's deadline as a Unix time (for Discord's ``<t:…:R>``), or None. Taken
+        from the clock once per deadline, so every message about one decision shows the
+        same second (the driver may also move a deadline: a takeover's remaining time)."""
+        deadline = self.deadlines.get(seat)
+        if deadline is None:
+            return None
+        epoch = self.deadline_epochs.get(seat)
+        if epoch is None:
+            epoch = round(time.time() + deadline - time.monotonic())
+            self.deadline_epochs[seat] = epoch
+        return epoch
+
+    def notifies(self, seat: Seat, now: float, attention: float) -> bool:
+        """A decision of the seat's comes as a new, notifying DM (else its DM is edited in
+        place): a decision in an answer phase (a claim window: it closes within seconds),
+        or one that finds the player away — they have not acted for ``attention`` seconds
+        (a player who acted a moment ago is looking at their DM)."""
+        if self.in_answer_phase():
+            return True
+        return seat.acted_at is None or now - seat.acted_at > attention

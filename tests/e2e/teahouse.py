@@ -20,7 +20,8 @@ from tests.e2e.fakediscord import (
     stop_client,
 )
 
-ACTION_ID = re.compile(r"^th:(a|s):(\d+):(\d+):(\d+):")
+#: An action button (a), an action select (s), a button that opens a form (f).
+ACTION_ID = re.compile(r"^th:(a|s|f):(\d+):(\d+):(\d+):")
 #: The refusal of a click on controls of an earlier decision (bot/host/clicks.py).
 STALE_CONTROLS = "These controls are out of date — use your latest hand message."
 
@@ -183,11 +184,55 @@ async def eventually(predicate, timeout: float = 20.0, interval: float = 0.01):
 @dataclasses.dataclass(frozen=True)
 class Move:
     """One way to use a control: click a button (``values`` None) or pick ``values`` in a
-    select; ``code`` is the action code the host builds from it (bot/host/components.py)."""
+    select; ``code`` is the action code the host builds from it (bot/host/components.py).
+    A button that opens a form has ``answer``: given the modal the bot opened, the answers
+    to send (``code`` is then only the form's verb: the modal's menus are known once it is
+    open)."""
 
     component: dict[str, Any]
     values: tuple[str, ...] | None
     code: str
+    answer: Callable[[dict[str, Any]], dict[str, list[str]]] | None = None
+
+
+def form_fields(modal: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    """(custom id, option values) of each select of a modal the bot opened, in order."""
+    out = []
+    for comp in modal.get("components") or []:
+        inner = comp.get("component") if comp.get("type") == 18 else None
+        for c in [inner] if inner else comp.get("components") or []:
+            if c and c.get("type") == 3:
+                out.append((c["custom_id"], [o["value"] for o in c.get("options") or []]))
+    return out
+
+
+def _form_answer(
+    verb: str,
+    wanted: set[str],
+    norm: Callable[[str], str],
+    accepts: Callable[[str], bool] | None,
+    rng: random.Random,
+) -> Callable[[dict[str, Any]], dict[str, list[str]]]:
+    """Answers a person who knows the rules gives a form: for each question a value whose
+    one-question code (``verb key value``) is among the ``wanted`` moves, all different,
+    checked whole by ``accepts`` (tried a few times; the last try is sent anyway)."""
+
+    def answer(modal: dict[str, Any]) -> dict[str, list[str]]:
+        fields = form_fields(modal)
+        chosen: dict[str, list[str]] = {}
+        for _ in range(20):
+            chosen, used = {}, set()
+            for key, values in fields:
+                fits = [v for v in values if norm(f"{verb} {key} {v}") in wanted and v not in used]
+                pick = rng.choice(fits or [v for v in values if v not in used] or values)
+                chosen[key] = [pick]
+                used.add(pick)
+            code = " ".join([verb, *(w for k, v in chosen.items() for w in (k, v[0]))])
+            if accepts is None or accepts(code):
+                break
+        return chosen
+
+    return answer
 
 
 def _parts(comp: dict[str, Any]) -> tuple[str, str]:
@@ -272,6 +317,11 @@ def control_moves(
             if norm(code) in wanted:
                 moves.append(Move(comp, None, code))
             continue
+        if kind == "f":
+            if any(w.split()[0] == code for w in wanted):
+                answer = _form_answer(code, wanted, norm, accepts, rng or random.Random(0))
+                moves.append(Move(comp, None, code, answer))
+            continue
         found = []
         for action in legal:
             values = _values_for(comp, action, norm)
@@ -307,7 +357,14 @@ def state_checks(state: Any, seat: int) -> tuple[Callable[[str], str], Callable[
 async def click_move(
     fake: FakeDiscord, user_id: int, message: FakeMessage, move: Move, *, locale: str = "en-US"
 ):
-    """Make ``move`` as ``user_id`` (whose Discord speaks ``locale``)."""
+    """Make ``move`` as ``user_id`` (whose Discord speaks ``locale``). A form is opened,
+    answered and sent: the interaction returned is the sending's."""
+    if move.answer is not None:
+        opened = await fake.click(user_id, message, move.component["custom_id"], locale=locale)
+        await opened.wait_response()
+        if opened.modal is None:  # refused (out of date, say): that answer is the outcome
+            return opened
+        return await fake.submit_modal(user_id, opened, move.answer(opened.modal), locale=locale)
     if move.values is None:
         return await fake.click(user_id, message, move.component["custom_id"], locale=locale)
     return await fake.select(

@@ -414,13 +414,15 @@ async def test_a_move_from_show_my_hand_retires_the_dm_controls(
     fake_discord: FakeDiscord, tmp_path, games_channel: int, alice: int
 ) -> None:
     """After a move made through the ephemeral hand, the DM no longer offers that decision,
-    and the player's next decision arrives as a new DM (a notification), not an edit."""
+    and the player's next decision, once she counts as away, arrives as a new DM (a
+    notification), not an edit. (Attention span 0: every decision after another player's
+    move finds her away; a player who keeps playing gets edits, see test_attention_e2e.)"""
     import random
 
     from tests.e2e.teahouse import action_components, click_legal_action, next_decision, settled
 
     fake = fake_discord
-    running = RunningBot(fake, settings_for(str(tmp_path / "h.db")))
+    running = RunningBot(fake, settings_for(str(tmp_path / "h.db"), attention_seconds=0.0))
     bot = await running.start()
     try:
         table_id, _, table = await _started_table(fake, bot, games_channel, alice)
@@ -508,13 +510,15 @@ async def test_dms_after_a_click_go_through_the_interaction(
     fake_discord: FakeDiscord, tmp_path, games_channel: int, alice: int
 ) -> None:
     """A player's next decision (and edits of it) is sent through their last DM click's
-    interaction token, which Discord does not count against the bot's REST budget."""
+    interaction token, which Discord does not count against the bot's REST budget. (With
+    an attention span of 0 every decision after the AI's move is a new message: those go
+    through the token too.)"""
     import random
 
     from tests.e2e.teahouse import click_legal_action, next_decision, settled
 
     fake = fake_discord
-    running = RunningBot(fake, settings_for(str(tmp_path / "w.db")))
+    running = RunningBot(fake, settings_for(str(tmp_path / "w.db"), attention_seconds=0.0))
     bot = await running.start()
     try:
         _, _, table = await _started_table(fake, bot, games_channel, alice)

@@ -1,7 +1,7 @@
 """Hints and spectating over the fake Discord.
 
 Hints: a newcomer playing an AI gets a Hint button that shows privately what the AI would
-play (after one warning that a hinted match is not rated) and changes nothing; strangers
+play in one click (its label says a hinted match is not rated) and changes nothing; strangers
 and old buttons are refused; a veteran's table, or one whose host turned hints off, has
 none; a match in which a hint was used is recorded (``/history`` marks it) but rates
 nobody. Spectating: anyone clicks Spectate and gets the public table privately, redrawn
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.host.hints import hint_message
+from bot.host.hints import UNRATED_NOTE, hint_message, hint_words
 from bot.host.spectate import hands_line
 from bot.render.worker import render_png
 from bot.replay.reveal import hand_cards
@@ -93,16 +93,17 @@ async def test_a_newcomer_gets_hints_that_change_nothing(
         refused = await answer(await _forged_click(fake, bob, dm, button["custom_id"], thread))
         assert refused.ephemeral and "not playing at this table" in refused.content
 
-        # Alice's first hint warns that a hinted match is not rated...
-        warned = await answer(await fake.click(alice, dm, button["custom_id"]))
-        assert warned.ephemeral and "not rated" in warned.content
-        assert "hinted" not in (await bot.store.get_table(table.id)).options
-        # ...and shows it on the second click: the AI's move, privately, in her words.
+        # The button says that a hint makes the match unrated: one click shows the hint,
+        # privately, the move said once and in her words, the cost repeated the first time.
+        assert button["label"] == "Hint (unrated)"
         expected = hint_message(table.spec, table.state.view(seat), table.state.legal_actions(seat))
-        shown = await answer(await fake.click(alice, warned, label="Show the hint"))
-        assert shown.ephemeral and shown.content == expected
+        shown = await answer(await fake.click(alice, dm, button["custom_id"]))
+        assert shown.ephemeral and shown.content == expected + "\n" + str(UNRATED_NOTE)
+        assert find_components(shown) == []
         code, _ = table.spec.hint(table.state.view(seat), table.state.legal_actions(seat))
         assert code in table.state.legal_actions(seat)
+        move = hint_words(table.spec, table.state.view(seat), table.state.legal_actions(seat), code)
+        assert shown.content.count(str(move)) == 1
         # Nothing changed in the game; the match is marked, the thread told once.
         assert table.state.version == version and await bot.store.actions(table.id) == log
         assert dm.edits == dm_edits
@@ -110,16 +111,23 @@ async def test_a_newcomer_gets_hints_that_change_nothing(
         await eventually(
             lambda: any("asked for a hint" in m.content for m in fake.messages_in(thread))
         )
-        # Once the match is hinted, a hint needs no second click.
+        # A second hint is the hint alone.
         again = await answer(await fake.click(alice, dm, button["custom_id"]))
         assert again.content == expected
 
         # After her move, a hint button of the old decision is out of date.
         await make_move(fake, table, alice, dm, [c for c in find_components(dm) if c != button])
-        # The DM's controls are retired (the edit follows the move), its Hint with them.
-        await eventually(lambda: hint_buttons(dm) == [])
-        stale = await answer(await fake.click(alice, warned, label="Show the hint"))
-        assert STALE_CONTROLS in stale.content
+        # The DM no longer offers that Hint (the edit follows the move: a retired DM, or the
+        # same DM, edited in place, with her next decision's controls).
+        await eventually(
+            lambda: all(
+                b["custom_id"] != button["custom_id"]
+                for m in fake.dms(alice)
+                for b in hint_buttons(m)
+            )
+        )
+        stale = await answer(await _forged_click(fake, alice, dm, button["custom_id"]))
+        assert stale.ephemeral and STALE_CONTROLS in stale.content
         notices = [m for m in fake.messages_in(thread) if "asked for a hint" in m.content]
         assert len(notices) == 1
     finally:
@@ -191,8 +199,7 @@ async def test_a_hinted_match_is_recorded_and_rates_nobody(
             _, (dm, comps) = found
             if not hinted:
                 (button,) = hint_buttons(dm)
-                warned = await answer(await fake.click(alice, dm, button["custom_id"]))
-                await answer(await fake.click(alice, warned, label="Show the hint"))
+                await answer(await fake.click(alice, dm, button["custom_id"]))
                 hinted = True
             await make_move(fake, table, alice, dm, comps)
         assert (await bot.store.get_table(table.id)).status == "finished"

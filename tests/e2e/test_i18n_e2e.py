@@ -19,7 +19,8 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import gettext
+from bot.host.hints import UNRATED_NOTE
+from bot.i18n import gettext, localize
 from bot.render.worker import render_png
 from tests.e2e.fakediscord import FakeDiscord, FakeMessage, find_components
 from tests.e2e.teahouse import (
@@ -151,8 +152,8 @@ async def _private_answers(
     fake: FakeDiscord, table: Any, player: int, onlooker: int, locale: str
 ) -> list[str]:
     """A person's private answers at a running table, in ``locale``: a stranger's Show my
-    hand (refused) and Spectate, the player's Show my hand, and a hint (warning, then the
-    hint). Returns their texts."""
+    hand (refused) and Spectate, the player's Show my hand, and a hint. Returns their
+    texts."""
     thread = table.thread_id
     message = await fake.wait_until(
         lambda: next(
@@ -179,14 +180,10 @@ async def _private_answers(
     assert found is not None
     dm, _ = found
     hint = next((c for c in find_components(dm) if c["custom_id"].startswith("th:i:")), None)
-    if hint is not None:
+    if hint is not None:  # one click: the hint, and the first time that it unrates the match
         inter = await fake.click(player, dm, hint["custom_id"], locale=locale)
         await inter.wait_response()
-        warning = await eventually(lambda: inter.followups, timeout=30)
-        answers.append(warning[0].content)
-        confirm = await fake.click(player, warning[0], hint["custom_id"] + ":ok", locale=locale)
-        await confirm.wait_response()
-        shown = await eventually(lambda: _private_text(confirm, fake), timeout=30)
+        shown = await eventually(lambda: _private_text(inter, fake), timeout=30)
         answers.append(shown)
     return answers
 
@@ -261,9 +258,9 @@ async def test_a_whole_match_in_japanese(
         assert answers[0] == "あなたはこの卓のプレイヤーではありません。"
         assert answers[1].startswith(f"👀 **{title}** · 卓 #{table_id}")
         assert answers[2].startswith(f"**{title}** #{table_id}")
-        if len(answers) > 3:
-            assert answers[3].startswith("💡 ヒントでは、AIなら今どうするか")
-            assert answers[4].startswith("💡")
+        if len(answers) > 3:  # the hint, and (its first time) that hints unrate the match
+            assert answers[3].startswith("💡")
+            assert answers[3].endswith(localize("ja", UNRATED_NOTE))
         # Every picture in Japanese; the last table picture is the Japanese drawing.
         assert renders and {locale for _, locale, _ in renders} == {"ja"}
         assert {what for what, _, _ in renders} >= {"render_table", "render_hand"}
@@ -333,7 +330,7 @@ async def test_an_english_player_at_a_japanese_table_reads_english_dms(
             for c in find_components(m)
             if c["custom_id"].startswith("th:i:")
         ]
-        assert all(c["label"] == "Hint" for c in hint)
+        assert all(c["label"] == "Hint (unrated)" for c in hint)
         # The table stays Japanese.
         table_message = await eventually(
             lambda: next(

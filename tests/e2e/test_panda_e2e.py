@@ -18,6 +18,7 @@ from tests.e2e.teahouse import (
     click_legal_action,
     current_controls,
     eventually,
+    form_fields,
     latest_controls,
     settings_for,
     settled,
@@ -66,7 +67,7 @@ async def _play_until(fake: FakeDiscord, table, keep: dict[int, tuple[str, ...]]
     Each step waits until the bot has settled (the AIs have moved), so the moment comes at
     the same point of the same deal every run."""
     for _ in range(80):
-        await eventually(lambda: settled(table))
+        await eventually(lambda: settled(table) and _dms_caught_up(fake, table))
         if found := ready():
             return found
         seat = min(
@@ -86,6 +87,23 @@ async def _play_until(fake: FakeDiscord, table, keep: dict[int, tuple[str, ...]]
         await click.wait_response()
         await eventually(lambda v=version: table.state.version > v)
     raise AssertionError("the moment never came")
+
+
+def _dms_caught_up(fake: FakeDiscord, table) -> bool:
+    """Every person with something to do now (a decision, or an Ambush they may lay) has
+    its controls in their newest DM: the moment is judged on the DMs as they will stay, not
+    on one still on its way (a DM arriving after the check made another person move
+    first, and the moment came at another point of the deal)."""
+    for s in table.seats:
+        if s.is_ai or s.user_id is None or not table.state.legal_actions(s.seat):
+            continue
+        found = latest_controls(fake, s.user_id)
+        prompt = table.prompts.get(s.seat)
+        if found is None or prompt is None:
+            return False
+        if any(int(c["custom_id"].split(":")[4]) != prompt.version for c in found[1]):
+            return False
+    return True
 
 
 def _ambush_button(fake: FakeDiscord, table, user: int, seat: int, is_ambush):
@@ -180,5 +198,113 @@ async def test_simultaneous_ambushes_go_by_turn_order_after_the_last_player(
         made = table.state.log[before : before + 2]
         assert made[0][0] == 0 and sevens(made[0][1])  # Alice first, by priority
         assert made[1][0] == 1 and nines(made[1][1])  # then Bob's higher Ambush on top of it
+    finally:
+        await running.stop()
+
+
+async def test_three_cards_are_passed_in_one_form(
+    fake_discord: FakeDiscord, tmp_path, games_channel: int, alice: int
+) -> None:
+    """Passing takes two interactions (open the form, send it; it was three menus, each a
+    move that could not be taken back): the three picks go as one action and can be
+    changed until sent. A form that gives one card twice is refused with the reason and
+    changes nothing."""
+    fake = fake_discord
+    running = RunningBot(fake, settings_for(str(tmp_path / "pass.db")))
+    bot = await running.start()
+    try:
+        table_id, lobby = await _open_table(fake, games_channel, alice, [], ais=3)
+        await (await fake.click(alice, lobby, label="Start")).wait_response()
+        table = await eventually(lambda: bot.host.tables.get(table_id))
+        message, comps = await eventually(lambda: current_controls(fake, table, alice))
+        (opener,) = [c for c in comps if c["custom_id"].startswith("th:f:")]
+        assert opener["label"] == "Choose the cards to pass"
+        assert not [c for c in comps if c["type"] == 3]  # no menus in the DM itself
+        hand = list(table.state.view(0)["hand"])
+        before = len(table.state.log)
+
+        # 1. Open the form: a menu of her hand for each other player, named.
+        opened = await fake.click(alice, message, opener["custom_id"])
+        await opened.wait_response()
+        fields = form_fields(opened.modal)
+        assert [key for key, _ in fields] == ["left", "partner", "right"]
+        assert all(values == hand for _, values in fields)
+        labels = [c["label"] for c in opened.modal["components"]]
+        names = [table.seats[s].name for s in (1, 2, 3)]
+        assert labels == [f"Card for {name}" for name in names]
+        assert len(opened.modal["title"]) <= 45 and all(len(x) <= 45 for x in labels)
+
+        # The same card twice: refused, with the reason; nothing given.
+        twice = await fake.submit_modal(
+            alice, opened, {"left": [hand[0]], "partner": [hand[0]], "right": [hand[1]]}
+        )
+        await twice.wait_response()
+        refusal = await eventually(lambda: [f for f in twice.followups if f.ephemeral])
+        assert refusal[0].content.startswith("⚠️")
+        assert table.state.given[0] == {} and len(table.state.log) == before
+
+        # 2. Send it (the form stays open after a refusal in Discord: picks changed, sent).
+        sent = await fake.submit_modal(
+            alice, opened, {"left": [hand[2]], "partner": [hand[3]], "right": [hand[4]]}
+        )
+        await sent.wait_response()
+        await eventually(lambda: len(table.state.log) > before)
+        assert table.state.log[before] == (
+            0,
+            f"give left {hand[2]} partner {hand[3]} right {hand[4]}",
+        )
+        assert (await bot.store.actions(table_id))[before] == table.state.log[before]
+        # Her DM no longer offers the form.
+        await eventually(
+            lambda: (
+                not any(
+                    c["custom_id"].startswith("th:f:")
+                    for c in action_components(fake.message(message.id))
+                )
+            )
+        )
+    finally:
+        await running.stop()
+
+
+async def test_the_pass_form_works_from_show_my_hand(
+    fake_discord: FakeDiscord, tmp_path, games_channel: int, alice: int
+) -> None:
+    """A player who plays from the private hand (closed DMs) passes with the same form: it
+    opens from the ephemeral message, and once sent that message shows the cards chosen."""
+    fake = fake_discord
+    running = RunningBot(fake, settings_for(str(tmp_path / "pass2.db")))
+    bot = await running.start()
+    try:
+        table_id, lobby = await _open_table(fake, games_channel, alice, [], ais=3)
+        await (await fake.click(alice, lobby, label="Start")).wait_response()
+        table = await eventually(lambda: bot.host.tables.get(table_id))
+        await eventually(lambda: current_controls(fake, table, alice))
+        shown = await fake.click(alice, fake.message(table.table_message_id), label="Show my hand")
+        await shown.wait_response()
+        private = (await eventually(lambda: shown.followups))[0]
+        (opener,) = [c for c in action_components(private) if c["custom_id"].startswith("th:f:")]
+        opened = await fake.click(alice, private, opener["custom_id"])
+        await opened.wait_response()
+        hand = list(table.state.view(0)["hand"])
+        before = len(table.state.log)
+        sent = await fake.submit_modal(
+            alice, opened, {"left": [hand[0]], "partner": [hand[1]], "right": [hand[2]]}
+        )
+        await sent.wait_response()
+        await eventually(lambda: len(table.state.log) > before)
+        assert table.state.log[before] == (
+            0,
+            f"give left {hand[0]} partner {hand[1]} right {hand[2]}",
+        )
+        # The private hand no longer offers the form.
+        await eventually(
+            lambda: (
+                not any(
+                    c["custom_id"].startswith("th:f:")
+                    for c in action_components(fake.message(private.id))
+                )
+            )
+        )
     finally:
         await running.stop()

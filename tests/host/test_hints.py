@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from bot.engine.ui import Button, Controls, Option, Select
+from bot.engine.ui import Button, Controls, Form, Option, Select
 from bot.games import GAME_NAMES, game_spec
 from bot.host.components import controls_view
 from bot.host.hints import hint_message, hint_words
@@ -20,7 +20,9 @@ from tests.engine.random_states import OPTIONS, new_state
 def _labels(controls: Controls) -> list[str]:
     out = []
     for row in controls.rows:
-        if isinstance(row, Select):
+        if isinstance(row, Form):
+            out += [row.label] + [f.label for f in row.fields]
+        elif isinstance(row, Select):
             out += [o.label for o in row.options]
         else:
             out += [b.label for b in row]
@@ -39,12 +41,15 @@ def test_the_hint_says_the_move_as_the_controls_do(game: str) -> None:
             view, legal = state.view(seat), state.legal_actions(seat)
             code, reason = spec.hint(view, legal)
             message = hint_message(spec, view, legal)
-            assert reason in message and "\n" not in message
+            assert "\n" not in message
             if not code:  # advice to wait (an optional play kept for later)
-                assert "The AI would play" not in message
+                assert reason in message and "The AI would play" not in message
                 continue
             words = hint_words(spec, view, legal, code)
-            assert f"**{words}**" in message
+            # The move is said once, in bold; the reason whole (the move bolded in it when
+            # it names it).
+            assert f"**{words}**" in message and message.count(words) == 1, message
+            assert reason in message.replace(f"**{words}**", words)
             controls = spec.controls(view, legal)
             # Said with a control's own label, or the game's description of the move.
             assert any(label in words for label in _labels(controls)) or words.startswith(
@@ -55,6 +60,31 @@ def test_the_hint_says_the_move_as_the_controls_do(game: str) -> None:
         seat = rng.choice(seats)
         state.apply(seat, rng.choice(state.legal_actions(seat)))
     assert checked >= 20
+
+
+def test_a_reason_that_begins_with_the_move_says_it_once() -> None:
+    """Panda's pass hint ("Give Cat to your left: an opponent gets…") once read "The AI
+    would play **Give Cat to your left** — Give Cat to your left: …"."""
+    spec = game_spec("panda")
+    hand = ["cat", "2t", "3t", "4t", "5t", "6t", "7t", "8t", "9t", "10t", "Bt", "Gt", "Et", "Mt"]
+    view = {
+        "seat": 0,
+        "players": ["Ann", "Ben", "Cat", "Dov"],
+        "phase": "passing",
+        "hand": hand,
+        "given": {},
+        "to_act": [0],
+        "version": 0,
+        "options": {},
+    }
+    legal = [f"give {d} {c}" for d in ("left", "partner", "right") for c in hand]
+    fake = dataclasses.replace(
+        spec,
+        hint=lambda v, lg: ("give left cat", "Give Cat to your left: a card you will not miss"),
+    )
+    message = hint_message(fake, view, legal)
+    assert message.count("Give Cat to your left") == 1
+    assert message == "💡 **Give Cat to your left**: a card you will not miss."
 
 
 def test_a_bury_of_several_cards_names_each_card() -> None:

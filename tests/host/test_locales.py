@@ -259,7 +259,14 @@ def test_components_speak_the_language_they_are_built_for() -> None:
         ),
     )
     view = controls_view(1, 0, 3, controls, hint=True, locale="ja")
-    assert _labels(view) == ["ヒントを見る", "行動を選ぶ（1–2）", "ヒント", "b", "観戦", "ヒント"]
+    assert _labels(view) == [
+        "ヒントを見る",
+        "行動を選ぶ（1–2）",
+        "ヒント",
+        "b",
+        "観戦",
+        "ヒント（レート対象外）",
+    ]
     ids = sorted(getattr(i, "custom_id", "") or i.item.custom_id for i in view.children)
     english = controls_view(1, 0, 3, controls, hint=True)
     assert ids == sorted(getattr(i, "custom_id", "") or i.item.custom_id for i in english.children)
@@ -269,7 +276,7 @@ def test_components_speak_the_language_they_are_built_for() -> None:
         "Hint",
         "b",
         "Spectate",
-        "Hint",
+        "Hint (unrated)",
     ]
 
 

@@ -156,3 +156,49 @@ def test_controls_are_worked_out_once_per_state_version() -> None:
     assert table.controls_for(fresh) == table.spec.controls(
         table.state.view(fresh), table.state.legal_actions(fresh)
     )
+
+
+def test_a_decision_notifies_a_player_away_or_in_a_claim_window() -> None:
+    """A player who acted within the attention span sees their next decision as an edit;
+    one who has not acted for longer, or has not acted yet, is notified; a decision in an
+    answer phase (a Mah-Jongg claim window: it closes within seconds) always notifies."""
+    table = _table()
+    seat = table.seats[0]
+    assert table.notifies(seat, now=100.0, attention=30.0)  # never acted: notified
+    seat.acted_at = 90.0
+    assert not table.notifies(seat, now=100.0, attention=30.0)  # playing: edited in place
+    assert table.notifies(seat, now=121.0, attention=30.0)  # away 31 s: notified
+    mahjong = _table("mahjong", "7", ("Alice", "Bob", "Cleo", "Dan"))
+    state = mahjong.state
+    for _ in range(200):
+        if mahjong.in_answer_phase():
+            break
+        actor = state.to_act[0]
+        state.apply(actor, state.legal_actions(actor)[0])
+    assert mahjong.in_answer_phase()
+    claimer = mahjong.seats[0]
+    claimer.acted_at = 99.0
+    assert mahjong.notifies(claimer, now=100.0, attention=30.0)
+
+
+def test_a_deadline_is_shown_as_one_unix_time_per_decision(monkeypatch) -> None:
+    import time
+
+    table = _table()
+    table.changed_prompts()
+    monkeypatch.setattr(time, "monotonic", lambda: 1000.0)
+    monkeypatch.setattr(time, "time", lambda: 1_700_000_000.0)
+    table.set_deadlines(120, now=1000.0)
+    actor = table.state.to_act[0]
+    assert table.deadline_epoch(actor) == 1_700_000_120
+    # A moment later (the clocks moved) the same decision shows the same second.
+    monkeypatch.setattr(time, "monotonic", lambda: 1003.4)
+    monkeypatch.setattr(time, "time", lambda: 1_700_000_003.9)
+    assert table.deadline_epoch(actor) == 1_700_000_120
+    other = 1 - actor
+    assert table.deadline_epoch(other) is None  # no decision, no deadline
+    # The next decision gets its own.
+    table.state.apply(actor, table.state.legal_actions(actor)[0])
+    table.changed_prompts()
+    table.set_deadlines(120, now=1003.4)
+    assert all(table.deadline_epoch(s) == 1_700_000_124 for s in table.deadlines)

@@ -17,7 +17,7 @@ import pytest
 
 from bot import i18n
 from bot.engine import IllegalAction
-from bot.engine.ui import Button, Controls, Option, Select
+from bot.engine.ui import Button, Controls, Form, Option, Select
 from bot.games import panda
 from bot.games.panda.ai import hint
 from bot.games.panda.cards import RANK_NAMES, SPECIAL_NAMES
@@ -73,7 +73,13 @@ def _shown(controls: Controls) -> list[Any]:
     """The strings of the controls a player reads."""
     out: list[Any] = [controls.prompt]
     for row in controls.rows:
-        if isinstance(row, Select):
+        if isinstance(row, Form):  # its button, the modal's title and questions
+            out += [row.label, row.title]
+            for f in row.fields:
+                out += [f.label, f.description]
+                for option in f.options:
+                    out += [option.label, option.description]
+        elif isinstance(row, Select):
             out.append(row.placeholder)
             for option in row.options:
                 assert isinstance(option, Option)
@@ -246,7 +252,8 @@ def test_the_playouts_meet_the_main_messages(playouts: tuple[Seen, list[Any]]) -
         "{name} wins the trick; {leader} leads.",
         "Hand {deal}: {a} {a_points:+d}, {b} {b_points:+d} ({detail}). Match: {a_total} – {b_total}.",
         "{names} win the match {score} – {other}.",
-        "Card for {name} (your partner)",
+        "Card for {name}",
+        "Your partner",
         "Your turn: beat {combo} by {name} with the same kind and number of cards, or pass.",
         "You played the Stork: wish for a rank? Whoever can play it on their turn must.",
         "{name} calls Panda!",

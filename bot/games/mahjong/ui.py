@@ -22,7 +22,6 @@ from bot.games.mahjong.tiles import INDEX, name
 from bot.i18n.text import Text, commas
 
 GAME_OVER = Text("The game is over.")
-DISCARD_PLACEHOLDER = Text("Discard…")
 DECLARE_PLACEHOLDER = Text("Declare a standing hand calling…")
 
 
@@ -51,6 +50,18 @@ def _selects(
             )
         rows.append(Select(verb=verb, placeholder=text, options=chunk))
     return rows
+
+
+def _discard_buttons(
+    discards: Sequence[str], hand: Sequence[str], drawn: str | None
+) -> list[Button]:
+    """One button per distinct card that may be discarded, in the order of the hand (one
+    tap discards it); the card just drawn stands out."""
+    order = {code: i for i, code in reversed(list(enumerate(hand)))}
+    ranked = sorted(discards, key=lambda c: (order.get(c, len(order)), INDEX[c]))
+    return [
+        Button(_card(c), f"discard {c}", "primary" if c == drawn else "secondary") for c in ranked
+    ]
 
 
 def _turn_prompt(pending: str | None, last: bool, drawn: str | None, declares: bool) -> Text:
@@ -145,10 +156,13 @@ def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
             buttons.append(Button(describe(c), c, "primary"))
     pending = view.get("pending_declare")
     prompt = _turn_prompt(pending, phase == "last_turns", drawn, bool(declares) and not pending)
-    rows: list[tuple[Button, ...] | Select] = []
-    rows.extend(_selects("discard", DISCARD_PLACEHOLDER, discards, drawn))
-    rows.extend(button_rows(buttons)[:2])
-    if declares:
-        room = MAX_ROWS - len(rows)
-        rows.extend(_selects("declare", DECLARE_PLACEHOLDER, declares)[: max(0, room)])
+    # At most 14 distinct cards: three rows of five, leaving two rows for Mah-Jongg and
+    # kongs (and the Hint) and the standing-hand menu. When strict mode's 34 calls take two
+    # menus, the other buttons follow the cards in their rows.
+    tiles = _discard_buttons(discards, view.get("hand") or [], drawn)
+    menus = _selects("declare", DECLARE_PLACEHOLDER, declares) if declares else []
+    button_part = button_rows(tiles) + button_rows(buttons)
+    if len(button_part) + len(menus) > MAX_ROWS:
+        button_part = button_rows(tiles + buttons)
+    rows: list[tuple[Button, ...] | Select] = [*button_part, *menus]
     return Controls(prompt=prompt, rows=tuple(rows[:MAX_ROWS]))

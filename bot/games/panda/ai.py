@@ -463,6 +463,13 @@ def hint(view: Mapping[str, Any], legal: Sequence[str]) -> tuple[str, str]:
     words = code.split()
     if code == "call":
         return code, Text("Call Panda (+100): this hand can go out first")
+    if words[0] == "give" and not (view.get("given") or {}):
+        # The three cards are chosen together (one form): the hint names all three.
+        plan = pass_plan(view, hand)
+        pairs = [f"{d} {plan[d]}" for d in DIRECTIONS if f"give {d} {plan[d]}" in legal]
+        if len(pairs) == len(DIRECTIONS):
+            whole = "give " + " ".join(pairs)
+            return whole, Text("{action}: the cards your hand can best spare", action=_what(whole))
     if words[0] == "give":
         label = _what(code)
         if words[1] == "partner":

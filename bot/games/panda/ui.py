@@ -1,7 +1,9 @@
 """The Discord controls of a Panda seat (a pure description; the host builds components).
 
-- Passing: one select per recipient still open (``give left``, ``give partner``, ``give
-  right``); each pick is one action, the cards change hands when all four have chosen.
+- Passing: one button opens a form with a card menu per recipient still open (``left``,
+  ``partner``, ``right``): the three picks are sent together as one action (``give left 2t
+  partner Mg right 3a``) and can be changed until then; the cards change hands when all
+  four have chosen.
 - Your turn: a multi-select of your hand (verb ``play``) to build any combination, a Pass
   button, one button per Ambush/Kingdom you can lay. When the Catfish could be read two
   ways, the select also offers "Catfish as the LOWER card" (``catfish=low``); the plain
@@ -17,10 +19,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.engine.ui import (
+    MAX_FORM_LABEL,
     MAX_LABEL,
     MAX_ROWS,
     Button,
     Controls,
+    Field,
+    Form,
     Option,
     Select,
     button_rows,
@@ -132,33 +137,45 @@ def _passing(view: Mapping[str, Any], legal: Sequence[str], call_row: list[Butto
     )
     prompt = sentences(
         Text(
-            "Pass three cards: pick one card in each menu, one for each other player. "
-            "They change hands when all four players have chosen."
+            "Pass three cards: press **Choose the cards to pass**, pick one card for each "
+            "other player (change them freely), then send. They change hands when all four "
+            "players have chosen."
         ),
         Text("Chosen so far: {cards}.", cards=chosen) if chosen else None,
     )
-    rows: list[Any] = []
+    fields = []
     for d in open_dirs:
         target = names[(seat + OFFSET[d]) % 4]
         cards = [c.split()[2] for c in legal if c.startswith(f"give {d} ")]
-        rows.append(
-            Select(
-                verb=f"give {d}",
-                placeholder=_fit(_card_for(d, target), 100),
+        fields.append(
+            Field(
+                key=d,
+                label=_fit(Text("Card for {name}", name=target), MAX_FORM_LABEL),
                 options=tuple(_card_option(c) for c in cards),
+                description=_relation(d),
             )
         )
+    # One form for the three cards: one step to send, any pick changed until then.
+    rows: list[Any] = [
+        Form(
+            label=Text("Choose the cards to pass"),
+            verb="give",
+            title=Text("Pass three cards"),
+            fields=tuple(fields),
+        )
+    ]
     if call_row:
         rows.append(tuple(call_row))
     return Controls(prompt=prompt, rows=tuple(rows[:MAX_ROWS]))
 
 
-def _card_for(direction: str, name: str) -> str:
+def _relation(direction: str) -> str:
+    """Who the recipient is to the player (under the recipient's name in the form)."""
     if direction == "left":
-        return Text("Card for {name} (your left opponent, who plays after you)", name=name)
+        return Text("Your left opponent, who plays after you")
     if direction == "partner":
-        return Text("Card for {name} (your partner)", name=name)
-    return Text("Card for {name} (your right opponent, who plays before you)", name=name)
+        return Text("Your partner")
+    return Text("Your right opponent, who plays before you")
 
 
 @functools.cache  # 56 cards; every pass and play menu lists a hand of them on every DM refresh

@@ -84,3 +84,22 @@ def test_a_claim_window_with_nothing_to_claim_offers_only_pass() -> None:
     ctrl = controls(g.view(2), g.legal_actions(2))
     check(ctrl, ["pass"])
     assert "cannot claim" in ctrl.prompt and "Ann discarded North wind" in ctrl.prompt
+
+
+def test_a_discard_is_one_button_per_distinct_card_in_hand_order() -> None:
+    """One tap discards: a button per distinct card, named as people name it, in the order
+    of the hand; 14 distinct cards take three rows and leave room for the rest."""
+    east = "1b 2b 3b 4c 5c 6c 7d 8d 9d E S W C 5b"
+    south = "1b 4b 7b 1c 4c 7c 1d 4d 7d 2b 5b 8b 2c"
+    west = "3b 6b 9b 3c 6c 9c 3d 6d 9d 2d 5d 8d 5c"
+    north = "2b 5b 8b 3c 5c 8c 1b 4b 7b 1c 4c 7c 1d"
+    g = game(full_deck(east, south, west, north, wall="F P N"))
+    legal = g.legal_actions(0)
+    ctrl = controls(g.view(0), legal)
+    check(ctrl, legal)
+    tile_rows = [r for r in ctrl.rows if not isinstance(r, Select)][:3]
+    buttons = [b for row in tile_rows for b in row]
+    assert [b.code for b in buttons] == [f"discard {c}" for c in g.view(0)["hand"]]
+    assert [str(b.label) for b in buttons[:4]] == ["1 Bamboo", "2 Bamboo", "3 Bamboo", "5 Bamboo"]
+    assert len(buttons) == 14 and [len(r) for r in tile_rows] == [5, 5, 4]
+    assert not any(isinstance(r, Select) and r.verb == "discard" for r in ctrl.rows)

@@ -12,10 +12,13 @@ from panda_helpers import NAMES, everyone_passes, start_hand
 from bot.engine import IllegalAction
 from bot.engine.ui import (
     MAX_BUTTONS_PER_ROW,
+    MAX_FORM_FIELDS,
+    MAX_FORM_LABEL,
     MAX_LABEL,
     MAX_ROWS,
     MAX_SELECT_OPTIONS,
     Button,
+    Form,
     Select,
 )
 from bot.games.panda import controls, describe, new_game
@@ -36,6 +39,15 @@ def _check_limits(ctrl) -> None:
             for o in row.options:
                 assert len(o.label) <= 100 and len(o.value) <= 100
                 assert o.description is None or len(o.description) <= 100
+        elif isinstance(row, Form):
+            assert 1 <= len(row.fields) <= MAX_FORM_FIELDS
+            assert 1 <= len(row.title) <= MAX_FORM_LABEL and len(row.label) <= MAX_LABEL
+            assert len({f.key for f in row.fields}) == len(row.fields), "keys are unique"
+            for f in row.fields:
+                assert 1 <= len(f.label) <= MAX_FORM_LABEL
+                assert f.description is None or len(f.description) <= 100
+                assert 1 <= len(f.options) <= MAX_SELECT_OPTIONS
+                assert all(len(o.label) <= 100 for o in f.options)
         else:
             assert 1 <= len(row) <= MAX_BUTTONS_PER_ROW
             assert all(isinstance(b, Button) and len(b.label) <= MAX_LABEL for b in row)
@@ -45,19 +57,32 @@ def _selects(ctrl):
     return [r for r in ctrl.rows if isinstance(r, Select)]
 
 
+def _forms(ctrl):
+    return [r for r in ctrl.rows if isinstance(r, Form)]
+
+
+def _in_a_form(ctrl, code: str) -> bool:
+    """A form offers the pair of a ``give <recipient> <card>`` code."""
+    words = code.split()
+    return any(
+        form.verb == words[0]
+        and any(f.key == words[1] and words[2] in {o.value for o in f.options} for f in form.fields)
+        for form in _forms(ctrl)
+    )
+
+
 def _unreachable(state, seat, ctrl, legal) -> list[str]:
-    """Legal codes that no button and no pick in a select composes (after normalize)."""
+    """Legal codes that no button, no pick in a select and no form composes (after
+    normalize)."""
     buttons = set(ctrl.codes())
     selects = _selects(ctrl)
     missing = []
     for code in legal:
-        if code in buttons:
+        if code in buttons or _in_a_form(ctrl, code):
             continue
         words = code.split()
         picks: list[list[str]] = []
-        if words[0] == "give":
-            picks = [[words[2]]]
-        elif words[0] == "play":
+        if words[0] == "play":
             cards = [w for w in words[1:] if not w.startswith("catfish=")]
             if len(cards) < len(words) - 1:
                 # A stated Catfish reading: the plain Catfish (higher) or the LOWER option.
@@ -75,21 +100,38 @@ def _unreachable(state, seat, ctrl, legal) -> list[str]:
     return missing
 
 
-def test_passing_has_one_select_per_recipient() -> None:
+def test_passing_is_one_form_with_a_card_menu_per_recipient() -> None:
+    """The three cards go in one step: a form with one menu per other player, sent as one
+    action (picks can be changed until then); a pass made in steps (an older DM) leaves a
+    form with the menus still open."""
     state = new_game(2, NAMES)
     ctrl = _controls(state, 0)
     _check_limits(ctrl)
-    selects = _selects(ctrl)
-    assert [s.verb for s in selects] == ["give left", "give partner", "give right"]
-    assert "Bob" in selects[0].placeholder and "Cid" in selects[1].placeholder
+    assert not _selects(ctrl)
+    (form,) = _forms(ctrl)
+    assert form.verb == "give" and [f.key for f in form.fields] == ["left", "partner", "right"]
+    assert "Bob" in form.fields[0].label and "Cid" in form.fields[1].label
+    assert form.fields[1].description == "Your partner"
     assert "call" in ctrl.codes()
-    code = selects[1].code_for([state.hands[0][3]])
-    assert code in state.legal_actions(0)
+    hand = state.hands[0]
+    assert [o.value for o in form.fields[2].options] == list(hand)
+    code = form.code_for({"right": hand[5], "left": hand[3], "partner": hand[4]})
+    assert code == f"give left {hand[3]} partner {hand[4]} right {hand[5]}"
+    # The same card for two players is refused with a reason, and changes nothing.
+    with pytest.raises(IllegalAction):
+        state.apply(0, form.code_for({"left": hand[3], "partner": hand[3], "right": hand[5]}))
+    assert state.given[0] == {}
     state.apply(0, code)
-    ctrl = _controls(state, 0)
-    assert [s.verb for s in _selects(ctrl)] == ["give left", "give right"]
+    assert state.given[0] == {"left": hand[3], "partner": hand[4], "right": hand[5]}
+    assert not _forms(_controls(state, 0))
+    # A pass begun in steps: the form asks only for the rest.
+    other = new_game(2, NAMES)
+    other.apply(1, f"give partner {other.hands[1][0]}")
+    ctrl = _controls(other, 1)
+    (form,) = _forms(ctrl)
+    assert [f.key for f in form.fields] == ["left", "right"]
     assert "Chosen so far" in ctrl.prompt
-    assert all(o.value != state.hands[0][3] for s in _selects(ctrl) for o in s.options)
+    assert all(o.value != other.hands[1][0] for f in form.fields for o in f.options)
 
 
 def test_turn_has_a_hand_multiselect_pass_and_ambush_buttons() -> None:
