@@ -127,7 +127,12 @@ async def test_a_newcomer_gets_hints_that_change_nothing(
             )
         )
         stale = await answer(await _forged_click(fake, alice, dm, button["custom_id"]))
-        assert stale.ephemeral and STALE_CONTROLS in stale.content
+        # Edited in place, the DM no longer carries the button: discord.py drops the click
+        # and the bot's catch-all answers; on a retired message it is the stale refusal.
+        assert stale.ephemeral and stale.content in (
+            STALE_CONTROLS,
+            "These controls are not valid any more.",
+        )
         notices = [m for m in fake.messages_in(thread) if "asked for a hint" in m.content]
         assert len(notices) == 1
     finally:
