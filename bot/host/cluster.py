@@ -344,8 +344,8 @@ class ClusterMixin(HostBase):
             # Taken by another process after it expired here, or the table ended.
             self._held.pop(table_id, None)
             table = self.tables.get(table_id)
-            if table is None or table.ending:  # gone, or ending here (its end completes)
-                continue
+            if table is None or table.ending or table.state.is_over:
+                continue  # gone, or ending here (its end completes, or is tried again)
             self._stop_driving(table, "its lease was not renewed")
             row = await self.store.get_table(table_id)
             if row is None or row.status != "active":  # ended elsewhere: nothing to serve

@@ -47,15 +47,23 @@ class DriverMixin(HostBase):
         """
         failures = 0
         while not table.finished and not self._closing:
-            if not self._may_drive(table):
+            # The match is over but its results are not written (the store failed): try
+            # again. No lease is needed for that: the log is complete, and the store
+            # records a match once, whoever writes it.
+            end_owed = table.state.is_over and not table.ending
+            if not end_owed and not self._may_drive(table):
                 if await self._lease_late(table):
                     continue
                 self._stop_driving(table, "its lease is not confirmed")
                 return
             try:
-                if await self._ai_only_expired(table):
+                if end_owed:
+                    async with table.lock:
+                        await self._finish(table, quiet=False)
+                elif await self._ai_only_expired(table):
                     return
-                await self._drive_step(table)
+                else:
+                    await self._drive_step(table)
                 failures = 0
             except asyncio.CancelledError:
                 raise
@@ -75,16 +83,15 @@ class DriverMixin(HostBase):
                 await asyncio.sleep(retry_pause(failures))
 
     async def _drive_step(self, table: Table) -> None:
-        if table.state.is_over and not table.finished and not table.ending:
-            # Writing the results failed: try again (raising if it fails again).
-            async with table.lock:
-                await self._finish(table, quiet=False)
-            return
         if table.log_moved:  # another process served a move (it notified): read it first
             table.log_moved = False
-            async with table.lock:
-                if await self._sync_with_log(table):
-                    return
+            try:
+                async with table.lock:
+                    if await self._sync_with_log(table):
+                        return
+            except Exception:
+                table.log_moved = True  # (still to read, once the store answers)
+                raise
         ai_seats = [s for s in table.waiting_on() if table.seats[s].played_by_ai]
         if ai_seats:
             await asyncio.sleep(self.settings.ai_delay)

@@ -73,10 +73,15 @@ class FinishMixin(HostBase):
             rating_games=result.rating_games,
         )
         if not recorded and table.result_unsure:
-            # An earlier try of ours failed, perhaps after its commit: ours if the table is
-            # still this process's to drive (another process would have taken its lease).
+            # An earlier try of ours failed, perhaps after its commit. Ours if the lease is
+            # still this process's: a finished table's lease is claimed by nobody, so
+            # another process writing the end would have claimed it from us before.
             row = await self.store.get_table(table.id)
-            recorded = row is not None and row.status == "finished" and self._holds_lease(table.id)
+            recorded = (
+                row is not None
+                and row.status == "finished"
+                and await self.store.lease_owner(table.id) == self.owner
+            )
         return recorded
 
     async def _announce_end(self, table: Table, recorded: bool) -> None:

@@ -128,7 +128,7 @@ class PostgresStore(Store):
         url: str,
         *,
         migrations_dir: Path | None = None,
-        command_timeout: float = COMMAND_TIMEOUT,
+        command_timeout: float | None = None,
     ) -> PostgresStore:
         conn = await asyncpg.connect(url, timeout=CONNECT_TIMEOUT)
         try:
@@ -144,7 +144,7 @@ class PostgresStore(Store):
             url,
             min_size=POOL_MIN_SIZE,
             max_size=POOL_MAX_SIZE,
-            command_timeout=command_timeout,
+            command_timeout=command_timeout or COMMAND_TIMEOUT,
             timeout=CONNECT_TIMEOUT,
         )
         return cls(pool, url)

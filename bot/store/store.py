@@ -722,6 +722,14 @@ class Store(ABC):
         async with self._transaction() as tx:
             return await tx.execute(sql, params)
 
+    async def lease_owner(self, table_id: int) -> str | None:
+        """The owner of the table's lease, expired or not (the last process to claim it),
+        or None if it was never leased."""
+        rows = await self._fetchall(
+            "SELECT owner FROM table_leases WHERE table_id = ?", (table_id,)
+        )
+        return str(rows[0][0]) if rows else None
+
     async def lease_holder(self, table_id: int) -> str | None:
         """The owner of the table's unexpired lease, or None."""
         rows = await self._fetchall(
