@@ -48,6 +48,8 @@ CONNECTION_ERRORS: tuple[type[BaseException], ...] = (
     asyncpg.PostgresConnectionError,
     asyncpg.InterfaceError,
     asyncpg.OperatorInterventionError,  # admin shutdown, cannot connect now, cancelled
+    # (a connection cut while the pool was resetting it: "cannot switch to state …")
+    asyncpg.InternalClientError,
 )
 
 _PLACEHOLDER = re.compile(r"\?")
