@@ -201,42 +201,6 @@ class ClusterMixin(HostBase):
         table.state.events.clear()
         table.events_shown = 0
 
-    async def _apply_together(
-        self, table: Table, requests: list[tuple[int, str]], source: str
-    ) -> list[Any]:
-        """Apply actions asked for at the same moment (the game's priority decides which
-        are made) and log them. Which of them are made is only known by applying them, so
-        here the state is changed first and, if the append fails, rebuilt from the actions
-        before them (in memory: the log as committed, no database read) plus those that
-        were committed. This is the rare path (Panda's out-of-turn plays); a rebuild costs
-        a replay of the match, and only when the store fails."""
-        start = table.state.version
-        events = table.state.apply_simultaneous(requests)
-        made = table.state.log[start:]
-        if not made:
-            return events
-        try:
-            committed = await self._append_made(table, start, made, source)
-        except BaseException:
-            self._rebuild(table, table.state.log[:start])
-            raise
-        if committed < len(made):
-            self._rebuild(table, table.state.log[: start + committed])
-            events = []
-        table.wake_driver()
-        return events
-
-    async def _append_made(
-        self, table: Table, start: int, made: list[tuple[int, str]], source: str
-    ) -> int:
-        """:meth:`_append` for actions already applied to the state (at ``start``)."""
-        applied, table.state.log = table.state.log, table.state.log[:start]
-        try:
-            return await self._append(table, made, source)
-        finally:
-            if table.state.log == applied[:start]:  # (a catch-up rebuilt it meanwhile)
-                table.state.log = applied
-
     # ------------------------------------------------------------------ leases
     def start_leases(self) -> None:
         """Start renewing this process's leases and scanning for tables to take over (once;
