@@ -15,6 +15,9 @@ from collections import Counter
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
+
+from bot.host.cluster import NotSaved
 from bot.host.manager import TableHost
 from bot.store import Store
 from tests.host.offline import Click, offline_host, until
@@ -83,6 +86,33 @@ async def test_a_move_whose_append_fails_is_not_made_and_the_player_is_told(
         assert again.answers == []
         assert table.state.log == before + [(seat, code)]
         assert table.state.log == await host.store.actions(table_id)
+    finally:
+        down.down = False
+        await closing(host)
+
+
+async def test_plays_applied_together_are_undone_when_their_append_fails(new_database) -> None:
+    """Out-of-turn plays gathered and applied together (Panda's Ambushes) change the
+    state before they are logged (which of them are made is known only by applying
+    them): when the append fails the state is rebuilt as the log has it, and the players
+    are told it was not saved."""
+    host, table_id = await a_driven_table(await new_database(), [ALICE, BOB])
+    down = StoreDown(host.store)
+    try:
+        table = host.tables[table_id]
+        await until(lambda: table.state.to_act and not table.lock.locked())
+        seat, _, code = deciding(host, table_id)
+        before = list(table.state.log)
+        down.down = True
+        async with table.lock:
+            with pytest.raises(NotSaved):
+                await host._apply_together(table, [(seat, code)], "player")
+        assert table.state.log == before and seat in table.state.to_act
+        down.down = False
+        assert table.state.log == await host.store.actions(table_id)
+        async with table.lock:
+            await host._apply_together(table, [(seat, code)], "player")
+        assert table.state.log == before + [(seat, code)] == await host.store.actions(table_id)
     finally:
         down.down = False
         await closing(host)
