@@ -30,7 +30,7 @@ class FinishMixin(HostBase):
         "is over" is posted once.
 
         If the store fails meanwhile, the table's driver tries again after a pause, for as
-        long as it takes (see ``_drive_step``, which calls this with ``quiet=False``: the
+        long as it takes (``DriverMixin._drive`` calls this with ``quiet=False``: the
         failure is raised, and the driver pauses before the next try): the match is never
         left unrecorded, with its table active and its lease held."""
         if table.finished or table.ending:
