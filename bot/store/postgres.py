@@ -14,6 +14,7 @@ import asyncio
 import functools
 import logging
 import re
+import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -251,6 +252,7 @@ class PostgresStore(Store):
     async def _transaction(self) -> AsyncIterator[Transaction]:
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending_writes.add(done)
+        began = time.monotonic()
         try:
             async with asyncio.timeout(WAIT_TIMEOUT):  # this process's turn to write
                 await self._write_lock.acquire()
@@ -261,7 +263,7 @@ class PostgresStore(Store):
             finally:
                 self._write_lock.release()
         except CONNECTION_ERRORS as e:
-            self.outage.failed(e)
+            self.outage.failed(e, began)
             raise
         else:
             self.outage.answered()
@@ -270,6 +272,7 @@ class PostgresStore(Store):
             done.set_result(None)
 
     async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        began = time.monotonic()
         if self._pending_writes:  # read what was written before this call was made
             await asyncio.wait(list(self._pending_writes))
         try:
@@ -280,7 +283,7 @@ class PostgresStore(Store):
                 log.debug("a read found its connection closed (%r); reading again", e)
                 rows = await self._fetch(sql, params)
         except CONNECTION_ERRORS as e:
-            self.outage.failed(e)
+            self.outage.failed(e, began)
             raise
         self.outage.answered()
         return rows

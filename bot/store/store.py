@@ -128,16 +128,21 @@ class Outage:
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self.since: float | None = None  # monotonic time of the first failure
+        self.since: float | None = None  # when (monotonic) the first failing call was made
         self.failed_calls = 0
 
     @property
     def down(self) -> bool:
         return self.since is not None
 
-    def failed(self, error: BaseException) -> None:
-        if self.since is None:
-            self.since, self.failed_calls = time.monotonic(), 0
+    def failed(self, error: BaseException, began: float | None = None) -> None:
+        """A call failed for want of the database; ``began``: when (monotonic) it was made
+        (a call that waited out a timeout shows the outage began then, not at its end)."""
+        began = began or time.monotonic()
+        if self.since is not None:
+            self.since = min(self.since, began)  # (a call made earlier failed later)
+        else:
+            self.since, self.failed_calls = began, 0
             log.error(
                 "%s is not answering (%r): moves are not saved and tables wait, retrying,"
                 " until it is back",
