@@ -205,6 +205,26 @@ def bench_store(args: argparse.Namespace) -> int:
     return 0
 
 
+def bench_faults(args: argparse.Namespace) -> int:
+    """``python -m bench faults``: the fault soak (bench/faults.py); exit status 1 if a
+    check fails."""
+    from bench import faults
+
+    kinds = ["sqlite", "postgres"]
+    if args.database:
+        kinds = ["postgres" if args.database.startswith("postgres") else "sqlite"]
+    tables = args.faults_tables
+    failed = False
+    for kind in kinds:
+        print(f"Fault soak on {kind} ({tables} tables{', quick' if args.quick else ''})")
+        report = asyncio.run(faults.soak(kind, tables=tables, quick=args.quick, seed=args.seed))
+        for line in report.lines():
+            print(f"  {line}")
+        print()
+        failed = failed or not report.ok
+    return 1 if failed else 0
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("which", nargs="*", help="koikoi, host, or other games (default: all)")
@@ -240,6 +260,14 @@ def main(argv: list[str]) -> int:
         "latency of appending and committing one action (p50/p99) on SQLite and PostgreSQL "
         "(bench/store_bench.py)",
     )
+    faults_group = parser.add_argument_group(
+        "faults",
+        "python -m bench faults [--database sqlite|postgresql] [--faults-tables N] "
+        "[--quick]: the fault soak (bench/faults.py) on SQLite and on a throwaway "
+        "PostgreSQL server of its own (restarted and stalled; a URL given is not used: "
+        "the machine's server is never restarted)",
+    )
+    faults_group.add_argument("--faults-tables", type=int, default=20, help="tables (20)")
     store.add_argument("--store-tables", type=int, default=50, help="tables appending at once")
     store.add_argument("--store-actions", type=int, default=200, help="actions per table")
     host.add_argument(
@@ -256,6 +284,8 @@ def main(argv: list[str]) -> int:
     which = args.which or [*GAME_NAMES, "host"]
     if which == ["store"]:
         return bench_store(args)
+    if which == ["faults"]:
+        return bench_faults(args)
     host_flags = {
         "--tables",
         "--pace",

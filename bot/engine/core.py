@@ -234,6 +234,16 @@ class State:
 
     def apply(self, seat: int, code: str) -> list[Event]:
         """Validate and carry out ``code`` for ``seat``; raises IllegalAction, changing nothing."""
+        code = self.validate(seat, code)
+        events = self._apply(seat, code)
+        self.log.append((seat, code))
+        self.events.extend(events)
+        return events
+
+    def validate(self, seat: int, code: str) -> str:
+        """The canonical spelling of ``code`` if ``apply(seat, code)`` would accept it now;
+        raises IllegalAction otherwise. Changes nothing: the host stores an action in the
+        log before it changes the state (the log is the commit point)."""
         if self.is_over:
             raise IllegalAction("The match is over.")
         if not is_seat(self, seat):
@@ -246,10 +256,7 @@ class State:
             raise IllegalAction("It is not your turn.")
         code = self.normalize(seat, code)
         self.check(seat, code)
-        events = self._apply(seat, code)
-        self.log.append((seat, code))
-        self.events.extend(events)
-        return events
+        return code
 
     def apply_simultaneous(self, requests: Sequence[tuple[int, str]]) -> list[Event]:
         """Apply actions asked for at the same moment, in the game's priority order (here:

@@ -45,7 +45,6 @@ class HostBase:
         self.tables: dict[int, Table] = {}
         self._lobby_locks: dict[int, asyncio.Lock] = {}
         self._lobby_timers: dict[int, asyncio.Task[None]] = {}
-        self._last_new: dict[int, float] = {}  # user id -> monotonic time of their last /new
         self._closing = False
         self.budget = RestBudget(settings.rest_budget)
         #: Whether the event loop keeps up (background work waits while it does not).

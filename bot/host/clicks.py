@@ -187,24 +187,28 @@ class ClicksMixin(HostBase):
                 else:
                     requests.append((seat, code, interaction))
             start = table.state.version
-            events = table.state.apply_simultaneous([(s, c) for s, c, _ in requests])
+            failure: IllegalAction | None = None
             try:
-                await self._store_actions(table, start, "player")
-            except Conflict as e:
-                for _, _, interaction in requests:
-                    await followup(interaction, e.reason, prefix="⚠️ ")
-                return
+                events = await self._apply_together(
+                    table, [(s, c) for s, c, _ in requests], "player"
+                )
+            except IllegalAction as e:  # a conflict, the table ended, or not saved
+                events, failure = [], e
+            # (after a failure: those the log took before it, if any)
             made = table.state.log[start:]
             for seat, code, interaction in requests:
                 if (seat, table.state.normalize(seat, code)) in made:
                     await self._played(table, seat)
+                elif failure is not None:
+                    await followup(interaction, failure.reason, prefix="⚠️ ")
                 else:
                     await followup(
                         interaction,
                         Text("Another play had priority at that moment; yours was not made."),
                         prefix="⚠️ ",
                     )
-            await self._after_change(table, events)
+            if failure is None or (made and not isinstance(failure, Conflict)):
+                await self._after_change(table, events)
 
     def _precheck(self, table: Table | None, user_id: int, seat: int, version: int) -> Text | None:
         """Why a click cannot be taken (None if it can). In-memory only: it must be fast."""

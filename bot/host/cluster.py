@@ -34,7 +34,7 @@ from bot.host.base import HostBase
 from bot.host.options import game_options
 from bot.host.table import Table
 from bot.i18n import Text
-from bot.store import LeaseClaim, StoreError
+from bot.store import LeaseClaim, StoreError, TableClosed
 
 log = logging.getLogger(__name__)
 
@@ -59,19 +59,100 @@ class Conflict(IllegalAction):
         )
 
 
+class NotSaved(IllegalAction):
+    """The action could not be written to the log (the database failed or did not answer):
+    it is not made, and the state is as the log has it. The player may try again."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            Text("Your move was not saved: the game's database did not answer. Try again.")
+        )
+
+
+class TableEnded(Conflict):
+    """The table was aborted (or ended) in the store before the action was logged."""
+
+    def __init__(self) -> None:
+        super().__init__(Text("This table is no longer running."))
+
+
 class ClusterMixin(HostBase):
     # ------------------------------------------------------------------ the log as truth
     async def _apply(self, table: Table, seat: int, code: str, source: str) -> list[Any]:
-        """Apply one action and append it to the log before anything is shown.
+        """Make one action: checked, appended to the log, and only then applied.
 
-        The in-memory state is a cache of the log: if the log has moved on (another process
-        served a click of this table), the store refuses the append (its index is taken),
-        this process rebuilds from the log and the action, decided on an older state, is
-        refused with :class:`Conflict` (see :meth:`_store_actions`).
+        **The log is the commit point**: the state changes only once the append is
+        committed. ``State.validate`` checks the action without changing anything (an
+        ``IllegalAction`` leaves all as it was); a failed append raises :class:`NotSaved`
+        with the state untouched (no copy of the state is made, and none needs undoing).
+        If the log has moved on (another process served a click of this table), the store
+        refuses the index, this process catches up with the log and the action, decided on
+        an older state, is refused with :class:`Conflict`.
         """
-        start = table.state.version
+        code = table.state.validate(seat, code)
+        await self._append(table, seat, code, source)
         events = table.state.apply(seat, code)
-        await self._store_actions(table, start, source)
+        table.wake_driver()
+        return events
+
+    async def _append(self, table: Table, seat: int, code: str, source: str) -> None:
+        """Append one action to the log at the state's version; raises :class:`Conflict`
+        if another writer had taken the index, :class:`TableEnded` if the table ended in the
+        store, :class:`NotSaved` if the store failed."""
+        index = table.state.version
+        try:
+            await self.store.append_action(table.id, index, seat, code, source)
+        except Exception as error:
+            raise await self._refusal(table, index, error) from error
+
+    async def _refusal(self, table: Table, index: int, error: Exception) -> IllegalAction:
+        """What a failed append of action ``index`` means for the one who made it (with the
+        state as the log has it)."""
+        if isinstance(error, TableClosed):
+            log.info("table %s: ended in the store; action %d not logged", table.id, index)
+            table.finished = True
+            return TableEnded()
+        if isinstance(error, StoreError):
+            # The index is taken: another writer's action stands. Catch up with it.
+            log.info("table %s: action %d was taken by another writer", table.id, index)
+            try:
+                await self._sync_with_log(table)
+            except Exception:
+                table.log_moved = True  # (the driver reads it once the store answers)
+                return NotSaved()
+            return Conflict()
+        # The database failed. It may have failed after the commit (the answer was lost):
+        # the log is read again once the store answers (log_moved).
+        log.warning(
+            "table %s: action %d not saved (%r); the state stays as the log has it",
+            table.id,
+            index,
+            error,
+        )
+        table.log_moved = True
+        table.wake_driver()
+        return NotSaved()
+
+    async def _apply_together(
+        self, table: Table, requests: list[tuple[int, str]], source: str
+    ) -> list[Any]:
+        """Apply actions asked for at the same moment (the game's priority decides which
+        are made) and log them. Which are made is only known by applying them, so here the
+        state changes first and, if an append fails, is rebuilt from the actions the log
+        holds — from memory (the state's own log up to the failed index is exactly what
+        was committed): no database read. The rare path (Panda's out-of-turn plays): the
+        rebuild costs a replay of the match, and only when the store fails."""
+        start = table.state.version
+        events = table.state.apply_simultaneous(requests)
+        made = table.state.log[start:]
+        for offset, (seat, code) in enumerate(made):
+            try:
+                await self.store.append_action(table.id, start + offset, seat, code, source)
+            except Exception as error:
+                committed = table.state.log[: start + offset]
+                self._rebuild(table, committed)
+                raise await self._refusal(table, len(committed), error) from error
+        table.wake_driver()
         return events
 
     async def _sync_with_log(self, table: Table) -> bool:
@@ -120,24 +201,6 @@ class ClusterMixin(HostBase):
         table.state.events.clear()
         table.events_shown = 0
 
-    async def _store_actions(self, table: Table, start: int, source: str) -> None:
-        """Append the actions applied since ``start`` to the store's log."""
-        try:
-            for index in range(start, table.state.version):
-                seat, code = table.state.log[index]
-                await self.store.append_action(table.id, index, seat, code, source)
-        except Exception as error:
-            actions = await self.store.actions(table.id)
-            self._rebuild(table, actions)
-            if isinstance(error, StoreError) and len(actions) > start:
-                # Another writer took this index first: its action stands, ours is dropped.
-                log.info("table %s: action %d was taken by another writer", table.id, start)
-                await self._after_change(table, [])
-                raise Conflict() from None
-            log.exception("table %s: could not store actions; rebuilt from the log", table.id)
-            raise
-        table.wake_driver()
-
     # ------------------------------------------------------------------ leases
     def start_leases(self) -> None:
         """Start renewing this process's leases and scanning for tables to take over (once;
@@ -156,10 +219,19 @@ class ClusterMixin(HostBase):
         """Where the store can notify (PostgreSQL), hear of every append at once instead of
         at the next look at the log (which stays, less urgent, as the fallback)."""
         try:
-            if await self.store.listen_for_actions(self._heard_append):
+            if await self.store.listen_for_actions(self._heard_append, self._listening_again):
                 log.info("listening for actions appended by other processes")
         except Exception as e:
             log.warning("cannot listen for appended actions (%r); looking at the log only", e)
+
+    def _listening_again(self) -> None:
+        """The store listens again after its connection was lost: appends made meanwhile
+        were not heard, so every table driven here reads its log (a catch-up read)."""
+        driven = [t for t in self.tables.values() if t.driven and not t.finished]
+        log.info("listening again: %d driven table(s) read their logs", len(driven))
+        for table in driven:
+            table.log_moved = True
+            table.wake_driver()
 
     def _heard_append(self, table_id: int, idx: int) -> None:
         table = self.tables.get(table_id)
@@ -236,8 +308,8 @@ class ClusterMixin(HostBase):
             # Taken by another process after it expired here, or the table ended.
             self._held.pop(table_id, None)
             table = self.tables.get(table_id)
-            if table is None or table.ending:  # gone, or ending here (its end completes)
-                continue
+            if table is None or table.ending or table.state.is_over:
+                continue  # gone, or ending here (its end completes, or is tried again)
             self._stop_driving(table, "its lease was not renewed")
             row = await self.store.get_table(table_id)
             if row is None or row.status != "active":  # ended elsewhere: nothing to serve

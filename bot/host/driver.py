@@ -12,12 +12,30 @@ import time
 
 from bot.engine import IllegalAction, make_rng
 from bot.host.base import HostBase
-from bot.host.cluster import Conflict
+from bot.host.cluster import Conflict, NotSaved
 from bot.host.lifecycle import DRIVER_MAX_FAILURES
 from bot.host.table import Seat, Table
 from bot.i18n import Text, localize
+from bot.store import outage_error
 
 log = logging.getLogger(__name__)
+
+
+#: The longest pause between two tries of a table's driver while its steps fail: the
+#: first move after the database comes back waits at most this long.
+LONGEST_RETRY_PAUSE = 2.0
+
+
+def retry_pause(failures: int) -> float:
+    """Seconds to wait after ``failures`` failed steps in a row: 0.2, 0.4, 0.8 … up to
+    :data:`LONGEST_RETRY_PAUSE` (a failing step never makes the driver spin)."""
+    return min(LONGEST_RETRY_PAUSE, 0.1 * 2 ** min(failures, 16))
+
+
+def store_failure(error: BaseException) -> bool:
+    """The step failed because the store did (a move not saved, or a read or write that
+    found the database away), not because of a bug: retried without end."""
+    return isinstance(error, NotSaved) or outage_error(error)
 
 
 class DriverMixin(HostBase):
@@ -29,31 +47,51 @@ class DriverMixin(HostBase):
         """
         failures = 0
         while not table.finished and not self._closing:
-            if not self._may_drive(table):
+            # The match is over but its results are not written (the store failed): try
+            # again. No lease is needed for that: the log is complete, and the store
+            # records a match once, whoever writes it.
+            end_owed = table.state.is_over and not table.ending
+            if not end_owed and not self._may_drive(table):
                 if await self._lease_late(table):
                     continue
                 self._stop_driving(table, "its lease is not confirmed")
                 return
             try:
-                if await self._ai_only_expired(table):
+                if end_owed:
+                    async with table.lock:
+                        await self._finish(table, quiet=False)
+                elif await self._ai_only_expired(table):
                     return
-                await self._drive_step(table)
+                else:
+                    await self._drive_step(table)
                 failures = 0
             except asyncio.CancelledError:
                 raise
-            except Exception:
+            except Exception as error:
                 failures += 1
-                log.exception("table %s: driver step failed (%d in a row)", table.id, failures)
-                if failures >= DRIVER_MAX_FAILURES:
-                    raise
-                await asyncio.sleep(min(5.0, 0.1 * 2**failures))
+                if store_failure(error):
+                    # The database is failing: the table keeps its deadlines and tries again
+                    # after a growing pause, for as long as it takes (the store logs the
+                    # outage and its end once; nothing was applied that the log lacks).
+                    log.debug(
+                        "table %s: store failing (%r), %d in a row", table.id, error, failures
+                    )
+                else:
+                    log.exception("table %s: driver step failed (%d in a row)", table.id, failures)
+                    if failures >= DRIVER_MAX_FAILURES:
+                        raise
+                await asyncio.sleep(retry_pause(failures))
 
     async def _drive_step(self, table: Table) -> None:
         if table.log_moved:  # another process served a move (it notified): read it first
             table.log_moved = False
-            async with table.lock:
-                if await self._sync_with_log(table):
-                    return
+            try:
+                async with table.lock:
+                    if await self._sync_with_log(table):
+                        return
+            except Exception:
+                table.log_moved = True  # (still to read, once the store answers)
+                raise
         ai_seats = [s for s in table.waiting_on() if table.seats[s].played_by_ai]
         if ai_seats:
             await asyncio.sleep(self.settings.ai_delay)
@@ -132,6 +170,8 @@ class DriverMixin(HostBase):
                 events = await self._apply(table, seat, code, "ai")
             except Conflict:
                 return  # the log moved on: the driver plans again from the new state
+            except NotSaved:
+                raise  # nothing changed: the driver tries again after a pause
             except IllegalAction as e:
                 log.error("table %s: AI chose illegal %r (%s); using default", table.id, code, e)
                 events = await self._apply(table, seat, table.state.default_action(seat), "ai")
@@ -162,6 +202,9 @@ class DriverMixin(HostBase):
                     events = await self._apply(table, seat, code, "ai")
                 except Conflict:
                     return True  # the state moved on: consider again
+                except NotSaved:
+                    table.ai_considered.pop(seat, None)  # (not made: considered again)
+                    raise
                 except IllegalAction as e:
                     log.error("table %s: AI's optional %r refused: %s", table.id, code, e)
                     continue
@@ -187,7 +230,12 @@ class DriverMixin(HostBase):
             now = time.monotonic()
             expired = [s for s, t in table.deadlines.items() if t <= now]
             for seat in expired:
-                if not self._may_drive(table) or seat not in table.waiting_on():
+                if not self._may_drive(table):
+                    continue
+                if seat not in table.waiting_on():
+                    # (a decision that ended without a new deadline being set: dropped, or
+                    # the driver would find it expired again at once, every turn of the loop)
+                    table.deadlines.pop(seat, None)
                     continue
                 s = table.seats[seat]
                 # Letting a claim window close is a normal answer (pass), not a timeout:
@@ -201,29 +249,37 @@ class DriverMixin(HostBase):
                 if answering:
                     await self._after_change(table, events)
                     continue
-                if self.settings.poll_seconds > 0:
-                    # A move served by another process ended the run of timeouts there.
-                    stored = await self.store.get_seats(table.id)
-                    s.timeouts = next(r.timeouts for r in stored if r.seat == seat)
-                s.timeouts += 1
-                # The default move is not described here: it may be a hidden one (cards
-                # passed or buried); the public events say what everyone may know.
-                notes = [
-                    Text("⏰ {name} ran out of time; the default move was played.", name=s.name)
-                ]
-                if s.timeouts >= self.settings.timeouts_before_ai and not s.played_by_ai:
-                    s.ai_takeover = True
-                    notes.append(
-                        Text(
-                            "🤖 An AI now plays for {name} after {n} timeouts.",
-                            name=s.name,
-                            n=s.timeouts,
-                        )
-                    )
-                await self.store.update_seat(
-                    table.id, seat, timeouts=s.timeouts, ai_takeover=s.ai_takeover
-                )
+                notes = await self._timed_out(table, s)
                 await self._post(table, " ".join(localize(table.locale, n) for n in notes))
                 await self._after_change(table, events)
                 if s.ai_takeover:
                     await self._refresh_dm(table, s)
+
+    async def _timed_out(self, table: Table, s: Seat) -> list[Text]:
+        """Count a timeout of the seat (its default move is made); an AI takes the seat over
+        after ``timeouts_before_ai`` in a row. The thread's notes about it. The move is
+        already in the log: if the store fails here the count may stay behind, and the
+        move is still shown (never left half done)."""
+        try:
+            if self.settings.poll_seconds > 0:
+                # A move served by another process ended the run of timeouts there.
+                stored = await self.store.get_seats(table.id)
+                s.timeouts = next(r.timeouts for r in stored if r.seat == s.seat)
+        except Exception as e:
+            log.warning("table %s: reading seat %s's timeouts failed: %r", table.id, s.seat, e)
+        s.timeouts += 1
+        # The default move is not described here: it may be a hidden one (cards passed or
+        # buried); the public events say what everyone may know.
+        notes = [Text("⏰ {name} ran out of time; the default move was played.", name=s.name)]
+        if s.timeouts >= self.settings.timeouts_before_ai and not s.played_by_ai:
+            s.ai_takeover = True
+            notes.append(
+                Text("🤖 An AI now plays for {name} after {n} timeouts.", name=s.name, n=s.timeouts)
+            )
+        try:
+            await self.store.update_seat(
+                table.id, s.seat, timeouts=s.timeouts, ai_takeover=s.ai_takeover
+            )
+        except Exception as e:
+            log.warning("table %s: storing seat %s's timeouts failed: %r", table.id, s.seat, e)
+        return notes

@@ -24,13 +24,34 @@ log = logging.getLogger(__name__)
 
 
 class FinishMixin(HostBase):
-    async def _finish(self, table: Table) -> None:
+    async def _finish(self, table: Table, *, quiet: bool = True) -> None:
         """Write the results once, then announce them — only if this process wrote them:
         the store records a table's results once, also when two processes try at once, so
-        "is over" is posted once."""
+        "is over" is posted once.
+
+        If the store fails meanwhile, the table's driver tries again after a pause, for as
+        long as it takes (``DriverMixin._drive`` calls this with ``quiet=False``: the
+        failure is raised, and the driver pauses before the next try): the match is never
+        left unrecorded, with its table active and its lease held."""
         if table.finished or table.ending:
             return
         table.ending = True
+        try:
+            recorded = await self._record_result(table)
+        except Exception as e:
+            table.ending = False
+            # The write may have been committed with its answer lost: a later try finding
+            # the results there then announces them (see _record_result).
+            table.result_unsure = True
+            log.warning("table %s: recording its results failed (%r); trying again", table.id, e)
+            if not quiet:
+                raise
+            table.wake_driver()
+            return
+        await self._announce_end(table, recorded)
+
+    async def _record_result(self, table: Table) -> bool:
+        """Write the match's results; whether this process is the one to announce them."""
         result = table.state.result()
         team_of = {seat: t for t, team in enumerate(result.teams) for seat in team}
         rows = [
@@ -51,10 +72,29 @@ class FinishMixin(HostBase):
             rows=rows,
             rating_games=result.rating_games,
         )
-        table.finished = True  # recorded, here or elsewhere
+        if not recorded and table.result_unsure:
+            # An earlier try of ours failed, perhaps after its commit. Ours if the lease is
+            # still this process's: a finished table's lease is claimed by nobody, so
+            # another process writing the end would have claimed it from us before.
+            row = await self.store.get_table(table.id)
+            recorded = (
+                row is not None
+                and row.status == "finished"
+                and await self.store.lease_owner(table.id) == self.owner
+            )
+        return recorded
+
+    async def _announce_end(self, table: Table, recorded: bool) -> None:
+        """The results are in the store: say so in the thread (once: ``recorded`` by this
+        process), close the controls, forget the table."""
+        result = table.state.result()
+        table.finished = True  # recorded, here or elsewhere (or the table was aborted)
         await self._release(table.id)
         if not recorded:
-            log.info("table %s: its results were recorded by another process", table.id)
+            log.info(
+                "table %s: its results were recorded by another process, or it was aborted",
+                table.id,
+            )
             self._evict(table)
             return
         table.mark_dirty()

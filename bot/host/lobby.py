@@ -21,7 +21,7 @@ from bot.host.options import shown_options, validate_options
 from bot.host.replies import can_manage, ephemeral
 from bot.host.text import NO_PINGS, game_title, player_name
 from bot.i18n import Text, localize, normalize
-from bot.store import SeatRow, TableRow
+from bot.store import Quota, QuotaExceeded, SeatRow, TableRow
 
 log = logging.getLogger(__name__)
 
@@ -47,21 +47,23 @@ class LobbyMixin(HostBase):
         if interaction.guild_id is None:
             await ephemeral(interaction, Text("Tables are opened in a server channel, not in DMs."))
             return
-        refusal = await self._quota_refusal(interaction.guild_id, interaction.user.id)
-        if refusal:
-            await ephemeral(interaction, refusal, prefix="⏳ ")
-            return
         locale = normalize(language or getattr(interaction, "guild_locale", None))
-        self._last_new[interaction.user.id] = time.monotonic()
-        table_id = await self.store.create_table(
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
-            game=game,
-            options=options,
-            seed=str(secrets.randbits(63)),
-            host_id=interaction.user.id,
-            locale=locale,
-        )
+        try:
+            # The quotas are checked and the table made in one transaction: /new clicked
+            # several times at once (on one process or several) opens no more than allowed.
+            table_id = await self.store.create_table(
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                game=game,
+                options=options,
+                seed=str(secrets.randbits(63)),
+                host_id=interaction.user.id,
+                locale=locale,
+                quota=self._quota(),
+            )
+        except QuotaExceeded as refused:
+            await ephemeral(interaction, self._quota_refusal(refused), prefix="⏳ ")
+            return
         if self.settings.seed_base is not None:
             await self.store.update_table(
                 table_id, seed=derived_seed(self.settings.seed_base, table_id)
@@ -86,42 +88,44 @@ class LobbyMixin(HostBase):
         self._schedule_lobby_expiry(table_id, self.settings.lobby_ttl)
         log.info("table %s: lobby for %s (%s) opened by %s", table_id, game, locale, user.id)
 
-    async def _quota_refusal(self, guild_id: int, user_id: int) -> Text | None:
-        """Why this user may not open a table now (cooldown, caps), or None."""
+    def _quota(self) -> Quota:
         s = self.settings
-        now = time.monotonic()
-        # Forget cooldowns that are over, so the map stays small.
-        self._last_new = {u: t for u, t in self._last_new.items() if now - t < s.new_cooldown}
-        last = self._last_new.get(user_id)
-        if last is not None:
-            wait = s.new_cooldown - (now - last)
+        return Quota(
+            lobbies_per_user=s.max_lobbies_per_user,
+            tables_per_user=s.max_tables_per_user,
+            lobbies_per_guild=s.max_lobbies_per_guild,
+            tables_per_guild=s.max_tables_per_guild,
+            cooldown=s.new_cooldown,
+        )
+
+    def _quota_refusal(self, refused: QuotaExceeded) -> Text:
+        """Why the store refused a new table (the cap it hit), for the user."""
+        s = self.settings
+        if refused.limit == "cooldown":
             return Text(
                 "You opened a table a moment ago; try again in {seconds} s.",
-                seconds=f"{wait:.0f}",
+                seconds=f"{max(1.0, refused.wait):.0f}",
             )
-        count = self.store.count_tables
-        if await count("lobby", host_id=user_id) >= s.max_lobbies_per_user:
+        if refused.limit == "lobbies_per_user":
             return Text(
                 "You already have {n} open lobby(ies): start or cancel one first.",
                 n=s.max_lobbies_per_user,
             )
-        if await count("active", host_id=user_id) >= s.max_tables_per_user:
+        if refused.limit == "tables_per_user":
             return Text(
                 "You already host {n} running table(s): finish one first.",
                 n=s.max_tables_per_user,
             )
-        if await count("lobby", guild_id=guild_id) >= s.max_lobbies_per_guild:
+        if refused.limit == "lobbies_per_guild":
             return Text(
                 "This server has {n} open lobbies already: join one of them, or wait until "
                 "one starts or closes.",
                 n=s.max_lobbies_per_guild,
             )
-        if await count("active", guild_id=guild_id) >= s.max_tables_per_guild:
-            return Text(
-                "This server has {n} tables in play already: wait until one finishes.",
-                n=s.max_tables_per_guild,
-            )
-        return None
+        return Text(
+            "This server has {n} tables in play already: wait until one finishes.",
+            n=s.max_tables_per_guild,
+        )
 
     def _schedule_lobby_expiry(self, table_id: int, delay: float) -> None:
         old = self._lobby_timers.pop(table_id, None)

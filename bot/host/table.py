@@ -131,6 +131,8 @@ class Table:
     #: The end is being written and announced here (see bot.host.finish); ``finished`` once
     #: the results are recorded.
     ending: bool = False
+    #: Writing the results failed once, perhaps after its commit (see bot.host.finish).
+    result_unsure: bool = False
     tasks: list[asyncio.Task[Any]] = field(default_factory=list)
     #: Out-of-turn requests being gathered: (seat, code, version, interaction).
     batch: list[tuple[int, str, int, Any]] | None = None

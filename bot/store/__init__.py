@@ -7,13 +7,16 @@ from bot.store.rows import (
     ActionRow,
     LeaderRow,
     LeaseClaim,
+    Quota,
+    QuotaExceeded,
     ResultInput,
     SeatRow,
     StatsRow,
     StoreError,
+    TableClosed,
     TableRow,
 )
-from bot.store.store import DEFAULT_PATH, Store
+from bot.store.store import DEFAULT_PATH, Store, outage_error
 
 __all__ = [
     "AI_NAME",
@@ -22,10 +25,14 @@ __all__ = [
     "ActionRow",
     "LeaderRow",
     "LeaseClaim",
+    "Quota",
+    "QuotaExceeded",
     "ResultInput",
     "SeatRow",
     "StatsRow",
     "Store",
     "StoreError",
+    "TableClosed",
     "TableRow",
+    "outage_error",
 ]

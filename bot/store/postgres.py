@@ -14,6 +14,7 @@ import asyncio
 import functools
 import logging
 import re
+import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -22,12 +23,35 @@ from typing import Any
 import asyncpg
 
 from bot.store.migrate import MIGRATIONS_PG_DIR, migrate_postgres
-from bot.store.store import IntegrityViolation, Row, Store, Transaction
+from bot.store.store import IntegrityViolation, Outage, Row, Store, Transaction
 
 log = logging.getLogger(__name__)
 
 POOL_MIN_SIZE = 1
 POOL_MAX_SIZE = 10
+#: Seconds a statement may take before it is cancelled and fails (asyncpg's
+#: ``command_timeout``): a stalled server or a lock held elsewhere fails the call instead
+#: of freezing every table queued behind it.
+COMMAND_TIMEOUT = 10.0
+#: Seconds to open a connection, and to wait for a connection of the pool or for this
+#: process's turn to write (the writes queued behind a stalled one fail too, in bounded
+#: time, rather than each waiting out the one before).
+CONNECT_TIMEOUT = 5.0
+WAIT_TIMEOUT = 10.0
+#: Pauses between attempts to listen again after the listening connection was lost.
+RELISTEN_PAUSES = (0.1, 0.5, 1.0, 2.0, 5.0)
+
+#: Errors that mean the server did not answer (gone, restarting, stalled, the connection
+#: cut), not that it refused the request.
+CONNECTION_ERRORS: tuple[type[BaseException], ...] = (
+    OSError,
+    TimeoutError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.InterfaceError,
+    asyncpg.OperatorInterventionError,  # admin shutdown, cannot connect now, cancelled
+    # (a connection cut while the pool was resetting it: "cannot switch to state …")
+    asyncpg.InternalClientError,
+)
 
 _PLACEHOLDER = re.compile(r"\?")
 #: The channel every append notifies (payload ``"<table>:<idx>"``).
@@ -92,19 +116,40 @@ class PostgresStore(Store):
         self._pool = pool
         self._url = url
         self._listener: asyncpg.Connection | None = None
+        self._listen_callback: Callable[[int, int], None] | None = None
+        self._on_relisten: Callable[[], None] | None = None
+        self._relisten_task: asyncio.Task[None] | None = None
+        self._closed = False
         self._write_lock = asyncio.Lock()  # FIFO: writes in the order they are made
         self._pending_writes: set[asyncio.Future[None]] = set()
+        #: Logs the start and the end of an outage (once each).
+        self.outage = Outage("PostgreSQL")
 
     @classmethod
-    async def connect(cls, url: str, *, migrations_dir: Path | None = None) -> PostgresStore:
-        conn = await asyncpg.connect(url)
+    async def connect(
+        cls,
+        url: str,
+        *,
+        migrations_dir: Path | None = None,
+        command_timeout: float | None = None,
+    ) -> PostgresStore:
+        conn = await asyncpg.connect(url, timeout=CONNECT_TIMEOUT)
         try:
             applied = await migrate_postgres(conn, migrations_dir or MIGRATIONS_PG_DIR)
         finally:
             await conn.close()
         if applied:
             log.info("PostgreSQL database migrated to version %d", applied[-1])
-        pool = await asyncpg.create_pool(url, min_size=POOL_MIN_SIZE, max_size=POOL_MAX_SIZE)
+        # A connection the server closed (a restart, pg_terminate_backend) is replaced by
+        # the pool at its next acquire; the call that found it dead fails (a read is tried
+        # once more, see _fetchall).
+        pool = await asyncpg.create_pool(
+            url,
+            min_size=POOL_MIN_SIZE,
+            max_size=POOL_MAX_SIZE,
+            command_timeout=command_timeout or COMMAND_TIMEOUT,
+            timeout=CONNECT_TIMEOUT,
+        )
         return cls(pool, url)
 
     #: The server's clock (clock_timestamp(): the time of the call, not of the transaction's
@@ -117,27 +162,86 @@ class PostgresStore(Store):
         return "postgres"
 
     async def close(self) -> None:
+        self._closed = True
+        if self._relisten_task is not None:
+            self._relisten_task.cancel()
         if self._listener is not None:
             listener, self._listener = self._listener, None
-            await listener.close()
+            listener.terminate()
         await self._pool.close()
 
-    async def listen_for_actions(self, callback: Callable[[int, int], None]) -> bool:
+    @property
+    def listening(self) -> bool:
+        """The LISTEN connection is up (False while it is being connected again)."""
+        return self._listener is not None and not self._listener.is_closed()
+
+    async def listen_for_actions(
+        self,
+        callback: Callable[[int, int], None],
+        on_relisten: Callable[[], None] | None = None,
+    ) -> bool:
         """LISTEN on a connection of its own (notifications arrive between queries, so not
-        on the pool): each append NOTIFYs ``teahouse_actions`` at its commit."""
-        if self._listener is not None or not self._url:
-            return self._listener is not None
+        on the pool): each append NOTIFYs ``teahouse_actions`` at its commit.
 
-        def heard(conn: object, pid: int, channel: str, payload: str) -> None:
-            table, _, idx = payload.partition(":")
-            try:
-                callback(int(table), int(idx))
-            except Exception:
-                log.exception("handling the notification %r failed", payload)
-
-        self._listener = await asyncpg.connect(self._url)
-        await self._listener.add_listener(ACTIONS_CHANNEL, heard)
+        If that connection is lost (a restart of the server, a network cut, the backend
+        terminated), it is connected again, after growing pauses, for as long as the store
+        is open; ``on_relisten()`` is then called: appends notified while nobody listened
+        are not heard, so the caller reads the logs it follows again (a catch-up read)."""
+        if self._listen_callback is not None or not self._url:
+            return self._listen_callback is not None
+        self._listen_callback, self._on_relisten = callback, on_relisten
+        await self._connect_listener()
         return True
+
+    def _heard(self, conn: object, pid: int, channel: str, payload: str) -> None:
+        table, _, idx = payload.partition(":")
+        try:
+            assert self._listen_callback is not None
+            self._listen_callback(int(table), int(idx))
+        except Exception:
+            log.exception("handling the notification %r failed", payload)
+
+    async def _connect_listener(self) -> None:
+        listener = await asyncpg.connect(self._url, timeout=CONNECT_TIMEOUT)
+        try:
+            await listener.add_listener(ACTIONS_CHANNEL, self._heard)
+        except BaseException:
+            listener.terminate()
+            raise
+        listener.add_termination_listener(self._listener_lost)
+        self._listener = listener
+
+    def _listener_lost(self, conn: object) -> None:
+        if self._closed or conn is not self._listener:
+            return
+        self._listener = None
+        log.error("the LISTEN connection to PostgreSQL was lost; connecting it again")
+        if self._relisten_task is None or self._relisten_task.done():
+            self._relisten_task = asyncio.get_running_loop().create_task(
+                self._relisten(), name="postgres-relisten"
+            )
+
+    async def _relisten(self) -> None:
+        attempt = 0
+        while not self._closed:
+            pause = RELISTEN_PAUSES[min(attempt, len(RELISTEN_PAUSES) - 1)]
+            await asyncio.sleep(pause)
+            attempt += 1
+            try:
+                await self._connect_listener()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                if attempt == 1 or attempt % 10 == 0:
+                    log.warning("listening again failed (attempt %d): %r", attempt, e)
+                continue
+            log.warning("listening for appended actions again (after %d attempt(s))", attempt)
+            if self._on_relisten is not None:
+                try:
+                    self._on_relisten()
+                except Exception:
+                    log.exception("the catch-up after listening again failed")
+            return
 
     @property
     def connection(self) -> asyncpg.Pool:
@@ -148,15 +252,42 @@ class PostgresStore(Store):
     async def _transaction(self) -> AsyncIterator[Transaction]:
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending_writes.add(done)
+        began = time.monotonic()
         try:
-            async with self._write_lock:
-                async with self._pool.acquire() as conn, conn.transaction():
-                    yield _PostgresTransaction(conn)
+            async with asyncio.timeout(WAIT_TIMEOUT):  # this process's turn to write
+                await self._write_lock.acquire()
+            try:
+                async with self._pool.acquire(timeout=WAIT_TIMEOUT) as conn:
+                    async with conn.transaction():
+                        yield _PostgresTransaction(conn)
+            finally:
+                self._write_lock.release()
+        except CONNECTION_ERRORS as e:
+            self.outage.failed(e, began)
+            raise
+        else:
+            self.outage.answered()
         finally:
             self._pending_writes.discard(done)
             done.set_result(None)
 
     async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        began = time.monotonic()
         if self._pending_writes:  # read what was written before this call was made
             await asyncio.wait(list(self._pending_writes))
-        return list(await self._pool.fetch(to_postgres(sql), *params))
+        try:
+            try:
+                rows = await self._fetch(sql, params)
+            except (asyncpg.PostgresConnectionError, asyncpg.InterfaceError) as e:
+                # A connection the server closed meanwhile: the pool connects a new one.
+                log.debug("a read found its connection closed (%r); reading again", e)
+                rows = await self._fetch(sql, params)
+        except CONNECTION_ERRORS as e:
+            self.outage.failed(e, began)
+            raise
+        self.outage.answered()
+        return rows
+
+    async def _fetch(self, sql: str, params: Sequence[Any]) -> list[Row]:
+        async with self._pool.acquire(timeout=WAIT_TIMEOUT) as conn:
+            return list(await conn.fetch(to_postgres(sql), *params))

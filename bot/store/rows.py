@@ -42,6 +42,35 @@ class StoreError(Exception):
     """A request the store refuses (unknown column, out-of-order action, missing table...)."""
 
 
+class TableClosed(StoreError):
+    """An action appended to a table that is no longer in play (aborted, or finished): the
+    end stands, the action is not logged."""
+
+
+@dataclass(frozen=True, slots=True)
+class Quota:
+    """The caps a new table is opened within (``Store.create_table``): per host and per
+    guild, open lobbies and running tables; and the pause a host keeps between two new
+    tables (seconds)."""
+
+    lobbies_per_user: int
+    tables_per_user: int
+    lobbies_per_guild: int
+    tables_per_guild: int
+    cooldown: float = 0.0
+
+
+class QuotaExceeded(StoreError):
+    """A new table refused by a :class:`Quota`: ``limit`` names the cap it hit
+    (``cooldown``, ``lobbies_per_user``, ``tables_per_user``, ``lobbies_per_guild``,
+    ``tables_per_guild``); ``wait`` is the cooldown's time left, in seconds."""
+
+    def __init__(self, limit: str, wait: float = 0.0) -> None:
+        super().__init__(f"quota: {limit}")
+        self.limit = limit
+        self.wait = wait
+
+
 @dataclass(frozen=True, slots=True)
 class TableRow:
     id: int

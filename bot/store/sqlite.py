@@ -31,8 +31,15 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bot.store.migrate import MIGRATIONS_DIR, migrate
-from bot.store.rows import ACTION_SOURCES
-from bot.store.store import IntegrityViolation, Row, Store, StoreError, Transaction
+from bot.store.rows import ACTION_SOURCES, TableClosed
+from bot.store.store import (
+    CLOSED_STATUSES,
+    IntegrityViolation,
+    Row,
+    Store,
+    StoreError,
+    Transaction,
+)
 
 log = logging.getLogger(__name__)
 
@@ -198,8 +205,9 @@ class SQLiteStore(Store):
                 "INSERT INTO actions (table_id, idx, seat, code, source, created_at)"
                 f" SELECT ?, ?, ?, ?, ?, {self.clock_sql}"
                 " WHERE (SELECT COALESCE(MAX(idx) + 1, 0) FROM actions WHERE table_id = ?)"
-                " = ?",
-                (table_id, idx, seat, code, source, table_id, idx),
+                " = ? AND COALESCE((SELECT status FROM tables WHERE id = ?), '')"
+                f" NOT IN {CLOSED_STATUSES!r}",
+                (table_id, idx, seat, code, source, table_id, idx, table_id),
             )
         except IntegrityViolation as violation:
             if violation.duplicate:
@@ -210,9 +218,13 @@ class SQLiteStore(Store):
         if changed == 1:
             return
         rows = await self._fetchall(
-            "SELECT COALESCE(MAX(idx) + 1, 0) FROM actions WHERE table_id = ?", (table_id,)
+            "SELECT COALESCE(MAX(idx) + 1, 0),"
+            " (SELECT status FROM tables WHERE id = ?) FROM actions WHERE table_id = ?",
+            (table_id, table_id),
         )
         expected = int(rows[0][0])
+        if rows[0][1] in CLOSED_STATUSES:
+            raise TableClosed(f"table {table_id} is {rows[0][1]}: no action is logged")
         raise StoreError(
             f"table {table_id}: action index {idx} is out of order (next is {expected})"
         )

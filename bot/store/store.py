@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sqlite3
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -30,10 +31,13 @@ from bot.store.rows import (
     ActionRow,
     LeaderRow,
     LeaseClaim,
+    Quota,
+    QuotaExceeded,
     ResultInput,
     SeatRow,
     StatsRow,
     StoreError,
+    TableClosed,
     TableRow,
     hinted,
     holds_id,
@@ -43,6 +47,8 @@ log = logging.getLogger(__name__)
 
 DEFAULT_PATH = Path("data") / "teahouse.db"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+#: A table in these statuses takes no more actions (see ``append_action``).
+CLOSED_STATUSES = ("aborted", "finished")
 
 # Columns update_table may change; id, guild_id, game and created_at are fixed at creation.
 _TABLE_UPDATABLE = frozenset(
@@ -99,6 +105,63 @@ class IntegrityViolation(StoreError):
 
 
 Row = Mapping[str, Any]
+
+
+def outage_error(error: BaseException) -> bool:
+    """Whether ``error`` says the database did not answer or failed for a passing reason
+    (gone, restarting, stalled past its timeout, locked, out of disk), not that it refused
+    the request (a :class:`StoreError`): the same request may succeed later."""
+    if isinstance(error, StoreError):
+        return False
+    if isinstance(error, OSError | TimeoutError | sqlite3.OperationalError):
+        return True
+    try:
+        from bot.store.postgres import CONNECTION_ERRORS
+    except ImportError:  # (asyncpg is not installed: SQLite only)
+        return False
+    return isinstance(error, CONNECTION_ERRORS)
+
+
+class Outage:
+    """Whether the database answers: one log line when it stops answering (the first call
+    that fails for want of it) and one when it is back (the first call that succeeds), with
+    how long it was away, so an outage reads as two lines, not one per failing call."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.since: float | None = None  # when (monotonic) the first failing call was made
+        self.failed_calls = 0
+
+    @property
+    def down(self) -> bool:
+        return self.since is not None
+
+    def failed(self, error: BaseException, began: float | None = None) -> None:
+        """A call failed for want of the database; ``began``: when (monotonic) it was made
+        (a call that waited out a timeout shows the outage began then, not at its end)."""
+        began = began or time.monotonic()
+        if self.since is not None:
+            self.since = min(self.since, began)  # (a call made earlier failed later)
+        else:
+            self.since, self.failed_calls = began, 0
+            log.error(
+                "%s is not answering (%r): moves are not saved and tables wait, retrying,"
+                " until it is back",
+                self.name,
+                error,
+            )
+        self.failed_calls += 1
+
+    def answered(self) -> None:
+        if self.since is not None:
+            away = time.monotonic() - self.since
+            log.warning(
+                "%s answers again after %.1f s (%d call(s) failed meanwhile)",
+                self.name,
+                away,
+                self.failed_calls,
+            )
+            self.since = None
 
 
 class Transaction(ABC):
@@ -206,10 +269,15 @@ class Store(ABC):
     #: could listen (SQLite: one process).
     notify_sql: str | None = None
 
-    async def listen_for_actions(self, callback: Callable[[int, int], None]) -> bool:
+    async def listen_for_actions(
+        self,
+        callback: Callable[[int, int], None],
+        on_relisten: Callable[[], None] | None = None,
+    ) -> bool:
         """Call ``callback(table_id, idx)`` for every action appended from now on, by any
-        process, soon after its commit. False if the backend cannot tell (then nothing is
-        called: look at the log instead)."""
+        process, soon after its commit; ``on_relisten()`` after listening was interrupted
+        (notifications were missed: read the logs again). False if the backend cannot tell
+        (then nothing is called: look at the log instead)."""
         return False
 
     @abstractmethod
@@ -240,15 +308,55 @@ class Store(ABC):
         seed: str,
         host_id: int,
         locale: str = "en-US",
+        quota: Quota | None = None,
     ) -> int:
         """Record a new table in the ``lobby`` status; returns its id. ``locale`` is the
-        table's language (its public messages and picture)."""
+        table's language (its public messages and picture).
+
+        With a ``quota``, the table is made only within it, checked and stamped in the same
+        transaction (raises :class:`QuotaExceeded`, making nothing): requests of one host
+        (or one guild) arriving together, on one process or several, are counted one
+        after the other, so together they never open more than the caps allow."""
+        now = _now()
         async with self._transaction() as tx:
+            if quota is not None:
+                await self._check_quota(tx, quota, guild_id, host_id, now)
             return await tx.insert_id(
                 "INSERT INTO tables (guild_id, channel_id, game, options, seed, host_id,"
                 " status, created_at, locale) VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?)",
-                (guild_id, channel_id, game, _dump_options(options), seed, host_id, _now(), locale),
+                (guild_id, channel_id, game, _dump_options(options), seed, host_id, now, locale),
             )
+
+    @staticmethod
+    async def _check_quota(
+        tx: Transaction, quota: Quota, guild_id: int, host_id: int, now: float
+    ) -> None:
+        # The host first, then the guild: every opener takes the two in this order, so two
+        # of them never wait for each other in a circle (PostgreSQL; SQLite's BEGIN
+        # IMMEDIATE already serialises the whole check and insert).
+        await tx.lock(f"quota:user:{host_id}")
+        await tx.lock(f"quota:guild:{guild_id}")
+        rows = await tx.fetch(
+            "SELECT"
+            " (SELECT MAX(created_at) FROM tables WHERE host_id = ?) AS last_new,"
+            " (SELECT COUNT(*) FROM tables WHERE host_id = ? AND status = 'lobby') AS ul,"
+            " (SELECT COUNT(*) FROM tables WHERE host_id = ? AND status = 'active') AS ut,"
+            " (SELECT COUNT(*) FROM tables WHERE guild_id = ? AND status = 'lobby') AS gl,"
+            " (SELECT COUNT(*) FROM tables WHERE guild_id = ? AND status = 'active') AS gt",
+            (host_id, host_id, host_id, guild_id, guild_id),
+        )
+        row = rows[0]
+        last = row["last_new"]
+        if quota.cooldown > 0 and last is not None and now - float(last) < quota.cooldown:
+            raise QuotaExceeded("cooldown", wait=quota.cooldown - (now - float(last)))
+        for limit, count in (
+            ("lobbies_per_user", row["ul"]),
+            ("tables_per_user", row["ut"]),
+            ("lobbies_per_guild", row["gl"]),
+            ("tables_per_guild", row["gt"]),
+        ):
+            if int(count) >= getattr(quota, limit):
+                raise QuotaExceeded(limit)
 
     async def update_table(self, table_id: int, /, **fields: Any) -> None:
         """Change some columns of a table.
@@ -426,10 +534,16 @@ class Store(ABC):
             raise StoreError(f"unknown action source {source!r}")
         async with self._transaction() as tx:
             await tx.lock(f"actions:{table_id}")
+            # (an abort or an end commits the status without the actions' lock: read it
+            # after taking the lock, in the same statement as the next index)
             rows = await tx.fetch(
-                "SELECT COALESCE(MAX(idx) + 1, 0) FROM actions WHERE table_id = ?", (table_id,)
+                "SELECT COALESCE(MAX(idx) + 1, 0),"
+                " (SELECT status FROM tables WHERE id = ?) FROM actions WHERE table_id = ?",
+                (table_id, table_id),
             )
             expected = int(rows[0][0])
+            if rows[0][1] in CLOSED_STATUSES:
+                raise TableClosed(f"table {table_id} is {rows[0][1]}: no action is logged")
             if idx != expected:
                 raise StoreError(
                     f"table {table_id}: action index {idx} is out of order (next is {expected})"
@@ -622,6 +736,14 @@ class Store(ABC):
         async with self._transaction() as tx:
             return await tx.execute(sql, params)
 
+    async def lease_owner(self, table_id: int) -> str | None:
+        """The owner of the table's lease, expired or not (the last process to claim it),
+        or None if it was never leased."""
+        rows = await self._fetchall(
+            "SELECT owner FROM table_leases WHERE table_id = ?", (table_id,)
+        )
+        return str(rows[0][0]) if rows else None
+
     async def lease_holder(self, table_id: int) -> str | None:
         """The owner of the table's unexpired lease, or None."""
         rows = await self._fetchall(
@@ -645,7 +767,8 @@ class Store(ABC):
         """Write a finished match once: results, the table's ``finished`` status, ratings.
 
         Returns False, changing nothing, if the table's results are already recorded (also
-        when another process records them at the same moment). Humans are rated by user id;
+        when another process records them at the same moment) or the table was aborted (an
+        abort decided before the last move was logged stands). Humans are rated by user id;
         all AI seats share the pseudo-player ``AI_USER_ID`` per (guild, game). Ratings
         follow the final places and teams of ``rows`` — or, when ``rating_games`` is given,
         each of those contests in turn (``(teams of seats, place of each team)``, e.g.
@@ -664,7 +787,17 @@ class Store(ABC):
             await tx.lock(f"results:{table_id}")
             if await tx.fetch("SELECT 1 FROM results WHERE table_id = ? LIMIT 1", (table_id,)):
                 return False
-            table = await tx.fetch("SELECT options FROM tables WHERE id = ?", (table_id,))
+            # The status first, and only from a status other than aborted: this row update
+            # and an abort's (``transition``) exclude each other, so one of them wins.
+            finished = await tx.execute(
+                "UPDATE tables SET status = 'finished', finished_at = ?"
+                " WHERE id = ? AND status <> 'aborted'",
+                (now, table_id),
+            )
+            table = await tx.fetch("SELECT options, status FROM tables WHERE id = ?", (table_id,))
+            if table and not finished:
+                log.info("table %d was aborted: its results are not recorded", table_id)
+                return False
             if table and hinted(table[0]["options"]):
                 rated = False
             try:
@@ -689,10 +822,6 @@ class Store(ABC):
                 )
             except IntegrityViolation as exc:
                 raise StoreError(f"table {table_id}: cannot record results ({exc})") from exc
-            await tx.execute(
-                "UPDATE tables SET status = 'finished', finished_at = ? WHERE id = ?",
-                (now, table_id),
-            )
             if rated:
                 await self._update_ratings(tx, guild_id, game, rows, rating_games, now)
         log.info("recorded results of table %d (%s)", table_id, game)
@@ -790,4 +919,12 @@ class Store(ABC):
         return [_stats_row(row) for row in rows]
 
 
-__all__ = ["DEFAULT_PATH", "IntegrityViolation", "Store", "Transaction", "is_postgres_url"]
+__all__ = [
+    "DEFAULT_PATH",
+    "IntegrityViolation",
+    "Outage",
+    "Store",
+    "Transaction",
+    "is_postgres_url",
+    "outage_error",
+]
