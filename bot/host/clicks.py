@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from typing import Any
 
 import discord
@@ -16,7 +15,14 @@ from bot.engine import IllegalAction
 from bot.host.base import HostBase
 from bot.host.cluster import Conflict
 from bot.host.components import release_view
-from bot.host.replies import ephemeral, followup, from_table_guild, locale_of, report_error
+from bot.host.replies import (
+    acknowledge,
+    ephemeral,
+    followup,
+    from_table_guild,
+    locale_of,
+    report_error,
+)
 from bot.host.table import SERVING_TASK_SUFFIX, Seat, Table
 from bot.host.text import NO_PINGS
 from bot.host.tokens import ClickToken
@@ -58,7 +64,7 @@ class ClicksMixin(HostBase):
             # Loaded from the log first, which may take seconds while a restart loads every
             # table: the click is acknowledged at once, so it never runs into Discord's 3 s
             # limit ("This interaction failed"); a refusal then comes as a follow-up.
-            await interaction.response.defer()
+            await acknowledge(interaction)
         table = await self.table(table_id)
         if table is not None and not from_table_guild(interaction, table):
             table = None
@@ -66,7 +72,7 @@ class ClicksMixin(HostBase):
             # A cache of a table another process drives (or none yet): catch up with the
             # log before judging the click, or current controls would look out of date.
             if not interaction.response.is_done():
-                await interaction.response.defer()
+                await acknowledge(interaction)
             async with table.lock:
                 await self._catch_up(table)
         problem = self._precheck(table, interaction.user.id, seat, version)
@@ -74,7 +80,7 @@ class ClicksMixin(HostBase):
             # Other processes serve this table's clicks: the refusal may come from a move
             # made there that this process has not read yet.
             if not interaction.response.is_done():
-                await interaction.response.defer()
+                await acknowledge(interaction)
             async with table.lock:  # (the driver may have read it meanwhile)
                 await self._sync_with_log(table)
                 problem = self._precheck(table, interaction.user.id, seat, version)
@@ -83,7 +89,7 @@ class ClicksMixin(HostBase):
             return
         assert table is not None
         if not interaction.response.is_done():
-            await interaction.response.defer()
+            await acknowledge(interaction)
         if table.state.batches_out_of_turn and (
             table.batch is not None or seat not in table.state.to_act
         ):
@@ -206,7 +212,7 @@ class ClicksMixin(HostBase):
         if not s.ai_takeover:
             await ephemeral(interaction, Text("You are already playing your seat."))
             return
-        await interaction.response.defer()
+        await acknowledge(interaction)
         async with table.lock:
             s.ai_takeover = False
             s.timeouts = 0
@@ -242,7 +248,7 @@ class ClicksMixin(HostBase):
             await ephemeral(interaction, Text("You are not playing at this table."))
             return
         locale = locale_of(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await acknowledge(interaction, ephemeral=True, thinking=True)
         async with table.lock:
             if not table.driven:
                 await self._catch_up(table)
@@ -280,7 +286,7 @@ def keep_token(seat: Seat, interaction: discord.Interaction) -> None:
     """Keep the seat's last DM click (see ``_token_of`` in bot.host.presenter): its token
     and the id of the DM it was on, as a :class:`~bot.host.tokens.ClickToken`. The one it
     replaces may still be kept as the one that sent the current DM (``seat.dm_token``)."""
-    seat.token, seat.token_at = ClickToken.of(interaction), time.monotonic()
+    seat.token = ClickToken.of(interaction)
 
 
 def let_go_of_payloads(interaction: discord.Interaction) -> None:

@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: Discord's refusal of a second response to one interaction.
+ALREADY_ACKNOWLEDGED = 40060
+
 
 def locale_of(interaction: discord.Interaction) -> str:
     """The language of the user behind ``interaction`` (their Discord client's)."""
@@ -44,6 +47,37 @@ async def ephemeral(interaction: discord.Interaction, text: str, *, prefix: str 
             await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)
     except discord.HTTPException as e:
         log.warning("could not answer interaction: %s", e)
+
+
+async def acknowledge(
+    interaction: discord.Interaction, *, ephemeral: bool = False, thinking: bool = False
+) -> None:
+    """Defer the interaction (acknowledge it, to answer within 15 minutes). A server error
+    (Discord's 5xx burst, which discord.py does not retry for a 503) is tried once more at
+    once: the click must not be lost for it while its 3 seconds run. If the first attempt
+    went through after all, Discord refuses the second as already acknowledged, and the
+    interaction is taken as acknowledged."""
+    response = interaction.response
+    try:
+        await response.defer(ephemeral=ephemeral, thinking=thinking)
+        return
+    except discord.HTTPException as e:
+        if e.status < 500:
+            raise
+        log.info("acknowledging interaction %s failed (%s); once more", interaction.id, e)
+    try:
+        await response.defer(ephemeral=ephemeral, thinking=thinking)
+    except discord.HTTPException as e:
+        if e.code != ALREADY_ACKNOWLEDGED:
+            raise
+        # discord.py records a response only when its request succeeded (a private slot:
+        # without it, what follows would answer again instead of following up).
+        thinks = thinking or interaction.type is discord.InteractionType.application_command
+        response._response_type = (
+            discord.InteractionResponseType.deferred_channel_message
+            if thinks
+            else discord.InteractionResponseType.deferred_message_update
+        )
 
 
 async def followup(interaction: discord.Interaction, text: str, *, prefix: str = "") -> None:
