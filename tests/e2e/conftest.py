@@ -29,6 +29,10 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "no_rate_limits: the fake Discord does not enforce rate limits (say why)"
     )
+    config.addinivalue_line(
+        "markers",
+        "expect_refusals(reason): the fake Discord refuses some of the bot's requests on purpose (say why)",
+    )
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
