@@ -412,4 +412,3 @@ async def test_a_click_whose_acknowledgement_meets_a_server_error_is_acknowledge
     await eventually(lambda: table.state.version > version)
     failed = [r for r, _ in fake.error_responses if r.status == 503]
     assert [r.path for r in failed] == [f"/interactions/{inter.id}/{inter.token}/callback"]
-
