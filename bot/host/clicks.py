@@ -107,14 +107,16 @@ class ClicksMixin(HostBase):
                 await followup(interaction, problem)
                 return
             await self._played(table, seat)
-            if interaction.guild_id is None:  # a DM click: its token can carry later DMs
+            # (a click Discord never took, see ``acknowledge``, has no token to answer with)
+            answered = interaction.response.is_done()
+            if interaction.guild_id is None and answered:  # its token can carry later DMs
                 keep_token(table.seats[seat], interaction)
             from_private_hand = (
                 interaction.message is not None and interaction.message.flags.ephemeral
             )
             # The DM is refreshed too (even after a move from the ephemeral hand): it must not
             # keep the old decision's buttons, and the next decision then comes as a new DM.
-            await self._after_change(table, events, via=interaction)
+            await self._after_change(table, events, via=interaction if answered else None)
             if from_private_hand:
                 await self._edit_ephemeral_hand(interaction, table, seat)
 
@@ -248,7 +250,7 @@ class ClicksMixin(HostBase):
             await ephemeral(interaction, Text("You are not playing at this table."))
             return
         locale = locale_of(interaction)
-        await acknowledge(interaction, ephemeral=True, thinking=True)
+        await interaction.response.defer(ephemeral=True, thinking=True)
         async with table.lock:
             if not table.driven:
                 await self._catch_up(table)

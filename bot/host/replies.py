@@ -21,9 +21,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: Discord's refusal of a second response to one interaction.
-ALREADY_ACKNOWLEDGED = 40060
-
 
 def locale_of(interaction: discord.Interaction) -> str:
     """The language of the user behind ``interaction`` (their Discord client's)."""
@@ -49,35 +46,18 @@ async def ephemeral(interaction: discord.Interaction, text: str, *, prefix: str 
         log.warning("could not answer interaction: %s", e)
 
 
-async def acknowledge(
-    interaction: discord.Interaction, *, ephemeral: bool = False, thinking: bool = False
-) -> None:
-    """Defer the interaction (acknowledge it, to answer within 15 minutes). A server error
-    (Discord's 5xx burst, which discord.py does not retry for a 503) is tried once more at
-    once: the click must not be lost for it while its 3 seconds run. If the first attempt
-    went through after all, Discord refuses the second as already acknowledged, and the
-    interaction is taken as acknowledged."""
-    response = interaction.response
+async def acknowledge(interaction: discord.Interaction) -> bool:
+    """Defer a click (acknowledge it, to answer within 15 minutes); True once Discord took
+    it. A server error is tried again by discord.py itself (after 1, then 3 s...), and past
+    Discord's 3 s for the first answer the interaction is gone (404 / 10062): then False,
+    logged, and the click is carried out all the same (the player asked for it; their DM
+    follows), only its own answers, which would go through its token, are lost."""
     try:
-        await response.defer(ephemeral=ephemeral, thinking=thinking)
-        return
-    except discord.HTTPException as e:
-        if e.status < 500:
-            raise
-        log.info("acknowledging interaction %s failed (%s); once more", interaction.id, e)
-    try:
-        await response.defer(ephemeral=ephemeral, thinking=thinking)
-    except discord.HTTPException as e:
-        if e.code != ALREADY_ACKNOWLEDGED:
-            raise
-        # discord.py records a response only when its request succeeded (a private slot:
-        # without it, what follows would answer again instead of following up).
-        thinks = thinking or interaction.type is discord.InteractionType.application_command
-        response._response_type = (
-            discord.InteractionResponseType.deferred_channel_message
-            if thinks
-            else discord.InteractionResponseType.deferred_message_update
-        )
+        await interaction.response.defer()
+        return True
+    except (discord.DiscordServerError, discord.NotFound) as e:
+        log.warning("click %s not acknowledged (%s); carrying it out", interaction.id, e)
+        return False
 
 
 async def followup(interaction: discord.Interaction, text: str, *, prefix: str = "") -> None:
