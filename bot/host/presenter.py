@@ -469,7 +469,7 @@ class PresenterMixin(HostBase):
             hand_changed=seat.dm_new_owed or seat.dm_hand_key != hand_key,
             decision=table.decision_fingerprint(seat.seat),
             clicked=(
-                ClickToken.of(via)
+                _click_token(seat, via)
                 if via is not None and getattr(via.message, "id", None) == seat.dm_message_id
                 else None
             ),
@@ -756,6 +756,14 @@ def passing(error: BaseException) -> bool:
     if isinstance(error, discord.HTTPException):
         return error.status == 429 or error.status >= 500
     return isinstance(error, SEND_ERRORS)
+
+
+def _click_token(seat: Seat, via: discord.Interaction) -> ClickToken:
+    """The click's token as the seat keeps it when it is the seat's last click: one object
+    per click, so Discord's refusal of it (see ``ClickToken.note_refusal``) is known to
+    every use of it."""
+    kept: ClickToken | None = seat.token
+    return kept if kept is not None and kept.token == via.token else ClickToken.of(via)
 
 
 def _hand_priority(table: Table, seat: int) -> Priority:
