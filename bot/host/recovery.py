@@ -199,12 +199,19 @@ class RecoveryMixin(HostBase):
         takes the table (the channel itself if none can be opened), and its table message
         is posted there; both stored, so a restart finds them."""
         if table.thread_id != gone:
-            return  # (another message found it gone first)
+            return  # (moved already)
+        if table.rehoming is None:  # a post and the table message may find it gone at once
+            table.rehoming = asyncio.get_running_loop().create_task(self._move_table(table))
+            table.rehoming.add_done_callback(lambda _: setattr(table, "rehoming", None))
+        await asyncio.shield(table.rehoming)
+
+    async def _move_table(self, table: Table) -> None:
+        """Give the table a new thread, stored; its table message is posted there next."""
         log.warning("table %s: its thread was deleted; opening another", table.id)
-        table.thread_id = await self._new_thread(table)
-        table.table_message_id = None
-        table.shown = None
-        await self.store.update_table(table.id, thread_id=table.thread_id, table_message_id=None)
+        thread_id = await self._new_thread(table)
+        table.thread_id, table.table_message_id, table.shown = thread_id, None, None
+        await self.store.update_table(table.id, thread_id=thread_id, table_message_id=None)
+        table.mark_dirty()
 
     async def _new_thread(self, table: Table) -> int | None:
         """A public thread in the table's channel, not started from a message (the lobby's

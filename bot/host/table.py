@@ -118,6 +118,8 @@ class Table:
     missing_told: frozenset[str] = frozenset()
     refused_permissions: frozenset[str] = frozenset()
     refusals: int = 0
+    #: The table moving to a new thread, its own deleted (bot.host.recovery).
+    rehoming: asyncio.Task[None] | None = None
     wake: asyncio.Event = field(default_factory=asyncio.Event)  # the driver re-plans
     events_shown: int = 0
     #: The last public event lines, as the game said them (``Text``: told in each reader's

@@ -7,6 +7,7 @@ server error on the interaction callback route. Each test waits for conditions (
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
@@ -177,6 +178,27 @@ async def test_a_deleted_thread_is_replaced_by_a_new_one_that_a_restart_keeps(
     await play_next_decision(fake, table, [alice], random.Random(5))
     await fake.wait_until(lambda: shows_latest(fake, table), 20, what="the table edited")
     assert len(refusals(fake, 10003)) == 1
+
+
+@pytest.mark.expect_refusals("both posts go to the deleted thread first: 10003 twice")
+async def test_posts_that_find_the_thread_deleted_at_once_open_one_new_thread(
+    fake_discord: FakeDiscord, running: RunningBot, games_channel: int, alice: int
+) -> None:
+    fake = fake_discord
+    table = await start_table(fake, running.bot, games_channel, alice)
+    await eventually(lambda: next_decision(fake, table, [alice]))
+    await eventually(lambda: settled(table) and message_idle(table))
+    gone = table.thread_id
+    await fake.moderator_deletes_channel(gone)
+    host = running.bot.host
+    await asyncio.gather(host._post(table, "First line."), host._post(table, "Second line."))
+    assert len(refusals(fake, 10003)) == 2
+    threads = fake.threads_of(games_channel)
+    assert threads == [table.thread_id] and table.thread_id != gone
+    said = [m.content for m in fake.messages_in(table.thread_id)]
+    assert "First line." in said and "Second line." in said
+    await fake.wait_until(lambda: table_message(fake, table), 20, what="the table message")
+    assert table_message(fake, table).channel_id == table.thread_id
 
 
 # ---------------------------------------------------------------------- permissions taken away
