@@ -459,8 +459,9 @@ class FakeInteraction:
         #: The shard (shard_id, shard_count) whose session got it; None if no live session
         #: held its guild (or shard 0, for a DM): then nobody answers, as on Discord.
         self.shard: tuple[int, int] | None = None
-        #: When (the fake's clock) it was dispatched: its token expires TOKEN_LIFETIME_S later.
-        self.created_clock: float = 0.0
+        #: When (the fake's clock) it was dispatched: its token expires TOKEN_LIFETIME_S later
+        #: (None: not dispatched by the fake, never by the clock).
+        self.created_clock: float | None = None
         #: Expired ahead of time by ``FakeDiscord.expire_tokens``.
         self.token_expired = False
         self._responded = asyncio.Event()
@@ -2649,7 +2650,10 @@ class FakeDiscord:
         inter = self._by_token.get(r.params["token"])
         if inter is None or r.params["app"] != str(self.application_id):
             raise FakeHTTPError(404, 10015, "Unknown Webhook")
-        if inter.token_expired or self._clock() - inter.created_clock > TOKEN_LIFETIME_S:
+        if inter.token_expired or (
+            inter.created_clock is not None
+            and self._clock() - inter.created_clock > TOKEN_LIFETIME_S
+        ):
             # Discord's answer once the token's 15 minutes are over.
             raise FakeHTTPError(401, 50027, "Invalid Webhook Token")
         return inter
