@@ -2423,7 +2423,7 @@ class FakeDiscord:
         """Every interaction's token so far is over its 15 minutes: follow-ups and edits
         through it get 401 / 50027 Invalid Webhook Token (as a controllable clock would
         make them, without waiting)."""
-        for inter in self.interactions:
+        for inter in self._interactions.values():
             inter.token_expired = True
         self._changed()
 
