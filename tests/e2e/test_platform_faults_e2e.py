@@ -249,7 +249,7 @@ async def test_the_host_is_told_what_permission_is_missing_and_the_table_catches
     )  # (the channel's update alone brings an attempt)
     shown = message.content
     await play_next_decision(fake, table, [alice], random.Random(7))
-    await eventually(lambda: settled(table))
+    await eventually(lambda: settled(table) and message_idle(table))  # (its update tried)
     assert message.content == shown  # not edited meanwhile
     # Nothing was lost: every move is in the log, and Discord refused nothing (the bot
     # knew what it could not do).
