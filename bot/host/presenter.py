@@ -200,13 +200,11 @@ class PresenterMixin(HostBase):
             self.budget.refund()
             return False
         picture = posting or table.shown is None or table.shown[0] != shows[0]
-        missing = self._missing_permissions(table, with_file=picture)
-        if missing:
-            await self._tell_host_missing(table, missing)
+        missing = await self._check_permissions(table)
         if self._send_permission(table) in missing:
             self.budget.refund()  # nothing can go out there: the host is told
             return False
-        if ATTACH_FILES in missing:  # the text can still follow the game
+        if picture and ATTACH_FILES in missing:  # the text can still follow the game
             picture = False
             shows = (table.shown[0] if table.shown else b"", shows[1])
         file = await self._render(table, "render_table", None, table.locale) if picture else None
@@ -708,9 +706,7 @@ class PresenterMixin(HostBase):
         channel = self._channel(table.channel_for_table)
         if channel is None:
             return False
-        missing = self._missing_permissions(table, with_file=file is not None)
-        if missing:
-            await self._tell_host_missing(table, missing)
+        missing = await self._check_permissions(table)
         if self._send_permission(table) in missing:
             log.info("table %s: not posted (no permission to): %s", table.id, text[:80])
             return False

@@ -58,11 +58,19 @@ class RecoveryMixin(HostBase):
         """The permission that posting where the table is needs."""
         return SEND_IN_THREADS if table.thread_id is not None else SEND_MESSAGES
 
-    def _missing_permissions(self, table: Table, *, with_file: bool) -> tuple[str, ...]:
-        """The permissions a message (with a file, or not) where the table is needs and the
-        bot lacks: as its cache of the channel and its roles says, or as Discord refused
-        lately (see :meth:`_learn_refusal`)."""
-        needed = [self._send_permission(table)] + ([ATTACH_FILES] if with_file else [])
+    async def _check_permissions(self, table: Table) -> tuple[str, ...]:
+        """The permissions the table lacks where it is played (see
+        :meth:`_missing_permissions`); the table's host is told when they change."""
+        missing = self._missing_permissions(table)
+        if missing:
+            await self._tell_host_missing(table, missing)
+        return missing
+
+    def _missing_permissions(self, table: Table) -> tuple[str, ...]:
+        """The permissions the table's messages need where it is played (to send, to attach
+        its picture) and the bot lacks: as its cache of the channel and its roles says, or
+        as Discord refused lately (see :meth:`_learn_refusal`)."""
+        needed = (self._send_permission(table), ATTACH_FILES)
         granted = self._channel_permissions(table.channel_id)
         return tuple(
             name
