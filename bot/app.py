@@ -176,6 +176,19 @@ class Teahouse(commands.AutoShardedBot):
             len(self.guilds),
         )
 
+    async def on_guild_channel_update(
+        self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
+    ) -> None:
+        """A channel's permission overwrites may give the bot back what its tables there
+        lacked (see bot.host.recovery)."""
+        if self.host is not None and before.overwrites != after.overwrites:
+            self.host.permissions_changed(after.id)
+
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        """A role's permissions changed: perhaps the bot's, in every channel of the server."""
+        if self.host is not None and before.permissions != after.permissions:
+            self.host.permissions_changed(0)
+
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:

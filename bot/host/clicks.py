@@ -17,7 +17,14 @@ from bot.engine.ui import Form
 from bot.host.base import HostBase
 from bot.host.cluster import Conflict
 from bot.host.components import form_answers, form_modal, release_view
-from bot.host.replies import ephemeral, followup, from_table_guild, locale_of, report_error
+from bot.host.replies import (
+    acknowledge,
+    ephemeral,
+    followup,
+    from_table_guild,
+    locale_of,
+    report_error,
+)
 from bot.host.table import SERVING_TASK_SUFFIX, Seat, Table
 from bot.host.text import NO_PINGS
 from bot.host.tokens import ClickToken
@@ -59,7 +66,7 @@ class ClicksMixin(HostBase):
             # Loaded from the log first, which may take seconds while a restart loads every
             # table: the click is acknowledged at once, so it never runs into Discord's 3 s
             # limit ("This interaction failed"); a refusal then comes as a follow-up.
-            await interaction.response.defer()
+            await acknowledge(interaction)
         table = await self.table(table_id)
         if table is not None and not from_table_guild(interaction, table):
             table = None
@@ -67,7 +74,7 @@ class ClicksMixin(HostBase):
             # A cache of a table another process drives (or none yet): catch up with the
             # log before judging the click, or current controls would look out of date.
             if not interaction.response.is_done():
-                await interaction.response.defer()
+                await acknowledge(interaction)
             async with table.lock:
                 await self._catch_up(table)
         problem = self._precheck(table, interaction.user.id, seat, version)
@@ -75,7 +82,7 @@ class ClicksMixin(HostBase):
             # Other processes serve this table's clicks: the refusal may come from a move
             # made there that this process has not read yet.
             if not interaction.response.is_done():
-                await interaction.response.defer()
+                await acknowledge(interaction)
             async with table.lock:  # (the driver may have read it meanwhile)
                 await self._sync_with_log(table)
                 problem = self._precheck(table, interaction.user.id, seat, version)
@@ -84,7 +91,7 @@ class ClicksMixin(HostBase):
             return
         assert table is not None
         if not interaction.response.is_done():
-            await interaction.response.defer()
+            await acknowledge(interaction)
         if table.state.batches_out_of_turn and (
             table.batch is not None or seat not in table.state.to_act
         ):
@@ -102,14 +109,16 @@ class ClicksMixin(HostBase):
                 await followup(interaction, problem)
                 return
             await self._played(table, seat)
-            if interaction.guild_id is None:  # a DM click: its token can carry later DMs
+            # (a click Discord never took, see ``acknowledge``, has no token to answer with)
+            answered = interaction.response.is_done()
+            if interaction.guild_id is None and answered:  # its token can carry later DMs
                 keep_token(table.seats[seat], interaction)
             from_private_hand = (
                 interaction.message is not None and interaction.message.flags.ephemeral
             )
             # The DM is refreshed too (even after a move from the ephemeral hand): it must not
             # keep the old decision's buttons, and the next decision then comes as a new DM.
-            await self._after_change(table, events, via=interaction)
+            await self._after_change(table, events, via=interaction if answered else None)
             if from_private_hand:
                 await self._edit_ephemeral_hand(interaction, table, seat)
 
@@ -252,7 +261,7 @@ class ClicksMixin(HostBase):
         if not s.ai_takeover:
             await ephemeral(interaction, Text("You are already playing your seat."))
             return
-        await interaction.response.defer()
+        await acknowledge(interaction)
         async with table.lock:
             s.ai_takeover = False
             s.timeouts = 0
@@ -326,7 +335,7 @@ def keep_token(seat: Seat, interaction: discord.Interaction) -> None:
     """Keep the seat's last DM click (see ``_token_of`` in bot.host.presenter): its token
     and the id of the DM it was on, as a :class:`~bot.host.tokens.ClickToken`. The one it
     replaces may still be kept as the one that sent the current DM (``seat.dm_token``)."""
-    seat.token, seat.token_at = ClickToken.of(interaction), time.monotonic()
+    seat.token = ClickToken.of(interaction)
 
 
 def let_go_of_payloads(interaction: discord.Interaction) -> None:

@@ -188,10 +188,9 @@ class FinishMixin(HostBase):
                         seat, None, {"content": localize(loc, content), "view": None}
                     )
             with contextlib.suppress(discord.HTTPException):
-                channel = self._channel(table.channel_for_table)
                 if table.table_message_id is not None:
                     await self.budget.acquire(Priority.TABLE)
-                    await channel.get_partial_message(table.table_message_id).edit(view=None)
+                    await self._edit_table_message(table, view=None)
             await self._close_lobby_message(
                 table.id, table.channel_id, table.lobby_message_id, note
             )

@@ -10,6 +10,8 @@ It is assembled from one mixin per concern, each a module a reader can take on i
 - :mod:`bot.host.driver` — AI seats, deadlines and timeouts, a table left to AIs;
 - :mod:`bot.host.presenter` — after a change: prompts, deadlines, DMs, the table message,
   posts, images;
+- :mod:`bot.host.recovery` — Discord's failure modes around the thread and table message
+  (archived, deleted, permissions taken away);
 - :mod:`bot.host.finish` — results and the announcement, abort, retiring a table;
 - :mod:`bot.host.cluster` — the state as a cache of the shared log (catch-up, conflicts);
 - :mod:`bot.host.hints` — the Hint button for newcomers, and which matches are rated;
@@ -30,6 +32,7 @@ from bot.host.lifecycle import LifecycleMixin
 from bot.host.lobby import LobbyMixin, derived_seed
 from bot.host.options import game_options
 from bot.host.presenter import PresenterMixin
+from bot.host.recovery import RecoveryMixin
 from bot.host.replies import report_error
 from bot.host.spectate import SpectateMixin
 
@@ -42,6 +45,7 @@ class TableHost(
     SpectateMixin,
     DriverMixin,
     PresenterMixin,
+    RecoveryMixin,
     FinishMixin,
     ClusterMixin,
 ):

@@ -28,6 +28,7 @@ from bot.host.base import HostBase
 from bot.host.budget import Priority
 from bot.host.components import controls_view, reclaim_view, release_view, table_view
 from bot.host.hints import hints_badge, hints_offered
+from bot.host.recovery import ATTACH_FILES, MISSING_PERMISSIONS
 from bot.host.table import SERVING_TASK_SUFFIX, Seat, Table, fingerprint
 from bot.host.text import NO_PINGS, game_title, pings
 from bot.host.tokens import ClickToken
@@ -37,14 +38,15 @@ from bot.render.worker import render_png
 log = logging.getLogger(__name__)
 
 DM_CLOSED = 50007
-#: An interaction token is valid 15 minutes; use it for DMs a little less long than that.
-TOKEN_SECONDS = 14 * 60
 #: s before a DM or table message that failed for a passing reason (see :func:`passing`)
 #: is tried again, by attempt; then it is left to the next change.
 RETRY_DELAYS = (2.0, 5.0, 15.0, 30.0, 60.0, 120.0)
 #: What a request to Discord may fail with: its refusals and answers (``HTTPException``),
 #: and the network's errors, which discord.py lets through.
 SEND_ERRORS = (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError)
+#: Attempts of one table message update: a refusal put right (a deleted message or
+#: thread, then Attach Files found missing) is followed by another at once.
+SHOW_ATTEMPTS = 3
 
 
 class PresenterMixin(HostBase):
@@ -171,54 +173,75 @@ class PresenterMixin(HostBase):
     async def _show_table(self, table: Table, new: bool = False) -> None:
         """Post or edit the table message. Calls are serialised per table and each draws the
         state as it is when its turn comes, so an older picture never follows a newer one;
-        an unchanged picture and text are not sent again."""
+        an unchanged picture and text are not sent again. A refusal that could be put right
+        (see :meth:`_recovered`: the message or its thread deleted, Attach Files missing)
+        is followed by another attempt at once."""
+        async with table.edit_lock:
+            for _ in range(SHOW_ATTEMPTS):
+                if not await self._show_table_once(table, new):
+                    return
+
+    async def _show_table_once(self, table: Table, new: bool) -> bool:
+        """One attempt of :meth:`_show_table` (under its lock); True to try again now."""
         channel = self._channel(table.channel_for_table)
         if channel is None:
-            return
-        async with table.edit_lock:
-            posting = new or table.table_message_id is None
-            await self.budget.acquire(
-                Priority.POST if posting else Priority.TABLE, since=table.dirty_since
-            )
-            # What is drawn now is the table as it is now: later changes mark it again.
-            table.dirty_since = None
-            content = self._status_text(table)
-            # The picture shows the public view in the table's language.
-            shows = (
-                fingerprint(f"{table.locale}:{table.state.view(None)!r}"),
-                fingerprint(content),
-            )
-            if not posting and table.shown == shows:
-                self.budget.refund()
-                return
-            file = None
-            if posting or table.shown is None or table.shown[0] != shows[0]:
-                file = await self._render(table, "render_table", None, table.locale)
-            view = None if table.state.is_over else table_view(table.id, table.locale)
-            try:
-                if posting:
-                    message = await channel.send(
-                        content, file=file, view=view, allowed_mentions=NO_PINGS
-                    )  # type: ignore[arg-type]
-                    table.table_message_id = message.id
-                    await self.store.update_table(table.id, table_message_id=message.id)
-                else:
-                    message = channel.get_partial_message(table.table_message_id)  # type: ignore[union-attr]
-                    if file is not None:
-                        await message.edit(content=content, attachments=[file], view=view)
-                    else:  # same picture: keep the attachment, change the text only
-                        await message.edit(content=content, view=view)
-                table.shown = shows
-                table.show_failures = 0
-            except SEND_ERRORS as e:
-                log.warning("table %s: table message update failed: %r", table.id, e)
-                if passing(e):
-                    # Nothing else may change for a while (a person thinking): try again.
-                    delay = RETRY_DELAYS[min(table.show_failures, len(RETRY_DELAYS) - 1)]
-                    table.show_failures += 1
-                    asyncio.get_running_loop().call_later(delay, table.mark_dirty)
-            finally:
-                release_view(view)
+            return False
+        posting = new or table.table_message_id is None
+        await self.budget.acquire(
+            Priority.POST if posting else Priority.TABLE, since=table.dirty_since
+        )
+        # What is drawn now is the table as it is now: later changes mark it again.
+        table.dirty_since = None
+        content = self._status_text(table)
+        # The picture shows the public view in the table's language.
+        shows = (
+            fingerprint(f"{table.locale}:{table.state.view(None)!r}"),
+            fingerprint(content),
+        )
+        if not posting and table.shown == shows:
+            self.budget.refund()
+            return False
+        picture = posting or table.shown is None or table.shown[0] != shows[0]
+        missing = await self._check_permissions(table)
+        if self._send_permission(table) in missing:
+            self.budget.refund()  # nothing can go out there: the host is told
+            return False
+        if picture and ATTACH_FILES in missing:  # the text can still follow the game
+            picture = False
+            shows = (table.shown[0] if table.shown else b"", shows[1])
+        file = await self._render(table, "render_table", None, table.locale) if picture else None
+        view = None if table.state.is_over else table_view(table.id, table.locale)
+        try:
+            if posting:
+                message = await channel.send(
+                    content, file=file, view=view, allowed_mentions=NO_PINGS
+                )  # type: ignore[arg-type]
+                table.table_message_id = message.id
+                await self.store.update_table(table.id, table_message_id=message.id)
+            elif file is not None:
+                await self._edit_table_message(
+                    table, content=content, attachments=[file], view=view
+                )
+            else:  # same picture: keep the attachment, change the text only
+                await self._edit_table_message(table, content=content, view=view)
+            table.shown = shows
+            table.show_failures = 0
+            if not missing:  # (the permissions the host was told of are back)
+                await self._tell_host_missing(table, ())
+        except SEND_ERRORS as e:
+            log.warning("table %s: table message update failed: %r", table.id, e)
+            if await self._recovered(table, e, with_file=file is not None):
+                return True
+            if passing(e):
+                # Nothing else may change for a while (a person thinking): try again.
+                delay = RETRY_DELAYS[min(table.show_failures, len(RETRY_DELAYS) - 1)]
+                table.show_failures += 1
+                asyncio.get_running_loop().call_later(delay, table.mark_dirty)
+            elif isinstance(e, discord.HTTPException) and e.code == MISSING_PERMISSIONS:
+                await self._tell_host_missing(table, table.refused_permissions)
+        finally:
+            release_view(view)
+        return False
 
     async def _table_updater(self, table: Table) -> None:
         """Edits the table message after a change. At once when a person acts next (they
@@ -463,7 +486,7 @@ class PresenterMixin(HostBase):
             hand_changed=seat.dm_new_owed or seat.dm_hand_key != hand_key,
             decision=table.decision_fingerprint(seat.seat),
             clicked=(
-                ClickToken.of(via)
+                _click_token(seat, via)
                 if via is not None and getattr(via.message, "id", None) == seat.dm_message_id
                 else None
             ),
@@ -551,9 +574,8 @@ class PresenterMixin(HostBase):
 
     def _token_of(self, seat: Seat) -> ClickToken | None:
         """The seat's last DM click while its token is valid (Discord: 15 minutes)."""
-        if seat.token is None or time.monotonic() - seat.token_at > TOKEN_SECONDS:
-            return None
-        return seat.token
+        token: ClickToken | None = seat.token
+        return token if token is not None and token.usable else None
 
     async def _send_dm(
         self, seat: Seat, content: str, file: discord.File | None, view: Any, acting: bool
@@ -573,6 +595,7 @@ class PresenterMixin(HostBase):
                 return
             except discord.HTTPException as e:
                 log.info("DM through the interaction failed (%s); sending it plainly", e)
+                token.note_refusal(e)
                 if file is not None:
                     file.reset()
         await self.budget.acquire(Priority.DECISION if acting else Priority.DM)
@@ -598,7 +621,7 @@ class PresenterMixin(HostBase):
         """An interaction that can edit the seat's current DM without REST budget: the click
         on it, the player's last click if it was on it, or the interaction that sent it if it
         is still the player's latest; None if there is none."""
-        if clicked is not None:
+        if clicked is not None and clicked.usable:
             return clicked
         latest = self._token_of(seat)
         if latest is None or seat.dm_message_id is None:
@@ -617,7 +640,7 @@ class PresenterMixin(HostBase):
     ) -> None:
         """Edit one of the seat's DMs through ``token`` while it is valid, else plainly (a
         REST request at ``priority``)."""
-        if token is not None:
+        if token is not None and token.usable:  # (it may have been refused meanwhile)
             try:
                 if token.message_id == message_id:
                     # A component click's original response is the message it is on: the
@@ -629,6 +652,7 @@ class PresenterMixin(HostBase):
                 return
             except discord.HTTPException as e:
                 log.info("DM edit through the interaction failed (%s); editing plainly", e)
+                token.note_refusal(e)
                 _rewind(edit)
         await self.budget.acquire(priority)
         channel = await self._dm_channel(seat)
@@ -687,20 +711,49 @@ class PresenterMixin(HostBase):
         priority: Priority = Priority.POST,
     ) -> None:
         """Post in the table's thread, in the table's language (``text``: a ``Text``, or a
-        line already said in it); only the users in ``ping`` may be notified."""
+        line already said in it); only the users in ``ping`` may be notified. A refusal
+        that could be put right (see :meth:`_recovered`: the thread deleted, Attach Files
+        missing) is followed by another attempt; a post the bot's permissions do not allow
+        is not made (the table's host is told)."""
+        text = str(localize(table.locale, text))[:2000]
+        mentions = pings(*ping) if ping else NO_PINGS
+        for _ in range(SHOW_ATTEMPTS):
+            if not await self._post_once(table, text, file, mentions, priority):
+                return
+            if file is not None:
+                file.reset()
+
+    async def _post_once(
+        self,
+        table: Table,
+        text: str,
+        file: discord.File | None,
+        mentions: discord.AllowedMentions,
+        priority: Priority,
+    ) -> bool:
+        """One attempt of :meth:`_post`; True to try again now."""
         channel = self._channel(table.channel_for_table)
         if channel is None:
-            return
-        text = str(localize(table.locale, text))
-        mentions = pings(*ping) if ping else NO_PINGS
+            return False
+        missing = await self._check_permissions(table)
+        if self._send_permission(table) in missing:
+            log.info("table %s: not posted (no permission to): %s", table.id, text[:80])
+            return False
+        if ATTACH_FILES in missing:
+            file = None
         await self.budget.acquire(priority)
         try:
             if file is not None:
-                await channel.send(text[:2000], file=file, allowed_mentions=mentions)  # type: ignore[union-attr]
+                await channel.send(text, file=file, allowed_mentions=mentions)
             else:
-                await channel.send(text[:2000], allowed_mentions=mentions)  # type: ignore[union-attr]
+                await channel.send(text, allowed_mentions=mentions)
         except discord.HTTPException as e:
             log.warning("table %s: posting failed: %s", table.id, e)
+            if await self._recovered(table, e, with_file=file is not None):
+                return True
+            if e.code == MISSING_PERMISSIONS:
+                await self._tell_host_missing(table, table.refused_permissions)
+        return False
 
 
 @dataclass(frozen=True)
@@ -728,6 +781,14 @@ def passing(error: BaseException) -> bool:
     if isinstance(error, discord.HTTPException):
         return error.status == 429 or error.status >= 500
     return isinstance(error, SEND_ERRORS)
+
+
+def _click_token(seat: Seat, via: discord.Interaction) -> ClickToken:
+    """The click's token as the seat keeps it when it is the seat's last click: one object
+    per click, so Discord's refusal of it (see ``ClickToken.note_refusal``) is known to
+    every use of it."""
+    kept: ClickToken | None = seat.token
+    return kept if kept is not None and kept.token == via.token else ClickToken.of(via)
 
 
 def _hand_priority(table: Table, seat: int) -> Priority:

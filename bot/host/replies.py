@@ -46,6 +46,20 @@ async def ephemeral(interaction: discord.Interaction, text: str, *, prefix: str 
         log.warning("could not answer interaction: %s", e)
 
 
+async def acknowledge(interaction: discord.Interaction) -> bool:
+    """Defer a click (acknowledge it, to answer within 15 minutes); True once Discord took
+    it. A server error is tried again by discord.py itself (after 1, then 3 s...), and past
+    Discord's 3 s for the first answer the interaction is gone (404 / 10062): then False,
+    logged, and the click is carried out all the same (the player asked for it; their DM
+    follows), only its own answers, which would go through its token, are lost."""
+    try:
+        await interaction.response.defer()
+        return True
+    except (discord.DiscordServerError, discord.NotFound) as e:
+        log.warning("click %s not acknowledged (%s); carrying it out", interaction.id, e)
+        return False
+
+
 async def followup(interaction: discord.Interaction, text: str, *, prefix: str = "") -> None:
     """A private follow-up, in the user's language, to an interaction already acknowledged."""
     text = say(interaction, text, prefix)

@@ -39,10 +39,9 @@ class Seat:
     #: The current DM may carry live controls (unknown after a restart: assume it does).
     dm_has_controls: bool = True
     #: The seat's last DM click (its token sends and edits DMs without REST budget while
-    #: valid: a ``bot.host.tokens.ClickToken``, which also knows the DM it was on), when it
-    #: was made, and the click whose token sent the current DM, if one did.
+    #: valid: a ``bot.host.tokens.ClickToken``, which also knows the DM it was on and when
+    #: it was made), and the click whose token sent the current DM, if one did.
     token: Any = None
-    token_at: float = 0.0
     dm_token: Any = None
     #: DM refreshes of the seat go out one at a time (``dm_lock``); each is numbered when
     #: it is planned (``dm_plans``) and one that a later plan overtook is dropped.
@@ -120,6 +119,14 @@ class Table:
     #: Table-message updates that failed in a row (for a passing reason): it is tried again
     #: after ``RETRY_DELAYS[show_failures]`` (bot.host.presenter).
     show_failures: int = 0
+    #: Permissions (discord.py's names) the table's host was told the bot lacks in the
+    #: table's channel; and those Discord refused though the bot's cache had them, taken as
+    #: missing until they are tried again after ``refusals`` (bot.host.recovery).
+    missing_told: frozenset[str] = frozenset()
+    refused_permissions: frozenset[str] = frozenset()
+    refusals: int = 0
+    #: The table moving to a new thread, its own deleted (bot.host.recovery).
+    rehoming: asyncio.Task[None] | None = None
     wake: asyncio.Event = field(default_factory=asyncio.Event)  # the driver re-plans
     events_shown: int = 0
     #: The last public event lines, as the game said them (``Text``: told in each reader's

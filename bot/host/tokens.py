@@ -10,24 +10,36 @@ walks, per player (a few thousand at 1,000 tables).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
 #: How a click's webhook names the message the click was on (its "original response").
 ORIGINAL_MESSAGE = "@original"
+#: An interaction token is valid 15 minutes; the host uses one a little less long than that
+#: (a request sent at 14:59 must not arrive after 15:00).
+TOKEN_SECONDS = 14 * 60
+#: Discord's answer to a request through a token that is no longer valid.
+INVALID_WEBHOOK_TOKEN = 50027
+#: The clock tokens are timed by (monotonic seconds; tests step it).
+clock = time.monotonic
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(slots=True, eq=False)
 class ClickToken:
     """A click's webhook (the application's id and the click's token) and the id of the
-    message the click was on; it answers as the interaction would."""
+    message the click was on; it answers as the interaction would, while it is valid."""
 
     client: discord.Client
     application_id: int
     token: str
     message_id: int | None
+    #: When the click came (:data:`clock`).
+    clicked_at: float = field(default_factory=lambda: clock())
+    #: Discord refused it (401 / 50027, Invalid Webhook Token): never tried again.
+    refused: bool = False
 
     @classmethod
     def of(cls, interaction: discord.Interaction) -> ClickToken:
@@ -38,6 +50,16 @@ class ClickToken:
             interaction.token,
             message.id if message is not None else None,
         )
+
+    @property
+    def usable(self) -> bool:
+        """Still worth trying: younger than :data:`TOKEN_SECONDS` and not refused."""
+        return not self.refused and clock() - self.clicked_at <= TOKEN_SECONDS
+
+    def note_refusal(self, error: discord.HTTPException) -> None:
+        """Remember Discord's refusal of the token itself (not of what was sent through it)."""
+        if error.code == INVALID_WEBHOOK_TOKEN:
+            self.refused = True
 
     @property
     def followup(self) -> discord.Webhook:

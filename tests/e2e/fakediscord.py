@@ -81,9 +81,13 @@ HEARTBEAT_INTERVAL_MS = 41250
 MAX_GUILDS_PER_SHARD = 2500
 SESSION_START_TOTAL = 1000
 SESSION_START_WINDOW_S = 24 * 60 * 60
+#: Dispatches a session keeps for a RESUME to replay.
+SESSION_HISTORY = 256
 #: Gateway close codes for a refused IDENTIFY.
 CLOSE_INVALID_SHARD = 4010
 CLOSE_SHARDING_REQUIRED = 4011
+#: Close codes after which a client may not RESUME (discord.py identifies anew or stops).
+NO_RESUME_CLOSE_CODES = (1000, 4004, 4007, 4009, 4010, 4011, 4012, 4013, 4014)
 
 # Message flags.
 SUPPRESS_EMBEDS = 1 << 2
@@ -120,6 +124,13 @@ EVERYONE_PERMISSIONS = discord.Permissions(
     speak=True,
 ).value
 ALL_PERMISSIONS = discord.Permissions.all().value
+SEND_MESSAGES = discord.Permissions(send_messages=True).value
+SEND_MESSAGES_IN_THREADS = discord.Permissions(send_messages_in_threads=True).value
+ATTACH_FILES = discord.Permissions(attach_files=True).value
+#: Permission overwrite targets (Discord's ``type``: 0 a role, 1 a member).
+OVERWRITE_ROLE, OVERWRITE_MEMBER = 0, 1
+#: An interaction's token lives 15 minutes; then its webhook answers 401 / 50027.
+TOKEN_LIFETIME_S = 15 * 60
 
 
 def _now_iso() -> str:
@@ -266,6 +277,8 @@ class FakeChannel:
     messages: list[FakeMessage] = field(default_factory=list)
     last_message_id: int | None = None
     total_message_sent: int = 0
+    #: Permission overwrites of a guild channel: target id -> (type, allow, deny).
+    overwrites: dict[int, tuple[int, int, int]] = field(default_factory=dict)
 
     @property
     def is_thread(self) -> bool:
@@ -475,6 +488,11 @@ class FakeInteraction:
         #: The shard (shard_id, shard_count) whose session got it; None if no live session
         #: held its guild (or shard 0, for a DM): then nobody answers, as on Discord.
         self.shard: tuple[int, int] | None = None
+        #: When (the fake's clock) it was dispatched: its token expires TOKEN_LIFETIME_S later
+        #: (None: not dispatched by the fake, never by the clock).
+        self.created_clock: float | None = None
+        #: Expired ahead of time by ``FakeDiscord.expire_tokens``.
+        self.token_expired = False
         self._responded = asyncio.Event()
         self._fake: FakeDiscord | None = None
 
@@ -856,6 +874,21 @@ class _Session:
     seq: int = 0
     #: The shard this session identified as: (shard_id, shard_count).
     shard: tuple[int, int] = (0, 1)
+    #: Its connection was dropped by Discord (``drop_connections``) and it may RESUME:
+    #: meanwhile its events are kept (with their sequence numbers) to be replayed.
+    awaiting_resume: bool = False
+    #: The last dispatches sent or kept for it, as frames: a RESUME replays those after the
+    #: client's last sequence number.
+    history: collections.deque[dict[str, Any]] = field(
+        default_factory=lambda: collections.deque(maxlen=SESSION_HISTORY)
+    )
+
+    def frame(self, event: str, data: Any) -> dict[str, Any]:
+        """The next dispatch frame of this session (numbered, and kept for a RESUME)."""
+        self.seq += 1
+        frame = {"op": 0, "t": event, "s": self.seq, "d": data}
+        self.history.append(frame)
+        return frame
 
     def holds(self, guild_id: int | None) -> bool:
         """Whether Discord sends this session the events of ``guild_id`` (None: a DM)."""
@@ -891,9 +924,7 @@ class _Connection:
         async with self.lock:
             if self.ws.closed:
                 raise ConnectionError("gateway connection closed")
-            self.session.seq += 1
-            frame = {"op": 0, "t": event, "s": self.session.seq, "d": data}
-            await self.ws.send_str(_dumps(frame))
+            await self.ws.send_str(_dumps(self.session.frame(event, data)))
 
 
 def _dumps(payload: Any) -> str:
@@ -1148,6 +1179,13 @@ class FakeDiscord:
         #: Accepted IDENTIFYs (new sessions).
         self.identify_count = 0
         self.resume_count = 0
+        #: Dispatches a RESUME replayed (event names), and sessions invalidated (op 9).
+        self.replayed: list[str] = []
+        self.invalidated_sessions = 0
+        #: Set while new gateway connections get their HELLO (see :meth:`hold_gateway`).
+        self._gateway_open = asyncio.Event()
+        self._gateway_open.set()
+        self._held_connections = 0
         #: The last IDENTIFY's ``d`` (also of a refused one).
         self.last_identify: dict[str, Any] | None = None
         #: The shard (shard_id, shard_count) of each accepted IDENTIFY, in order.
@@ -1455,7 +1493,10 @@ class FakeDiscord:
             "guild_id": str(channel.guild_id),
             "name": channel.name,
             "position": channel.position,
-            "permission_overwrites": [],
+            "permission_overwrites": [
+                {"id": str(target), "type": kind, "allow": str(allow), "deny": str(deny)}
+                for target, (kind, allow, deny) in channel.overwrites.items()
+            ],
             "parent_id": str(channel.parent_id) if channel.parent_id else None,
             "nsfw": False,
             "rate_limit_per_user": 0,
@@ -2044,6 +2085,34 @@ class FakeDiscord:
         if channel.is_thread and channel.locked:
             raise FakeHTTPError(403, 50083, "Thread is archived")
 
+    def bot_permissions_in(self, channel_id: int) -> int:
+        """The bot's permissions in a guild channel or thread, as Discord computes them:
+        every permission but Administrator (which would make overwrites moot), less what the
+        channel's overwrites deny (@everyone's, then the bot's own); a thread has its parent's
+        (threads have no overwrites of their own)."""
+        channel = self._channels[channel_id]
+        if channel.is_thread and channel.parent_id is not None:
+            channel = self._channels[channel.parent_id]
+        perms = ALL_PERMISSIONS & ~discord.Permissions(administrator=True).value
+        for target in (channel.guild_id, self.bot_user_id):
+            _, allow, deny = channel.overwrites.get(target or 0, (0, 0, 0))
+            perms = (perms & ~deny) | allow
+        return perms
+
+    def _check_bot_may_send(self, channel: FakeChannel, uploads: Sequence[_Upload]) -> None:
+        """Discord's 403 / 50013 for a message (or an edit of one) the bot's permissions in
+        the channel do not allow: Send Messages (Send Messages in Threads in a thread), and
+        Attach Files for uploads. (An edit is checked like a new message: Discord lets nobody
+        edit in a channel they can no longer send to.)"""
+        if channel.is_dm or channel.guild_id is None:
+            return
+        perms = self.bot_permissions_in(channel.id)
+        needed = SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES
+        if uploads:
+            needed |= ATTACH_FILES
+        if perms & needed != needed:
+            raise FakeHTTPError(403, 50013, "Missing Permissions")
+
     def _validate(
         self,
         payload: Mapping[str, Any],
@@ -2220,17 +2289,22 @@ class FakeDiscord:
         self._changed()
         return msg
 
-    def _delete_message(self, msg: FakeMessage) -> None:
-        channel = self._channels[msg.channel_id]
-        if msg in channel.messages:
+    def _delete_message(self, msg: FakeMessage, *, by_bot: bool = True) -> None:
+        channel = self._channels.get(msg.channel_id)
+        if channel is not None and msg in channel.messages:
             channel.messages.remove(msg)
         msg.deleted = True
-        self.deleted_messages.append(msg)
+        if by_bot:
+            self.deleted_messages.append(msg)
         self._changed()
 
     async def _r_send(self, r: _Req) -> Any:
         channel = self._get_channel(r.params["cid"])
         self._check_can_post(channel)
+        self._check_bot_may_send(channel, r.uploads)
+        if channel.is_thread and channel.archived:
+            # Discord: a message sent to an archived thread that is not locked unarchives it.
+            await self._set_archived(channel, False)
         msg = self._create_message(channel, r.json, r.uploads)
         return msg.payload()
 
@@ -2250,6 +2324,10 @@ class FakeDiscord:
             raise FakeHTTPError(403, 50005, "Cannot edit a message authored by another user")
         if channel.is_dm:
             self._check_can_post(channel)
+        if channel.is_thread and channel.archived:
+            # Unlike a new message, an edit does not unarchive the thread.
+            raise FakeHTTPError(400, 50083, "Thread is archived")
+        self._check_bot_may_send(channel, r.uploads)
         self.plain_edits[msg.id] += 1
         return self._edit_message(msg, r.json, r.uploads).payload()
 
@@ -2346,15 +2424,77 @@ class FakeDiscord:
         payload = self._channel_payload(channel)
         if channel.is_dm:
             return payload  # "closing" a DM changes nothing
+        await self._remove_channel(channel)
+        return payload
+
+    async def _remove_channel(self, channel: FakeChannel) -> None:
+        """Delete a guild channel or thread and its messages (later requests to it get
+        404 / 10003 Unknown Channel, to its messages 10008), and tell the gateway."""
+        payload = self._channel_payload(channel)
         del self._channels[channel.id]
+        for msg in list(channel.messages):
+            self._delete_message(msg, by_bot=False)
         if channel.guild_id is not None:
             guild = self._guilds[channel.guild_id]
             if channel.id in guild.channel_ids:
                 guild.channel_ids.remove(channel.id)
+        for msg in self._messages.values():  # a thread's starter message loses it
+            if msg.thread_id == channel.id:
+                msg.thread_id = None
         event = "THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE"
         await self._dispatch_quietly(event, payload)
         self._changed()
-        return payload
+
+    async def _set_archived(self, thread: FakeChannel, archived: bool) -> None:
+        thread.archived = archived
+        await self._dispatch_quietly("THREAD_UPDATE", self._channel_payload(thread))
+        self._changed()
+
+    # ------------------------------------------------------------------ what others do
+
+    async def archive_thread(self, thread_id: int) -> None:
+        """Archive a thread as Discord's auto-archive does after its inactivity period (or a
+        moderator): a message sent there unarchives it, an edit there gets 400 / 50083."""
+        thread = self._channels[thread_id]
+        if not thread.is_thread:
+            raise ValueError(f"channel {thread_id} is not a thread")
+        await self._set_archived(thread, True)
+
+    async def moderator_deletes_message(self, message_id: int) -> None:
+        """A moderator deletes a message (the bot's): editing it then gets 404 / 10008.
+        (The bot has no message intents: Discord sends it no MESSAGE_DELETE.)"""
+        self._delete_message(self._messages[message_id], by_bot=False)
+
+    async def moderator_deletes_channel(self, channel_id: int) -> None:
+        """A moderator deletes a channel or thread (THREAD_DELETE / CHANNEL_DELETE)."""
+        await self._remove_channel(self._channels[channel_id])
+
+    async def set_bot_permissions(
+        self, channel_id: int, *, allow: int = 0, deny: int = 0, announce: bool = True
+    ) -> None:
+        """Set the bot's own permission overwrite on a guild channel (its threads follow
+        it), as a moderator does in the channel's settings; ``allow=deny=0`` removes it.
+        ``announce``: Discord sends CHANNEL_UPDATE; False models a change the bot's cache
+        does not see (a role taken from the bot: no member intent), so only Discord's
+        refusals tell it."""
+        channel = self._channels[channel_id]
+        if channel.is_thread or channel.is_dm:
+            raise ValueError("overwrites are set on a guild channel")
+        if allow or deny:
+            channel.overwrites[self.bot_user_id] = (OVERWRITE_MEMBER, allow, deny)
+        else:
+            channel.overwrites.pop(self.bot_user_id, None)
+        if announce:
+            await self._dispatch_quietly("CHANNEL_UPDATE", self._channel_payload(channel))
+        self._changed()
+
+    def expire_tokens(self) -> None:
+        """Every interaction's token so far is over its 15 minutes: follow-ups and edits
+        through it get 401 / 50027 Invalid Webhook Token (as a controllable clock would
+        make them, without waiting)."""
+        for inter in self._interactions.values():
+            inter.token_expired = True
+        self._changed()
 
     async def _create_thread(
         self,
@@ -2576,6 +2716,12 @@ class FakeDiscord:
         inter = self._by_token.get(r.params["token"])
         if inter is None or r.params["app"] != str(self.application_id):
             raise FakeHTTPError(404, 10015, "Unknown Webhook")
+        if inter.token_expired or (
+            inter.created_clock is not None
+            and self._clock() - inter.created_clock > TOKEN_LIFETIME_S
+        ):
+            # Discord's answer once the token's 15 minutes are over.
+            raise FakeHTTPError(401, 50027, "Invalid Webhook Token")
         return inter
 
     def _webhook_message(self, inter: FakeInteraction, mid: str) -> FakeMessage:
@@ -2655,6 +2801,13 @@ class FakeDiscord:
     async def _gateway(self, request: web.Request) -> web.StreamResponse:
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
+        if not self._gateway_open.is_set():
+            self._held_connections += 1
+            self._changed()
+            try:
+                await self._gateway_open.wait()
+            finally:
+                self._held_connections -= 1
         conn = _Connection(ws)
         self._connections.append(conn)
         await conn.send(
@@ -2685,14 +2838,26 @@ class FakeDiscord:
             if session is None:
                 await conn.send({"op": 9, "d": False, "s": None, "t": None})
                 return
-            conn.session = session
-            self.resume_count += 1
-            await conn.dispatch("RESUMED", {"_trace": ["fake-discord"]})
-            conn.activated_at = time.monotonic()
-            self._changed()
+            await self._resume(conn, session, (d or {}).get("seq"))
         elif op == 8:  # request guild members
             await self._members_chunk(conn, d or {})
         # op 3 (presence) and 4 (voice state) need no answer.
+
+    async def _resume(self, conn: _Connection, session: _Session, seq: Any) -> None:
+        """RESUME: replay the session's dispatches after the client's ``seq`` (those kept
+        while it was away included), in order, then RESUMED."""
+        conn.session = session
+        session.awaiting_resume = False
+        self.resume_count += 1
+        last = seq if isinstance(seq, int) else session.seq
+        missed = [frame for frame in session.history if frame["s"] > last]
+        for frame in missed:
+            await conn.send(frame)
+            self.dispatched.append((frame["t"], frame["d"]))
+        self.replayed.extend(frame["t"] for frame in missed)
+        await conn.dispatch("RESUMED", {"_trace": ["fake-discord"]})
+        conn.activated_at = time.monotonic()
+        self._changed()
 
     @staticmethod
     def _identify_shard(raw: Any) -> tuple[int, int] | None:
@@ -2730,6 +2895,9 @@ class FakeDiscord:
             )
             return
         session = _Session(secrets.token_hex(16), shard=shard)
+        for old in self._sessions.values():  # a new session of the shard ends its old one
+            if old.shard == shard:
+                old.awaiting_resume = False
         self._sessions[session.id] = session
         conn.session = session
         self.identify_count += 1
@@ -2809,19 +2977,32 @@ class FakeDiscord:
             return int(data["id"])
         return int(data["guild_id"]) if data.get("guild_id") else None
 
-    async def _deliver(self, event: str, data: Any, guild_id: Any) -> _Connection | None:
-        """Send an event to the session of its shard; None (recorded in
-        :attr:`undelivered`) if that shard has no live session."""
+    async def _deliver(self, event: str, data: Any, guild_id: Any) -> _Session | None:
+        """Send an event to the session of its shard, or keep it for that session's RESUME
+        if its connection was dropped; None (recorded in :attr:`undelivered`) if the shard
+        has neither."""
         if guild_id is _FROM_DATA:
             guild_id = self._event_guild(event, data)
         conn = self._connection_for(guild_id)
         if conn is None:
+            session = self._session_awaiting_resume(guild_id)
+            if session is not None:
+                session.frame(event, data)  # replayed when the client resumes
+                self._changed()
+                return session
             self.undelivered.append((event, data))
             self._changed()
             return None
         await conn.dispatch(event, data)
         self.dispatched.append((event, data))
-        return conn
+        return conn.session
+
+    def _session_awaiting_resume(self, guild_id: int | None) -> _Session | None:
+        live = {id(c.session) for c in self._connections if c.open and c.session is not None}
+        for session in self._sessions.values():
+            if session.awaiting_resume and id(session) not in live and session.holds(guild_id):
+                return session
+        return None
 
     async def dispatch(self, event: str, data: Any, *, guild_id: Any = _FROM_DATA) -> bool:
         """Send a gateway event to the bot (waiting until some session is live).
@@ -2842,10 +3023,45 @@ class FakeDiscord:
 
     async def drop_connections(self, code: int = 4000, *, shard: int | None = None) -> None:
         """Close every gateway connection, or those of shard id ``shard`` (the client
-        reconnects and RESUMEs)."""
+        reconnects and RESUMEs). Until it does, the sessions' events are kept and replayed
+        at the RESUME, as Discord does."""
         for conn in list(self._connections):
             if shard is None or (conn.session is not None and conn.session.shard[0] == shard):
+                if conn.session is not None and code not in NO_RESUME_CLOSE_CODES:
+                    conn.session.awaiting_resume = True
                 await conn.ws.close(code=code)
+
+    async def invalidate_sessions(self, *, shard: int | None = None) -> None:
+        """Send INVALID_SESSION (op 9, ``d: false``) on every live connection (or shard
+        ``shard``'s): the sessions are gone, their events from now on are lost until the
+        client IDENTIFYs anew (discord.py closes and identifies again)."""
+        for conn in list(self._connections):
+            session = conn.session
+            if (
+                session is None
+                or not conn.open
+                or (shard is not None and session.shard[0] != shard)
+            ):
+                continue
+            session.awaiting_resume = False
+            self._sessions.pop(session.id, None)
+            conn.session = None
+            self.invalidated_sessions += 1
+            await conn.send({"op": 9, "d": False, "s": None, "t": None})
+        self._changed()
+
+    def hold_gateway(self) -> None:
+        """New gateway connections get no HELLO until :meth:`release_gateway`: the client
+        stays disconnected meanwhile (to act while it is away, deterministically)."""
+        self._gateway_open.clear()
+
+    def release_gateway(self) -> None:
+        self._gateway_open.set()
+
+    @property
+    def gateway_waiting(self) -> int:
+        """Connections waiting for their HELLO (see :meth:`hold_gateway`)."""
+        return self._held_connections
 
     # ------------------------------------------------------------------ simulated users
 
@@ -2865,7 +3081,9 @@ class FakeDiscord:
             "data": data,
             "channel_id": str(channel.id),
             "locale": locale,
-            "app_permissions": str(ALL_PERMISSIONS),
+            "app_permissions": str(
+                ALL_PERMISSIONS if channel.guild_id is None else self.bot_permissions_in(channel.id)
+            ),
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
             "entitlements": [],
             "entitlement_sku_ids": [],
@@ -2898,14 +3116,18 @@ class FakeDiscord:
 
     async def _send_interaction(self, inter: FakeInteraction) -> FakeInteraction:
         inter._fake = self
-        await self.wait_connected()
+        guild_id = self._event_guild("INTERACTION_CREATE", inter.payload)
+        if self._session_awaiting_resume(guild_id) is None:
+            await self.wait_connected()
+        # (else the session whose connection dropped keeps it for its RESUME)
         self._interactions[inter.id] = inter
         self._by_token[inter.token] = inter
         self.interactions.append(inter)
         inter.dispatched_at = time.monotonic()
-        conn = await self._deliver("INTERACTION_CREATE", inter.payload, _FROM_DATA)
-        if conn is not None and conn.session is not None:
-            inter.shard = conn.session.shard
+        inter.created_clock = self._clock()
+        session = await self._deliver("INTERACTION_CREATE", inter.payload, _FROM_DATA)
+        if session is not None:
+            inter.shard = session.shard
         self._changed()
         return inter
 
