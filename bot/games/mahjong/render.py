@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw
 
 from bot.games.mahjong.tiles import INDEX, WIND_NAMES, name
 from bot.i18n import DEFAULT_LOCALE, format_number, normalize
-from bot.i18n.text import Text, localize, semicolons
+from bot.i18n.text import Text, localize, ntext, semicolons
 from bot.render.draw import (
     FELT_GREEN,
     GOLD,
@@ -505,7 +505,9 @@ def _strip(canvas: Image.Image, view: Mapping[str, Any], seat: int, y: int, loca
         badge(
             d,
             (24, y + 76),
-            localize(locale, Text("{n} pts", n=_num(locale, scores[seat]))),
+            localize(
+                locale, ntext("{n} pt", "{n} pts", scores[seat], n=_num(locale, scores[seat]))
+            ),
             16,
             fill=GOLD,
         )

@@ -77,9 +77,11 @@ from bot.games.mahjong.tiles import (
     WINDS,
     counts_of,
     expand,
+    hand_text,
     name,
+    run_name,
 )
-from bot.i18n.text import Text, commas, semicolons
+from bot.i18n.text import Text, commas, ntext, semicolons
 
 log = logging.getLogger(__name__)
 
@@ -975,7 +977,7 @@ class MahjongState(State):
         self.standing[p] = w
         self.standing_hand[p] = expand(c)
         c[d] += 1
-        shown = " ".join(CODES[x] for x in self.standing_hand[p] or [])
+        shown = hand_text(self.standing_hand[p] or [])
         events.append(
             Event(
                 "declare",
@@ -1058,7 +1060,7 @@ class MahjongState(State):
                             name=self._n(p),
                             card=name(t),
                             other=self._n(d),
-                            cards=f"{CODES[low]} {CODES[low + 1]} {CODES[low + 2]}",
+                            cards=run_name(low),
                         ),
                         seat=p,
                         data={"card": CODES[t], "claim": "chow"},
@@ -1424,8 +1426,10 @@ class MahjongState(State):
             events.append(
                 Event(
                     "game_end",
-                    Text(
+                    ntext(
+                        "The game is over. {names} wins with {points} point.",
                         "The game is over. {names} wins with {points} points.",
+                        best,
                         names=winners,
                         points=best,
                     ),
