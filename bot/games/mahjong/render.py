@@ -865,7 +865,8 @@ def _summary_column(
     inner = panel(
         canvas,
         (x0, y0, x0 + w, y0 + h),
-        fill=(0, 0, 0, 120) if not is_winner else (40, 90, 40, 160),
+        # opaque: the felt's grain under the lines would only cost PNG bytes
+        fill=(34, 22, 19, 255) if not is_winner else (36, 84, 36, 255),
         border=HIGHLIGHT if is_winner else (255, 255, 255, 50),
     )
     d = Draw(canvas)
