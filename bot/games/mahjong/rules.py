@@ -350,7 +350,8 @@ class MahjongState(State):
                 return Text("You cannot claim {card} for a kong with your hand.", card=name(t))
             if verb == "mahjong":
                 return Text("{card} does not complete a Mah-Jongg for you.", card=name(t))
-            return Text("Answer the claim: {codes}.", codes=commas(legal))
+            # the answers by their labels (Pung, Chow 2-3-4 Bamboo), never their codes
+            return Text("Answer the claim: {codes}.", codes=commas([describe(c) for c in legal]))
         if self.phase == PRELUDE and verb not in ("kong", "pass"):
             return Text(
                 "Before play you may only declare a concealed kong of four cards you hold "
@@ -404,7 +405,9 @@ class MahjongState(State):
         if verb in ("pung", "chow", "pass"):
             return Text("There is no discard to claim now.")
         return Text(
-            "`{code}` is not a legal move now. Legal: {legal}.", code=code, legal=commas(legal[:12])
+            "`{code}` is not a legal move now. Legal: {legal}.",
+            code=code,
+            legal=commas([describe(c) for c in legal[:12]]),
         )
 
     # ----- legal actions ---------------------------------------------------------------------
