@@ -92,7 +92,8 @@ def parse_options(cls: type[OptionsT], options: Mapping[str, Any] | None) -> Opt
     fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
     unknown = sorted(set(options) - set(fields))
     if unknown:
-        raise ValueError(f"Unknown option(s): {', '.join(unknown)}.")
+        noun = "option" if len(unknown) == 1 else "options"
+        raise ValueError(f"Unknown {noun}: {', '.join(unknown)}.")
     kwargs = {}
     for name, value in options.items():
         default = getattr(cls, name, None)

@@ -73,6 +73,9 @@ class GameSpec:
     #: The game's deal summary already shows every hand face up (Mah-Jongg's score sheet):
     #: the host's deal-end post then adds no picture of the hands.
     summary_shows_hands: bool = False
+    #: A card's (or tile's) name for people, from its code (a Text: ``Crane (Jan)``,
+    #: ``5 of Dots``): public texts name cards, never codes.
+    card_name: Callable[[str], str] = str
     #: The render module (Pillow): ``render_table(view)``, ``render_hand(view)`` and
     #: optionally ``render_deal_summary(view)`` and ``png_palette()``. Imported lazily.
     render_module: str = ""

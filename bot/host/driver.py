@@ -15,7 +15,7 @@ from bot.host.base import HostBase
 from bot.host.cluster import Conflict, NotSaved
 from bot.host.lifecycle import DRIVER_MAX_FAILURES
 from bot.host.table import Seat, Table
-from bot.i18n import Text, localize
+from bot.i18n import Text, localize, ntext
 from bot.store import outage_error
 
 log = logging.getLogger(__name__)
@@ -137,10 +137,11 @@ class DriverMixin(HostBase):
         ):
             return False
         minutes = max(1, round(self.settings.ai_only_grace / 60))
-        note = Text(
-            "🛑 Table #{table} ended without a result: no human has played for {n} minute(s).",
+        note = ntext(
+            "🛑 Table #{table} ended without a result: no human has played for {n} minute.",
+            "🛑 Table #{table} ended without a result: no human has played for {n} minutes.",
+            minutes,
             table=table.id,
-            n=minutes,
         )
         log.info("table %s: ended, every seat played by an AI", table.id)
         self.tables.pop(table.id, None)
@@ -274,7 +275,12 @@ class DriverMixin(HostBase):
         if s.timeouts >= self.settings.timeouts_before_ai and not s.played_by_ai:
             s.ai_takeover = True
             notes.append(
-                Text("🤖 An AI now plays for {name} after {n} timeouts.", name=s.name, n=s.timeouts)
+                ntext(
+                    "🤖 An AI now plays for {name} after {n} timeout.",
+                    "🤖 An AI now plays for {name} after {n} timeouts.",
+                    s.timeouts,
+                    name=s.name,
+                )
             )
         try:
             await self.store.update_seat(

@@ -20,7 +20,7 @@ from bot.host.components import lobby_view, release_view
 from bot.host.options import shown_options, validate_options
 from bot.host.replies import can_manage, ephemeral
 from bot.host.text import NO_PINGS, game_title, player_name
-from bot.i18n import Text, localize, normalize
+from bot.i18n import Text, localize, normalize, ntext
 from bot.store import Quota, QuotaExceeded, SeatRow, TableRow
 
 log = logging.getLogger(__name__)
@@ -107,24 +107,29 @@ class LobbyMixin(HostBase):
                 seconds=f"{max(1.0, refused.wait):.0f}",
             )
         if refused.limit == "lobbies_per_user":
-            return Text(
-                "You already have {n} open lobby(ies): start or cancel one first.",
-                n=s.max_lobbies_per_user,
+            return ntext(
+                "You already have {n} open lobby: start or cancel it first.",
+                "You already have {n} open lobbies: start or cancel one first.",
+                s.max_lobbies_per_user,
             )
         if refused.limit == "tables_per_user":
-            return Text(
-                "You already host {n} running table(s): finish one first.",
-                n=s.max_tables_per_user,
+            return ntext(
+                "You already host {n} running table: finish it first.",
+                "You already host {n} running tables: finish one first.",
+                s.max_tables_per_user,
             )
         if refused.limit == "lobbies_per_guild":
-            return Text(
+            return ntext(
+                "This server has {n} open lobby already: join it, or wait until it starts or "
+                "closes.",
                 "This server has {n} open lobbies already: join one of them, or wait until "
                 "one starts or closes.",
-                n=s.max_lobbies_per_guild,
+                s.max_lobbies_per_guild,
             )
-        return Text(
+        return ntext(
+            "This server has {n} table in play already: wait until it finishes.",
             "This server has {n} tables in play already: wait until one finishes.",
-            n=s.max_tables_per_guild,
+            s.max_tables_per_guild,
         )
 
     def _schedule_lobby_expiry(self, table_id: int, delay: float) -> None:
@@ -145,7 +150,11 @@ class LobbyMixin(HostBase):
                 if not await self.store.transition(table_id, ("lobby",), "aborted"):
                     return
                 minutes = max(1, round(self.settings.lobby_ttl / 60))
-                note = Text("Closed: nobody started this table within {n} minute(s).", n=minutes)
+                note = ntext(
+                    "Closed: nobody started this table within {n} minute.",
+                    "Closed: nobody started this table within {n} minutes.",
+                    minutes,
+                )
                 row = await self.store.get_table(table_id)
                 if row is not None:
                     await self._close_lobby_message(
@@ -292,7 +301,11 @@ class LobbyMixin(HostBase):
                 missing = spec.seats - len(seats)
                 await ephemeral(
                     interaction,
-                    Text("{n} seat(s) still empty: wait for players to join or Add AI.", n=missing),
+                    ntext(
+                        "{n} seat still empty: wait for a player to join or Add AI.",
+                        "{n} seats still empty: wait for players to join or Add AI.",
+                        missing,
+                    ),
                 )
                 return
             # The table's lease first, so no other process's takeover scan finds it active

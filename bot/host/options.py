@@ -54,7 +54,7 @@ def validate_options(game: str, options: dict[str, Any]) -> dict[str, Any]:
     message a player can read."""
     spec = game_spec(game)
     if "hinted" in options:
-        raise ValueError(Text("Unknown option(s): {names}.", names="hinted"))
+        raise ValueError(Text("Unknown option: {name}.", name="hinted"))
     for name, value in options.items():
         if name in HOST_FLAGS:
             if not isinstance(value, bool):

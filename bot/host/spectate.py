@@ -18,7 +18,7 @@ import functools
 import io
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
@@ -31,6 +31,7 @@ from bot.host.replies import ephemeral, from_table_guild, locale_of
 from bot.host.table import Table
 from bot.host.text import NO_PINGS, game_title
 from bot.i18n import DEFAULT_LOCALE, Text, format_number, localize
+from bot.i18n.text import commas
 from bot.render.reveal import deal_end_png
 
 log = logging.getLogger(__name__)
@@ -80,13 +81,19 @@ def spectator_text(table: Table, locale: str = DEFAULT_LOCALE) -> str:
 
 
 def hands_line(
-    names: Sequence[str], hands: Sequence[Sequence[str]], locale: str = DEFAULT_LOCALE
+    names: Sequence[str],
+    hands: Sequence[Sequence[str]],
+    locale: str = DEFAULT_LOCALE,
+    card_name: Callable[[str], str] = str,
 ) -> str:
-    """Each player's hand at the end of a deal, in one line of card codes, in ``locale``."""
+    """Each player's hand at the end of a deal, in one line, in ``locale``: the cards by
+    their names (``card_name``: the game's, from a code), never their codes."""
     if not any(hands):
         return str(localize(locale, Text("Hands at the end: every card was played.")))
     parts = [
-        f"{name} {' '.join(hand)}"
+        localize(
+            locale, Text("{name}: {cards}", name=name, cards=commas([card_name(c) for c in hand]))
+        )
         if hand
         else localize(locale, Text("{name} (no cards)", name=name))
         for name, hand in zip(names, hands, strict=False)
@@ -179,7 +186,7 @@ class SpectateMixin(HostBase):
         ]
         if reveal is not None and reveal[0] != table.last_revealed:
             table.last_revealed = reveal[0]
-            lines.append(hands_line(names, reveal[1], loc))
+            lines.append(hands_line(names, reveal[1], loc, table.spec.card_name))
         file = (
             discord.File(io.BytesIO(data), filename=f"{table.game}-deal-summary.png")
             if data

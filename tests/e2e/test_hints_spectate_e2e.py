@@ -226,7 +226,7 @@ async def test_a_hinted_match_is_recorded_and_rates_nobody(
         assert summaries and all("Hands at the end:" in m.content for m in summaries)
         names = [s.name for s in table.seats]
         final = [hand_cards(table.state.view(s)) for s in range(len(names))]
-        assert hands_line(names, final) in summaries[-1].content
+        assert hands_line(names, final, "en-US", table.spec.card_name) in summaries[-1].content
         if any(final):
             assert all(name in summaries[-1].content for name in names)
     finally:

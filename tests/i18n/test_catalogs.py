@@ -184,3 +184,68 @@ def test_a_text_is_its_english_and_says_itself_in_each_locale(monkeypatch) -> No
     import copy
 
     assert copy.deepcopy(text) is text and copy.copy(text) is text  # immutable, like a str
+
+
+def _code_plurals() -> list[tuple[str, str, str]]:
+    """(where, singular, plural) of every literal ``ntext``/``ngettext`` in the code."""
+    root = Path(__file__).resolve().parents[2]
+    keywords = {"ntext": (1, 2), "ngettext": (2, 3)}
+    found = []
+    for package in ("bot", "cogs"):
+        for filename, lineno, message, _comments, _context in extract_from_dir(
+            root / package, method_map=[("**.py", "python")], keywords=keywords
+        ):
+            if isinstance(message, tuple) and len(message) == 2 and all(message):
+                found.append((f"{package}/{filename}:{lineno}", message[0], message[1]))
+    return found
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_plural_of_the_code_has_all_its_forms(locale: str) -> None:
+    """Each count the code says with ``ntext``/``ngettext`` is a plural entry in the
+    catalog (the same ``msgid_plural``), with every form the language's rule has."""
+    plurals = _code_plurals()
+    assert len(plurals) > 30
+    rule = get_plural(i18n.BABEL_LOCALES[locale])
+    wrong = []
+    for where, singular, plural in plurals:
+        entry = next((m for m in _messages(locale) if _ids(m)[0] == singular), None)
+        if entry is None or not entry.pluralizable or _ids(entry) != (singular, plural):
+            wrong.append(f"{where}: {singular!r} is not the plural entry of {plural!r}")
+        elif len(_forms(entry)) != rule.num_plurals or not all(f.strip() for f in _forms(entry)):
+            wrong.append(f"{where}: {singular!r} lacks forms")
+    assert wrong == []
+
+
+def test_no_message_counts_with_a_parenthesised_plural() -> None:
+    """``seat(s)``, ``lobby(ies)``: a count is a plural entry, not an English shortcut."""
+    odd = [_ids(m)[0] for m in _messages("ja") if any("(s)" in i or "(ies)" in i for i in _ids(m))]
+    assert odd == []
+
+
+@pytest.mark.parametrize(
+    ("count", "english", "japanese"),
+    [
+        (1, "Round 2: Ann scores 1 point (Ann 1, Ben 0).", "2回戦：Annが1点（Ann 1、Ben 0）。"),
+        (3, "Round 2: Ann scores 3 points (Ann 3, Ben 0).", "2回戦：Annが3点（Ann 3、Ben 0）。"),
+    ],
+)
+def test_a_koikoi_round_scores_one_point_or_points(count: int, english: str, japanese: str) -> None:
+    from bot.i18n import localize, ntext
+
+    text = ntext(
+        "Round {round}: {name} scores {points} point ({first} {first_total},"
+        " {second} {second_total}).",
+        "Round {round}: {name} scores {points} points ({first} {first_total},"
+        " {second} {second_total}).",
+        count,
+        round=2,
+        name="Ann",
+        points=count,
+        first="Ann",
+        first_total=count,
+        second="Ben",
+        second_total=0,
+    )
+    assert text == english and localize("en-US", text) == english
+    assert localize("ja", text) == japanese

@@ -180,7 +180,7 @@ def test_every_text_of_a_playout_is_translated_in_every_locale(index: int) -> No
     seen = _playout(index)
     assert len(seen.messages) > 40
     # the match was played to its end
-    assert "The game is over. {names} wins with {points} points." in {t.msgid for t in seen.shown}
+    assert "The game is over. {names} wins with {points} point." in {t.msgid for t in seen.shown}
     for locale in LOCALES:
         missing = sorted(repr(t.msgid) for t in seen.messages.values() if not translated(locale, t))
         assert missing == [], f"{locale}: {missing}"
@@ -203,7 +203,7 @@ def test_the_playouts_meet_the_game_s_many_words() -> None:
         "Hand {n} won by {name}. Hand totals: {lines}.",
         "{name} loses {points} points: {reason}.",
         "{name} discarded {card}. Claim it?",
-        "The game is over. {names} wins with {points} points.",
+        "The game is over. {names} wins with {points} point.",
         "Discard {card}: keeps you {away}",
     ):
         assert needed in kinds, needed

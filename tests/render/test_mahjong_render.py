@@ -8,6 +8,7 @@ import pytest
 from PIL import Image
 
 from bot.games.mahjong import choose, new_game
+from bot.games.mahjong import render as mr
 from bot.games.mahjong.render import render_deal_summary, render_hand, render_table, tile_image
 from bot.games.mahjong.tiles import CODES
 from bot.render.encode import to_png
@@ -52,8 +53,59 @@ def test_score_sheet_after_each_kind_of_hand_end() -> None:
             assert img is None
             continue
         kinds.add(public["history"][-1]["outcome"])
-        assert img is not None and img.width > 1000
+        assert img is not None and img.width == mr.SHEET_W
     assert "mahjong" in kinds or "draw" in kinds
+
+
+# ----- readable in Discord's inline preview (~550 px wide) ------------------------------------
+
+
+def _drawn_cards(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
+    """The sizes of the cards the renderers paste from now on."""
+    sizes: list[tuple[int, int]] = []
+    paste = mr._paste_tile
+
+    def recording(canvas, code, xy, size, highlight=False):  # type: ignore[no-untyped-def]
+        sizes.append(size)
+        paste(canvas, code, xy, size, highlight)
+
+    monkeypatch.setattr(mr, "_paste_tile", recording)
+    return sizes
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_every_table_card_is_readable_at_the_preview_width(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Scaled to 550 px wide, every card on the table picture (hand, melds, extras,
+    discards, face down or up) is at least 20 px tall; the texts at least 10 px."""
+    drawn = _drawn_cards(monkeypatch)
+    for public, private in snapshots(seed, every=11):
+        for view in (public, private):
+            table = render_table(view)
+            scale = mr.PREVIEW_W / table.width
+            assert table.width == mr.TABLE_W
+            assert drawn and min(h for _, h in drawn) * scale >= 20, sorted(set(drawn))
+            drawn.clear()
+    assert 16 * mr.PREVIEW_W / mr.TABLE_W >= 8.8  # the smallest text (a seat's wind, score)
+    assert 22 * mr.PREVIEW_W / mr.TABLE_W >= 12  # names
+
+
+def test_the_score_sheet_is_readable_at_the_preview_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Scaled to 550 px wide, a line of the score sheet is at least 10 px high (it was 6)
+    and the hands' cards at least 17 px."""
+    drawn = _drawn_cards(monkeypatch)
+    sheets = 0
+    for public, _ in snapshots(3, every=5, options={"max_hands": 4, "strict": True}):
+        img = render_deal_summary(public)
+        if img is None:
+            continue
+        sheets += 1
+        scale = mr.PREVIEW_W / img.width
+        assert mr.SHEET_FONT * scale >= 10 and mr.SHEET_LINE * scale >= 13
+        assert min(h for _, h in drawn) * scale >= 17
+        drawn.clear()
+    assert sheets
 
 
 def test_spectator_hand_image_and_every_card_sprite() -> None:

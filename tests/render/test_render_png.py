@@ -65,7 +65,7 @@ def test_table_and_hand_pngs(game: str) -> None:
         sizes.append(len(png))
         img = _decode(png)
         assert img.size == expected and img.mode == "P"
-        assert 1000 <= img.width <= 1400 and 600 <= img.height <= 900
+        assert 1000 <= img.width <= 1400 and 500 <= img.height <= 900
     assert statistics.median(sizes) <= TABLE_PNG_MEDIAN_LIMIT
     for view in hands:
         png = render_png(game, "render_hand", view)

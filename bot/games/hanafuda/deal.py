@@ -43,7 +43,6 @@ _LABELS = {
     "11p1": Text("Lightning (Nov)"),
     "12b": Text("Phoenix (Dec)"),
 }
-_TEXTS: dict[str, Text] = {}
 
 
 def card_label(code: str) -> Text:
@@ -53,11 +52,9 @@ def card_label(code: str) -> Text:
 
 
 def card_text(code: str) -> Text:
-    """A card for event texts: its name and its code, ``Curtain (3b)``."""
-    text = _TEXTS.get(code)
-    if text is None:
-        text = _TEXTS[code] = Text("{card} ({code})", card=card(code).name, code=code)
-    return text
+    """A card in event texts, prompts and refusals: its readable name, as on the buttons
+    (``Curtain (Mar)``, ``Cherry plain``) — people read names, never card codes."""
+    return card_label(code)
 
 
 def _and(a: str, b: str) -> Text:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from bot.engine.core import replayer
 from bot.engine.spec import GameSpec
+from bot.games.hanafuda.deal import card_label
 from bot.games.koikoi.ai import choose, hint
 from bot.games.koikoi.rules import (
     YAKU,
@@ -62,6 +63,7 @@ SPEC = GameSpec(
     describe=describe,
     hint=hint,
     progress=progress,
+    card_name=card_label,
 )
 
 __all__ = [

@@ -61,7 +61,7 @@ from bot.games.hanafuda.render import (
     turn_label,
 )
 from bot.games.koikoi.rules import yaku_name
-from bot.i18n import DEFAULT_LOCALE, Text, normalize
+from bot.i18n import DEFAULT_LOCALE, Text, normalize, ntext
 from bot.i18n.text import commas
 from bot.render.draw import GOLD, MATCH_GREEN, MUTED, WHITE, Draw, badge, fit_text, text_length
 from bot.render.fonts import font
@@ -188,7 +188,7 @@ def _yaku_lines(
         text = say(locale, Text("No yaku yet"))
         d.text((x0 + 10, ty + 8), text, font=font(14), fill=(170, 180, 170), anchor="lm")
         return
-    head = say(locale, Text("Yaku  {points} pts", points=points))
+    head = say(locale, ntext("Yaku  {points} pt", "Yaku  {points} pts", points, points=points))
     d.text((x0 + 10, ty + 8), head, font=font(15, True), fill=WHITE, anchor="lm")
     two_cols = len(yaku) > 3
     # English names get their kanji in front (三光 Sankō 6); other languages name them in
@@ -273,8 +273,13 @@ def _now_text(view: View, width: int) -> str:
     pending = view.get("pending") or {}
     phase = view.get("phase")
     if phase == "decide":
-        return Text(
-            "{name}: Koi-Koi or stop? ({points} pts)", name=who, points=pending.get("points", "?")
+        points = int(pending.get("points") or 0)
+        return ntext(
+            "{name}: Koi-Koi or stop? ({points} pt)",
+            "{name}: Koi-Koi or stop? ({points} pts)",
+            points,
+            name=who,
+            points=points,
         )
     if phase == "choose_flip":
         return Text("{name}: choose what the flip takes", name=who)
@@ -398,7 +403,12 @@ def render_hand(view: View, locale: str = "en-US") -> Image.Image:
         rounds=view.get("rounds", 6),
     )
     matches = sum(1 for c in hand if card(c).month in board_months)
-    info = Text("{n} cards · {matches} match the board", n=len(hand), matches=matches)
+    info = ntext(
+        "{n} card · {matches} match the board",
+        "{n} cards · {matches} match the board",
+        len(hand),
+        matches=matches,
+    )
     img, _ = hand_sheet(len(hand), 560, 58, title, info, locale)
     if hand:
         notes = [_hand_note(c, board_months) for c in hand]

@@ -461,9 +461,12 @@ class KoiKoiState(State):
         else:
             self.match_scores[winner] += points
             self._next_dealer = winner
-            text = Text(
+            text = ntext(
+                "Round {round}: {name} scores {points} point ({first} {first_total},"
+                " {second} {second_total}).",
                 "Round {round}: {name} scores {points} points ({first} {first_total},"
                 " {second} {second_total}).",
+                points,
                 round=round_no,
                 name=self.players[winner],
                 points=points,

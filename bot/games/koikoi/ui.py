@@ -8,7 +8,7 @@ from typing import Any
 from bot.engine.ui import Button, Controls
 from bot.games.hanafuda.ui import action_label, card_controls, flip_choice_controls, idle_controls
 from bot.games.koikoi.rules import MONTH, card_text, describe, yaku_points_text
-from bot.i18n import Text
+from bot.i18n import Text, ntext
 
 
 def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
@@ -22,8 +22,10 @@ def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
         seat = view["seat"]
         yaku = tuple(yaku_points_text(y["name"], y["points"]) for y in view["yaku"][seat])
         points = view["pending"]["points"]
-        prompt = Text(
+        prompt = ntext(
+            "You made a yaku ({yaku} = {points} point): Koi-Koi or stop?",
             "You made a yaku ({yaku} = {points} points): Koi-Koi or stop?",
+            points,
             yaku=yaku,
             points=points,
         )

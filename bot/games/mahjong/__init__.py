@@ -52,6 +52,7 @@ from bot.engine.core import replayer
 from bot.engine.spec import GameSpec
 from bot.games.mahjong.ai import choose, hint
 from bot.games.mahjong.rules import TITLE_TEXT, MahjongOptions, MahjongState, describe, new_game
+from bot.games.mahjong.tiles import code_name
 from bot.games.mahjong.ui import controls
 from bot.i18n.text import Text
 
@@ -83,6 +84,7 @@ SPEC = GameSpec(
     hint=hint,
     progress=progress,
     summary_shows_hands=True,
+    card_name=code_name,
     option_bounds={"max_hands": (0, 200)},
     # Claim windows and the before-play kong question: everyone is asked, most only pass.
     answer_phases=frozenset({"claim", "prelude"}),

@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw
 
 from bot.games.mahjong.tiles import INDEX, WIND_NAMES, name
 from bot.i18n import DEFAULT_LOCALE, format_number, normalize
-from bot.i18n.text import Text, localize, semicolons
+from bot.i18n.text import Text, localize, ntext, semicolons
 from bot.render.draw import (
     FELT_GREEN,
     GOLD,
@@ -345,11 +345,8 @@ def _name(view: Mapping[str, Any], seat: int) -> str:
 
 
 def _card(code: str, locale: str) -> str:
-    """A card in a label: its code in English (``5d``, as the pictures always showed it), its
-    name in another language (``5筒``: the codes' letters are English words)."""
-    if normalize(locale) == DEFAULT_LOCALE or code not in INDEX:
-        return code
-    return name(INDEX[code])
+    """A card in a label: its name (``5 Dots``, ``5筒``), never its code."""
+    return name(INDEX[code]) if code in INDEX else code
 
 
 def _num(locale: str, n: int, sign: bool = False) -> str:
@@ -402,11 +399,37 @@ def _seat_order(view: Mapping[str, Any]) -> list[int]:
 
 
 # ----- the table ---------------------------------------------------------------------------
-TABLE_W = 1280
-HEADER_H = 84
-STRIP_H = 164
-#: Left of the cards in a seat's strip: the name, wind and badges fit in front of it.
-STRIP_CARDS_X = 236
+# Laid out for Discord's inline preview (~550 px wide): a narrow canvas whose four seats sit
+# two by two (in wind order, read left to right), so every card keeps a readable height at
+# that width (``TABLE_W`` × ``PREVIEW_W`` scale; tests/render check the bound).
+TABLE_W = 1000
+HEADER_H = 74
+#: A seat's panel: two across, two down.
+PANEL_W = (TABLE_W - 30) // 2
+PANEL_H = 242
+PANEL_GAP = 10
+#: Every card of the table: hand, melds, extras and discards (backs a little smaller).
+CARD = (30, 40)
+BACK_CARD = (26, 37)
+#: The fallback when a row would not fit its panel (four kongs, a very long river).
+CARD_SMALL = (24, 32)
+#: The width Discord shows a picture inline at.
+PREVIEW_W = 550
+#: Inside a panel: the left of the cards and the top of the hand's row (from the panel's
+#: top); the discards follow the hand (one row, or two when its melds need them).
+PAD = 10
+ROW_HAND = 54
+ROW_STEP = CARD[1] + 4
+
+
+def panel_origin(index: int) -> tuple[int, int]:
+    """The top-left corner of the ``index``-th seat's panel (0-3, in wind order)."""
+    col, row = index % 2, index // 2
+    return 10 + col * (PANEL_W + PANEL_GAP), HEADER_H + row * (PANEL_H + PANEL_GAP)
+
+
+def table_height() -> int:
+    return HEADER_H + 2 * PANEL_H + PANEL_GAP + 10
 
 
 def render_table(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
@@ -415,34 +438,30 @@ def render_table(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
     canvas = _table_base(tuple(_active(view, seat) for seat in order)).copy()
     d = Draw(canvas)
     _header(canvas, d, view, locale)
-    y = HEADER_H
-    for seat in order:
-        _strip(canvas, view, seat, y, locale)
-        y += STRIP_H
+    for index, seat in enumerate(order):
+        _seat_panel(canvas, view, seat, panel_origin(index), locale)
     return canvas
 
 
-@lru_cache(maxsize=8)  # ~2.9 MB each, per render process: a few highlight patterns
+@lru_cache(maxsize=8)  # ~1.5 MB each, per render process: a few highlight patterns
 def _table_base(actives: tuple[bool, ...]) -> Image.Image:
-    """The felt, the header panel and one strip panel per seat (top to bottom; a highlighted
-    border on the active ones): everything that does not move. Cached; callers copy it."""
-    height = HEADER_H + STRIP_H * len(actives) + 12
-    canvas = felt((TABLE_W, height), FELT_GREEN).copy()
-    panel(canvas, (10, 8, TABLE_W - 10, HEADER_H - 6), fill=(0, 0, 0, 110))
+    """The felt, the header panel and one panel per seat (a highlighted border on the
+    active ones): everything that does not move. Cached; callers copy it."""
+    canvas = felt((TABLE_W, table_height()), FELT_GREEN).copy()
+    panel(canvas, (10, 8, TABLE_W - 10, HEADER_H - 8), fill=(0, 0, 0, 110))
     d = Draw(canvas)
-    y = HEADER_H
-    for active in actives:
+    for index, active in enumerate(actives):
+        x, y = panel_origin(index)
+        box = (x, y, x + PANEL_W, y + PANEL_H)
         border = HIGHLIGHT if active else (255, 255, 255, 40)
-        box = (10, y + 4, TABLE_W - 10, y + STRIP_H - 4)
         panel(canvas, box, fill=(0, 0, 0, 70 if not active else 105), border=border)
         if active:
             d.rounded_rectangle(box, radius=10, outline=HIGHLIGHT, width=3)
-        y += STRIP_H
     return canvas
 
 
 def _active(view: Mapping[str, Any], seat: int) -> bool:
-    """Whether the seat's strip is highlighted: it is to act, or it is its turn in play."""
+    """Whether the seat's panel is highlighted: it is to act, or it is its turn in play."""
     return seat in set(view.get("to_act") or []) or (
         view.get("turn") == seat and view.get("phase") != "claim" and not view.get("is_over")
     )
@@ -452,9 +471,9 @@ def _header(
     canvas: Image.Image, d: ImageDraw.ImageDraw, view: Mapping[str, Any], locale: str
 ) -> None:
     rw = view.get("round_wind", "E")
-    _over(canvas, wind_disk(rw, 56, True), (22, 14))
+    _over(canvas, wind_disk(rw, 50, True), (20, 12))
     title = localize(locale, Text("Mah-Jongg — hand {n}", n=view.get("deal", 1)))
-    draw_fitted(d, (90, 16), title, 560, 26, WHITE, bold=True)
+    draw_fitted(d, (82, 12), title, 380, 26, WHITE, bold=True)
     rounds = view.get("rounds")
     played = view.get("rounds_played", 0)
     wind = WIND_WORD.get(rw, rw)
@@ -465,76 +484,88 @@ def _header(
         if rounds
         else Text("{wind} round", wind=wind)
     )
-    draw_text(d, (92, 50), localize(locale, sub), 17, MUTED)
+    draw_fitted(d, (84, 44), localize(locale, sub), 380, 18, MUTED)
     # wall and kong box
-    x = TABLE_W - 24
+    x = TABLE_W - 22
     box = badge(
         d,
-        (x, 16),
+        (x, 12),
         localize(locale, Text("Kong box {n}", n=view.get("kong_box", 0))),
-        18,
+        20,
         fill=(236, 228, 208),
         anchor="ra",
     )
     badge(
         d,
-        (box[0] - 10, 16),
+        (box[0] - 10, 12),
         localize(locale, Text("Wall {n}", n=view.get("wall", 0))),
-        18,
+        20,
         fill=GOLD,
         anchor="ra",
     )
     status = localize(locale, _status(view, locale))
     if status:
-        draw_fitted(d, (TABLE_W - 24, 52), status, 640, 19, HIGHLIGHT, bold=True, anchor="ra")
+        draw_fitted(d, (TABLE_W - 22, 42), status, 500, 21, HIGHLIGHT, bold=True, anchor="ra")
 
 
-def _strip(canvas: Image.Image, view: Mapping[str, Any], seat: int, y: int, locale: str) -> None:
+def _seat_panel(
+    canvas: Image.Image,
+    view: Mapping[str, Any],
+    seat: int,
+    origin: tuple[int, int],
+    locale: str,
+) -> None:
+    """One seat: its wind, name and score, its tags and extras (a top line), its hand and
+    melds (a row), its discards (two rows)."""
     d = Draw(canvas)
-    to_act = set(view.get("to_act") or [])
-    # the strip's panel is in the cached base (``_table_base``)
+    px, py = origin
+    right = px + PANEL_W - PAD
     wind = view["seat_winds"][seat]
     round_player = seat == view.get("round_player")
-    _over(canvas, wind_disk(wind, 52, round_player), (24, y + 16))
-    room = STRIP_CARDS_X - 86 - 6  # from the name's left to the cards
-    draw_fitted(d, (86, y + 16), _name(view, seat), 140, 20, WHITE, bold=True)
+    _over(canvas, wind_disk(wind, 40, round_player), (px + PAD, py + 8))
+    x_text = px + PAD + 48
+    used = draw_fitted(d, (x_text, py + 6), _name(view, seat), 190, 22, WHITE, bold=True)
     label = Text("{wind} · round player", wind=SEAT_WORD[wind]) if round_player else SEAT_WORD[wind]
-    draw_fitted(d, (86, y + 42), localize(locale, label), room, 14, MUTED)
     scores = view.get("scores") or []
     if seat < len(scores):
-        badge(
-            d,
-            (24, y + 76),
-            localize(locale, Text("{n} pts", n=_num(locale, scores[seat]))),
-            16,
-            fill=GOLD,
-        )
-    tags_y = y + 106
+        points = ntext("{n} pt", "{n} pts", scores[seat], n=_num(locale, scores[seat]))
+        label = Text("{item}, {next}", item=label, next=points)
+    used = max(used, draw_fitted(d, (x_text, py + 32), localize(locale, label), 190, 16, GOLD))
+    # the top line's right: extras, then tags (standing hand, Mah-Jongg, to answer)
+    extras = (view.get("extras") or [[]] * 4)[seat]
+    tag_right = right - len(extras) * (CARD[0] + 2) - 8
+    ex = tag_right + 8
+    for c in extras:
+        _paste_tile(canvas, c, (ex, py + 6), CARD)
+        ex += CARD[0] + 2
+    tag_left = x_text + used + 12
     standing = (view.get("standing") or [None] * 4)[seat]
-    if standing:
-        text = localize(locale, Text("Standing, calls"))
-        size = _badge_size(text, 14, STRIP_CARDS_X - 24 - 8 - SMALL_TILE[0] - 14)
-        box = badge(d, (24, tags_y), text, size, fill=(120, 200, 255))
-        _paste_tile(canvas, standing["card"], (box[2] + 6, tags_y - 6), SMALL_TILE)
-        tags_y += 30
     win = view.get("win")
+    tags: list[tuple[str, tuple[int, int, int]]] = []
+    if standing:
+        tags.append((localize(locale, Text("Standing, calls")), (120, 200, 255)))
     if win and win.get("winner") == seat:
-        text = localize(locale, Text("MAH-JONGG"))
-        badge(d, (24, tags_y), text, _badge_size(text, 15, room + 56), fill=(120, 230, 140))
-    if seat in to_act and view.get("phase") == "claim":
-        text = localize(locale, Text("to answer…"))
-        badge(
-            d,
-            (24, y + STRIP_H - 34),
-            text,
-            _badge_size(text, 13, room + 56),
-            fill=(255, 214, 74),
-        )
-    # row 1: the hand (backs, or shown), melds, extras
-    x0 = STRIP_CARDS_X
-    x = x0
-    ty = y + 14
-    counts = view.get("hand_counts") or [0] * 4
+        tags.append((localize(locale, Text("MAH-JONGG")), (120, 230, 140)))
+    if seat in set(view.get("to_act") or []) and view.get("phase") == "claim":
+        tags.append((localize(locale, Text("to answer…")), (255, 214, 74)))
+    # (two tags at most above the hand row: a claim's tag never meets a Mah-Jongg's)
+    for i, (text, colour) in enumerate(tags[:2]):
+        room = tag_right - tag_left - (CARD[0] + 6 if standing else 0)
+        ty = py + 6 + 23 * i
+        box = badge(d, (tag_left, ty), text, _badge_size(text, 15, max(40, room)), fill=colour)
+        if standing and i == 0:
+            _paste_tile(canvas, standing["card"], (box[2] + 6, py + 6), CARD)
+    below = _hand_row(canvas, view, seat, px + PAD, py + ROW_HAND, right)
+    _river(canvas, view, seat, (px + PAD, below + 6, right, py + PANEL_H - 6), locale)
+
+
+def _hand_row(
+    canvas: Image.Image, view: Mapping[str, Any], seat: int, x0: int, y: int, right: int
+) -> int:
+    """The hand (backs, or its cards when shown), then the melds, wrapping to a second row
+    where they do not fit. Returns the bottom of the last row."""
+    standing = (view.get("standing") or [None] * 4)[seat]
+    win = view.get("win")
     shown = None
     if standing:
         shown = standing["hand"]
@@ -542,42 +573,54 @@ def _strip(canvas: Image.Image, view: Mapping[str, Any], seat: int, y: int, loca
         shown = win["hand"]["concealed"]
     if view.get("seat") == seat and view.get("hand"):
         shown = view["hand"]
+    x = x0
     if shown:
         for c in shown:
-            _paste_tile(canvas, c, (x, ty), SMALL_TILE)
-            x += SMALL_TILE[0] + 1
+            _paste_tile(canvas, c, (x, y), CARD)
+            x += CARD[0] + 1
     else:
-        for _ in range(counts[seat]):
-            _paste_tile(canvas, None, (x, ty + 4), (18, 26))
-            x += 19
-    x += 16
+        for _ in range((view.get("hand_counts") or [0] * 4)[seat]):
+            _paste_tile(canvas, None, (x, y + CARD[1] - BACK_CARD[1]), BACK_CARD)
+            x += BACK_CARD[0] + 1
     for meld in (view.get("melds") or [[]] * 4)[seat]:
-        x = _draw_meld(canvas, meld, x, ty - 6, TABLE_TILE) + 10
-    extras = (view.get("extras") or [[]] * 4)[seat]
-    if extras:
-        ex = TABLE_W - 24 - len(extras) * (RIVER_TILE[0] + 2)
-        ex = max(ex, x + 8)
-        for c in extras:
-            _paste_tile(canvas, c, (ex, ty - 4), RIVER_TILE)
-            ex += RIVER_TILE[0] + 2
-    # rows 2-3: the river
+        if x + 12 + _meld_width(meld, CARD) > right:
+            x, y = x0 - 12, y + ROW_STEP
+        x = _draw_meld(canvas, meld, x + 12, y, CARD)
+    return y + CARD[1]
+
+
+def _river(
+    canvas: Image.Image,
+    view: Mapping[str, Any],
+    seat: int,
+    box: tuple[int, int, int, int],
+    locale: str,
+) -> None:
+    """The seat's discards in rows within ``box`` (smaller cards only if they would not
+    fit); the one being claimed glows."""
     river = (view.get("rivers") or [[]] * 4)[seat]
+    x0, y, right, bottom = box
+    if not river:
+        draw_text(Draw(canvas), (x0, y + 10), localize(locale, Text("no discards yet")), 16, MUTED)
+        return
+    size = CARD
+    per_row = (right - x0) // (size[0] + 2)
+    rows = max(1, (bottom - y + 4) // (size[1] + 4))
+    if len(river) > rows * per_row:
+        size = CARD_SMALL
+        per_row = (right - x0) // (size[0] + 2)
     claim = view.get("claim")
     hot = len(river) - 1 if claim and claim.get("by") == seat else -1
-    per_row = (TABLE_W - 24 - x0) // (RIVER_TILE[0] + 2)
-    ry = y + 68
-    rx = x0
+    rx, ry = x0, y
     for i, c in enumerate(river):
         if i and i % per_row == 0:
-            ry += RIVER_TILE[1] + 4
+            ry += size[1] + 4
             rx = x0
         if i == hot:
-            g = glow(RIVER_TILE, HIGHLIGHT, 8)
+            g = glow(size, HIGHLIGHT, 8)
             canvas.paste(g, (rx - 8, ry - 8), g)
-        _paste_tile(canvas, c, (rx, ry), RIVER_TILE, highlight=i == hot)
-        rx += RIVER_TILE[0] + 2
-    if not river:
-        draw_text(d, (x0, ry + 10), localize(locale, Text("no discards yet")), 14, MUTED)
+        _paste_tile(canvas, c, (rx, ry), size, highlight=i == hot)
+        rx += size[0] + 2
 
 
 def _badge_size(text: str, size: int, max_width: float, bold: bool = True) -> int:
@@ -702,31 +745,44 @@ def _hand_status(view: Mapping[str, Any], locale: str = DEFAULT_LOCALE) -> str:
 
 
 # ----- the score sheet ---------------------------------------------------------------------
+# Like the table, laid out for the ~550 px preview: the four players' columns two by two on
+# a narrow sheet, so a line of the sheet keeps a readable size at that width.
+SHEET_W = 900
+SHEET_COL_W = (SHEET_W - 30) // 2
+SHEET_TOP = 104
+#: A line of a player's column (font size and step), and the cards of their hand.
+SHEET_FONT = 18
+SHEET_LINE = 24
+SHEET_CARD = (24, 32)
+#: Above a column's lines: its name and wind, then two rows of cards.
+SHEET_HEAD = 52 + 2 * (SHEET_CARD[1] + 4) + 10
+
+
 def render_deal_summary(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image | None:
     """The score sheet of the last finished hand: every item of every player's score."""
     history = view.get("history") or []
     if not history:
         return None
     entry = history[-1]
-    cols = 4
-    col_w = 316
-    width = 20 + cols * col_w + 12
-    sheets = entry.get("sheets")
-    lines = 3
-    if sheets:
-        lines = max(len(s["items"]) + len(s["multipliers"]) for s in sheets) + 8
-    height = 120 + 150 + lines * 21 + 30
-    canvas = felt((width, height), (60, 36, 30), seed=5).copy()
+    winds = entry.get("winds") or ["E", "S", "W", "N"]
+    order = sorted(range(4), key=lambda s: "ESWN".index(winds[s]))
+    # Each row of two columns is as tall as the longer sheet of the two.
+    heights = [
+        max(_column_height(entry, order[2 * r]), _column_height(entry, order[2 * r + 1]))
+        for r in range(2)
+    ]
+    height = SHEET_TOP + sum(heights) + 10 + 10
+    canvas = felt((SHEET_W, height), (60, 36, 30), seed=5).copy()
     d = Draw(canvas)
     title = localize(locale, _summary_title(view, entry, locale))
-    draw_fitted(d, (22, 14), title, width - 44, 26, WHITE, bold=True)
+    draw_fitted(d, (20, 12), title, SHEET_W - 40, 28, WHITE, bold=True)
     rw = entry.get("round_wind", "E")
     sub = Text(
         "{wind} round · round player {name}",
         wind=WIND_WORD.get(rw, rw),
         name=_name(view, entry.get("round_player", 0)),
     )
-    draw_fitted(d, (22, 50), localize(locale, sub), width - 44, 16, MUTED)
+    draw_fitted(d, (20, 50), localize(locale, sub), SHEET_W - 40, 18, MUTED)
     if entry.get("penalties"):
         pens = [
             Text(
@@ -739,13 +795,22 @@ def render_deal_summary(view: Mapping[str, Any], locale: str = "en-US") -> Image
         ]
         listed = semicolons(pens)
         text = localize(locale, Text("Penalties: {list}", list=listed))
-        draw_fitted(d, (22, 74), text, width - 44, 15, (255, 160, 140))
-    winds = entry.get("winds") or ["E", "S", "W", "N"]
-    order = sorted(range(4), key=lambda s: "ESWN".index(winds[s]))
+        draw_fitted(d, (20, 76), text, SHEET_W - 40, 17, (255, 160, 140))
     for i, seat in enumerate(order):
-        x0 = 20 + i * col_w
-        _summary_column(canvas, view, entry, seat, x0, 100, col_w - 12, height - 112, locale)
+        x0 = 10 + (i % 2) * (SHEET_COL_W + 10)
+        y0 = SHEET_TOP + (i // 2) * (heights[0] + 10)
+        _summary_column(canvas, view, entry, seat, x0, y0, SHEET_COL_W, heights[i // 2], locale)
     return canvas
+
+
+def _column_height(entry: Mapping[str, Any], seat: int) -> int:
+    """The height of a player's column: the head (name, cards) and their sheet's lines."""
+    sheets = entry.get("sheets")
+    lines = 2
+    if sheets:
+        sheet = sheets[seat]
+        lines = len(sheet["items"]) + len(sheet["multipliers"]) + bool(sheet.get("special")) + 5
+    return SHEET_HEAD + lines * SHEET_LINE + 18
 
 
 def _summary_title(
@@ -800,94 +865,90 @@ def _summary_column(
     inner = panel(
         canvas,
         (x0, y0, x0 + w, y0 + h),
-        fill=(0, 0, 0, 120) if not is_winner else (40, 90, 40, 160),
+        # opaque: the felt's grain under the lines would only cost PNG bytes
+        fill=(34, 22, 19, 255) if not is_winner else (36, 84, 36, 255),
         border=HIGHLIGHT if is_winner else (255, 255, 255, 50),
     )
     d = Draw(canvas)
     winds = entry.get("winds") or ["E", "S", "W", "N"]
     _over(
         canvas,
-        wind_disk(winds[seat], 36, seat == entry.get("round_player")),
+        wind_disk(winds[seat], 40, seat == entry.get("round_player")),
         (inner[0] + 2, inner[1] + 2),
     )
-    draw_fitted(d, (inner[0] + 46, inner[1] + 2), _name(view, seat), w - 60, 18, WHITE, bold=True)
+    name_w = inner[2] - inner[0] - 56
+    draw_fitted(d, (inner[0] + 50, inner[1]), _name(view, seat), name_w, 22, WHITE, bold=True)
     wind = SEAT_WORD[winds[seat]]
     label = Text("{wind} · Mah-Jongg", wind=wind) if is_winner else wind
-    draw_fitted(
-        d,
-        (inner[0] + 46, inner[1] + 24),
-        localize(locale, label),
-        w - 60,
-        13,
-        HIGHLIGHT if is_winner else MUTED,
-    )
-    # the hand: melds then concealed cards (small)
+    colour = HIGHLIGHT if is_winner else MUTED
+    draw_fitted(d, (inner[0] + 50, inner[1] + 27), localize(locale, label), name_w, 16, colour)
+    # the hand: melds then concealed cards, then extras (two rows at most)
     hand = (entry.get("hands") or [None] * 4)[seat]
-    x, y = inner[0] + 2, inner[1] + 48
+    x, y = inner[0] + 2, inner[1] + 52
     if hand:
-        size_t = (20, 27)
+        size_t = SHEET_CARD
         for meld in hand["melds"]:
             if x + _meld_width(meld, size_t) > inner[2]:
                 x, y = inner[0] + 2, y + size_t[1] + 4
-            x = _draw_meld(canvas, meld, x, y, size_t) + 5
+            x = _draw_meld(canvas, meld, x, y, size_t) + 6
         for c in hand["concealed"]:
             if x + size_t[0] > inner[2]:
                 x, y = inner[0] + 2, y + size_t[1] + 4
             _paste_tile(canvas, c, (x, y), size_t)
             x += size_t[0] + 1
-        if hand["extras"]:
-            for c in hand["extras"]:
-                if x + size_t[0] + 4 > inner[2]:
-                    x, y = inner[0] + 2, y + size_t[1] + 4
-                _paste_tile(canvas, c, (x + 4, y), size_t)
-                x += size_t[0] + 2
-    y = inner[1] + 150
+        for c in hand["extras"]:
+            if x + size_t[0] + 6 > inner[2]:
+                x, y = inner[0] + 2, y + size_t[1] + 4
+            _paste_tile(canvas, c, (x + 6, y), size_t)
+            x += size_t[0] + 2
+    y = inner[1] + SHEET_HEAD
     right = inner[2]
     col = right - inner[0]
+    small, step = SHEET_FONT, SHEET_LINE
     sheets = entry.get("sheets")
     if not sheets:
         deltas = entry.get("deltas") or [0] * 4
         text = localize(locale, Text("change {delta}", delta=_num(locale, deltas[seat], True)))
-        draw_fitted(d, (inner[0], y), text, col, 16, WHITE, bold=True)
+        draw_fitted(d, (inner[0], y), text, col, small + 2, WHITE, bold=True)
         return
     sheet = sheets[seat]
-    small = 14
 
     def row(label: Text, value: str, bold: bool = True) -> None:
         """A muted label on the left (shrunk to leave room) and its value on the right."""
-        room = col - max(56, text_length(value, small, bold) + 12)
+        room = col - max(64, text_length(value, small, bold) + 12)
         draw_fitted(d, (inner[0], y), localize(locale, label), room, small, MUTED)
         draw_text(d, (right, y), value, small, WHITE, anchor="ra", bold=bold)
 
     if sheet.get("special"):
         text = localize(locale, Text("Special: {name}", name=sheet["special"]))
-        draw_fitted(d, (inner[0], y), text, col, 15, HIGHLIGHT, bold=True)
-        y += 22
+        draw_fitted(d, (inner[0], y), text, col, small + 1, HIGHLIGHT, bold=True)
+        y += step
     for item in sheet["items"]:
-        text, sz = fit_text(localize(locale, item["name"]), w - 70, small)
+        text, sz = fit_text(localize(locale, item["name"]), col - 64, small)
         draw_text(d, (inner[0], y), text, sz, WHITE)
         value = _num(locale, item["value"]) if isinstance(item["value"], int) else item["value"]
         draw_text(d, (right, y), f"{value}", small, WHITE, anchor="ra", bold=True)
-        y += 21
+        y += step
     d.line((inner[0], y + 2, right, y + 2), fill=(255, 255, 255, 90), width=1)
-    y += 6
+    y += 7
     row(Text("Basic points"), _num(locale, sheet["basic"]))
-    y += 21
+    y += step
     for m in sheet["multipliers"]:
-        text, sz = fit_text(localize(locale, m["name"]), w - 70, small)
+        text, sz = fit_text(localize(locale, m["name"]), col - 64, small)
         draw_text(d, (inner[0], y), text, sz, (170, 220, 255))
         draw_text(d, (right, y), f"+{m['value']}", small, (170, 220, 255), anchor="ra", bold=True)
-        y += 21
+        y += step
     factor = sheet.get("factor", 1)
     total = Text(
         "Total {basic} × {factor}", basic=_num(locale, sheet["basic"]), factor=f"{factor:g}"
     )
-    draw_fitted(d, (inner[0], y), localize(locale, total), col - 60, 15, WHITE, bold=True)
-    draw_text(d, (right, y), _num(locale, sheet["total"]), 16, HIGHLIGHT, anchor="ra", bold=True)
-    y += 24
+    draw_fitted(d, (inner[0], y), localize(locale, total), col - 70, small + 1, WHITE, bold=True)
+    value = _num(locale, sheet["total"])
+    draw_text(d, (right, y), value, small + 2, HIGHLIGHT, anchor="ra", bold=True)
+    y += step + 3
     pay = sheet.get("payment", 0)
     row(Text("Payments (8 / 16)"), _num(locale, pay, True), bold=False)
-    y += 21
+    y += step
     deltas = entry.get("deltas") or [0] * 4
     totals = entry.get("totals") or [0] * 4
     change = f"{_num(locale, deltas[seat], True)} → {_num(locale, totals[seat])}"

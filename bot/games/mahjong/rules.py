@@ -77,9 +77,11 @@ from bot.games.mahjong.tiles import (
     WINDS,
     counts_of,
     expand,
+    hand_text,
     name,
+    run_name,
 )
-from bot.i18n.text import Text, commas, semicolons
+from bot.i18n.text import Text, commas, ntext, semicolons
 
 log = logging.getLogger(__name__)
 
@@ -348,7 +350,8 @@ class MahjongState(State):
                 return Text("You cannot claim {card} for a kong with your hand.", card=name(t))
             if verb == "mahjong":
                 return Text("{card} does not complete a Mah-Jongg for you.", card=name(t))
-            return Text("Answer the claim: {codes}.", codes=commas(legal))
+            # the answers by their labels (Pung, Chow 2-3-4 Bamboo), never their codes
+            return Text("Answer the claim: {codes}.", codes=commas([describe(c) for c in legal]))
         if self.phase == PRELUDE and verb not in ("kong", "pass"):
             return Text(
                 "Before play you may only declare a concealed kong of four cards you hold "
@@ -402,7 +405,9 @@ class MahjongState(State):
         if verb in ("pung", "chow", "pass"):
             return Text("There is no discard to claim now.")
         return Text(
-            "`{code}` is not a legal move now. Legal: {legal}.", code=code, legal=commas(legal[:12])
+            "`{code}` is not a legal move now. Legal: {legal}.",
+            code=code,
+            legal=commas([describe(c) for c in legal[:12]]),
         )
 
     # ----- legal actions ---------------------------------------------------------------------
@@ -975,7 +980,7 @@ class MahjongState(State):
         self.standing[p] = w
         self.standing_hand[p] = expand(c)
         c[d] += 1
-        shown = " ".join(CODES[x] for x in self.standing_hand[p] or [])
+        shown = hand_text(self.standing_hand[p] or [])
         events.append(
             Event(
                 "declare",
@@ -1058,7 +1063,7 @@ class MahjongState(State):
                             name=self._n(p),
                             card=name(t),
                             other=self._n(d),
-                            cards=f"{CODES[low]} {CODES[low + 1]} {CODES[low + 2]}",
+                            cards=run_name(low),
                         ),
                         seat=p,
                         data={"card": CODES[t], "claim": "chow"},
@@ -1424,8 +1429,10 @@ class MahjongState(State):
             events.append(
                 Event(
                     "game_end",
-                    Text(
+                    ntext(
+                        "The game is over. {names} wins with {points} point.",
                         "The game is over. {names} wins with {points} points.",
+                        best,
                         names=winners,
                         points=best,
                     ),

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from bot.i18n.text import Text
+from bot.i18n.text import Text, commas, ntext
 
 SUIT_LETTERS = ("b", "c", "d")
 #: The suits' names (English values; each says itself in any locale with ``localize``).
@@ -104,12 +104,14 @@ def codes(ts: Iterable[int]) -> list[str]:
 
 
 def _suited_name(t: int) -> Text:
+    """``1 Dot``, ``5 Dots``, ``3 Bamboo``: the number of symbols and the suit (a plural:
+    one Dot, never ``1 Dots``)."""
     n, suit = number_of(t), suit_of(t)
     if suit == 0:
         return Text("{n} Bamboo", n=n)
     if suit == 1:
-        return Text("{n} Characters", n=n)
-    return Text("{n} Dots", n=n)
+        return ntext("{n} Character", "{n} Characters", n)
+    return ntext("{n} Dot", "{n} Dots", n)
 
 
 #: Every card's readable name, built once (a Text: English, localised when shown).
@@ -135,6 +137,34 @@ NAMES: tuple[Text, ...] = (
 def name(t: int) -> Text:
     """A readable name: ``5 Dots``, ``East wind``, ``Red dragon``, ``Plum (flower)``."""
     return NAMES[t]
+
+
+def code_name(code_: str) -> Text:
+    """The readable name of a card code: ``5d`` -> ``5 Dots``."""
+    return NAMES[tile(code_)]
+
+
+def run_name(low: int) -> Text:
+    """A chow by its numbers and suit: ``3-4-5 Characters`` (``low``: its lowest card)."""
+    n = number_of(low)
+    return Text(
+        "{low}-{mid}-{high} {suit}", low=n, mid=n + 1, high=n + 2, suit=SUIT_NAMES[suit_of(low)]
+    )
+
+
+def hand_text(ts: Iterable[int]) -> str:
+    """Cards shown to everyone, by name and grouped: ``2 3 Bamboo, 5 5 8 8 8 Dots, South
+    wind, South wind`` (numbers of a suit together, honours by name; sorted)."""
+    ordered = sorted(ts)
+    parts: list[str] = []
+    for suit in range(3):
+        numbers = [number_of(t) for t in ordered if is_suited(t) and suit_of(t) == suit]
+        if numbers:
+            parts.append(
+                Text("{numbers} {suit}", numbers=" ".join(map(str, numbers)), suit=SUIT_NAMES[suit])
+            )
+    parts += [NAMES[t] for t in ordered if not is_suited(t)]
+    return commas(parts)
 
 
 def counts_of(ts: Iterable[int]) -> list[int]:

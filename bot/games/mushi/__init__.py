@@ -47,6 +47,7 @@ from bot.games.mushi.rules import (
     Combination,
     MushiOptions,
     MushiState,
+    card_label,
     card_points,
     describe,
     new_game,
@@ -76,6 +77,7 @@ SPEC = GameSpec(
     describe=describe,
     hint=hint,
     progress=progress,
+    card_name=card_label,
 )
 
 __all__ = [

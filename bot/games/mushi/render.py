@@ -73,7 +73,7 @@ from bot.games.mushi.rules import (
     sort_mushi,
     wild_targets,
 )
-from bot.i18n import Text
+from bot.i18n import Text, ntext
 from bot.i18n.text import commas
 from bot.render.draw import (
     GOLD,
@@ -466,13 +466,23 @@ def render_hand(view: View, locale: str = "en-US") -> Image.Image:
         "Your hand · Hand {hand} / {hands}", hand=view.get("deal", 1), hands=view.get("deals", 12)
     )
     seat = view.get("seat")
-    info = Text("{n} cards", context="hanafuda", n=len(hand))
+    info = ntext("{n} card", "{n} cards", len(hand), context="hanafuda")
     if seat in (0, 1):
         pts = (view.get("card_points") or [0, 0])[seat]
         if view.get("elder") == seat:
-            info = Text("{n} cards · {points} card points · 親 elder", n=len(hand), points=pts)
+            info = ntext(
+                "{n} card · {points} card points · 親 elder",
+                "{n} cards · {points} card points · 親 elder",
+                len(hand),
+                points=pts,
+            )
         else:
-            info = Text("{n} cards · {points} card points", n=len(hand), points=pts)
+            info = ntext(
+                "{n} card · {points} card points",
+                "{n} cards · {points} card points",
+                len(hand),
+                points=pts,
+            )
     img, _ = hand_sheet(len(hand), 600, 60, title, info, locale)
     if hand:
         notes = [_hand_note(c, table) for c in hand]

@@ -87,9 +87,9 @@ def group_by_class(codes: Iterable[str]) -> dict[str, list[str]]:
 
 
 WILD_LABEL = Text("Wild (Lightning)")
-WILD_TEXT = Text("the wild Lightning ({code})", code=WILD)
+WILD_TEXT = Text("the wild Lightning")
 #: The wild when it opens a sentence.
-WILD_TEXT_START = Text("The wild Lightning ({code})", code=WILD)
+WILD_TEXT_START = Text("The wild Lightning")
 
 
 def card_label(code: str) -> str:
@@ -100,8 +100,8 @@ def card_label(code: str) -> str:
 
 
 def card_text(code: str, *, start: bool = False) -> str:
-    """A card for event texts: its name and its code, ``Curtain (3b)`` (``start``: opening
-    a sentence, ``The wild Lightning (11p1)``)."""
+    """A card for event texts: its readable name, ``Curtain (Mar)`` (``start``: opening a
+    sentence, ``The wild Lightning``)."""
     if code == WILD:
         return WILD_TEXT_START if start else WILD_TEXT
     return hanafuda.card_text(code)
@@ -112,7 +112,7 @@ def cards_text(codes: Sequence[str]) -> str:
 
 
 def choices_text(codes: Sequence[str]) -> str:
-    """Cards to choose from: ``Crane (1b) or Pine plain (1p1)``."""
+    """Cards to choose from: ``Crane (Jan) or Pine plain``."""
     return join_or([card_text(c) for c in codes])
 
 

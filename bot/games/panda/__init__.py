@@ -47,6 +47,7 @@ from typing import Any
 from bot.engine.core import replayer
 from bot.engine.spec import GameSpec
 from bot.games.panda.ai import choose, hint
+from bot.games.panda.cards import card_name
 from bot.games.panda.combos import Combo, beats, classify, readings
 from bot.games.panda.rules import PandaOptions, PandaState, describe, new_game
 from bot.games.panda.ui import controls
@@ -82,6 +83,7 @@ SPEC = GameSpec(
     teams=TEAMS,
     option_bounds={"target": (100, 10000)},
     progress=progress,
+    card_name=card_name,
 )
 
 __all__ = [

@@ -587,7 +587,8 @@ def _trick(
     # Earlier plays of the trick: a row of mini cards each, with who played what.
     y = y0 + 4
     if len(trick) > 4:
-        more = _say(locale, Text("… {n} earlier play(s)", n=len(trick) - 4))
+        hidden = len(trick) - 4
+        more = _say(locale, ntext("… {n} earlier play", "… {n} earlier plays", hidden))
         draw_text(d, (x0 + 6, y), more, 14, MUTED)
         y += 20
     for play in earlier:

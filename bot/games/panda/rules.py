@@ -21,6 +21,7 @@ from bot.games.panda.cards import (
     a_rank,
     card_name,
     card_points,
+    is_card,
     normalize_card,
     parse_rank,
     rank_name,
@@ -145,7 +146,7 @@ def describe(code: str) -> str:
         ]
         return Text("Give {cards}", cards=commas(parts))
     if verb == "pass_cards" and len(args) == 3:
-        return Text("Pass {cards}", cards=", ".join(args))
+        return Text("Pass {cards}", cards=cards_text([normalize_card(c) or c for c in args]))
     if verb == "gift" and args:
         return Text("Give the Panda trick to seat {seat}", seat=args[0])
     if verb == "wish" and args:
@@ -157,11 +158,13 @@ def describe(code: str) -> str:
         parsed = parse_play(args)
         if parsed.error:
             return code
-        text = " ".join(_short(c) for c in parsed.cards)
+        text = cards_text(parsed.cards)
         label = play_label(code)
-        if label is not None:
-            return Text("{combo}: {cards}", combo=label, cards=text)
-        return text
+        if label is None:
+            return text
+        if any(o.is_bomb for o in readings(parsed.cards)):
+            return label  # an Ambush's or Kingdom's name says its cards (and fits a button)
+        return Text("{combo}: {cards}", combo=label, cards=text)
     return code
 
 
@@ -201,12 +204,9 @@ def _already_chosen(direction: str) -> str:
     return Text("You have already chosen the card for your right.")
 
 
-def _short(card: str) -> str:
-    return {STORK: "Stork", CAT: "Cat", CATFISH: "Catfish", PANDA: "Panda"}.get(card, card)
-
-
 def cards_text(cards: Sequence[str]) -> str:
-    return " ".join(_short(c) for c in cards)
+    """Cards by their names, ``7 of Asahi, Catfish``: what people read (never the codes)."""
+    return commas([card_name(c) if is_card(c) else c for c in cards])
 
 
 # ----- the state ----------------------------------------------------------------------------

@@ -182,7 +182,7 @@ def _relation(direction: str) -> str:
 def _card_option(card: str, value: str | None = None) -> Option:
     pts = points(card)
     desc = Text("{points:+d} points", points=pts) if pts else None
-    label = SPECIAL_NAMES.get(card) or Text("{code} · {name}", code=card, name=card_name(card))
+    label = SPECIAL_NAMES.get(card) or card_name(card)
     return Option(label=_fit(label, 100), value=value or card, description=desc)
 
 

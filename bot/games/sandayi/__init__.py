@@ -41,6 +41,7 @@ from bot.engine.spec import GameSpec
 from bot.engine.ui import Controls
 from bot.games.sandayi.ai import choose as _ai_choose
 from bot.games.sandayi.ai import hint
+from bot.games.sandayi.cards import label
 from bot.games.sandayi.rules import Options, SanDaYiState, describe
 from bot.games.sandayi.ui import controls as _controls
 from bot.i18n.text import Text
@@ -122,4 +123,5 @@ SPEC = GameSpec(
     hint=hint,
     option_bounds={"hands": (1, 40)},
     progress=progress,
+    card_name=label,
 )

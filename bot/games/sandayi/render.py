@@ -534,14 +534,15 @@ def _seat_panel(img: Image.Image, view: View, seat: int, side: str, locale: str)
     inner = x1 - x0 - 20
     draw_fitted(d, (x0 + 10, y + 28), stats, inner, 15, GOLD, True)
     if side in ("left", "right"):
-        cards = localize(locale, Text("{n} cards", n=counts[seat]))
+        cards = localize(locale, ntext("{n} card", "{n} cards", counts[seat]))
         tricks = localize(locale, ntext("{n} trick won", "{n} tricks won", won))
         draw_fitted(d, (x0 + 10, y + 52), cards, inner, 14, MUTED)
         draw_fitted(d, (x0 + 10, y + 72), tricks, inner, 14, MUTED)
     else:
-        line2 = Text(
+        line2 = ntext(
+            "{n} card · {tricks}",
             "{n} cards · {tricks}",
-            n=counts[seat],
+            counts[seat],
             tricks=ntext("{n} trick", "{n} tricks", won),
         )
         stats_w = int(text_length(stats, 15, True))
@@ -978,11 +979,11 @@ def render_hand(view: View, locale: str = "en-US") -> Image.Image:
         return img
     name = _name(view, seat)
     if declarer is None:
-        title = Text("{name} — {n} cards", name=name, n=n)
+        title = ntext("{name} — {n} card", "{name} — {n} cards", n, name=name)
     elif seat == declarer:
-        title = Text("{name} · Declarer — {n} cards", name=name, n=n)
+        title = ntext("{name} · Declarer — {n} card", "{name} · Declarer — {n} cards", n, name=name)
     else:
-        title = Text("{name} · Defender — {n} cards", name=name, n=n)
+        title = ntext("{name} · Defender — {n} card", "{name} · Defender — {n} cards", n, name=name)
     # The title, trump and prompt share the top line: the title gives way first (down to
     # half the line), then the prompt.
     title_text = localize(locale, title)
@@ -1019,7 +1020,7 @@ def render_hand(view: View, locale: str = "en-US") -> Image.Image:
         )
         pts = sum(points(c) for c in cards)
         if pts:
-            pts_text = localize(locale, Text("{n} pts", n=pts))
+            pts_text = localize(locale, ntext("{n} pt", "{n} pts", pts))
             d.text((x - group_gap, top - 26), pts_text, font=font(12), fill=MUTED, anchor="ra")
     if view.get("phase") == "play" and legal:
         lifted = localize(locale, Text("Lifted cards are the ones you may play."))
@@ -1066,9 +1067,9 @@ def render_deal_summary(view: View, locale: str = "en-US") -> Image.Image | None
     draw_fitted(d, (24, 92), localize(locale, took), w - 48, 18, WHITE)
     last = _name(view, h["last_trick_winner"])
     kou = (
-        Text("{name} (a defender) won the last trick: 抠底", name=last)
+        Text("{name} (a defender) won the last trick (抠底): higher stakes", name=last)
         if h["kou_di"]
-        else Text("{name} (the declarer) won the last trick: no 抠底", name=last)
+        else Text("{name} (the declarer) won the last trick (no 抠底)", name=last)
     )
     draw_fitted(d, (24, 120), localize(locale, kou), w - 48, 18, WHITE)
     # The seven rows, the applied one highlighted.

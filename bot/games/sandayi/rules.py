@@ -284,9 +284,10 @@ class SanDaYiState(State):
             else:
                 why = Text("The 4th bidder bids at least {minimum}", minimum=minimum)
         else:
-            why = Text(
+            why = ntext(
+                "After {n} pass you must bid at least {minimum}",
                 "After {n} passes you must bid at least {minimum}",
-                n=len(self.bids),
+                len(self.bids),
                 minimum=minimum,
             )
         return Text("{why}: bid {minimum} or more, or pass.", why=why, minimum=minimum)
@@ -624,8 +625,8 @@ class SanDaYiState(State):
 
 
 #: Whether the defenders took the last trick (rule 16), inside the deal-end sentence.
-KOU_DI = Text("抠底 by the defenders")
-NO_KOU_DI = Text("no 抠底")
+KOU_DI = Text("a defender won the last trick (抠底)")
+NO_KOU_DI = Text("the declarer won the last trick (no 抠底)")
 
 
 def _not_a_card(code: str) -> str:

@@ -42,16 +42,24 @@ class SettlementCase:
 SETTLEMENT_CASES: tuple[SettlementCase, ...] = (
     SettlementCase(
         "3C",
-        Text("抠底, defenders reach twice the target"),
+        Text("Defenders win the last trick and reach twice the target"),
         lambda d, n, k: k and d >= 2 * n,
         -12,
         4,
     ),
     SettlementCase(
-        "3B", Text("抠底, defenders reach the target"), lambda d, n, k: k and n <= d < 2 * n, -9, 3
+        "3B",
+        Text("Defenders win the last trick and reach the target"),
+        lambda d, n, k: k and n <= d < 2 * n,
+        -9,
+        3,
     ),
     SettlementCase(
-        "3A", Text("抠底, defenders short of the target"), lambda d, n, k: k and d < n, -6, 2
+        "3A",
+        Text("Defenders win the last trick but fall short of the target"),
+        lambda d, n, k: k and d < n,
+        -6,
+        2,
     ),
     SettlementCase(
         "2B", Text("Defenders reach twice the target"), lambda d, n, k: not k and d >= 2 * n, -6, 2

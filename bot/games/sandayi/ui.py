@@ -100,8 +100,12 @@ def _trump_controls(view: Mapping[str, Any]) -> Controls:
     buttons = []
     for s in SUITS:
         count = sum(1 for c in hand if is_trump(c, s))
-        text = Text(
-            "{symbol} {suit} ({n} trumps)", symbol=SUIT_SYMBOL[s], suit=SUIT_NAME[s], n=count
+        text = ntext(
+            "{symbol} {suit} ({n} trump)",
+            "{symbol} {suit} ({n} trumps)",
+            count,
+            symbol=SUIT_SYMBOL[s],
+            suit=SUIT_NAME[s],
         )
         buttons.append(Button(text, f"trump {s}", "primary"))
     return Controls(prompt=Text("Name the trump suit."), rows=tuple(button_rows(buttons)))

@@ -91,8 +91,9 @@ def test_single_match_takes_the_pair_and_no_match_stays(stacked) -> None:
     assert "5p1" in v["board"] and "1p1" not in v["board"]
     assert v["last_play"] == {"seat": 0, "card": "1b", "took": ["1p1"]}
     texts = [e.text for e in events]
-    assert "Alice plays Crane (1b) and takes Pine plain (1p1)" in texts
-    assert "Alice flips Iris plain (5p1) — no match" in texts
+    # Cards by their names (as on the buttons), never their codes.
+    assert "Alice plays Crane (Jan) and takes Pine plain" in texts
+    assert "Alice flips Iris plain — no match" in texts
     assert state.to_act == [1] and v["phase"] == "play"
     play(state, "play 6r")  # no match: stays on the board; the flip 6p1 takes it
     v = state.view(None)

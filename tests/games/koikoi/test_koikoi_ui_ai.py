@@ -71,7 +71,7 @@ def test_flip_choice_controls(stacked) -> None:
     state.apply(0, "play 1b")
     c = controls(state.view(0), state.legal_actions(0))
     check_limits(c)
-    assert c.prompt == "You flipped Iris plain (5p1): choose which card it takes."
+    assert c.prompt == "You flipped Iris plain: choose which card it takes."
     assert [(b.label, b.code) for b in c.rows[0]] == [
         ("Take Iris red ribbon", "take 5r"),
         ("Take Iris plain", "take 5p2"),

@@ -210,10 +210,13 @@ def test_waiting_seat_gets_a_prompt_only() -> None:
 def test_describe_codes() -> None:
     assert describe("pass") == "Pass"
     assert describe("call") == "Call Panda!"
-    assert describe("play 7t 7g 7r 7a") == "An Ambush of 7s: 7t 7g 7r 7a"
+    # An Ambush's name says its cards; other plays name theirs (names, never codes).
+    assert describe("play 7t 7g 7r 7a") == "An Ambush of 7s"
     assert describe("play 5t 5g 6t 6g catfish=5") == (
-        "A full house (5s over 6s), Catfish as 5: 5t 5g 6t 6g Catfish"
+        "A full house (5s over 6s), Catfish as 5: 5 of Tamahagane, 5 of Gyokuro, "
+        "6 of Tamahagane, 6 of Gyokuro, Catfish"
     )
+    assert describe("pass_cards 3t Mg cat") == "Pass 3 of Tamahagane, Mon of Gyokuro, Cat"
     assert describe("give left Mt") == "Give Mon of Tamahagane to your left"
     assert describe("wish B") == "Wish for a Bushi"
 
