@@ -11,6 +11,7 @@ from bot.store.rows import (
     SeatRow,
     StatsRow,
     StoreError,
+    StoreUnavailable,
     TableRow,
 )
 from bot.store.store import DEFAULT_PATH, Store
@@ -27,5 +28,6 @@ __all__ = [
     "StatsRow",
     "Store",
     "StoreError",
+    "StoreUnavailable",
     "TableRow",
 ]

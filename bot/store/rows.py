@@ -32,6 +32,12 @@ class StoreError(Exception):
     """A request the store refuses (unknown column, out-of-order action, missing table...)."""
 
 
+class StoreUnavailable(StoreError):
+    """The database cannot take the request now — locked by another connection beyond the
+    busy timeout, the disk full, an I/O error — and nothing of it was written: the same
+    request may succeed later (a player is told "not saved, try again")."""
+
+
 @dataclass(frozen=True, slots=True)
 class TableRow:
     id: int
