@@ -10,7 +10,7 @@ walks, per player (a few thousand at 1,000 tables).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -22,11 +22,13 @@ ORIGINAL_MESSAGE = "@original"
 @dataclass(frozen=True, slots=True, eq=False)
 class ClickToken:
     """A click's webhook (the application's id and the click's token) and the id of the
-    message the click was on; it answers as the interaction would."""
+    message the click was on; it answers as the interaction would. The token is a
+    credential (whoever has it may answer as the bot for 15 minutes): it stays out of the
+    repr, so out of logs and tracebacks."""
 
-    client: discord.Client
+    client: discord.Client = field(repr=False)
     application_id: int
-    token: str
+    token: str = field(repr=False)
     message_id: int | None
 
     @classmethod

@@ -156,3 +156,17 @@ def test_controls_are_worked_out_once_per_state_version() -> None:
     assert table.controls_for(fresh) == table.spec.controls(
         table.state.view(fresh), table.state.legal_actions(fresh)
     )
+
+
+def test_interaction_tokens_stay_out_of_reprs() -> None:
+    """A click's token is a credential for 15 minutes: neither a ClickToken's nor a Seat's
+    repr (what a log line or a traceback prints) shows it."""
+    from bot.host.tokens import ClickToken
+
+    secret = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5OnNlY3JldHRva2Vu"
+    click = ClickToken(object(), 42, secret, 7)  # type: ignore[arg-type]
+    seat = Seat(0, "Alice", 10, token=click, dm_token=ClickToken(object(), 42, secret, 8))  # type: ignore[arg-type]
+    for shown in (repr(click), repr(seat), str(seat)):
+        assert secret not in shown
+    assert "message_id=7" in repr(click) and "Alice" in repr(seat)
+    assert click.token == secret  # still there to answer with
