@@ -128,6 +128,8 @@ def from_json(text: str | bytes) -> ReplayRecord:
         doc = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:
         raise ReplayError(f"not a JSON file ({exc})") from exc
+    except RecursionError as exc:
+        raise ReplayError("not a replay file: its JSON is nested too deeply") from exc
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise ReplayError(f"not a Teahouse replay (the `format` field is not {FORMAT!r})")
     version = doc.get("version")
@@ -172,9 +174,9 @@ def from_json(text: str | bytes) -> ReplayRecord:
         )
     result = doc.get("result")
     scores = places = None
-    if isinstance(result, dict) and isinstance(result.get("scores"), list):
-        scores = tuple(int(s) for s in result["scores"])
-        places = tuple(int(s) for s in result.get("places") or ())
+    if isinstance(result, dict) and result.get("scores") is not None:
+        scores = _whole_numbers(result["scores"], "result.scores")
+        places = _whole_numbers(result.get("places") or [], "result.places")
     table = doc.get("table")
     return ReplayRecord(
         game=game,
@@ -188,6 +190,14 @@ def from_json(text: str | bytes) -> ReplayRecord:
         scores=scores,
         places=places,
     )
+
+
+def _whole_numbers(values: Any, key: str) -> tuple[int, ...]:
+    if not isinstance(values, list) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in values
+    ):
+        raise ReplayError(f"replay file: `{key}` is not a list of whole numbers")
+    return tuple(values)
 
 
 def _float_or_none(value: Any) -> float | None:
