@@ -32,6 +32,10 @@ FORMAT = "teahouse-replay"
 VERSION = 1
 #: How many actions lie between two kept copies of the state.
 CHECKPOINT_EVERY = 25
+#: A live state takes about this many times the memory of its pickle (Python objects).
+LIVE_STATE_FACTOR = 4
+#: About the memory one step's record (its labels and events) takes.
+STEP_BYTES = 400
 
 
 class ReplayError(ValueError):
@@ -275,6 +279,7 @@ class Replayer:
     final: State = field(init=False)
     _checkpoints: dict[int, bytes] = field(init=False, repr=False)
     _cursor: State | None = field(init=False, repr=False, default=None)
+    memory_bytes: int = field(init=False, default=0)
 
     def __post_init__(self) -> None:
         self.module = game_module(self.record.game)
@@ -314,6 +319,15 @@ class Replayer:
                 self._checkpoints[i + 1] = _freeze(state)
         self.hands[-1].last_step = len(self.steps)
         self.final = state
+        checkpoints = self._checkpoints.values()
+        #: About how much memory this replayer holds: the checkpoints, the final state and
+        #: the stepping cursor (live, each about the largest checkpoint's size times
+        #: LIVE_STATE_FACTOR), the steps. Replay caches are bounded by it.
+        self.memory_bytes = (
+            sum(len(c) for c in checkpoints)
+            + 2 * LIVE_STATE_FACTOR * max(len(c) for c in checkpoints)
+            + STEP_BYTES * len(self.steps)
+        )
 
     def _fresh(self) -> State:
         try:

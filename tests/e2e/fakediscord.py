@@ -237,6 +237,9 @@ class FakeChannel:
     messages: list[FakeMessage] = field(default_factory=list)
     last_message_id: int | None = None
     total_message_sent: int = 0
+    #: Discord's permission overwrites of a guild channel (``id``, ``type`` 0 role / 1
+    #: member, ``allow``, ``deny``), as the channel's payload carries them.
+    overwrites: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def is_thread(self) -> bool:
@@ -1206,11 +1209,21 @@ class FakeDiscord:
         self._changed()
         return guild.id
 
-    def add_text_channel(self, guild_id: int, name: str) -> int:
+    def add_text_channel(
+        self, guild_id: int, name: str, *, visible_to: Iterable[int] | None = None
+    ) -> int:
+        """A text channel; ``visible_to``: a private one, which only these users (and the
+        bot and the owner) may view (overwrites deny @everyone View Channel and allow it to
+        each of them)."""
         guild = self._guilds[guild_id]
         channel = FakeChannel(
             self._next_id(), GUILD_TEXT, name, guild_id=guild_id, position=len(guild.channel_ids)
         )
+        if visible_to is not None:
+            view = str(discord.Permissions(view_channel=True).value)
+            channel.overwrites = [{"id": str(guild_id), "type": 0, "allow": "0", "deny": view}]
+            for user in {*visible_to, self.bot_user_id}:
+                channel.overwrites.append({"id": str(user), "type": 1, "allow": view, "deny": "0"})
         self._channels[channel.id] = channel
         guild.channel_ids.append(channel.id)
         self._changed()
@@ -1409,7 +1422,7 @@ class FakeDiscord:
             "guild_id": str(channel.guild_id),
             "name": channel.name,
             "position": channel.position,
-            "permission_overwrites": [],
+            "permission_overwrites": [dict(o) for o in channel.overwrites],
             "parent_id": str(channel.parent_id) if channel.parent_id else None,
             "nsfw": False,
             "rate_limit_per_user": 0,
