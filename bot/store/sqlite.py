@@ -40,6 +40,7 @@ import logging
 import shutil
 import sqlite3
 import tempfile
+import threading
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Sequence
 from contextlib import asynccontextmanager
@@ -349,7 +350,14 @@ def _migrate(path: str, migrations_dir: Path) -> list[int]:
 
 async def _connection(path: str, *, read_only: bool) -> aiosqlite.Connection:
     # isolation_level=None: no implicit transactions, we issue BEGIN/COMMIT ourselves.
-    db = await aiosqlite.connect(path, isolation_level=None)
+    pending = aiosqlite.connect(path, isolation_level=None)
+    # aiosqlite's thread is not a daemon: a process that ends without closing the store (a
+    # crash) would wait for it forever at exit. SQLite's journal keeps the file whole if the
+    # thread dies mid-commit (that call was never acknowledged).
+    thread = getattr(pending, "_thread", None)
+    if isinstance(thread, threading.Thread) and not thread.is_alive():
+        thread.daemon = True
+    db = await pending
     try:
         db.row_factory = sqlite3.Row
         for pragma in (

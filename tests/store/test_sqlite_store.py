@@ -208,3 +208,26 @@ async def test_memory_database_is_private_and_removed_at_close():
         await first.close()
         await second.close()
     assert not scratch.exists()
+
+
+def test_a_process_that_does_not_close_the_store_still_exits(tmp_path: Path):
+    """The connections' threads do not keep a process alive (a crash skips close())."""
+    import subprocess
+    import sys
+
+    script = (
+        "import asyncio, sys\n"
+        "from bot.store import Store\n"
+        "async def main():\n"
+        f"    s = await Store.open({str(tmp_path / 't.db')!r})\n"
+        "    t = await s.create_table(guild_id=1, channel_id=1, game='koikoi', options={},"
+        " seed='x', host_id=1)\n"
+        "    await s.append_action(t, 0, 0, 'a0', 'player')\n"
+        "asyncio.run(main())\n"
+        "print('exited')\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=root, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0 and "exited" in done.stdout, done.stderr
