@@ -77,3 +77,23 @@ def test_the_cache_budget_comes_from_the_settings() -> None:
     bot = SimpleNamespace(settings=SimpleNamespace(replay_cache_mb=5))
     assert cogs.replay._cache(bot).max_bytes == 5 * MIB  # type: ignore[arg-type]
     assert ReplayCache().max_bytes == 64 * MIB
+
+
+@pytest.mark.parametrize("game", ["panda", "mahjong"])
+def test_a_replayers_memory_estimate_is_near_what_it_holds(game: str) -> None:
+    """``memory_bytes`` (what the cache's budget counts) is within a factor of 2 of the
+    memory building the replayer took (tracemalloc)."""
+    import gc
+    import tracemalloc
+
+    record = record_of(play(game, f"memory-{game}"))
+    Replayer(record)  # (warm the games' own caches first: not the replayer's)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        rp = Replayer(record)
+        gc.collect()
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert held / 2 <= rp.memory_bytes <= held * 2, (rp.memory_bytes, held)
