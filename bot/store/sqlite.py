@@ -475,7 +475,11 @@ class SQLiteStore(Store):
         return list(await _call(self._reader.execute_fetchall(sql, params)))
 
     async def query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        """A raw statement on the writer connection (it may write; its errors are SQLite's):
-        for tests and maintenance scripts only."""
+        """A raw statement, its errors SQLite's own (``bot/store/history.py`` reads with it;
+        tests and maintenance scripts too): a SELECT is a read, on the read connection;
+        anything else (it may write, or set a PRAGMA) takes the writer's turn."""
+        if sql.lstrip()[:6].upper() == "SELECT":
+            await self._writer.settled()
+            return list(await self._reader.execute_fetchall(sql, params))
         async with self._writer.turn() as db:
             return list(await db.execute_fetchall(sql, params))

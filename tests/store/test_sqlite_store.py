@@ -110,8 +110,10 @@ async def test_a_read_does_not_wait_for_writes_made_after_it(tmp_path: Path):
         await store.append_action(tid, 0, 0, "a0", "player")
         other.execute("BEGIN IMMEDIATE")
         read = asyncio.ensure_future(store.actions(tid))
+        raw = asyncio.ensure_future(store.query("SELECT COUNT(*) FROM actions"))  # (history)
         stuck = asyncio.ensure_future(store.append_action(tid, 1, 1, "a1", "player"))
         assert await asyncio.wait_for(read, 10) == [(0, "a0")]
+        assert (await asyncio.wait_for(raw, 10))[0][0] == 1
         assert not stuck.done()
         other.execute("COMMIT")
         await stuck
