@@ -197,7 +197,7 @@ def bench_store(args: argparse.Namespace) -> int:
         _line(
             f"{name} ({figures['tables']} × {figures['actions'] // figures['tables']})",
             f"p50 {figures['p50_ms']} ms, p99 {figures['p99_ms']} ms, "
-            f"{figures['actions_per_s']:,.0f} actions/s",
+            f"{figures['actions_per_s']:,.0f} actions/s, loop lag ≤ {figures['loop_lag_max_ms']} ms",
         )
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=1) + "\n")

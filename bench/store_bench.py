@@ -17,12 +17,20 @@ afterwards):
   thread pays: the thread needs the GIL back for every step of a statement. (SQLite's
   statements run on the loop and do not yield to the busy task between them: compare the
   latencies, not the throughput.)
+
+Each shape also reports ``loop lag``: the longest a 1 ms timer of the event loop fired late
+while the appends ran — how long the store held the loop up (a statement run on the loop's
+thread holds it for its whole length, a checkpoint's fsync included). In the busy-loop
+shape it includes the busy task's own slices. The bench runs with the bot's GIL switch
+interval (``bot.__main__.SWITCH_INTERVAL``), as a thread serving the loop waits for the GIL
+in the bot.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import sys
 import tempfile
 import time
 import uuid
@@ -95,6 +103,13 @@ async def _keep_busy(stop: asyncio.Event) -> None:
         await asyncio.sleep(BUSY_SLICE / 4)
 
 
+async def _watch_loop(stop: asyncio.Event, lags: list[float]) -> None:
+    while not stop.is_set():
+        started = time.perf_counter()
+        await asyncio.sleep(0.001)
+        lags.append(time.perf_counter() - started - 0.001)
+
+
 async def append_latency(
     database: str, *, tables: int, actions: int, busy_loop: bool = False
 ) -> dict[str, Any]:
@@ -103,6 +118,8 @@ async def append_latency(
     store = await Store.open(database)
     stop = asyncio.Event()
     busy = [asyncio.create_task(_keep_busy(stop)) for _ in range(1 if busy_loop else 0)]
+    lags: list[float] = [0.0]
+    watch: asyncio.Task[None] | None = None
     try:
         ids = [
             await store.create_table(
@@ -118,12 +135,15 @@ async def append_latency(
                 await store.append_action(table_id, idx, idx % 2, f"play {idx}", "player")
                 latencies.append((time.perf_counter() - started) * 1000)
 
+        watch = asyncio.create_task(_watch_loop(stop, lags))
         started = time.perf_counter()
         await asyncio.gather(*(one(t) for t in ids))
         wall = time.perf_counter() - started
     finally:
         stop.set()
         await asyncio.gather(*busy)
+        if watch is not None:
+            await watch
         await store.close()
     return {
         "tables": tables,
@@ -132,6 +152,7 @@ async def append_latency(
         "p99_ms": round(percentile(latencies, 99), 2),
         "max_ms": round(max(latencies), 2),
         "actions_per_s": round(len(latencies) / wall, 1),
+        "loop_lag_max_ms": round(max(lags) * 1000, 2),
     }
 
 
@@ -139,6 +160,9 @@ async def run_store(
     *, database: str | None = None, tables: int = 50, actions: int = 200
 ) -> dict[str, Any]:
     """Both backends (PostgreSQL when a server answers), every shape."""
+    from bot.__main__ import SWITCH_INTERVAL
+
+    sys.setswitchinterval(SWITCH_INTERVAL)
     shapes = {
         "one table": (1, actions * 2, False),
         "tables at once": (tables, actions, False),

@@ -43,6 +43,9 @@ class Settings:
     sync_guild: int | None = None
     #: Processes that draw images (None: one less than the cores; 0: a thread instead).
     render_processes: int | None = None
+    #: MiB of memory the replays kept for quick stepping may take (their checkpoints of
+    #: the game's state): the least recently used are dropped beyond it.
+    replay_cache_mb: int = 64
     #: Quotas: open lobbies and running tables a user may host, and a guild may have.
     max_lobbies_per_user: int = 2
     max_tables_per_user: int = 3
@@ -217,6 +220,7 @@ _ENV_NAMES = {
     "simultaneous_window": "TEAHOUSE_SIMULTANEOUS_WINDOW",
     "sync_guild": "TEAHOUSE_SYNC_GUILD",
     "render_processes": "TEAHOUSE_RENDER_PROCESSES",
+    "replay_cache_mb": "TEAHOUSE_REPLAY_CACHE_MB",
     "token_rest_budget": "TEAHOUSE_REST_BUDGET",
     "rest_share": "TEAHOUSE_REST_SHARE",
     "shard_count": "TEAHOUSE_SHARD_COUNT",
@@ -260,6 +264,7 @@ _INTS = {
     "timeouts_before_ai",
     "sync_guild",
     "render_processes",
+    "replay_cache_mb",
     "max_lobbies_per_user",
     "max_tables_per_user",
     "max_lobbies_per_guild",

@@ -20,6 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAME_NAMES, game_module
+from bot.host.replies import channels_seen_by
 from bot.i18n import format_number, gettext, ngettext, normalize
 from bot.render.charts import number_text
 from bot.store.history import MatchSummary, count_matches, finished_matches
@@ -155,11 +156,19 @@ async def show_history(
         await interaction.response.defer(ephemeral=True, thinking=True)
     user = user_id or None
     chosen = game if game in GAME_NAMES else None
-    total = await count_matches(store, guild, user_id=user, game=chosen)
+    # Only matches played in channels the member can see (a private channel's stay private).
+    seen = channels_seen_by(interaction)
+    total = await count_matches(store, guild, user_id=user, game=chosen, channels=seen)
     pages = max(1, -(-total // PAGE_SIZE))
     page = max(0, min(page, pages - 1))
     matches = await finished_matches(
-        store, guild, user_id=user, game=chosen, limit=PAGE_SIZE, offset=page * PAGE_SIZE
+        store,
+        guild,
+        user_id=user,
+        game=chosen,
+        limit=PAGE_SIZE,
+        offset=page * PAGE_SIZE,
+        channels=seen,
     )
     if who is None and user is not None:
         who = next(

@@ -10,7 +10,6 @@ too; a public answer follows the person who asked.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 import unicodedata
@@ -22,6 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import game_module
+from bot.host.base import draw_on_request
 from bot.i18n import gettext, normalize
 from bot.render.charts import (
     RATING_NOTE,
@@ -34,7 +34,6 @@ from bot.render.charts import (
     stats_png,
 )
 from bot.render.charts import Leaderboard as LeaderboardPicture
-from bot.render.worker import pool as render_pool
 from bot.store.history import player_rating_histories, rating_history
 from bot.store.rows import LeaderRow, StatsRow
 from cogs.rules import game_choices
@@ -88,10 +87,8 @@ class Leaderboard(commands.Cog):
 
     async def _picture(self, fn, data, filename: str) -> discord.File | None:
         """Draw in the render pool; None (the embed alone) if drawing fails."""
-        processes = getattr(getattr(self.bot, "settings", None), "render_processes", None)
         try:
-            loop = asyncio.get_running_loop()
-            png = await loop.run_in_executor(render_pool(processes), fn, data)
+            png = await draw_on_request(self.bot, fn, data)
         except Exception:
             log.exception("drawing %s failed", filename)
             return None

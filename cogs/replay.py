@@ -20,15 +20,18 @@ import asyncio
 import io
 import logging
 import re
+import time
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.host.base import draw_on_request
+from bot.host.replies import may_see_channel
 from bot.i18n import Text, format_number, gettext, localize, normalize
-from bot.render.worker import pool as render_pool
 from bot.replay.core import Replayer, ReplayError, ReplayRecord, hand_number, to_json
 from bot.replay.render import game_title, record_key, replay_png
 from bot.store.history import replay_record
@@ -39,6 +42,7 @@ NO_PINGS = discord.AllowedMentions.none()
 #: Statuses whose replay may be shown (a match still being played never is).
 REPLAYABLE = ("finished", "aborted")
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+MIB = 1024 * 1024
 
 
 class Refusal(Exception):
@@ -62,17 +66,38 @@ def _no_such_table(table_id: int) -> Refusal:
 
 class ReplayCache:
     """The records of recently replayed tables (a finished match never changes) and their
-    step structure, so a click costs no database read."""
+    step structure, so a click costs no database read.
 
-    def __init__(self, size: int = 32) -> None:
+    Bounded in entries and in bytes (``Replayer.memory_bytes``, mostly the checkpoints of
+    the state: a long match's are tens of MiB): the least recently used go first, and a
+    match larger than the whole budget is not kept."""
+
+    def __init__(self, size: int = 32, max_bytes: int = 64 * MIB) -> None:
         self.size = size
+        self.max_bytes = max_bytes
         self._entries: OrderedDict[int, tuple[Any, ReplayRecord, str, Replayer]] = OrderedDict()
+        self.bytes = 0
 
     def forget(self) -> None:
         self._entries.clear()
+        self.bytes = 0
 
-    async def load(self, bot: commands.Bot, table_id: int, guild_id: int | None):
-        """(table row, record, key, replayer), or Refusal saying why not."""
+    def _keep(self, table_id: int, entry: tuple[Any, ReplayRecord, str, Replayer]) -> None:
+        weight = entry[3].memory_bytes
+        if weight > self.max_bytes:
+            return
+        self._entries[table_id] = entry
+        self.bytes += weight
+        while len(self._entries) > self.size or self.bytes > self.max_bytes:
+            _, dropped = self._entries.popitem(last=False)
+            self.bytes -= dropped[3].memory_bytes
+
+    async def load(self, viewer: discord.Interaction, table_id: int):
+        """(table row, record, key, replayer) for the member behind ``viewer``, or Refusal
+        saying why not: a table of another server, one still being played, or one played
+        in a channel they cannot see."""
+        bot: commands.Bot = viewer.client  # type: ignore[assignment]
+        guild_id = viewer.guild_id
         entry = self._entries.get(table_id)
         if entry is None:
             found = await replay_record(bot.store, table_id)  # type: ignore[attr-defined]
@@ -108,20 +133,61 @@ class ReplayCache:
                     )
                 ) from exc
             entry = (row, record, record_key(record), rp)
-            self._entries[table_id] = entry
-            while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
+            self._keep(table_id, entry)
         else:
             self._entries.move_to_end(table_id)
         if entry[0].guild_id != guild_id:
             raise _no_such_table(table_id)
+        if not may_see_channel(viewer, entry[0].channel_id):
+            raise Refusal(
+                Text("Table #{table} was played in a channel you cannot see.", table=table_id)
+            )
         return entry
+
+
+class StepPacer:
+    """How fast one user may have replay steps drawn: ``burst`` at once, then ``rate`` a
+    second. A step is ~300 ms of drawing; anyone may click ▶ on a public replay (each click
+    draws their own copy), and holding it down must not take the render pool from the
+    tables. ``clock``: seconds, monotonic (tests give their own)."""
+
+    #: Users remembered at most (the least recently seen are forgotten: a full bucket).
+    USERS = 10_000
+
+    def __init__(
+        self, rate: float = 1.0, burst: int = 3, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self._buckets: OrderedDict[int, tuple[float, float]] = OrderedDict()
+
+    def allow(self, user_id: int) -> bool:
+        """Take one step from the user's bucket; False (nothing taken) if it is empty."""
+        now = self.clock()
+        tokens, then = self._buckets.pop(user_id, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - then) * self.rate)
+        allowed = tokens >= 1.0
+        self._buckets[user_id] = (tokens - 1.0 if allowed else tokens, now)
+        while len(self._buckets) > self.USERS:
+            self._buckets.popitem(last=False)
+        return allowed
+
+
+TOO_FAST = Text("Slow down: replay steps are drawn one at a time. Try again in a moment.")
+
+
+def _pacer(bot: commands.Bot) -> StepPacer:
+    pacer = getattr(bot, "replay_pacer", None)
+    if pacer is None:
+        pacer = StepPacer()
+        bot.replay_pacer = pacer  # type: ignore[attr-defined]
+    return pacer
 
 
 def _cache(bot: commands.Bot) -> ReplayCache:
     cache = getattr(bot, "replay_cache", None)
     if cache is None:
-        cache = ReplayCache()
+        megabytes = getattr(getattr(bot, "settings", None), "replay_cache_mb", 64)
+        cache = ReplayCache(max_bytes=megabytes * MIB)
         bot.replay_cache = cache  # type: ignore[attr-defined]
     return cache
 
@@ -210,24 +276,20 @@ def replay_view(
 async def render(
     bot: commands.Bot, record: ReplayRecord, key: str, step: int, locale: str = "en-US"
 ) -> discord.File:
-    settings = getattr(bot, "settings", None)
-    processes = getattr(settings, "render_processes", None)
-    loop = asyncio.get_running_loop()
-    data = await loop.run_in_executor(
-        render_pool(processes), replay_png, record, step, True, key, locale
-    )
+    # After the games' own pictures (a step costs ~300 ms of drawing).
+    data = await draw_on_request(bot, replay_png, record, step, True, key, locale)
     return discord.File(io.BytesIO(data), filename=f"replay-{record.table_id}-{step}.png")
 
 
 async def message_parts(
-    bot: commands.Bot,
+    interaction: discord.Interaction,
     table_id: int,
-    guild_id: int | None,
     step: int,
     owner: int,
     locale: str = "en-US",
 ) -> dict[str, Any]:
-    row, record, key, rp = await _cache(bot).load(bot, table_id, guild_id)
+    bot: commands.Bot = interaction.client  # type: ignore[assignment]
+    row, record, key, rp = await _cache(bot).load(interaction, table_id)
     step = rp.clamp(step)
     file = await render(bot, record, key, step, locale)
     return {
@@ -250,7 +312,7 @@ async def open_replay(
     bot: commands.Bot = interaction.client  # type: ignore[assignment]
     loc = normalize(interaction.locale)
     try:
-        _, _, _, rp = await _cache(bot).load(bot, table_id, interaction.guild_id)
+        _, _, _, rp = await _cache(bot).load(interaction, table_id)
         if hand is not None:
             start = rp.hand_start(hand)
             if start is None:
@@ -264,15 +326,15 @@ async def open_replay(
                     )
                 )
             step = start
+        if not _pacer(bot).allow(interaction.user.id):
+            raise Refusal(TOO_FAST)
     except Refusal as exc:
         await interaction.response.send_message(
             exc.say(loc), ephemeral=True, allowed_mentions=NO_PINGS
         )
         return
     await interaction.response.defer(ephemeral=not public, thinking=True)
-    parts = await message_parts(
-        bot, table_id, interaction.guild_id, step or 0, interaction.user.id, loc
-    )
+    parts = await message_parts(interaction, table_id, step or 0, interaction.user.id, loc)
     await interaction.followup.send(
         parts["content"],
         file=parts["file"],
@@ -292,9 +354,14 @@ async def move_replay(
         return
     bot: commands.Bot = interaction.client  # type: ignore[assignment]
     loc = normalize(interaction.locale)
+    if not _pacer(bot).allow(interaction.user.id):
+        await interaction.response.send_message(
+            localize(loc, TOO_FAST), ephemeral=True, allowed_mentions=NO_PINGS
+        )
+        return
     await interaction.response.defer()
     try:
-        parts = await message_parts(bot, table_id, interaction.guild_id, step, owner, loc)
+        parts = await message_parts(interaction, table_id, step, owner, loc)
     except Refusal as exc:
         await interaction.followup.send(exc.say(loc), ephemeral=True, allowed_mentions=NO_PINGS)
         return
@@ -450,7 +517,7 @@ async def send_download(interaction: discord.Interaction, table_id: int) -> None
     bot: commands.Bot = interaction.client  # type: ignore[assignment]
     loc = normalize(interaction.locale)
     try:
-        _, record, _, _ = await _cache(bot).load(bot, table_id, interaction.guild_id)
+        _, record, _, _ = await _cache(bot).load(interaction, table_id)
     except Refusal as exc:
         await interaction.response.send_message(
             exc.say(loc), ephemeral=True, allowed_mentions=NO_PINGS

@@ -36,6 +36,16 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
+async def draw_on_request(bot: Any, fn: Callable[..., T], *args: Any) -> T:
+    """:meth:`HostBase.draw_on_request` through the bot's host (cogs' pictures); a bot
+    without one (a stand-in in tests) draws in the render pool directly."""
+    host = getattr(bot, "host", None)
+    if isinstance(host, HostBase):
+        return await host.draw_on_request(fn, *args)
+    processes = getattr(getattr(bot, "settings", None), "render_processes", None)
+    return await asyncio.get_running_loop().run_in_executor(render_pool(processes), fn, *args)
+
+
 class HostBase:
     def __init__(self, bot: discord.Client, store: Store, settings: Settings) -> None:
         self.bot = bot
@@ -95,6 +105,12 @@ class HostBase:
             return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
         finally:
             self.render_slots.release()
+
+    async def draw_on_request(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the render pool at the lowest priority (``BACKGROUND``): a
+        picture someone asked for outside a game — a replay's step, a leaderboard, stats —
+        waits behind the decisions' and the tables' pictures, never in front of them."""
+        return await self._in_render_pool(Priority.BACKGROUND, fn, *args)
 
     def remember_locale(self, interaction: Any) -> str:
         """Remember the language of the user behind ``interaction`` (written to the store

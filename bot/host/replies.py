@@ -101,6 +101,33 @@ def from_table_guild(interaction: discord.Interaction, table: Table) -> bool:
     return interaction.guild_id is None or interaction.guild_id == table.guild_id
 
 
+def channels_seen_by(interaction: discord.Interaction) -> frozenset[int] | None:
+    """The channels (and cached threads) of the interaction's server its member may view,
+    or None for all of them (an administrator, the owner).
+
+    An interaction carries the member's permissions in its own channel only; in the others
+    they are worked out here, as Discord does, from the member's roles (in the
+    interaction) and the server's roles and each channel's permission overwrites, which the
+    bot keeps from the Guilds intent (not a privileged one). Outside a server, or while
+    the server is not in the cache: none."""
+    guild = interaction.guild
+    member = interaction.user
+    if guild is None or not isinstance(member, discord.Member):
+        return frozenset()
+    if member.guild_permissions.administrator:
+        return None
+    seen = [c.id for c in guild.channels if c.permissions_for(member).view_channel]
+    seen += [t.id for t in guild.threads if t.permissions_for(member).view_channel]
+    return frozenset(seen)
+
+
+def may_see_channel(interaction: discord.Interaction, channel_id: int) -> bool:
+    """Whether the interaction's member may view the server channel ``channel_id`` (a
+    deleted one: only an administrator). See :func:`channels_seen_by`."""
+    seen = channels_seen_by(interaction)
+    return seen is None or channel_id in seen
+
+
 def can_manage(interaction: discord.Interaction) -> bool:
     """The user has Manage Server (may cancel or abort anyone's table)."""
     perms = getattr(interaction.user, "guild_permissions", None)

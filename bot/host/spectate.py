@@ -27,7 +27,7 @@ from bot.host.base import HostBase
 from bot.host.budget import Priority
 from bot.host.components import spectator_view
 from bot.host.options import game_options
-from bot.host.replies import ephemeral, from_table_guild, locale_of
+from bot.host.replies import ephemeral, from_table_guild, locale_of, may_see_channel
 from bot.host.table import Table
 from bot.host.text import NO_PINGS, game_title
 from bot.i18n import DEFAULT_LOCALE, Text, format_number, localize
@@ -105,7 +105,16 @@ class SpectateMixin(HostBase):
     async def on_spectate(
         self, interaction: discord.Interaction, table_id: int, *, refresh: bool
     ) -> None:
-        """Spectate (a new private message) or Refresh (that message, redrawn in place)."""
+        """Spectate (a new private message) or Refresh (that message, redrawn in place).
+
+        Only from the table's server, by a member who can see the table's channel: the
+        buttons are on the table message, so a click from a DM, another server or another
+        channel's member is forged (its custom id typed by hand)."""
+        if interaction.guild_id is None:
+            await ephemeral(
+                interaction, Text("Spectate works from the table's message in its server.")
+            )
+            return
         table = await self.table(table_id)
         if table is None or table.finished or not from_table_guild(interaction, table):
             if refresh:
@@ -120,6 +129,11 @@ class SpectateMixin(HostBase):
                     )
                     return
             await ephemeral(interaction, Text("This table is no longer running."))
+            return
+        if not may_see_channel(interaction, table.channel_id):
+            await ephemeral(
+                interaction, Text("You cannot see the channel this table is played in.")
+            )
             return
         locale = locale_of(interaction)
         if refresh:

@@ -40,9 +40,10 @@ class Seat:
     dm_has_controls: bool = True
     #: The seat's last DM click (its token sends and edits DMs without REST budget while
     #: valid: a ``bot.host.tokens.ClickToken``, which also knows the DM it was on and when
-    #: it was made), and the click whose token sent the current DM, if one did.
-    token: Any = None
-    dm_token: Any = None
+    #: it was made), and the click whose token sent the current DM, if one did. Credentials:
+    #: not in the repr (logs).
+    token: Any = field(default=None, repr=False)
+    dm_token: Any = field(default=None, repr=False)
     #: DM refreshes of the seat go out one at a time (``dm_lock``); each is numbered when
     #: it is planned (``dm_plans``) and one that a later plan overtook is dropped.
     dm_lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)

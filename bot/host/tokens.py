@@ -30,11 +30,13 @@ clock = time.monotonic
 @dataclass(slots=True, eq=False)
 class ClickToken:
     """A click's webhook (the application's id and the click's token) and the id of the
-    message the click was on; it answers as the interaction would, while it is valid."""
+    message the click was on; it answers as the interaction would, while it is valid. The
+    token is a credential (whoever has it may answer as the bot for 15 minutes): it stays
+    out of the repr, so out of logs and tracebacks."""
 
-    client: discord.Client
+    client: discord.Client = field(repr=False)
     application_id: int
-    token: str
+    token: str = field(repr=False)
     message_id: int | None
     #: When the click came (:data:`clock`).
     clicked_at: float = field(default_factory=lambda: clock())

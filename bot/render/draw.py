@@ -315,15 +315,34 @@ def draw_fitted(
 def fit_text(
     text: str, max_width: int, size: int, bold: bool = False, min_size: int = 9
 ) -> tuple[str, int]:
-    """Shrink the font (down to `min_size`) then ellipsize so `text` fits in `max_width`."""
-    while size > min_size and text_length(text, size, bold) > max_width:
-        size -= 1
-    if text_length(text, size, bold) <= max_width:
-        return text, size
+    """Shrink the font (down to `min_size`) then ellipsize so `text` fits in `max_width`.
+
+    Bounded by what fits, not by the text's length (a player's name may be thousands of
+    characters): only prefixes up to twice the longest that fits are measured, found by
+    doubling then halving, never the whole of a text too long to fit."""
+    fnt = font(min_size, bold)
+    probe = 1
+    while fnt.getlength(text[:probe]) <= max_width:
+        if probe >= len(text):  # it all fits at min_size: shrink no more than needed
+            while size > min_size and text_length(text, size, bold) > max_width:
+                size -= 1
+            return text, size
+        probe = min(len(text), 2 * probe)
+    return _ellipsized(text, max_width, min_size, bold, probe), min_size
+
+
+def _ellipsized(text: str, max_width: int, size: int, bold: bool, too_long: int) -> str:
+    """The longest prefix of `text` shorter than `too_long` that fits in `max_width` with
+    "…" after it, plus "…" (halving: log n measures of at most `too_long` characters)."""
     fnt = font(size, bold)
-    while text and fnt.getlength(text + "…") > max_width:
-        text = text[:-1]
-    return text + "…", size
+    low, high = 0, min(too_long, len(text))
+    while high - low > 1:
+        middle = (low + high) // 2
+        if fnt.getlength(text[:middle] + "…") <= max_width:
+            low = middle
+        else:
+            high = middle
+    return text[:low] + "…"
 
 
 def badge(

@@ -47,6 +47,10 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ReplayError) as exc:
         print(f"{args.file}: {exc}", file=sys.stderr)
         return 2
+    except Exception as exc:  # a file nothing above foresaw: say so, without a traceback
+        log.debug("reading %s failed", args.file, exc_info=True)
+        print(f"{args.file}: not a replay this Teahouse can draw ({exc!r})", file=sys.stderr)
+        return 2
     out = args.out or args.file.with_suffix("")
     out.mkdir(parents=True, exist_ok=True)
     reveal = not args.hidden

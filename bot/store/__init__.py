@@ -13,6 +13,7 @@ from bot.store.rows import (
     SeatRow,
     StatsRow,
     StoreError,
+    StoreUnavailable,
     TableClosed,
     TableRow,
 )
@@ -33,6 +34,7 @@ __all__ = [
     "Store",
     "StoreError",
     "TableClosed",
+    "StoreUnavailable",
     "TableRow",
     "outage_error",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,9 +76,15 @@ async def matches_played(store: Store, game: str, user_ids: Sequence[int]) -> di
     return {int(r["user_id"]): int(r["n"]) for r in rows}
 
 
-def _filters(guild_id: int, user_id: int | None, game: str | None) -> tuple[str, list[Any]]:
+def _filters(
+    guild_id: int, user_id: int | None, game: str | None, channels: Collection[int] | None
+) -> tuple[str, list[Any]]:
     sql = " FROM tables AS t WHERE t.guild_id = ? AND t.status = 'finished'"
     params: list[Any] = [guild_id]
+    if channels is not None:
+        ids = sorted(set(channels))
+        sql += f" AND t.channel_id IN ({_marks(len(ids))})" if ids else " AND 1 = 0"
+        params += ids
     if game is not None:
         sql += " AND t.game = ?"
         params.append(game)
@@ -89,10 +95,16 @@ def _filters(guild_id: int, user_id: int | None, game: str | None) -> tuple[str,
 
 
 async def count_matches(
-    store: Store, guild_id: int, *, user_id: int | None = None, game: str | None = None
+    store: Store,
+    guild_id: int,
+    *,
+    user_id: int | None = None,
+    game: str | None = None,
+    channels: Collection[int] | None = None,
 ) -> int:
-    """How many finished matches of a guild (played by ``user_id``, of ``game``)."""
-    where, params = _filters(guild_id, user_id, game)
+    """How many finished matches of a guild (played by ``user_id``, of ``game``, in one of
+    ``channels``: None for any)."""
+    where, params = _filters(guild_id, user_id, game, channels)
     rows = await store.query("SELECT COUNT(*) AS n" + where, params)
     return int(rows[0]["n"])
 
@@ -105,9 +117,11 @@ async def finished_matches(
     game: str | None = None,
     limit: int = 5,
     offset: int = 0,
+    channels: Collection[int] | None = None,
 ) -> list[MatchSummary]:
-    """A guild's finished matches, newest first, with every seat's place and score."""
-    where, params = _filters(guild_id, user_id, game)
+    """A guild's finished matches, newest first, with every seat's place and score (only
+    those played in one of ``channels``, unless None)."""
+    where, params = _filters(guild_id, user_id, game, channels)
     tables = await store.query(
         "SELECT t.id, t.game, t.guild_id, t.started_at, t.finished_at, t.options"
         + where

@@ -71,6 +71,12 @@ class QuotaExceeded(StoreError):
         self.wait = wait
 
 
+class StoreUnavailable(StoreError):
+    """The database cannot take the request now — locked by another connection beyond the
+    busy timeout, the disk full, an I/O error — and nothing of it was written: the same
+    request may succeed later (a player is told "not saved, try again")."""
+
+
 @dataclass(frozen=True, slots=True)
 class TableRow:
     id: int

@@ -1290,11 +1290,21 @@ class FakeDiscord:
         self._changed()
         return guild.id
 
-    def add_text_channel(self, guild_id: int, name: str) -> int:
+    def add_text_channel(
+        self, guild_id: int, name: str, *, visible_to: Iterable[int] | None = None
+    ) -> int:
+        """A text channel; ``visible_to``: a private one, which only these users (and the
+        bot and the owner) may view (overwrites deny @everyone View Channel and allow it to
+        each of them)."""
         guild = self._guilds[guild_id]
         channel = FakeChannel(
             self._next_id(), GUILD_TEXT, name, guild_id=guild_id, position=len(guild.channel_ids)
         )
+        if visible_to is not None:
+            view = discord.Permissions(view_channel=True).value
+            channel.overwrites[guild_id] = (OVERWRITE_ROLE, 0, view)
+            for user in {*visible_to, self.bot_user_id}:
+                channel.overwrites[user] = (OVERWRITE_MEMBER, view, 0)
         self._channels[channel.id] = channel
         guild.channel_ids.append(channel.id)
         self._changed()

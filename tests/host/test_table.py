@@ -202,3 +202,17 @@ def test_a_deadline_is_shown_as_one_unix_time_per_decision(monkeypatch) -> None:
     table.changed_prompts()
     table.set_deadlines(120, now=1003.4)
     assert all(table.deadline_epoch(s) == 1_700_000_124 for s in table.deadlines)
+
+
+def test_interaction_tokens_stay_out_of_reprs() -> None:
+    """A click's token is a credential for 15 minutes: neither a ClickToken's nor a Seat's
+    repr (what a log line or a traceback prints) shows it."""
+    from bot.host.tokens import ClickToken
+
+    secret = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5OnNlY3JldHRva2Vu"
+    click = ClickToken(object(), 42, secret, 7)  # type: ignore[arg-type]
+    seat = Seat(0, "Alice", 10, token=click, dm_token=ClickToken(object(), 42, secret, 8))  # type: ignore[arg-type]
+    for shown in (repr(click), repr(seat), str(seat)):
+        assert secret not in shown
+    assert "message_id=7" in repr(click) and "Alice" in repr(seat)
+    assert click.token == secret  # still there to answer with

@@ -129,3 +129,23 @@ def test_bad_files_are_refused_with_a_reason(change, says) -> None:
 def test_not_json_is_refused() -> None:
     with pytest.raises(ReplayError, match="not a JSON file"):
         from_json(b"\x89PNG...")
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        (lambda d: d.update(result={"scores": [None], "places": [1]}), "result.scores"),
+        (lambda d: d.update(result={"scores": [10, 5], "places": ["1st", 2]}), "result.places"),
+        (lambda d: d.update(result={"scores": "10,5"}), "result.scores"),
+    ],
+)
+def test_malformed_results_are_refused_with_a_reason(change, says) -> None:
+    doc = _doc(play("koikoi", "bad-results"))
+    change(doc)
+    with pytest.raises(ReplayError, match=says):
+        from_json(json.dumps(doc))
+
+
+def test_deeply_nested_json_is_refused_with_a_reason() -> None:
+    with pytest.raises(ReplayError, match="nested too deeply"):
+        from_json("[" * 100_000 + "]" * 100_000)

@@ -4,6 +4,7 @@ the offline CLI writes one PNG per step or one GIF of a deal."""
 from __future__ import annotations
 
 import io
+import json
 
 import pytest
 from PIL import Image
@@ -74,3 +75,61 @@ def test_the_cli_writes_every_step_of_a_hand_and_a_gif(tmp_path, capsys) -> None
     bad = tmp_path / "bad.json"
     bad.write_text("{}", encoding="utf-8")
     assert main([str(bad)]) == 2
+
+
+def test_the_cli_answers_malformed_files_without_a_traceback(tmp_path, capsys) -> None:
+    """``scores: [null]``, JSON nested 100,000 deep: a line saying what is wrong, exit 2."""
+    doc = json.loads(to_json(record_of(play("koikoi", "cli-bad"))))
+    doc["result"] = {"scores": [None], "places": [1]}
+    nulls = tmp_path / "nulls.json"
+    nulls.write_text(json.dumps(doc), encoding="utf-8")
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    for path, says in ((nulls, "result.scores"), (deep, "nested too deeply")):
+        assert main([str(path), "--out", str(tmp_path / "out")]) == 2
+        err = capsys.readouterr().err
+        assert says in err and "Traceback" not in err
+
+
+def test_fitting_a_long_name_measures_only_what_fits(monkeypatch) -> None:
+    """``fit_text`` of a name thousands of characters long measures prefixes up to about
+    twice what fits, not the whole name a character at a time (8,000 characters took
+    12 s): ten times the name, the same measuring."""
+    from bot.render import draw
+
+    measured = [0]
+    real_font = draw.font
+
+    class Counting:
+        def __init__(self, inner) -> None:
+            self.inner = inner
+
+        def getlength(self, text: str, *args, **kwargs) -> float:
+            measured[0] += len(text)
+            return self.inner.getlength(text, *args, **kwargs)
+
+    monkeypatch.setattr(draw, "font", lambda *a, **k: Counting(real_font(*a, **k)))
+    counts = []
+    for n in (8_000, 80_000):
+        draw.fit_text.cache_clear()
+        draw.text_length.cache_clear()
+        measured[0] = 0
+        fitted, size = draw.fit_text("さくら Ann " * (n // 8), 300, 20, True)
+        assert fitted.endswith("…") and draw.text_length(fitted, size, True) <= 300
+        counts.append(measured[0])
+    assert counts[0] == counts[1] < 2_000
+    draw.fit_text.cache_clear()
+    draw.text_length.cache_clear()
+    assert draw.fit_text("Ann", 300, 20, True) == ("Ann", 20)
+
+
+def test_the_cli_draws_a_match_with_a_very_long_name(tmp_path) -> None:
+    record = record_of(play("koikoi", "cli-long"))
+    doc = json.loads(to_json(record))
+    doc["players"][0]["name"] = "さくら" * 2_700  # 8,100 characters
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    hand = Replayer(record).hands[0]
+    out = tmp_path / "steps"
+    assert main([str(path), "--out", str(out), "--hand", str(hand.number)]) == 0
+    assert len(list(out.iterdir())) == hand.last_step - hand.first_step + 1

@@ -128,3 +128,18 @@ async def test_rating_histories_end_at_the_stored_ratings(store: Store, game: st
     assert len(longer[ANN]) == len(history[ANN]) + 1
     per_game = await player_rating_histories(store, GUILD, ANN, [game, "mahjong"])
     assert list(per_game) == [game] and len(per_game[game]) == len(longer[ANN])
+
+
+async def test_matches_are_listed_only_from_the_channels_given(store: Store) -> None:
+    """``channels``: the channels the asker can view (None: all); a match played in
+    another one is neither counted nor listed."""
+    here = await finish(store, "koikoi", "channel-a", [ANN, None])
+    elsewhere = await finish(store, "koikoi", "channel-b", [ANN, None])
+    await store.update_table(elsewhere, channel_id=6)
+    assert await count_matches(store, GUILD) == 2
+    assert await count_matches(store, GUILD, channels={5}) == 1
+    assert [m.table_id for m in await finished_matches(store, GUILD, channels=[5, 7])] == [here]
+    assert await count_matches(store, GUILD, channels=()) == 0
+    assert await finished_matches(store, GUILD, channels=set()) == []
+    listed = [m.table_id for m in await finished_matches(store, GUILD, channels=None)]
+    assert sorted(listed) == sorted([here, elsewhere])
