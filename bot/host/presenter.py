@@ -268,16 +268,36 @@ class PresenterMixin(HostBase):
             text = Text("**{game}** #{table} in {channel} — the match is over.", **fields)
         elif seat.ai_takeover:
             text = Text("**{game}** #{table} in {channel} — an AI plays your seat now.", **fields)
-        elif table.state.legal_actions(seat.seat):
+        elif table.asked(seat.seat):
             prompt = table.controls_for(seat.seat).prompt
             head = localize(locale, Text("**{game}** #{table} in {channel}", **fields))
-            return f"{head}\n{localize(locale, prompt)}"
+            return f"{head}\n{localize(locale, prompt)}{self._window_note(table, seat, locale)}"
+        elif table.holds(seat.seat):
+            text = Text(
+                "**{game}** #{table} in {channel} — you pass. The window stays open for "
+                "everyone until {when}, so nobody learns who had a choice.",
+                when=self._deadline_tag(table, seat.seat),
+                **fields,
+            )
         else:
             names = tuple(table.seats[s].name for s in table.waiting_on())
             text = Text(
                 "**{game}** #{table} in {channel} — waiting for {names}.", names=names, **fields
             )
         return str(localize(locale, text))
+
+    def _window_note(self, table: Table, seat: Seat, locale: str) -> str:
+        """After the prompt of an answer window (a claim): when it closes."""
+        if not table.in_answer_phase() or seat.seat not in table.deadlines:
+            return ""
+        note = Text("⏳ The window closes {when}.", when=self._deadline_tag(table, seat.seat))
+        return f"\n{localize(locale, note)}"
+
+    @staticmethod
+    def _deadline_tag(table: Table, seat: int) -> str:
+        """The seat's deadline as a Discord timestamp (a countdown the client draws)."""
+        left = table.deadlines.get(seat, time.monotonic()) - time.monotonic()
+        return f"<t:{int(time.time() + max(0.0, left) + 0.5)}:R>"
 
     def _hand_view(
         self, table: Table, seat: Seat, locale: str = DEFAULT_LOCALE
@@ -296,7 +316,7 @@ class PresenterMixin(HostBase):
             return None
         if seat.ai_takeover:
             return partial(reclaim_view, table.id, seat.seat, locale)
-        if not table.state.legal_actions(seat.seat):
+        if not table.asked(seat.seat):
             return None
         prompt = table.prompts.get(seat.seat)
         version = prompt.version if prompt else table.state.version
@@ -418,8 +438,8 @@ class PresenterMixin(HostBase):
             return None
         locale = self.seat_locale(seat)
         hand_key = f"{locale}:{table.hand_key(seat.seat)}"  # a new language redraws it too
-        # A decision that is only "pass" in a claim window (nothing to claim) edits the DM in
-        # place: no notification on every discard; a real claim comes as a new message.
+        # A decision the host plays (one answer) or a passed window edits the DM in place,
+        # if anything: only a real decision comes as a new (notifying) message.
         acting = table.must_decide(seat)
         # As the DM will be once the refreshes planned before this one are out.
         pending = seat.dm_pending_acting

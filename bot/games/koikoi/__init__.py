@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from bot.engine.core import replayer
 from bot.engine.spec import GameSpec
+from bot.games.hanafuda.cards import answer_key
 from bot.games.koikoi.ai import choose, hint
 from bot.games.koikoi.rules import (
     YAKU,
@@ -62,6 +63,8 @@ SPEC = GameSpec(
     describe=describe,
     hint=hint,
     progress=progress,
+    # Two plains of a month are the same card to every rule: taking either is one answer.
+    answer_key=answer_key,
 )
 
 __all__ = [

@@ -107,6 +107,9 @@ FALSE_CLAIM = {
     "chow": Text("false chow claim"),
 }
 
+#: Claims from the lowest priority to the highest.
+CLAIM_KINDS = ("chow", "pung", "kong", "mahjong")
+
 # phases
 PRELUDE, DISCARD_PHASE, CLAIM, LAST, OVER = "prelude", "discard", "claim", "last_turns", "over"
 
@@ -1024,14 +1027,7 @@ class MahjongState(State):
             if len(mj) == 1:
                 p = mj[0]
             else:
-                ranks = {}
-                for q in mj:
-                    c = list(self.conc[q])
-                    c[t] += 1
-                    hand = PlayerHand(
-                        tuple(c), tuple(self.melds[q]), (), self.wind[q], self.round_wind
-                    )
-                    ranks[q] = claim_rank(hand, t)
+                ranks = {q: self._mahjong_rank(q, t) for q in mj}
                 p = min(mj, key=lambda q: (-ranks[q], self.distance(d, q)))
             self._take_discard(d, t)
             self.conc[p][t] += 1
@@ -1096,6 +1092,49 @@ class MahjongState(State):
             return
         # nobody took it: the discard is dead
         self._turn_from(self.next_player(d), events)
+
+    def _mahjong_rank(self, q: int, t: int) -> int:
+        """How ``q``'s Mah-Jongg on the discard ``t`` ranks among several (special hand >
+        completing a pung > a chow > the pair)."""
+        c = list(self.conc[q])
+        c[t] += 1
+        hand = PlayerHand(tuple(c), tuple(self.melds[q]), (), self.wind[q], self.round_wind)
+        return claim_rank(hand, t)
+
+    def _claim_priority(self, p: int, code: str) -> tuple[int, int, int]:
+        """Where ``p``'s claim ``code`` on the open window's discard stands in the order
+        claims are resolved in (higher wins): kind, then between Mah-Jonggs the group the
+        discard completes, then nearness to the discarder."""
+        verb = code.split()[0]
+        t, d = self.claim["card"], self.claim["by"]
+        kind = CLAIM_KINDS.index(verb)
+        rank = self._mahjong_rank(p, t) if verb == "mahjong" else 0
+        return (kind, rank, -self.distance(d, p))
+
+    def moot_answers(self) -> list[int] | None:
+        """Once a claim is in (a kong declared before play), the seats still to answer whose
+        answer cannot change the outcome: no claim of theirs would beat the best one made
+        (before play: they hold no four). None while only passes are in. With the strict
+        option a false claim costs points, so every answer matters."""
+        if self.phase == PRELUDE and self.prelude:
+            answers = self.prelude["answers"]
+            if all(code == "pass" for code in answers.values()):
+                return None
+            return [p for p in self.to_act if self._prelude_options(p) == ["pass"]]
+        if self.phase != CLAIM or not self.claim:
+            return None
+        made = [(p, code) for p, code in self.claim["answers"].items() if code != "pass"]
+        if not made:
+            return None
+        if self.opts.strict:
+            return []
+        best = max(self._claim_priority(p, code) for p, code in made)
+        moot = []
+        for p in self.to_act:
+            claims = [code for code in self.claim["options"][p] if code != "pass"]
+            if all(self._claim_priority(p, code) < best for code in claims):
+                moot.append(p)
+        return moot
 
     def _claim_valid(self, p: int, code: str, t: int) -> bool:
         c = self.conc[p]
