@@ -6,11 +6,12 @@ inside ``apply`` until the game ends. See the package docstring for the action g
 Readings of the spec where it leaves a choice (each noted where it is implemented):
 
 - Before play ("prelude") each player in turn order from the round player lays out their
-  extras (with replacements); then all four are asked at once whether to declare concealed
-  kongs, holding four of a card or not (then ``pass`` is their only answer), so nothing
-  public tells who holds four. The declared kongs are carried out in turn order from the
-  round player when all have answered, and whoever declared is asked again. (Asking only
-  the holders of four, one after another, would show everybody who holds four.)
+  extras (with replacements); then all four answer at once whether to declare concealed
+  kongs, holding four of a card or not (then ``pass`` is their only answer, which the host
+  gives for them when the question closes), so nothing public tells who holds four. The
+  declared kongs are carried out in turn order from the round player when all have
+  answered, and whoever declared is asked again. (Asking only the holders of four, one
+  after another, would show everybody who holds four.)
 - Kongs and expansions are allowed whenever it is one's turn to discard (also right after
   claiming a pung or chow, and in the one more turn) while the kong box has a card.
 - The standing hand is declared with ``declare <card>`` followed by the discard; the 13
@@ -26,10 +27,13 @@ Readings of the spec where it leaves a choice (each noted where it is implemente
   then scored at its highest-scoring reading.
 - Every discard (outside the one more turn) opens a claim window for all three other
   players, whether they can claim or not (then their only answer is ``pass``): nothing
-  public — who is asked, who is waited for, the window's length — tells who holds a
-  matching card. The window resolves when all three have answered; the host passes for
-  those still silent at the claim deadline. (The spec's "only players with a legal claim
-  are asked" would show everybody who holds what.)
+  public — who is waited for, when the window resolves — tells who holds a matching card.
+  The window resolves when all three have answered. The host shows the question only to
+  those with a claim, passes for the others when the window's time is up (the same after
+  every discard), and earlier only once a claim is in that they could not beat
+  (:meth:`MahjongState.moot_answers`). (The spec's "only players with a legal claim are
+  asked, and the window closes when they have answered" would show everybody who holds
+  what; see docs/architecture.md, "Answer windows".)
 - Strict option: in every claim window every player may claim anything. A
   false group claim costs 2 and is ignored; among several Mah-Jongg claims a false one
   costs 20 and the valid ones are resolved; a false Mah-Jongg alone (or a false standing
