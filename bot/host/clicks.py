@@ -138,7 +138,7 @@ class ClicksMixin(HostBase):
             await self._after_change(table, [], via=interaction, changed=[seat])
             table.wake_driver()  # (a claim may be in meanwhile: then the pass counts now)
         else:  # the process driving the table shows the DMs; it applies the pass at the close
-            await followup(interaction, Text("✔️ You pass; the window closes for everyone alike."))
+            await followup(interaction, Text("👍 You pass; the window closes for everyone alike."))
 
     async def _played(self, table: Table, seat: int) -> None:
         """A player made a move: their run of timeouts is over. Stored only where another
