@@ -272,6 +272,14 @@ class PresenterMixin(HostBase):
             prompt = table.controls_for(seat.seat).prompt
             head = localize(locale, Text("**{game}** #{table} in {channel}", **fields))
             return f"{head}\n{localize(locale, prompt)}{self._window_note(table, seat, locale)}"
+        elif table.forced(seat.seat):
+            move = table.spec.describe(table.answers(seat.seat)[0])
+            text = Text(
+                "**{game}** #{table} in {channel} — your only possible move, {move}, is "
+                "played for you.",
+                move=move,
+                **fields,
+            )
         elif table.holds(seat.seat):
             text = Text(
                 "**{game}** #{table} in {channel} — you pass. The window stays open for "
