@@ -240,3 +240,41 @@ def test_two_plains_of_a_month_are_one_answer(game: str) -> None:
                 return
             state.apply(seat, spec.choose(state.view(seat), legal, rng))
     raise AssertionError("no flip between two plains of a month in 200 matches")
+
+
+def test_the_same_answers_right_after_ones_own_answer_are_a_new_decision() -> None:
+    """North passes the last answer of a claim window on East's 5 Dots; South's standing
+    hand discards its drawn 5 Dots at once into a window where North may pung again: the
+    same legal actions, the same hand, but a new decision (a new prompt version: the DM is
+    refreshed and its old buttons no longer count)."""
+    from tests.e2e.test_claim_windows_e2e import EAST, NORTH_WITH_PAIR, SOUTH, WALL, WEST
+    from tests.host.test_table import _table
+
+    table = _table("mahjong", "w", NAMES)
+    deck = full_deck(EAST, SOUTH, WEST, NORTH_WITH_PAIR, wall=WALL)
+    table.state = mahjong.new_game("w", list(NAMES), {"random_seats": False}, deck=deck)
+    state = table.state
+    for seat, code in [
+        *((s, "pass") for s in range(4)),  # before play
+        (0, "discard N"),
+        *((s, "pass") for s in (1, 2, 3)),
+        (1, "declare 2c"),
+        (1, "discard 9d"),
+        *((s, "pass") for s in (2, 3, 0)),
+        (2, "discard N"),
+        *((s, "pass") for s in (3, 0, 1)),
+        (3, "discard C"),
+        *((s, "pass") for s in (0, 1, 2)),
+        (0, "discard 5d"),
+        (1, "pass"),
+        (2, "pass"),
+    ]:
+        state.apply(seat, code)
+    table.changed_prompts()
+    first = table.prompts[3]
+    assert first.legal == ("pung", "pass") and table.asked(3)
+    state.apply(3, "pass")  # the window's last answer: South's automatic discard follows
+    assert state.phase == "claim" and state.claim["by"] == 1
+    assert tuple(state.legal_actions(3)) == first.legal
+    assert 3 in table.changed_prompts()
+    assert table.prompts[3].version == state.version > first.version
