@@ -150,7 +150,7 @@ class DriverMixin(HostBase):
         """Play a person's decision that has one answer (under the table's lock)."""
         code = table.answers(seat)[0]
         try:
-            events = await self._apply(table, seat, code, "player")
+            events = await self._apply(table, seat, code, "auto")
         except Conflict:
             return  # the log moved on: the driver plans again from the new state
         await self._after_change(table, events)
@@ -175,7 +175,7 @@ class DriverMixin(HostBase):
                     continue  # (an AI answers after its delay, as every AI does)
                 code = table.state.default_action(seat)
                 try:
-                    events = await self._apply(table, seat, code, "player" if held else "timeout")
+                    events = await self._apply(table, seat, code, "player" if held else "auto")
                 except Conflict:
                     return True
                 await self._after_change(table, events)
@@ -241,13 +241,13 @@ class DriverMixin(HostBase):
                 # nobody is asked to click Pass on every discard. A pass given meanwhile
                 # (held till the close) is the player's own.
                 answering = table.in_answer_phase()
-                held = table.holds(seat)
                 code = table.state.default_action(seat)
+                source = _closing_source(table, seat)
                 try:
-                    events = await self._apply(table, seat, code, "player" if held else "timeout")
+                    events = await self._apply(table, seat, code, source)
                 except Conflict:
                     return  # the decision was made elsewhere meanwhile
-                if answering:
+                if answering or source != "timeout":
                     await self._after_change(table, events)
                     continue
                 if self.settings.poll_seconds > 0:
@@ -276,3 +276,14 @@ class DriverMixin(HostBase):
                 await self._after_change(table, events)
                 if s.ai_takeover:
                     await self._refresh_dm(table, s)
+
+
+def _closing_source(table: Table, seat: int) -> str:
+    """Whose answer a seat's default move at its deadline is, for the log: the player's
+    pass given earlier and held till an answer window's close; the bot's for a seat that
+    had one answer (a pass-only seat of a claim window); else a timeout."""
+    if table.holds(seat):
+        return "player"
+    if table.forced(seat):
+        return "auto"
+    return "timeout"
