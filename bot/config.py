@@ -25,8 +25,10 @@ class Settings:
     database: str = field(default="data/teahouse.db", repr=False)
     #: Seconds a player has for a decision before the default action is applied.
     turn_seconds: float = 120.0
-    #: Seconds a Mah-Jongg claim window stays open (it closes early once all have answered).
-    claim_seconds: float = 20.0
+    #: Seconds a Mah-Jongg claim window (and the before-play kong question) stays open: the
+    #: same after every discard, whoever can claim; only a claim closes it early. Short, so
+    #: a hand nobody claims in takes minutes (see docs/architecture.md, "Answer windows").
+    claim_seconds: float = 2.0
     #: Consecutive timeouts after which an AI takes over the seat.
     timeouts_before_ai: int = 2
     #: Pause before an AI move, so humans can follow the table.

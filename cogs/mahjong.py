@@ -29,6 +29,7 @@ class Mahjong(
         strict="False claims are possible and cost the seed's penalties",
         max_hands="Stop after this many hands (0: play the whole game)",
         turn_seconds="Seconds per decision before the default move is played (15-3600)",
+        claim_seconds="Seconds every claim window stays open, whoever can claim (1-60)",
         hints="Hint buttons: what the AI would play (default: on for a newcomer facing an AI)",
         language=LANGUAGE_DESCRIPTION,
     )
@@ -56,6 +57,7 @@ class Mahjong(
         strict: bool | None = None,
         max_hands: app_commands.Range[int, 0, 200] | None = None,
         turn_seconds: app_commands.Range[int, 15, 3600] | None = None,
+        claim_seconds: app_commands.Range[int, 1, 60] | None = None,
         hints: bool | None = None,
         language: app_commands.Choice[str] | None = None,
     ) -> None:
@@ -66,6 +68,7 @@ class Mahjong(
             "strict": strict,
             "max_hands": max_hands,
             "turn_seconds": turn_seconds,
+            "claim_seconds": claim_seconds,
             "hints": hints,
         }
         await self.bot.host.open_lobby(  # type: ignore[attr-defined]

@@ -223,6 +223,14 @@ class State:
         """A short label for an action code, for buttons."""
         return code
 
+    def moot_answers(self) -> list[int] | None:
+        """In an answer phase (every seat asked at once, as Mah-Jongg's claim windows), once
+        an answer has been given that the outcome will show anyway (a claim): the seats
+        still to answer whose answer can no longer change the outcome, so the host answers
+        ``default_action`` for them at once. None while no such answer has been given: the
+        host then lets the window run to its close, so its length tells nothing."""
+        return None
+
     # ----- the contract ----------------------------------------------------------------
     @property
     def num_seats(self) -> int:

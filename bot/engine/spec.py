@@ -64,10 +64,17 @@ class GameSpec:
     #: Inclusive ranges of whole-number options, checked by the host whatever the client sent
     #: (the cog declares the same ranges on its slash command).
     option_bounds: Mapping[str, tuple[int, int]] = field(default_factory=dict)
-    #: Phases (the public view's ``phase``) in which every seat is asked at once and most
+    #: Phases (the public view's ``phase``) in which every seat answers at once and most
     #: can only pass (Mah-Jongg's claim windows): the host gives them the short claim
-    #: deadline, lets AI seats answer together, and treats running out as a pass.
+    #: deadline, lets AI seats answer together, asks only the seats with a choice, answers
+    #: for the others when the window closes (or once ``State.moot_answers`` says their
+    #: answer no longer matters), and treats running out as a pass.
     answer_phases: frozenset[str] = frozenset()
+    #: Codes that are the same answer map to the same key (Koi-Koi's flip taking one of two
+    #: plains of a month: the cards are interchangeable). A decision whose legal codes all
+    #: share one key has one answer, and the host plays it for the player. None: every code
+    #: is its own answer. ``apply`` still takes every legal code (old logs replay).
+    answer_key: Callable[[str], str] | None = None
     #: The progress part of the table's status line, from the public view.
     progress: Callable[[View], str] = round_or_deal
     #: The game's deal summary already shows every hand face up (Mah-Jongg's score sheet):
@@ -98,6 +105,16 @@ class GameSpec:
 
     def in_answer_phase(self, public_view: View) -> bool:
         return bool(self.answer_phases) and public_view.get("phase") in self.answer_phases
+
+    def distinct_answers(self, legal: Sequence[str]) -> list[str]:
+        """``legal`` with the codes that are the same answer (``answer_key``) given once,
+        the first of each kept."""
+        if self.answer_key is None:
+            return list(legal)
+        seen: dict[str, str] = {}
+        for code in legal:
+            seen.setdefault(self.answer_key(code), code)
+        return list(seen.values())
 
 
 __all__ = ["GameSpec", "round_or_deal"]

@@ -133,9 +133,10 @@ class HostBase:
         return self.bot.get_channel(channel_id) or self.bot.get_partial_messageable(channel_id)
 
     def _turn_seconds(self, table: Table) -> float:
-        """The time for the decisions pending now: the claim window's, or the table's turn."""
+        """The time for the decisions pending now: the claim window's, or the table's turn
+        (each the table's option, else the server's setting)."""
         if table.in_answer_phase():
-            return self.settings.claim_seconds
+            return float(table.options.get("claim_seconds") or self.settings.claim_seconds)
         return float(table.options.get("turn_seconds") or self.settings.turn_seconds)
 
 

@@ -99,6 +99,9 @@ class ClicksMixin(HostBase):
             return
         async with table.lock:
             problem = self._precheck(table, interaction.user.id, seat, version)
+            if problem is None and self._hold_pass(table, seat, code):
+                await self._pass_held(table, seat, interaction)
+                return
             if problem is None:
                 try:
                     events = await self._apply(table, seat, code, "player")
@@ -161,6 +164,31 @@ class ClicksMixin(HostBase):
         answers = form_answers(interaction.data)
         code = " ".join([verb, *(w for key, value in answers.items() for w in (key, value))])
         await self.on_action(interaction, table_id, seat, version, code)
+
+    def _hold_pass(self, table: Table, seat: int, code: str) -> bool:
+        """Whether ``code`` is a pass in an answer window nobody has claimed in yet: it is
+        held (``Table.held``) and applied when the window closes. Applied now, it would end
+        the seat's wait before the others' (who are answered at the close): that would show
+        who was asked, that is, who could claim."""
+        if not table.in_answer_phase() or table.state.moot_answers() is not None:
+            return False
+        try:
+            normalized = table.state.normalize(seat, code)
+            return normalized == table.state.default_action(seat)
+        except IllegalAction:
+            return False
+
+    async def _pass_held(self, table: Table, seat: int, interaction: discord.Interaction) -> None:
+        """Hold a seat's pass till its window closes (under the table's lock); its DM says so."""
+        table.held[seat] = table.prompts[seat].version
+        await self._played(table, seat)
+        if interaction.guild_id is None:
+            keep_token(table.seats[seat], interaction)
+        if table.driven:
+            await self._after_change(table, [], via=interaction, changed=[seat])
+            table.wake_driver()  # (a claim may be in meanwhile: then the pass counts now)
+        else:  # the process driving the table shows the DMs; it applies the pass at the close
+            await followup(interaction, Text("👍 You pass; the window closes for everyone alike."))
 
     async def _played(self, table: Table, seat: int) -> None:
         """A player made a move: their run of timeouts is over. Stored only where another

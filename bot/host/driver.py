@@ -1,7 +1,9 @@
 """A table's driver: the task that plays AI seats (after ``ai_delay``; in an answer phase
-all at once), lets AIs consider optional out-of-turn plays, applies the default action when
-a deadline passes, follows the log when other processes serve clicks, and ends a table
-left to AIs. Each step is guarded: a failing step is logged and the loop goes on.
+all at once), plays a person's decision that has one answer (after the same pause: nobody
+clicks what decides nothing), closes answer windows (see :meth:`DriverMixin._answer_moot`),
+lets AIs consider optional out-of-turn plays, applies the default action when a deadline
+passes, follows the log when other processes serve clicks, and ends a table left to AIs.
+Each step is guarded: a failing step is logged and the loop goes on.
 """
 
 from __future__ import annotations
@@ -92,13 +94,15 @@ class DriverMixin(HostBase):
             except Exception:
                 table.log_moved = True  # (still to read, once the store answers)
                 raise
-        ai_seats = [s for s in table.waiting_on() if table.seats[s].played_by_ai]
-        if ai_seats:
+        movers = table.auto_movers()
+        if movers:
             await asyncio.sleep(self.settings.ai_delay)
             # In a claim window every AI answers after the same single delay, whatever it
             # holds: the window's timing tells nothing, and three AIs don't take three delays.
-            for seat in ai_seats if table.in_answer_phase() else ai_seats[:1]:
+            for seat in movers if table.in_answer_phase() else movers[:1]:
                 await self._ai_move(table, seat)
+            return
+        if await self._answer_moot(table):
             return
         if await self._ai_optional_moves(table):
             return
@@ -149,10 +153,15 @@ class DriverMixin(HostBase):
         return True
 
     async def _ai_move(self, table: Table, seat: int) -> None:
+        """The move of a seat the driver plays (see ``Table.auto_movers``): the AI's, or a
+        person's only answer."""
         async with table.lock:
-            if not self._may_drive(table) or seat not in table.waiting_on():
+            if not self._may_drive(table) or seat not in table.auto_movers():
                 return
             if await self._returned_elsewhere(table, table.seats[seat]):
+                return
+            if not table.seats[seat].played_by_ai:
+                await self._only_answer(table, seat)
                 return
             state = table.state
             view = state.view(seat)
@@ -177,6 +186,42 @@ class DriverMixin(HostBase):
                 log.error("table %s: AI chose illegal %r (%s); using default", table.id, code, e)
                 events = await self._apply(table, seat, table.state.default_action(seat), "ai")
             await self._after_change(table, events)
+
+    async def _only_answer(self, table: Table, seat: int) -> None:
+        """Play a person's decision that has one answer (under the table's lock)."""
+        code = table.answers(seat)[0]
+        try:
+            events = await self._apply(table, seat, code, "auto")
+        except Conflict:
+            return  # the log moved on: the driver plans again from the new state
+        await self._after_change(table, events)
+
+    async def _answer_moot(self, table: Table) -> bool:
+        """In an answer window once a claim is in: answer for a seat whose answer can no
+        longer change the outcome (``State.moot_answers``), or apply a pass it gave, so the
+        claim is resolved as soon as no better one can come. One seat per step: the answer
+        may close the window and open the next. True if one was answered.
+
+        Before a claim nothing is answered early: the window runs to its close, the same
+        length whoever could claim (see ``_timeouts``)."""
+        async with table.lock:
+            if not self._may_drive(table) or not table.in_answer_phase():
+                return False
+            moot = table.state.moot_answers()
+            if moot is None:
+                return False
+            for seat in table.waiting_on():
+                held = table.holds(seat)
+                if not held and (seat not in moot or table.seats[seat].played_by_ai):
+                    continue  # (an AI answers after its delay, as every AI does)
+                code = table.state.default_action(seat)
+                try:
+                    events = await self._apply(table, seat, code, "player" if held else "auto")
+                except Conflict:
+                    return True
+                await self._after_change(table, events)
+                return True
+        return False
 
     async def _ai_optional_moves(self, table: Table) -> bool:
         """Let AI seats with optional out-of-turn actions (an Ambush) use them; the AI
@@ -238,16 +283,20 @@ class DriverMixin(HostBase):
                     # the driver would find it expired again at once, every turn of the loop)
                     table.deadlines.pop(seat, None)
                     continue
+                if table.deadlines.get(seat, now) > now:
+                    continue  # an answer before it closed this window and opened another
                 s = table.seats[seat]
                 # Letting a claim window close is a normal answer (pass), not a timeout:
-                # nobody is asked to click Pass on every discard.
+                # nobody is asked to click Pass on every discard. A pass given meanwhile
+                # (held till the close) is the player's own.
                 answering = table.in_answer_phase()
                 code = table.state.default_action(seat)
+                source = _closing_source(table, seat)
                 try:
-                    events = await self._apply(table, seat, code, "timeout")
+                    events = await self._apply(table, seat, code, source)
                 except Conflict:
                     return  # the decision was made elsewhere meanwhile
-                if answering:
+                if answering or source != "timeout":
                     await self._after_change(table, events)
                     continue
                 notes = await self._timed_out(table, s)
@@ -289,3 +338,13 @@ class DriverMixin(HostBase):
         except Exception as e:
             log.warning("table %s: storing seat %s's timeouts failed: %r", table.id, s.seat, e)
         return notes
+
+def _closing_source(table: Table, seat: int) -> str:
+    """Whose answer a seat's default move at its deadline is, for the log: the player's
+    pass given earlier and held till an answer window's close; the bot's for a seat that
+    had one answer (a pass-only seat of a claim window); else a timeout."""
+    if table.holds(seat):
+        return "player"
+    if table.forced(seat):
+        return "auto"
+    return "timeout"

@@ -261,17 +261,6 @@ class LifecycleMixin(HostBase):
             plans = [(seat, self._plan_dm(table, seat, True, None)) for seat in behind if driven]
         for seat, plan in plans:
             await self._fresh_dm(table, seat, plan)
-        # Those who may only pass a claim window: the edit that gave them their Pass button
-        # may not have gone out either; edit their DMs next, without holding the table
-        # while the budget has no room (the window closes by itself anyway).
-        for seat in table.seats:
-            if seat.user_id is not None and table.may_only_pass(seat):
-                await self.budget.turn(Priority.DM)
-                async with table.lock:
-                    plan = None
-                    if table.driven and not table.finished and table.may_only_pass(seat):
-                        plan = self._plan_dm(table, seat, False, None)
-                await self._fresh_dm(table, seat, plan)
         # Notices and the other fresh DMs are not urgent (the old DM controls still work):
         # they wait for a loop that keeps up (the clicks of every table that came back at
         # once come first) and for spare budget, and never hold the table while they wait.

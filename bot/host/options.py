@@ -13,16 +13,18 @@ from typing import Any
 from bot.games import game_spec
 from bot.i18n import Text, localize
 
-#: Options the host keeps for itself; the rest go to the game. ``hints``: the Hint button
+#: Options the host keeps for itself; the rest go to the game. ``claim_seconds``: the length
+#: of an answer window (Mah-Jongg's claims), the table's own ``TEAHOUSE_CLAIM_SECONDS``.
+#: ``hints``: the Hint button
 #: is offered (absent until the start decides it, see :mod:`bot.host.hints`); ``hinted``:
 #: the seats that asked for a hint (the match is then not rated), never given by a user.
-HOST_OPTIONS = ("turn_seconds", "hints", "hinted")
+HOST_OPTIONS = ("turn_seconds", "claim_seconds", "hints", "hinted")
 
 #: Host options a table's host may set with ``/<game> new``, true or false.
 HOST_FLAGS = ("hints",)
 
 #: Inclusive ranges of the host's whole-number options (the same as the slash commands declare).
-HOST_BOUNDS: dict[str, tuple[int, int]] = {"turn_seconds": (15, 3600)}
+HOST_BOUNDS: dict[str, tuple[int, int]] = {"turn_seconds": (15, 3600), "claim_seconds": (1, 60)}
 
 
 def game_options(options: dict[str, Any]) -> dict[str, Any]:

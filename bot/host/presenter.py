@@ -293,23 +293,53 @@ class PresenterMixin(HostBase):
             text = Text("**{game}** #{table} in {channel} — the match is over.", **fields)
         elif seat.ai_takeover:
             text = Text("**{game}** #{table} in {channel} — an AI plays your seat now.", **fields)
-        elif table.state.legal_actions(seat.seat):
+        elif table.asked(seat.seat):
             prompt = table.controls_for(seat.seat).prompt
             head = localize(locale, Text("**{game}** #{table} in {channel}", **fields))
             lines = [str(head), str(localize(locale, prompt))]
-            epoch = table.deadline_epoch(seat.seat)
-            if epoch is not None:  # a decision the table waits for (not an optional play)
-                # Discord draws the countdown itself: no edit is needed while it runs.
-                lines.append(
-                    localize(locale, Text("⏳ Time runs out {when}.", when=f"<t:{epoch}:R>"))
-                )
+            note = self._deadline_note(table, seat.seat)
+            if note is not None:  # a decision the table waits for (not an optional play)
+                lines.append(localize(locale, note))
             return "\n".join(lines)
+        elif table.forced(seat.seat):
+            move = table.spec.describe(table.answers(seat.seat)[0])
+            text = Text(
+                "**{game}** #{table} in {channel} — your only possible move, {move}, is "
+                "played for you.",
+                move=move,
+                **fields,
+            )
+        elif table.holds(seat.seat):
+            text = Text(
+                "**{game}** #{table} in {channel} — you pass. The window stays open for "
+                "everyone until {when}, so nobody learns who had a choice.",
+                when=self._deadline_tag(table, seat.seat),
+                **fields,
+            )
         else:
             names = tuple(table.seats[s].name for s in table.waiting_on())
             text = Text(
                 "**{game}** #{table} in {channel} — waiting for {names}.", names=names, **fields
             )
         return str(localize(locale, text))
+
+    def _deadline_note(self, table: Table, seat: int) -> Text | None:
+        """After a decision's prompt: when its time runs out (an answer window: when it
+        closes), as a countdown Discord draws itself (no edit is needed while it runs)."""
+        if seat not in table.deadlines:
+            return None
+        when = self._deadline_tag(table, seat)
+        if table.in_answer_phase():
+            return Text("⏳ The window closes {when}.", when=when)
+        return Text("⏳ Time runs out {when}.", when=when)
+
+    @staticmethod
+    def _deadline_tag(table: Table, seat: int) -> str:
+        """The seat's deadline as a Discord timestamp (one Unix second per decision)."""
+        epoch = table.deadline_epoch(seat)
+        if epoch is None:
+            epoch = round(time.time())
+        return f"<t:{epoch}:R>"
 
     def _hand_view(
         self, table: Table, seat: Seat, locale: str = DEFAULT_LOCALE
@@ -328,7 +358,7 @@ class PresenterMixin(HostBase):
             return None
         if seat.ai_takeover:
             return partial(reclaim_view, table.id, seat.seat, locale)
-        if not table.state.legal_actions(seat.seat):
+        if not table.asked(seat.seat):
             return None
         prompt = table.prompts.get(seat.seat)
         version = prompt.version if prompt else table.state.version
@@ -450,8 +480,8 @@ class PresenterMixin(HostBase):
             return None
         locale = self.seat_locale(seat)
         hand_key = f"{locale}:{table.hand_key(seat.seat)}"  # a new language redraws it too
-        # A decision that is only "pass" in a claim window (nothing to claim) edits the DM in
-        # place: no notification on every discard; a real claim comes as a new message.
+        # A decision the host plays (one answer) or a passed window edits the DM in place,
+        # if anything: only a real decision comes as a new (notifying) message.
         acting = table.must_decide(seat)
         # As the DM will be once the refreshes planned before this one are out.
         pending = seat.dm_pending_acting

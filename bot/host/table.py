@@ -78,6 +78,8 @@ class Prompt:
     hand_key: str
     #: Made when the table was restored: the DM controls were stamped before the restart.
     from_before_restart: bool = False
+    #: The seat's DM offers controls for it (see :meth:`Table.asked`).
+    asked: bool = True
 
 
 @dataclass
@@ -102,6 +104,10 @@ class Table:
     _controls: tuple[State | None, int, dict[int, Controls]] = field(
         default=(None, -1, {}), init=False, repr=False, compare=False
     )
+    #: Passes given in an answer phase before anyone claimed, not applied yet: applying one
+    #: would show who was asked (only seats with a choice are). Seat -> the version of the
+    #: decision it answers (its prompt's); applied when the window closes or a claim is in.
+    held: dict[int, int] = field(default_factory=dict)
     deadlines: dict[int, float] = field(default_factory=dict)  # seat -> monotonic time
     deadline_versions: dict[int, int] = field(default_factory=dict)  # the decision it is for
     #: The same deadlines as Unix times (whole seconds), fixed when set: what the DMs show
@@ -231,24 +237,79 @@ class Table:
         return repr(view.get("hand"))
 
     def changed_prompts(self) -> list[int]:
-        """Seats whose legal actions or hand differ from what their DM shows.
+        """Seats whose decision or hand differ from what their DM shows.
 
-        Updates ``prompts`` so the components sent next carry the current version.
+        A decision is new when the seat's legal actions changed, or when the seat itself
+        acted since it was shown (the same answers again are another decision: a second
+        claim window like the first). Updates ``prompts`` so the components sent next carry
+        the current version. A seat shown no controls before and after (a pass the host
+        plays for it) with the same hand needs no refresh: its DM shows no decision.
         """
         changed = []
         version = self.state.version
+        self._drop_stale_holds()
         for s in self.seats:
             legal = tuple(self.state.legal_actions(s.seat)) if not self.state.is_over else ()
             key = self.hand_key(s.seat)
             old = self.prompts.get(s.seat)
-            if old is None or old.legal != legal:
+            if old is None or old.legal != legal or (legal and self._acted_since(s, old)):
                 self.prompts[s.seat] = Prompt(version, legal, key)
-                changed.append(s.seat)
+                asked = self.prompts[s.seat].asked = self.asked(s.seat)
+                if old is None or old.asked or asked or old.hand_key != key:
+                    changed.append(s.seat)
             elif old.hand_key != key:
                 # Same decision, new hand picture: keep the version so open buttons stay valid.
-                self.prompts[s.seat] = Prompt(old.version, legal, key, old.from_before_restart)
+                self.prompts[s.seat] = Prompt(
+                    old.version, legal, key, old.from_before_restart, old.asked
+                )
                 changed.append(s.seat)
         return changed
+
+    def _acted_since(self, seat: Seat, prompt: Prompt) -> bool:
+        """Whether the seat made a move since ``prompt`` was made: that answered it."""
+        return any(s == seat.seat for s, _ in self.state.log[prompt.version :])
+
+    def answers(self, seat: int) -> list[str]:
+        """The seat's distinct answers now: its legal actions, those that are the same
+        answer (the game's ``answer_key``) given once."""
+        return self.spec.distinct_answers(self.state.legal_actions(seat))
+
+    def forced(self, seat: int) -> bool:
+        """The table waits on the seat for a decision with one answer: the host plays it."""
+        return seat in self.waiting_on() and len(self.answers(seat)) == 1
+
+    def asked(self, seat: int) -> bool:
+        """The seat's DM offers controls now: it has legal actions, and is neither waited
+        on for a decision with one answer (played for it) nor for a window it passed."""
+        if not self.state.legal_actions(seat):
+            return False
+        return not self.forced(seat) and not self.holds(seat)
+
+    def holds(self, seat: int) -> bool:
+        """The seat passed the open answer window; the pass waits for the window's close."""
+        prompt = self.prompts.get(seat)
+        return (
+            seat in self.held
+            and prompt is not None
+            and self.held[seat] == prompt.version
+            and seat in self.waiting_on()
+        )
+
+    def _drop_stale_holds(self) -> None:
+        for seat in [s for s in self.held if s not in self.waiting_on()]:
+            del self.held[seat]
+
+    def auto_movers(self) -> list[int]:
+        """Seats the driver plays after ``ai_delay``: those an AI plays, and outside answer
+        phases those with one answer. (In an answer phase a seat with one answer is answered
+        when the window closes: answering earlier would show it had no choice.)"""
+        waiting = self.waiting_on()
+        if not waiting:
+            return []
+        answering = self.in_answer_phase()
+        return [
+            s for s in waiting if self.seats[s].played_by_ai or (not answering and self.forced(s))
+        ]
 
     def in_answer_phase(self) -> bool:
         """Every seat is asked at once and most can only pass (Mah-Jongg's claim windows):
@@ -262,20 +323,8 @@ class Table:
 
     def must_decide(self, seat: Seat) -> bool:
         """A person must make a decision for the seat now: its DM comes as a new message
-        (which notifies). Only "pass" in a claim window is not one: the window closes by
-        itself within seconds, so that DM is edited in place."""
-        return self._person_waited_on(seat) and not self._only_pass(seat)
-
-    def may_only_pass(self, seat: Seat) -> bool:
-        """A person is waited on for the seat only to pass a claim window: that DM is edited
-        in place (and nothing records whether the edit went out before a restart)."""
-        return self._person_waited_on(seat) and self._only_pass(seat)
-
-    def _person_waited_on(self, seat: Seat) -> bool:
-        return seat.seat in self.waiting_on() and not seat.played_by_ai
-
-    def _only_pass(self, seat: Seat) -> bool:
-        return self.state.legal_actions(seat.seat) == ["pass"] and self.in_answer_phase()
+        (which notifies). A decision with one answer is none: the host plays it."""
+        return seat.seat in self.waiting_on() and not seat.played_by_ai and self.asked(seat.seat)
 
     def decision_fingerprint(self, seat: int) -> int:
         """A checksum of the seat's legal actions: a DM sent for the same fingerprint offers

@@ -7,10 +7,13 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 TableStatus = Literal["lobby", "active", "finished", "aborted"]
-ActionSource = Literal["player", "ai", "timeout"]
+ActionSource = Literal["player", "ai", "timeout", "auto"]
 
 TABLE_STATUSES: tuple[str, ...] = ("lobby", "active", "finished", "aborted")
-ACTION_SOURCES: tuple[str, ...] = ("player", "ai", "timeout")
+#: Who made a logged action: the player's click, an AI, the default move when a decision's
+#: time ran out, or the bot for a player who had no choice to make (a pass at a claim
+#: window's close for a player who could not claim, a decision with one possible move).
+ACTION_SOURCES: tuple[str, ...] = ("player", "ai", "timeout", "auto")
 
 MAX_ID = 2**63 - 1
 """The largest id the store holds (SQLite INTEGER and PostgreSQL BIGINT are 64-bit signed)."""

@@ -120,7 +120,7 @@ def settled(table: Any) -> bool:
         return True
     if table.lock.locked() or table.batch is not None:
         return False
-    if any(table.seats[s].played_by_ai for s in table.waiting_on()):
+    if table.auto_movers():  # an AI's move, or a person's only answer, is on its way
         return False
     version = table.state.version
     return all(
@@ -133,17 +133,45 @@ def settled(table: Any) -> bool:
 def next_decision(fake: FakeDiscord, table: Any, users: list[int]):
     """Once the bot has settled: the human seat that acts next (the lowest seat among those
     who must decide, so the order never depends on timing) with its DM controls, as
-    (user, (message, components)); None while waiting."""
+    (user, (message, components)); None while waiting.
+
+    An answer window (a Mah-Jongg claim window) that waits on nobody with a choice left is
+    closed at once (the people let it run out): the suite's windows are long, so that no
+    window closes on its own before a slow machine's simulated person has clicked."""
     if not settled(table):
         return None
     seats = sorted(
-        (s for s in table.seats if s.user_id in users and s.seat in table.state.to_act),
+        (
+            s
+            for s in table.seats
+            if s.user_id in users and s.seat in table.state.to_act and table.asked(s.seat)
+        ),
         key=lambda s: s.seat,
     )
     if not seats:
+        run_out_idle_window(table)
         return None
     found = current_controls(fake, table, seats[0].user_id)
     return (seats[0].user_id, found) if found else None
+
+
+def run_out_idle_window(table: Any) -> None:
+    """Let an answer window that waits on nobody with a choice left close now (its
+    deadlines are brought forward and the driver woken), as if its time had run out."""
+    waiting = table.waiting_on()
+    if not waiting or not table.in_answer_phase() or any(table.asked(s) for s in waiting):
+        return
+    if any(table.seats[s].played_by_ai for s in waiting):
+        return  # the AIs answer first
+    for seat in waiting:
+        table.deadlines[seat] = 0.0
+    table.wake_driver()
+
+
+def answered(table: Any, seat: int, version: int) -> bool:
+    """The seat's click was taken: the state moved on, or its pass waits for the window's
+    close (see ``Table.held``), or the match ended."""
+    return table.finished or table.state.version > version or table.holds(seat)
 
 
 def decision_rng(table: Any, seat: int) -> random.Random:
@@ -443,7 +471,7 @@ async def play_next_decision(
         seat=seat,
     )
     await inter.wait_response()
-    await eventually(lambda: table.state.version > version)
+    await eventually(lambda: answered(table, seat, version))
     return user
 
 
@@ -490,7 +518,7 @@ async def play_to_end(
             locale=people[user],
         )
         await inter.wait_response()
-        await eventually(lambda t=table, v=version: t.state.version > v or t.finished)
+        await eventually(lambda t=table, v=version, s=seat: answered(t, s, v))
         if after_click is not None:
             after_click(inter)
         await eventually(lambda t=table: not t.lock.locked())

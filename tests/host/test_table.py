@@ -115,7 +115,7 @@ def test_a_dm_is_behind_when_it_was_sent_for_another_decision() -> None:
     assert not table.must_decide(seat) and not table.dm_behind(seat)
 
 
-def test_a_seat_that_may_only_pass_a_claim_window_is_waited_on_but_not_deciding() -> None:
+def test_a_seat_that_may_only_pass_a_claim_window_is_waited_on_but_not_asked() -> None:
     table = _table("mahjong", "7", ("Alice", "Bob", "Cleo", "Dan"))
     state = table.state
 
@@ -130,13 +130,14 @@ def test_a_seat_that_may_only_pass_a_claim_window_is_waited_on_but_not_deciding(
         actor = state.to_act[0]
         state.apply(actor, state.legal_actions(actor)[0])
     assert passers(), "no claim window within 200 actions"
+    table.changed_prompts()
     seat = table.seats[passers()[0]]
-    assert table.may_only_pass(seat) and not table.must_decide(seat)
-    assert not table.dm_behind(seat)  # no new message is owed: its DM is edited in place
-    seat.ai_takeover = True
-    assert not table.may_only_pass(seat)
-    idle = [s for s in table.seats if s.seat not in table.waiting_on()]
-    assert all(not table.may_only_pass(s) for s in idle)
+    # Waited on (the window answers for it when it closes), but shown no decision.
+    assert seat.seat in table.waiting_on() and table.forced(seat.seat)
+    assert not table.asked(seat.seat) and not table.must_decide(seat)
+    assert not table.dm_behind(seat)  # no DM is owed
+    # Not played early either: in an answer window a pass waits for the close.
+    assert seat.seat not in table.auto_movers()
 
 
 def test_controls_are_worked_out_once_per_state_version() -> None:

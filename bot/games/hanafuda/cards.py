@@ -173,3 +173,17 @@ def parse_cards(text: str) -> list[str]:
 def sort_cards(codes: Iterable[str]) -> list[str]:
     """Deck order: by month, then bright/animal/ribbon/plains."""
     return sorted(codes, key=ALL_CARDS.index)
+
+
+_PLAIN_CODE = re.compile(r"(1[0-2]|[1-9])p[1-3]")
+
+
+def answer_key(code: str) -> str:
+    """An action code with every plain named by its month only (``take 1p2`` → ``take 1p``):
+    the plains of a month are interchangeable in every rule of Koi-Koi and Mushi (no yaku
+    or combination tells them apart; November's only plain stays unique), so choosing one
+    or the other is the same answer."""
+    return " ".join(
+        word[: word.index("p") + 1] if _PLAIN_CODE.fullmatch(word) else word
+        for word in code.split()
+    )

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from bot.engine.core import replayer
 from bot.engine.spec import GameSpec
+from bot.games.hanafuda.cards import answer_key
 from bot.games.hanafuda.deal import card_label
 from bot.games.koikoi.ai import choose, hint
 from bot.games.koikoi.rules import (
@@ -64,6 +65,8 @@ SPEC = GameSpec(
     hint=hint,
     progress=progress,
     card_name=card_label,
+    # Two plains of a month are the same card to every rule: taking either is one answer.
+    answer_key=answer_key,
 )
 
 __all__ = [

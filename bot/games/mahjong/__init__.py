@@ -6,9 +6,10 @@ Cards: ``1b``..``9b`` bamboo, ``1c``..``9c`` characters, ``1d``..``9d`` dots, wi
 
 Action grammar (verb first; ``legal_actions`` lists exactly what is allowed now):
 
-- Before play (``phase == "prelude"``), all four players are asked at once, holding four
+- Before play (``phase == "prelude"``), all four players answer at once, holding four
   of a card or not: ``kong <card>`` (declare a concealed kong, draw a replacement) or
-  ``pass`` (the only answer without a four), so nothing public shows who holds four. When
+  ``pass`` (the only answer without a four, given by the host when the question closes),
+  so nothing public shows who holds four. When
   all have answered the kongs are carried out in turn order from the round player, and
   whoever declared one is asked again. The public view's ``prelude`` shows ``asked`` and
   ``waiting``; a seat's own view adds ``my_options`` and ``my_answer``.
@@ -23,7 +24,9 @@ Action grammar (verb first; ``legal_actions`` lists exactly what is allowed now)
 - In a claim window (``phase == "claim"``; every discard outside the one more turn opens
   one for all three other players at once, whether they can claim or not — then ``pass``
   is their only action — so nothing public shows who holds a matching card; it resolves
-  when all three have answered — the host answers ``pass`` at the deadline): ``mahjong``,
+  when all three have answered — the host asks only those who can claim and answers
+  ``pass`` for the others when the window's time is up, or as soon as a claim is in that
+  they could not beat: ``moot_answers``): ``mahjong``,
   ``kong``, ``pung``, ``chow <c1> <c2> <c3>`` (the three cards in order, the discard
   among them; only from the previous player), ``pass``. The public view's ``claim`` shows
   the card, the discarder, ``asked`` (the three) and ``waiting`` (who has not answered
@@ -86,7 +89,7 @@ SPEC = GameSpec(
     summary_shows_hands=True,
     card_name=code_name,
     option_bounds={"max_hands": (0, 200)},
-    # Claim windows and the before-play kong question: everyone is asked, most only pass.
+    # Claim windows and the before-play kong question: everyone answers, most only pass.
     answer_phases=frozenset({"claim", "prelude"}),
 )
 

@@ -6,11 +6,12 @@ inside ``apply`` until the game ends. See the package docstring for the action g
 Readings of the spec where it leaves a choice (each noted where it is implemented):
 
 - Before play ("prelude") each player in turn order from the round player lays out their
-  extras (with replacements); then all four are asked at once whether to declare concealed
-  kongs, holding four of a card or not (then ``pass`` is their only answer), so nothing
-  public tells who holds four. The declared kongs are carried out in turn order from the
-  round player when all have answered, and whoever declared is asked again. (Asking only
-  the holders of four, one after another, would show everybody who holds four.)
+  extras (with replacements); then all four answer at once whether to declare concealed
+  kongs, holding four of a card or not (then ``pass`` is their only answer, which the host
+  gives for them when the question closes), so nothing public tells who holds four. The
+  declared kongs are carried out in turn order from the round player when all have
+  answered, and whoever declared is asked again. (Asking only the holders of four, one
+  after another, would show everybody who holds four.)
 - Kongs and expansions are allowed whenever it is one's turn to discard (also right after
   claiming a pung or chow, and in the one more turn) while the kong box has a card.
 - The standing hand is declared with ``declare <card>`` followed by the discard; the 13
@@ -26,10 +27,13 @@ Readings of the spec where it leaves a choice (each noted where it is implemente
   then scored at its highest-scoring reading.
 - Every discard (outside the one more turn) opens a claim window for all three other
   players, whether they can claim or not (then their only answer is ``pass``): nothing
-  public — who is asked, who is waited for, the window's length — tells who holds a
-  matching card. The window resolves when all three have answered; the host passes for
-  those still silent at the claim deadline. (The spec's "only players with a legal claim
-  are asked" would show everybody who holds what.)
+  public — who is waited for, when the window resolves — tells who holds a matching card.
+  The window resolves when all three have answered. The host shows the question only to
+  those with a claim, passes for the others when the window's time is up (the same after
+  every discard), and earlier only once a claim is in that they could not beat
+  (:meth:`MahjongState.moot_answers`). (The spec's "only players with a legal claim are
+  asked, and the window closes when they have answered" would show everybody who holds
+  what; see docs/architecture.md, "Answer windows".)
 - Strict option: in every claim window every player may claim anything. A
   false group claim costs 2 and is ignored; among several Mah-Jongg claims a false one
   costs 20 and the valid ones are resolved; a false Mah-Jongg alone (or a false standing
@@ -108,6 +112,9 @@ FALSE_CLAIM = {
     "kong": Text("false kong claim"),
     "chow": Text("false chow claim"),
 }
+
+#: Claims from the lowest priority to the highest.
+CLAIM_KINDS = ("chow", "pung", "kong", "mahjong")
 
 # phases
 PRELUDE, DISCARD_PHASE, CLAIM, LAST, OVER = "prelude", "discard", "claim", "last_turns", "over"
@@ -1029,14 +1036,7 @@ class MahjongState(State):
             if len(mj) == 1:
                 p = mj[0]
             else:
-                ranks = {}
-                for q in mj:
-                    c = list(self.conc[q])
-                    c[t] += 1
-                    hand = PlayerHand(
-                        tuple(c), tuple(self.melds[q]), (), self.wind[q], self.round_wind
-                    )
-                    ranks[q] = claim_rank(hand, t)
+                ranks = {q: self._mahjong_rank(q, t) for q in mj}
                 p = min(mj, key=lambda q: (-ranks[q], self.distance(d, q)))
             self._take_discard(d, t)
             self.conc[p][t] += 1
@@ -1101,6 +1101,49 @@ class MahjongState(State):
             return
         # nobody took it: the discard is dead
         self._turn_from(self.next_player(d), events)
+
+    def _mahjong_rank(self, q: int, t: int) -> int:
+        """How ``q``'s Mah-Jongg on the discard ``t`` ranks among several (special hand >
+        completing a pung > a chow > the pair)."""
+        c = list(self.conc[q])
+        c[t] += 1
+        hand = PlayerHand(tuple(c), tuple(self.melds[q]), (), self.wind[q], self.round_wind)
+        return claim_rank(hand, t)
+
+    def _claim_priority(self, p: int, code: str) -> tuple[int, int, int]:
+        """Where ``p``'s claim ``code`` on the open window's discard stands in the order
+        claims are resolved in (higher wins): kind, then between Mah-Jonggs the group the
+        discard completes, then nearness to the discarder."""
+        verb = code.split()[0]
+        t, d = self.claim["card"], self.claim["by"]
+        kind = CLAIM_KINDS.index(verb)
+        rank = self._mahjong_rank(p, t) if verb == "mahjong" else 0
+        return (kind, rank, -self.distance(d, p))
+
+    def moot_answers(self) -> list[int] | None:
+        """Once a claim is in (a kong declared before play), the seats still to answer whose
+        answer cannot change the outcome: no claim of theirs would beat the best one made
+        (before play: they hold no four). None while only passes are in. With the strict
+        option a false claim costs points, so every answer matters."""
+        if self.phase == PRELUDE and self.prelude:
+            answers = self.prelude["answers"]
+            if all(code == "pass" for code in answers.values()):
+                return None
+            return [p for p in self.to_act if self._prelude_options(p) == ["pass"]]
+        if self.phase != CLAIM or not self.claim:
+            return None
+        made = [(p, code) for p, code in self.claim["answers"].items() if code != "pass"]
+        if not made:
+            return None
+        if self.opts.strict:
+            return []
+        best = max(self._claim_priority(p, code) for p, code in made)
+        moot = []
+        for p in self.to_act:
+            claims = [code for code in self.claim["options"][p] if code != "pass"]
+            if all(self._claim_priority(p, code) < best for code in claims):
+                moot.append(p)
+        return moot
 
     def _claim_valid(self, p: int, code: str, t: int) -> bool:
         c = self.conc[p]

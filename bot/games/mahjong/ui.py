@@ -104,7 +104,8 @@ def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
     phase = view.get("phase")
     legal = list(legal)
     if phase == "prelude":
-        # Everyone is asked before play, four of a kind or not, so nobody can tell who holds four.
+        # (The host asks only those holding four and passes for the others: this is
+        # only what a bare ``pass`` would show.)
         if legal == ["pass"]:
             return Controls(
                 prompt=Text("Before play: you hold no four of a kind, nothing to declare: pass."),
@@ -128,7 +129,8 @@ def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
         for c in legal:
             style = "success" if c == "mahjong" else "secondary" if c == "pass" else "primary"
             buttons.append(Button(describe(c), c, style))
-        # Every discard asks all the other players, so nobody can tell who holds a match.
+        # (The host asks only those who can claim and passes for the others when the
+        # window closes: this is only what a bare ``pass`` would show.)
         if legal == ["pass"]:
             prompt = Text(
                 "{name} discarded {card}. You cannot claim it: pass.", name=who, card=card

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from bot.engine.core import replayer
 from bot.engine.spec import GameSpec
+from bot.games.hanafuda.cards import answer_key
 from bot.games.mushi.ai import choose, hint
 from bot.games.mushi.rules import (
     COMBINATIONS,
@@ -78,6 +79,8 @@ SPEC = GameSpec(
     hint=hint,
     progress=progress,
     card_name=card_label,
+    # Two plains of a month are the same card to every rule: taking either is one answer.
+    answer_key=answer_key,
 )
 
 __all__ = [

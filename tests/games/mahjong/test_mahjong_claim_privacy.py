@@ -210,4 +210,5 @@ def test_rules_text_explains_the_claim_window() -> None:
     from bot.games import rules_summary
 
     text = rules_summary("mahjong")
-    assert "whether they can claim or not" in text and "nobody can tell" in text
+    assert "Only a player who can claim is asked" in text and "nobody can tell" in text
+    assert "whether anyone can claim or not" in text
