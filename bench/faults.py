@@ -170,7 +170,8 @@ class _SQLiteFault:
     def wrap(self, store: Store) -> None:
         import sqlite3
 
-        for name in ("_fetchall", "_write_one", "_transaction"):
+        # (an append goes to the writer's group commit, not through ``_write_one``)
+        for name in ("_fetchall", "_write_one", "_transaction", "append_action"):
             real = getattr(store, name)
 
             def failing(*args: Any, _real: Any = real, **kwargs: Any) -> Any:

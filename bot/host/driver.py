@@ -339,6 +339,7 @@ class DriverMixin(HostBase):
             log.warning("table %s: storing seat %s's timeouts failed: %r", table.id, s.seat, e)
         return notes
 
+
 def _closing_source(table: Table, seat: int) -> str:
     """Whose answer a seat's default move at its deadline is, for the log: the player's
     pass given earlier and held till an answer window's close; the bot's for a seat that

@@ -31,7 +31,8 @@ class StoreDown:
     def __init__(self, store: Store) -> None:
         self.down = False
         self.failed: Counter[str] = Counter()
-        for name in ("_fetchall", "_write_one", "_transaction"):
+        # (SQLite's appends go to its writer's group commit, not through ``_write_one``)
+        for name in ("_fetchall", "_write_one", "_transaction", "append_action"):
             setattr(store, name, self._failing(name, getattr(store, name)))
 
     def _failing(self, name: str, real: Any) -> Any:
