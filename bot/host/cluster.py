@@ -34,7 +34,7 @@ from bot.host.base import HostBase
 from bot.host.options import game_options
 from bot.host.table import Table
 from bot.i18n import Text
-from bot.store import LeaseClaim, StoreError, TableClosed
+from bot.store import LeaseClaim, StoreError, TableClosed, outage_error
 
 log = logging.getLogger(__name__)
 
@@ -112,7 +112,7 @@ class ClusterMixin(HostBase):
             log.info("table %s: ended in the store; action %d not logged", table.id, index)
             table.finished = True
             return TableEnded()
-        if isinstance(error, StoreError):
+        if isinstance(error, StoreError) and not outage_error(error):
             # The index is taken: another writer's action stands. Catch up with it.
             log.info("table %s: action %d was taken by another writer", table.id, index)
             try:

@@ -37,6 +37,7 @@ from bot.store.rows import (
     SeatRow,
     StatsRow,
     StoreError,
+    StoreUnavailable,
     TableClosed,
     TableRow,
     hinted,
@@ -110,7 +111,10 @@ Row = Mapping[str, Any]
 def outage_error(error: BaseException) -> bool:
     """Whether ``error`` says the database did not answer or failed for a passing reason
     (gone, restarting, stalled past its timeout, locked, out of disk), not that it refused
-    the request (a :class:`StoreError`): the same request may succeed later."""
+    the request (a :class:`StoreError`): the same request may succeed later. SQLite's
+    :class:`StoreUnavailable` (locked past the busy timeout, disk full) is such a failure."""
+    if isinstance(error, StoreUnavailable):
+        return True
     if isinstance(error, StoreError):
         return False
     if isinstance(error, OSError | TimeoutError | sqlite3.OperationalError):

@@ -19,7 +19,7 @@ import pytest
 
 from bot.host.cluster import NotSaved
 from bot.host.manager import TableHost
-from bot.store import Store
+from bot.store import Store, StoreUnavailable
 from tests.host.offline import Click, offline_host, until
 from tests.host.test_leases import AI, ALICE, BOB, SLOW, closing, open_table
 
@@ -89,6 +89,39 @@ async def test_a_move_whose_append_fails_is_not_made_and_the_player_is_told(
         assert table.state.log == await host.store.actions(table_id)
     finally:
         down.down = False
+        await closing(host)
+
+
+async def test_a_store_unavailable_append_is_not_saved_not_a_taken_index(new_database) -> None:
+    """SQLite's ``StoreUnavailable`` (locked past the busy timeout, disk full) is a passing
+    failure, not another writer's move: the player is told "not saved" and the same
+    controls work once the store takes writes again."""
+    host, table_id = await a_driven_table(await new_database(), [ALICE, BOB])
+    real = host.store.append_action
+    full = True
+
+    async def append_action(*args: Any, **kwargs: Any) -> None:
+        if full:
+            raise StoreUnavailable("database or disk is full (a test)")
+        await real(*args, **kwargs)
+
+    host.store.append_action = append_action  # type: ignore[method-assign]
+    try:
+        table = host.tables[table_id]
+        await until(lambda: table.state.to_act and not table.lock.locked())
+        seat, version, code = deciding(host, table_id)
+        before = list(table.state.log)
+        click = Click(table.seats[seat].user_id)
+        await host.on_action(click, table_id, seat, version, code)
+        assert any("not saved" in answer for answer in click.answers), click.answers
+        assert table.state.log == before == await host.store.actions(table_id)
+        full = False
+        again = Click(table.seats[seat].user_id)
+        await host.on_action(again, table_id, seat, version, code)
+        assert again.answers == []
+        assert table.state.log == before + [(seat, code)] == await host.store.actions(table_id)
+    finally:
+        full = False
         await closing(host)
 
 
