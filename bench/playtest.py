@@ -16,7 +16,8 @@ they let its time run out, as people who are not notified do.
 Per hand (a hand runs from the first state of a deal to the first state of the next; the
 last hand of a finished match until the bench stops watching, ``SETTLE_S`` after the end):
 
-* ``wall_s`` — the hand's wall time.
+* ``wall_s`` — the hand's wall time. The first hand begins with the Start click; its
+  ``start_s`` (per game) is the part until the table message was posted.
 * ``dms_new`` — messages the bot created in the people's DM channels (ephemeral ones
   apart: ``dm_ephemeral``); ``dms_notifying`` those of them that notify (not sent with
   SUPPRESS_NOTIFICATIONS). A deferred answer's "thinking" message and the content that
@@ -31,8 +32,8 @@ last hand of a finished match until the bench stops watching, ``SETTLE_S`` after
   (sampled every ``SAMPLE_S``). ``table_held_s`` — wall seconds during which everyone the
   table waited on had at most one legal action and at least one of them was a person: the
   time the whole table stood still for decisions nobody had to make.
-* ``table_edits`` — edits of the table message; ``thread_posts`` — messages created in the
-  table's thread (or channel, without a thread).
+* ``table_edits`` — edits of the table message; ``thread_posts`` — other messages created in
+  the table's thread (or channel, without a thread).
 * ``actions`` — moves stored in the hand, by source (player, ai, timeout), read from the
   bot's database; ``by_person`` — the same figures for each person, and their own stored
   moves by verb (``discard``, ``pung``, ...).
@@ -231,7 +232,12 @@ def count_messages(
                 out["dm_edits"] += 1
         elif e.message_id == table_message and not e.created:
             out["table_edits"] += 1
-        elif e.channel_id == thread and e.created and not e.ephemeral:
+        elif (
+            e.channel_id == thread
+            and e.created
+            and not e.ephemeral
+            and e.message_id != table_message
+        ):
             out["thread_posts"] += 1
     return dict(out)
 
@@ -309,6 +315,8 @@ class PlayOptions:
     ignore_pass: bool = False
     timeout: float = 1800.0
     seed: int = 1
+    #: The table's options, as ``/<game> new`` takes them (``{"max_hands": 1}``).
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -343,6 +351,8 @@ class PlayTable:
         self.users: list[int] = []
         self.names: dict[int, str] = {}
         self.table_id: int | None = None
+        self.live: Any = None
+        self.channel = 0
         self.hands: list[HandWindow] = []
         self.clicks: list[ClickEvent] = []
         self.problems = Problems()
@@ -350,22 +360,34 @@ class PlayTable:
         self.ignored_pass: list[float] = []
         self.finished = False
         self.started_at = 0.0
+        #: Seconds from the Start click to the table message (part of the first hand).
+        self.posted_after = 0.0
+        #: From the table, by :meth:`capture`.
+        self.table_message: int | None = None
+        self.thread: int | None = None
+        self.seats: dict[int, int] = {}
 
     @property
     def table(self) -> Any:
-        assert self.running.bot is not None and self.table_id is not None
-        return self.running.bot.host.tables.get(self.table_id)
+        """The bot's table (kept: the host forgets a table once its match is over)."""
+        assert self.live is not None, "open() first"
+        return self.live
 
-    async def open(self, guild: int) -> None:
-        """The first person opens the table, the others join, AIs fill the rest, start."""
+    def prepare(self, guild: int) -> None:
+        """The table's channel and people, made before the bot connects (a channel made
+        later is not in the bot's cache: the table would play without a thread)."""
         fake, opts = self.fake, self.opts
-        channel = fake.add_text_channel(guild, f"{opts.game}-table")
+        self.channel = fake.add_text_channel(guild, f"{opts.game}-table")
         for i in range(opts.humans):
             user = fake.add_user(f"{opts.game}-person{i + 1}")
             self.users.append(user)
             self.names[user] = f"person{i + 1}"
+
+    async def open(self) -> None:
+        """The first person opens the table, the others join, AIs fill the rest, start."""
+        fake, opts = self.fake, self.opts
         host = self.users[0]
-        inter = await fake.slash(host, channel, f"{opts.game} new")
+        inter = await fake.slash(host, self.channel, f"{opts.game} new", opts.options)
         await inter.wait_response(timeout=60)
         lobby = fake.message(inter.original_id)
         self.table_id = int(lobby.embeds[0]["title"].split("#")[1])
@@ -377,10 +399,10 @@ class PlayTable:
         await (await fake.click(host, lobby, label="Start")).wait_response(timeout=60)
         bot = self.running.bot
         assert bot is not None
-        await eventually(lambda: bot.host.tables.get(self.table_id), timeout=60)
-
-    def seat(self, user: int) -> int:
-        return self.table.seat_of(user).seat
+        self.live = await eventually(lambda: bot.host.tables.get(self.table_id), timeout=60)
+        await eventually(lambda: self.live.table_message_id, timeout=60)
+        self.posted_after = time.time() - self.started_at
+        self.capture()
 
     # ------------------------------------------------------------------ people
 
@@ -437,9 +459,9 @@ class PlayTable:
     def plan(self, user: int, comps: list[dict[str, Any]]) -> Plan | None:
         """What the person does about these controls now (None: nothing)."""
         table = self.table
-        if table is None or table.finished:
+        if table.finished:
             return None
-        seat = self.seat(user)
+        seat = self.seats[user]
         state = table.state
         if seat not in state.to_act and seat not in state.may_act:
             self.problems.note("controls for no decision")
@@ -509,7 +531,7 @@ class PlayTable:
         table = self.table
         hand = self.hands[-1]
         state = table.state
-        humans = {self.seat(u) for u in self.users}
+        humans = set(self.seats.values())
         waiting = list(state.to_act)
         answers = {s: len(state.legal_actions(s)) for s in waiting}
         for s in waiting:
@@ -547,13 +569,15 @@ class PlayTable:
                 self.sample(now_m - last)
             last = now_m
 
-    async def play(self, guild: int) -> None:
-        await self.open(guild)
+    async def play(self) -> None:
+        await self.open()
         people = [asyncio.create_task(self.person(u)) for u in self.users]
         try:
             await self.watch()
         finally:
             for task in people:
+                if task.done() and not task.cancelled() and task.exception() is not None:
+                    self.problems.note(f"person crashed: {task.exception()!r}"[:120])
                 task.cancel()
             for task in people:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -561,24 +585,32 @@ class PlayTable:
 
     # ------------------------------------------------------------------ figures
 
-    def figures(self, actions: Sequence[tuple[int, str, str, float]]) -> list[dict[str, Any]]:
+    def capture(self) -> None:
+        """Note the table's seats and messages, once it has started."""
         table = self.table
-        thread = table.thread_id or table.channel_id
-        seats = {u: self.seat(u) for u in self.users}
+        self.table_message = table.table_message_id
+        self.thread = table.thread_id or table.channel_id
+        self.seats = {u: table.seat_of(u).seat for u in self.users}
+
+    def messages(self, start: float, end: float) -> dict[str, int]:
+        return count_messages(
+            self.recorder.events,
+            start,
+            end,
+            people=self.users,
+            table_message=self.table_message,
+            thread=self.thread,
+        )
+
+    def figures(self, actions: Sequence[tuple[int, str, str, float]]) -> list[dict[str, Any]]:
+        """A row per hand (after :meth:`capture`)."""
         out = []
         for hand in self.hands:
             start, end = hand.start, hand.end or time.time()
             row: dict[str, Any] = {"hand": hand.index, "wall_s": round(end - start, 1)}
             if hand.timed_out:
                 row["timed_out"] = True
-            row |= count_messages(
-                self.recorder.events,
-                start,
-                end,
-                people=self.users,
-                table_message=table.table_message_id,
-                thread=thread,
-            )
+            row |= self.messages(start, end)
             row |= count_clicks(self.clicks, start, end)
             row["idle_wait_s"] = round(sum(hand.idle_wait.values()), 1)
             row["table_held_s"] = round(hand.table_held, 1)
@@ -587,16 +619,33 @@ class PlayTable:
                 row["pass_prompts_ignored"] = sum(start <= t < end for t in self.ignored_pass)
             row["by_person"] = {
                 self.names[u]: {
-                    "seat": seats[u],
+                    "seat": self.seats[u],
                     **dm_figures(self.recorder.events, u, start, end),
                     **count_clicks([c for c in self.clicks if c.user == u], start, end),
-                    "idle_wait_s": round(hand.idle_wait[seats[u]], 1),
-                    "own_moves": own_moves(actions, seats[u], start, end),
+                    "idle_wait_s": round(hand.idle_wait[self.seats[u]], 1),
+                    "own_moves": own_moves(actions, self.seats[u], start, end),
                 }
                 for u in self.users
             }
             out.append(row)
         return out
+
+    def report(self, actions: Sequence[tuple[int, str, str, float]]) -> dict[str, Any]:
+        """The table's figures; ``whole_run`` counts from the Start click to the bot's stop
+        (the hands, and what came after the last one while the bot stopped)."""
+        return {
+            "table": {"id": self.table_id, "message": self.table_message, "thread": self.thread},
+            "humans": self.opts.humans,
+            "ais": self.spec.seats - self.opts.humans,
+            "delay_s": self.opts.delay,
+            "ignore_pass": self.opts.ignore_pass,
+            "match_over": self.finished,
+            "start_s": round(self.posted_after, 1),
+            "hands": self.figures(actions),
+            "whole_run": self.messages(self.started_at, float("inf"))
+            | count_clicks(self.clicks, self.started_at, float("inf")),
+            "problems": dict(self.problems.counts),
+        }
 
 
 # ---------------------------------------------------------------------- a run
@@ -690,26 +739,21 @@ async def run_play(
         },
         "games": {},
     }
+    for t in played:
+        t.prepare(guild)
     try:
         await running.start()
-        await asyncio.gather(*(t.play(guild) for t in played))
-        for t in played:
-            actions = read_actions(db_path, t.table_id or 0)
-            result["games"][t.opts.game] = {
-                "humans": t.opts.humans,
-                "ais": t.spec.seats - t.opts.humans,
-                "delay_s": t.opts.delay,
-                "ignore_pass": t.opts.ignore_pass,
-                "match_over": t.finished,
-                "hands": t.figures(actions),
-                "problems": dict(t.problems.counts),
-            }
+        await asyncio.gather(*(t.play() for t in played))
     finally:
         await running.stop()
         recorder.close()
         restore()
         if own_fake:
             await fake.stop()
+    try:
+        for t in played:
+            result["games"][t.opts.game] = t.report(read_actions(db_path, t.table_id or 0))
+    finally:
         tmp.cleanup()
     return result
 
