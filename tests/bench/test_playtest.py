@@ -187,3 +187,12 @@ async def test_a_short_mahjong_match_counts_what_the_fake_recorded() -> None:
     refused = sum(n for k, n in game["problems"].items() if k.startswith("click refused"))
     assert stored <= person["clicks"] and stored >= person["clicks"] - refused
     assert hand["actions"]["player"] == stored
+
+
+def test_the_command_refuses_bad_input_with_a_message(capsys: pytest.CaptureFixture) -> None:
+    from bench.__main__ import main
+
+    assert main(["play", "--game", "chess"]) == 2
+    assert "unknown game 'chess'" in capsys.readouterr().err
+    assert main(["play", "--game", "koikoi", "--timeout", "0"]) == 2
+    assert "--timeout" in capsys.readouterr().err
