@@ -422,16 +422,19 @@ class PlayTable:
                 answered.add(key)
                 if found is not None:
                     answered.add(controls_key(found[1]))
-                    await self.answer(user, *found)
+                    answered.add(await self.answer(user, *found))
                 continue
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(changed.wait(), 1.0)
 
-    async def answer(self, user: int, message: FakeMessage, comps: list[dict[str, Any]]) -> None:
+    async def answer(
+        self, user: int, message: FakeMessage, comps: list[dict[str, Any]]
+    ) -> tuple[str, ...]:
         """Play what the AI would from this seat, with the control that makes that move.
         The DM may be a moment behind the state (its new controls are on their way): when
         no control makes the AI's choice, the person looks again once the DM changes (at
-        most ``LAG_S`` later) before settling for another legal move."""
+        most ``LAG_S`` later) before settling for another legal move. Returns the key of
+        the controls answered."""
         plan = self.plan(user, comps)
         if isinstance(plan, Plan) and not plan.fits:
             changed = self.recorder.dm_changed[user]
@@ -440,21 +443,22 @@ class PlayTable:
                 await asyncio.wait_for(changed.wait(), LAG_S)
             found = latest_controls(self.fake, user)
             if found is None:
-                return
+                return ()
             message, comps = found
             plan = self.plan(user, comps)
         if plan is None:
-            return
+            return controls_key(comps)
         if plan.move is None:
             self.problems.note("no control sends a legal move")
             if os.environ.get("BENCH_DEBUG"):
                 print(f"{self.opts.game}: {plan} {comps}", file=sys.stderr)
-            return
+            return controls_key(comps)
         if not plan.fits:
             self.problems.note("no control makes the AI's choice")
             if os.environ.get("BENCH_DEBUG"):
                 print(f"{self.opts.game}: {plan}", file=sys.stderr)
         await self.click(user, message, plan)
+        return controls_key(comps)
 
     def plan(self, user: int, comps: list[dict[str, Any]]) -> Plan | None:
         """What the person does about these controls now (None: nothing)."""
