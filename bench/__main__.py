@@ -232,7 +232,11 @@ def bench_play(args: argparse.Namespace) -> int:
             " each, at the bot's own timings (this takes minutes)",
             file=sys.stderr,
         )
-    result = asyncio.run(playtest.run_play(tables, env=os.environ))
+    result = asyncio.run(
+        playtest.run_play(
+            tables, env=os.environ, progress=lambda line: print(line, file=sys.stderr, flush=True)
+        )
+    )
     if args.json == "-":
         print(json.dumps(result))
         return 0

@@ -56,7 +56,7 @@ import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -344,9 +344,15 @@ class PlayTable:
     """One table of the run: its people, its sampler, its figures."""
 
     def __init__(
-        self, fake: FakeDiscord, running: RunningBot, recorder: Recorder, opts: PlayOptions
+        self,
+        fake: FakeDiscord,
+        running: RunningBot,
+        recorder: Recorder,
+        opts: PlayOptions,
+        progress: Callable[[str], None] | None = None,
     ) -> None:
         self.fake, self.running, self.recorder, self.opts = fake, running, recorder, opts
+        self.say = progress or (lambda line: None)
         self.spec = game_spec(opts.game)
         self.users: list[int] = []
         self.names: dict[int, str] = {}
@@ -559,15 +565,18 @@ class PlayTable:
                 await asyncio.sleep(SETTLE_S)
                 hand.end = time.time()
                 self.finished = True
+                self.say(f"{opts.game}: hand {hand.index} and the match over")
                 return
             key = hand_key(self.spec, table.state)
             if key != hand.key:
                 hand.end = now
+                self.say(f"{opts.game}: hand {hand.index} over after {now - hand.start:.0f} s")
                 if opts.hands and len(self.hands) >= opts.hands:
                     return
                 self.hands.append(HandWindow(hand.index + 1, key, now))
             elif now - hand.start > opts.timeout:
                 hand.end, hand.timed_out = now, True
+                self.say(f"{opts.game}: hand {hand.index} ran out of --timeout")
                 return
             else:
                 self.sample(now_m - last)
@@ -718,12 +727,14 @@ async def run_play(
     *,
     env: Mapping[str, str] | None = None,
     fake: FakeDiscord | None = None,
+    progress: Callable[[str], None] | None = None,
     **overrides: Any,
 ) -> dict[str, Any]:
     """Play ``tables`` at once on one bot and one fake Discord (each table in its own
     channel); the figures per game and hand. ``overrides``: bot settings (tests shorten
     the timings with them). ``fake``: a started fake to use (its recorded requests then
-    stay readable afterwards); else one is made and stopped here."""
+    stay readable afterwards); else one is made and stopped here. ``progress`` is told
+    when each hand ends."""
     own_fake = fake is None
     fake = fake or FakeDiscord()
     if own_fake:
@@ -735,7 +746,7 @@ async def run_play(
     db_path = str(Path(tmp.name) / "play.db")
     settings = bot_settings(db_path, tables[0].seed if tables else 1, env or {}, **overrides)
     running = RunningBot(fake, settings)
-    played = [PlayTable(fake, running, recorder, opts) for opts in tables]
+    played = [PlayTable(fake, running, recorder, opts, progress) for opts in tables]
     result: dict[str, Any] = {
         "settings": {
             k: getattr(settings, k)
