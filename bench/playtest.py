@@ -39,6 +39,12 @@ last hand of a finished match until the bench stops watching, ``SETTLE_S`` after
   moves by verb (``discard``, ``pung``, ...).
 * ``problems`` — prompts with no control that sends a legal move, AI choices no control can
   make (the person then clicks another legal move), clicks refused, clicks never answered.
+* ``whole_run`` (per game) — the message and click figures from the Start click until the
+  bot stopped: what the hands saw plus what came after the last one.
+
+What a hand's end causes (its summary post, the DMs of the next deal) arrives a moment after
+the state has entered the next hand, so it is counted in the next hand's figures; over a
+whole match (``hands=0``) nothing is lost.
 
 The bench is bounded: each hand may last ``timeout`` seconds (then it is reported with
 ``timed_out`` and the run stops); everything runs on 127.0.0.1.
