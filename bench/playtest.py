@@ -57,6 +57,7 @@ import contextlib
 import dataclasses
 import os
 import random
+import signal
 import sqlite3
 import sys
 import tempfile
@@ -94,6 +95,8 @@ SAMPLE_S = 0.05
 #: Seconds the bench keeps watching after a match ends (its last posts and DMs).
 SETTLE_S = 3.0
 PASS = "pass"
+#: Seconds the bot may take to stop at the end of a run.
+STOP_S = 60.0
 #: Seconds a person whose DM cannot make the AI's choice waits for it to change.
 LAG_S = 2.0
 #: The bot's timing settings a run may take from the environment, as the bot itself would.
@@ -670,6 +673,14 @@ class PlayTable:
 # ---------------------------------------------------------------------- a run
 
 
+def dump_tasks() -> None:
+    """Print every asyncio task's stack to stderr."""
+    for task in asyncio.all_tasks():
+        print(f"--- {task.get_name()}", file=sys.stderr)
+        task.print_stack(limit=12, file=sys.stderr)
+    sys.stderr.flush()
+
+
 def bot_settings(db_path: str, seed: int, env: Mapping[str, str], **overrides: Any) -> Settings:
     """The bot's own defaults, with the timing variables of ``env`` (TEAHOUSE_TURN_SECONDS,
     ...) read as the bot reads them, then ``overrides``; reproducible deals (``seed``)."""
@@ -762,11 +773,19 @@ async def run_play(
     }
     for t in played:
         t.prepare(guild)
+    loop = asyncio.get_running_loop()
+    # ``kill -USR1 <pid>``: every task's stack on stderr (a wall-clock run that seems stuck).
+    loop.add_signal_handler(signal.SIGUSR1, dump_tasks)
     try:
         await running.start()
         await asyncio.gather(*(t.play() for t in played))
     finally:
-        await running.stop()
+        loop.remove_signal_handler(signal.SIGUSR1)
+        try:
+            await asyncio.wait_for(running.stop(), STOP_S)
+        except TimeoutError:
+            for t in played:
+                t.problems.note(f"the bot did not stop within {STOP_S:g} s")
         recorder.close()
         restore()
         if own_fake:
