@@ -225,6 +225,48 @@ def bench_faults(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def bench_play(args: argparse.Namespace) -> int:
+    """``python -m bench play``: simulated people play whole hands (bench/playtest.py)."""
+    import json
+    import os
+
+    from bench import playtest
+    from bot.games import GAME_NAMES
+
+    try:
+        tables = playtest.play_options(
+            args.game or list(GAME_NAMES),
+            args.humans,
+            hands=args.hands,
+            delay=args.delay,
+            ignore_pass=args.ignore_pass,
+            timeout=args.timeout,
+            seed=args.seed,
+        )
+    except ValueError as e:
+        print(e, file=sys.stderr)
+        return 2
+    if args.json != "-":
+        print(
+            f"Playtest: {', '.join(t.game for t in tables)}, {args.hands or 'every'} hand(s)"
+            " each, at the bot's own timings (this takes minutes)",
+            file=sys.stderr,
+        )
+    result = asyncio.run(
+        playtest.run_play(
+            tables, env=os.environ, progress=lambda line: print(line, file=sys.stderr, flush=True)
+        )
+    )
+    if args.json == "-":
+        print(json.dumps(result))
+        return 0
+    print(playtest.render_text(result))
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=1) + "\n")
+        print(f"  (all figures in {args.json})")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("which", nargs="*", help="koikoi, host, or other games (default: all)")
@@ -270,6 +312,22 @@ def main(argv: list[str]) -> int:
     faults_group.add_argument("--faults-tables", type=int, default=20, help="tables (20)")
     store.add_argument("--store-tables", type=int, default=50, help="tables appending at once")
     store.add_argument("--store-actions", type=int, default=200, help="actions per table")
+    play = parser.add_argument_group(
+        "play",
+        "python -m bench play [--game G] [--humans N] [--ignore-pass] [--hands H] [--delay S] "
+        "[--timeout S] [--json]: simulated people play whole hands of each game at the bot's "
+        "own timings and the bench counts what they went through (bench/playtest.py)",
+    )
+    play.add_argument(
+        "--game", action="append", help="a game to play (repeatable; default: every game)"
+    )
+    play.add_argument("--humans", type=int, default=None, help="people per table (all seats)")
+    play.add_argument(
+        "--ignore-pass", action="store_true", help="people let Pass-only prompts run out"
+    )
+    play.add_argument("--hands", type=int, default=1, help="hands per game, 0: the match (1)")
+    play.add_argument("--delay", type=float, default=1.0, help="s a person takes to answer (1)")
+    play.add_argument("--timeout", type=float, default=1800.0, help="s a hand may last (1800)")
     host.add_argument(
         "--json",
         nargs="?",
@@ -286,6 +344,8 @@ def main(argv: list[str]) -> int:
         return bench_store(args)
     if which == ["faults"]:
         return bench_faults(args)
+    if which == ["play"]:
+        return bench_play(args)
     host_flags = {
         "--tables",
         "--pace",
