@@ -290,11 +290,23 @@ def own_moves(
     )
 
 
-def single_answer(legal: Sequence[str], moves: Sequence[Move]) -> bool:
-    """Whether a prompt offered exactly one possible answer: one legal action, or one
-    distinct control move (two identical cards shown as one button)."""
-    distinct = {(m.component["custom_id"], m.values) for m in moves}
-    return len(legal) == 1 or len(distinct) == 1
+def single_answer(
+    legal: Sequence[str], moves: Sequence[Move], spec: Any = None, *, required: bool = True
+) -> bool:
+    """Whether a prompt offered exactly one possible answer: a decision the table waits
+    for (not an optional out-of-turn play, which one may also not make) with one distinct
+    legal answer (the game's ``answer_key``: two identical cards are one), or one distinct
+    control move (two identical cards shown as one button)."""
+    if not required:
+        return False
+    answers = spec.distinct_answers(legal) if spec is not None else list(legal)
+    if len(answers) == 1:
+        return True
+    # The controls tell only when they are plain buttons, one per answer: a select or a
+    # form (a button that opens one) holds many answers in one control.
+    buttons = all(m.component.get("type") == 2 and m.values is None for m in moves)
+    plain = buttons and not any(str(m.component["custom_id"]).startswith("th:f:") for m in moves)
+    return plain and len({m.component["custom_id"] for m in moves}) == 1
 
 
 def only_pass(legal: Sequence[str], moves: Sequence[Move], normalize: Any = None) -> bool:
@@ -510,12 +522,15 @@ class PlayTable:
             choice=choice,
             move=rng.choice(fitting or moves),
             fits=bool(fitting),
-            single_answer=single_answer(legal, moves),
+            single_answer=single_answer(legal, moves, self.spec, required=seat in state.to_act),
         )
 
     async def click(self, user: int, message: FakeMessage, plan: Plan) -> None:
         move = plan.move
         assert move is not None
+        if plan.single_answer and os.environ.get("BENCH_DEBUG"):
+            legal = self.table.state.legal_actions(plan.seat)
+            print(f"{self.opts.game}: one-answer click {plan} legal={legal}", file=sys.stderr)
         self.clicks.append(
             ClickEvent(
                 at=time.time(),

@@ -97,6 +97,14 @@ def test_a_prompt_has_one_answer_with_one_legal_action_or_one_distinct_control()
     select = {"type": 3, "custom_id": "th:s:1:0:7:discard"}
     two = [Move(select, ("5b",), "discard 5b"), Move(select, ("6b",), "discard 6b")]
     assert not single_answer(["discard 5b", "discard 6b"], two)
+    # An optional out-of-turn play (an Ambush) may also not be made: not one answer.
+    ambush = [Move(button("ambush 7t 7g 7r 7a"), None, "ambush 7t 7g 7r 7a")]
+    assert not single_answer(["ambush 7t 7g 7r 7a"], ambush, required=False)
+    # One select (six cards to bury) or one form button holds many answers.
+    bury = {"type": 3, "custom_id": "th:s:1:0:7:bury"}
+    assert not single_answer(["bury 2S", "bury 3S"], [Move(bury, ("2S",) * 6, "bury ...")])
+    form = {"type": 2, "custom_id": "th:f:1:0:7:give"}
+    assert not single_answer(["give left cat", "give left 2t"], [Move(form, None, "give")])
 
 
 def test_pass_only_prompts_are_a_lone_pass_or_pass_as_the_only_legal_action() -> None:
