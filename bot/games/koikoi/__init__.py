@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from bot.engine.core import replayer
 from bot.engine.spec import GameSpec
-from bot.games.koikoi.ai import choose, hint
+from bot.games.koikoi.ai import LEVELS, choose, hint
 from bot.games.koikoi.rules import (
     YAKU,
     KoiKoiOptions,
@@ -58,6 +58,7 @@ SPEC = GameSpec(
     new_game=new_game,
     replay=replay,
     choose=choose,
+    levels=LEVELS,
     controls=controls,
     describe=describe,
     hint=hint,

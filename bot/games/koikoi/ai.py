@@ -328,3 +328,61 @@ def hint(view: Mapping[str, Any], legal: Sequence[str]) -> tuple[str, str]:
             )
         return code, Text("Takes {card}, the most useful capture now", card=_name(best))
     return code, Text("No capture: lays {card}, the cheapest card to give up", card=_name(words[1]))
+
+
+# ----- levels -------------------------------------------------------------------------------
+
+#: How often the easy AI plays like a beginner instead of like ``normal``.
+EASY_GREEDY = 0.3  # grabs the most valuable capture in sight, blind to the board it leaves
+EASY_ANY_MATCH = 0.5  # takes the first match it notices, whatever it is worth
+EASY_KOIKOI = 0.9  # pushes its luck: Koi-Koi on a small yaku with cards left
+
+
+def _grab(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random, best: bool) -> str:
+    """A beginner's play: a capture (the most valuable, or any), else the cheapest card."""
+    takes = [c for c in legal if c.startswith("take ")]
+    if takes:
+        return max(takes, key=lambda c: _card_worth(c.split()[1])) if best else rng.choice(takes)
+    by_month = _Position(view).board_by_month(view["board"])
+    captures = [c for c in legal if len(c.split()) == 3 or MONTH[c.split()[1]] in by_month]
+    if not captures:
+        return min(legal, key=lambda c: (_card_worth(c.split()[1]), c))
+    if not best:
+        return rng.choice(captures)
+
+    def worth(code: str) -> float:
+        words = code.split()
+        taken = [words[2]] if len(words) == 3 else by_month[MONTH[words[1]]]
+        return _card_worth(words[1]) + sum(_card_worth(c) for c in taken)
+
+    return max(captures, key=worth)
+
+
+def choose_easy(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """The easy AI: a beginner's mistakes, never nonsense. Half the time it grabs the most
+    valuable capture in sight (blind to what the board it leaves offers the opponent), a
+    quarter of the time whatever match it notices first; on a small yaku it calls Koi-Koi
+    half the time while cards are left; otherwise it plays like ``normal``."""
+    if len(legal) == 1:
+        return legal[0]
+    if view.get("phase") == "decide" and {"koikoi", "stop"} <= set(legal):
+        small = (view.get("pending") or {}).get("points", 0) <= 3
+        if small and len(view["hand"] or []) >= 2 and rng.random() < EASY_KOIKOI:
+            return "koikoi"
+        return choose(view, legal, rng)
+    roll = rng.random()
+    if roll < EASY_GREEDY:
+        return _grab(view, legal, rng, best=True)
+    if roll < EASY_GREEDY + EASY_ANY_MATCH:
+        return _grab(view, legal, rng, best=False)
+    return choose(view, legal, rng)
+
+
+def choose_strong(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """The strong AI: determinized Monte Carlo over this seat's view (``strong.py``)."""
+    from bot.games.koikoi.strong import choose_strong as search
+
+    return search(view, legal, rng)
+
+
+LEVELS = {"easy": choose_easy, "strong": choose_strong}
