@@ -152,3 +152,13 @@ def test_the_easy_ai_makes_plausible_mistakes_not_nonsense() -> None:
                 assert code == normal or card_value(code.split()[1]) == cheapest
                 laid_cheapest += 1
     assert took_other > 0 and laid_cheapest > 0  # both kinds of position were met
+
+
+def test_the_playouts_yaku_totals_are_the_rules_totals() -> None:
+    from bot.games.koikoi.rules import score_yaku
+    from bot.games.koikoi.strong import _counts, count_points
+
+    rng = random.Random(3)
+    for _ in range(3000):
+        pile = rng.sample(ALL_CARDS, rng.randrange(0, 30))
+        assert count_points(_counts(pile)) == sum(p for _, p in score_yaku(pile)), pile
