@@ -26,6 +26,7 @@ View = Mapping[str, Any]
 #: The AI levels a seat may have, weakest first; ``normal`` is the game's ``choose``.
 AI_LEVELS = ("easy", "normal", "strong")
 NORMAL = "normal"
+STRONG = "strong"
 
 
 def round_or_deal(view: View) -> str:
@@ -117,4 +118,4 @@ class GameSpec:
         return bool(self.answer_phases) and public_view.get("phase") in self.answer_phases
 
 
-__all__ = ["AI_LEVELS", "NORMAL", "GameSpec", "round_or_deal"]
+__all__ = ["AI_LEVELS", "NORMAL", "STRONG", "GameSpec", "round_or_deal"]
