@@ -333,8 +333,8 @@ def hint(view: Mapping[str, Any], legal: Sequence[str]) -> tuple[str, str]:
 # ----- levels -------------------------------------------------------------------------------
 
 #: How often the easy AI plays like a beginner instead of like ``normal``.
-EASY_GREEDY = 0.3  # grabs the most valuable capture in sight, blind to the board it leaves
-EASY_ANY_MATCH = 0.5  # takes the first match it notices, whatever it is worth
+EASY_GREEDY = 0.2  # grabs the most valuable capture in sight, blind to the board it leaves
+EASY_ANY_MATCH = 0.7  # takes the first match it notices, whatever it is worth
 EASY_KOIKOI = 0.9  # pushes its luck: Koi-Koi on a small yaku with cards left
 
 
@@ -359,10 +359,11 @@ def _grab(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random, bes
 
 
 def choose_easy(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
-    """The easy AI: a beginner's mistakes, never nonsense. Half the time it grabs the most
-    valuable capture in sight (blind to what the board it leaves offers the opponent), a
-    quarter of the time whatever match it notices first; on a small yaku it calls Koi-Koi
-    half the time while cards are left; otherwise it plays like ``normal``."""
+    """The easy AI: a beginner's mistakes, never nonsense. A fifth of its plays grab the
+    most valuable capture in sight (blind to what the board it leaves offers the opponent),
+    most of the rest take whatever match it notices first (with nothing to take it lays its
+    cheapest card); on a small yaku it nearly always calls Koi-Koi while cards are left; the
+    remaining tenth of its plays are ``normal``'s."""
     if len(legal) == 1:
         return legal[0]
     if view.get("phase") == "decide" and {"koikoi", "stop"} <= set(legal):
