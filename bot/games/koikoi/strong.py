@@ -11,7 +11,7 @@ for us minus the opponent's; in the last round it is the match won or lost.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.engine.core import State
@@ -262,7 +262,7 @@ class _Round:
                 return None, 0
 
 
-def playout_value(view: View):  # type: ignore[no-untyped-def]
+def playout_value(view: View) -> Callable[[_Round, str, random.Random], float]:
     """The playout function for ``view``'s seat (the outcome measure reads the match)."""
     me = view["seat"]
     opp = 1 - me

@@ -13,7 +13,7 @@ when the hand is over. The normal AI's choice stands unless another action beats
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.engine.core import State
@@ -120,7 +120,9 @@ def _greedy(state: MushiState, seat: int) -> str:
     return max(legal, key=gain)
 
 
-def _playout(me: int):  # type: ignore[no-untyped-def]
+def _playout(me: int) -> Callable[[MushiState, str, random.Random], float]:
+    """The playout function for seat ``me``."""
+
     def playout(world: MushiState, code: str, rng: random.Random) -> float:
         world.apply(me, code)
         plays = 0
