@@ -162,3 +162,31 @@ def test_the_playouts_yaku_totals_are_the_rules_totals() -> None:
     for _ in range(3000):
         pile = rng.sample(ALL_CARDS, rng.randrange(0, 30))
         assert count_points(_counts(pile)) == sum(p for _, p in score_yaku(pile)), pile
+
+
+def _decide_views(limit: int) -> list[dict]:
+    views = []
+    for state, seat in _positions(range(40)):
+        if state.phase == "decide" and len(state.hands[seat]) >= 2:
+            views.append(state.view(seat))
+            if len(views) >= limit:
+                break
+    return views
+
+
+def test_the_koikoi_call_in_the_last_round_follows_the_match() -> None:
+    """Normal weighs Koi-Koi by playing the round out; in the last round a playout is judged
+    by the match: far behind, stopping loses for sure, so it plays on; a point ahead,
+    stopping wins the match, and playing on would only give the opponent the chance to
+    turn it, so it stops."""
+    views = _decide_views(8)
+    assert len(views) >= 4
+    for view in views:
+        me = view["seat"]
+        last = dict(view, round=view["rounds"])
+        behind = dict(last, scores=[0, 0])
+        behind["scores"][1 - me] = view["pending"]["points"] + 40
+        ahead = dict(last, scores=[0, 0])
+        ahead["scores"][me] = 1
+        assert choose(behind, ["koikoi", "stop"], random.Random(2)) == "koikoi"
+        assert choose(ahead, ["koikoi", "stop"], random.Random(2)) == "stop"
