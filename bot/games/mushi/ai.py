@@ -351,11 +351,8 @@ def choose_easy(view: Mapping[str, Any], legal: Sequence[str], rng: random.Rando
     return choose(view, legal, rng)
 
 
-def choose_strong(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
-    """The strong AI: determinized Monte Carlo over this seat's view (``strong.py``)."""
-    from bot.games.mushi.strong import choose_strong as search
-
-    return search(view, legal, rng)
-
-
-LEVELS = {"easy": choose_easy, "strong": choose_strong}
+#: No ``strong`` level yet: a determinized Monte Carlo search with greedy playouts (commit
+#: ebee324) lost to ``normal`` (40-45 % of 6-hand matches), whose expectimax over the flip
+#: and the opponent's reply already weighs the unseen cards; a game without a level plays
+#: ``normal`` for it.
+LEVELS = {"easy": choose_easy}
