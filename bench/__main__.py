@@ -1,5 +1,8 @@
 """``python -m bench [koikoi|host|...]``: engine, AI, rendering and hosting figures.
 
+``python -m bench arena --game G --a LEVEL --b LEVEL --deals N``: AI levels against each
+other and against baselines (``bench/arena.py``).
+
 Each game contributes ``bench/<game>_bench.py`` (or ``bench/koikoi_engine.py``) with plain
 functions; the host benchmark runs the real bot over the fake Discord.
 """
@@ -267,7 +270,54 @@ def bench_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def bench_arena(argv: list[str]) -> int:
+    """``python -m bench arena --game G --a LEVEL --b LEVEL --deals N``: see bench/arena.py."""
+    import json
+
+    from bench import arena
+
+    parser = argparse.ArgumentParser(
+        prog="python -m bench arena",
+        description="Two AI levels play seeded matches, seats rotated (bench/arena.py).",
+    )
+    parser.add_argument("--game", required=True, help="koikoi, mushi, panda, sandayi, mahjong")
+    parser.add_argument("--a", required=True, help="level A: random, greedy, easy, normal, strong")
+    parser.add_argument("--b", required=True, help="level B")
+    parser.add_argument("--deals", type=int, default=100, help="seeded deals (100)")
+    parser.add_argument("--seed", type=int, default=1, help="the deals' seed (1)")
+    parser.add_argument("--processes", type=int, default=1, help="worker processes (1)")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option (e.g. hands=6 for shorter Mushi matches); default options otherwise",
+    )
+    parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    args = parser.parse_args(argv)
+    from bot.games import GAME_NAMES
+
+    if args.game not in GAME_NAMES:
+        print(f"Unknown game {args.game!r}: one of {', '.join(GAME_NAMES)}.", file=sys.stderr)
+        return 2
+    if args.deals < 1 or args.processes < 1:
+        print("--deals and --processes must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        options = dict(arena.parse_option(o) for o in args.option)
+        result = arena.run_arena(
+            args.game, args.a, args.b, args.deals, args.seed, args.processes, options
+        )
+    except ValueError as e:
+        print(str(e), file=sys.stderr)
+        return 2
+    print(json.dumps(result) if args.json else arena.format_report(result))
+    return 0
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["arena"]:
+        return bench_arena(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("which", nargs="*", help="koikoi, host, or other games (default: all)")
     parser.add_argument("--quick", action="store_true", help="fewer samples")

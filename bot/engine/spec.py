@@ -23,6 +23,11 @@ from bot.engine.ui import Controls
 
 View = Mapping[str, Any]
 
+#: The AI levels a seat may have, weakest first; ``normal`` is the game's ``choose``.
+AI_LEVELS = ("easy", "normal", "strong")
+NORMAL = "normal"
+STRONG = "strong"
+
 
 def round_or_deal(view: View) -> str:
     """The progress shown after a table's title: ``round 3/6`` or ``hand 2/8`` (a game whose
@@ -59,6 +64,11 @@ class GameSpec:
     #: from this view and why, in a line. ``code`` is ``""`` when the advice is to do
     #: nothing now (an optional out-of-turn play best kept for later). None: no hints.
     hint: Callable[[View, Sequence[str]], tuple[str, str]] | None = None
+    #: The AI's other levels by name (``easy``, ``strong``), each ``choose``'s signature;
+    #: ``normal`` is :attr:`choose` itself. A level the game lacks plays ``normal``.
+    levels: Mapping[str, Callable[[View, Sequence[str], random.Random], str]] = field(
+        default_factory=dict
+    )
     #: Fixed teams as tuples of seats (Panda's partners), shown in the lobby; () if none.
     teams: tuple[tuple[int, ...], ...] = ()
     #: Inclusive ranges of whole-number options, checked by the host whatever the client sent
@@ -91,6 +101,17 @@ class GameSpec:
         if not self.render_module:
             object.__setattr__(self, "render_module", f"bot.games.{self.name}.render")
 
+    def ai_levels(self) -> dict[str, Callable[[View, Sequence[str], random.Random], str]]:
+        """Every AI level of the game, ``normal`` included, weakest first."""
+        out = {name: fn for name, fn in self.levels.items() if name in AI_LEVELS}
+        out["normal"] = self.choose
+        return {name: out[name] for name in AI_LEVELS if name in out}
+
+    def ai(self, level: str = NORMAL) -> Callable[[View, Sequence[str], random.Random], str]:
+        """The ``choose`` of an AI level; ``normal`` for an unknown one (or one the game
+        lacks), so a stored level never stops a table."""
+        return self.levels.get(level, self.choose) if level in AI_LEVELS else self.choose
+
     def renderers(self) -> ModuleType:
         """The render module (imports Pillow: for render processes, not the host's loop)."""
         return importlib.import_module(self.render_module)
@@ -117,4 +138,4 @@ class GameSpec:
         return list(seen.values())
 
 
-__all__ = ["GameSpec", "round_or_deal"]
+__all__ = ["AI_LEVELS", "NORMAL", "STRONG", "GameSpec", "round_or_deal"]

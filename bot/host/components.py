@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -265,6 +266,55 @@ class LobbyButton(
         await host.guarded(interaction, f"lobby {self.action}", self.table, work, view=self.view)
 
 
+class LobbyAISelect(discord.ui.DynamicItem[discord.ui.Select], template=r"th:la:(?P<table>\d+)"):
+    """The lobby's second row: add an AI player of a chosen level (games with levels)."""
+
+    LABELS = {
+        "easy": Text("Easy AI"),
+        "normal": Text("Normal AI"),
+        "strong": Text("Strong AI"),
+    }
+    DESCRIPTIONS = {
+        "easy": Text("Makes a beginner's mistakes"),
+        "normal": Text("Plays soundly; hints show its choice"),
+        "strong": Text("Thinks ahead; takes a moment per move"),
+    }
+
+    def __init__(
+        self, table: int, levels: Sequence[str] = (), locale: str = DEFAULT_LOCALE
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"th:la:{table}",
+                placeholder=localize(locale, Text("Add an AI player of a level…")),
+                options=[
+                    discord.SelectOption(
+                        label=localize(locale, self.LABELS[level]),
+                        value=level,
+                        description=localize(locale, self.DESCRIPTIONS[level]),
+                    )
+                    for level in levels
+                    if level in self.LABELS
+                ]
+                or [discord.SelectOption(label="-", value="-")],
+            ),
+            row=1,
+        )
+        self.table = table
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+    ) -> LobbyAISelect:
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        host = _host(interaction)
+        level = (list(self.item.values) or [""])[0]
+        work = host.on_lobby(interaction, self.table, "ai", level=level)
+        await host.guarded(interaction, "lobby ai level", self.table, work, view=self.view)
+
+
 class ShowHandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"th:h:(?P<table>\d+)"):
     """On the table message: answers a seated player ephemerally with their hand and controls."""
 
@@ -390,6 +440,7 @@ ALL_DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ActionSelect,
     FormButton,
     LobbyButton,
+    LobbyAISelect,
     ShowHandButton,
     ReclaimButton,
     HintButton,
@@ -518,11 +569,19 @@ def _action_button(table: int, seat: int, version: int, button: Button, row: int
 
 
 def lobby_view(
-    table: int, *, closed: bool = False, locale: str = DEFAULT_LOCALE
+    table: int,
+    *,
+    closed: bool = False,
+    locale: str = DEFAULT_LOCALE,
+    levels: Sequence[str] = (),
 ) -> discord.ui.View:
+    """The lobby's buttons; with the game's AI ``levels`` (more than one), an open lobby
+    also gets a select on a second row to add an AI of a chosen level (Add AI: normal)."""
     view = discord.ui.View(timeout=None)
     for action in LOBBY_ACTIONS:
         view.add_item(LobbyButton(table, action, disabled=closed, locale=locale))
+    if not closed and len(levels) > 1:
+        view.add_item(LobbyAISelect(table, levels, locale))
     return view
 
 

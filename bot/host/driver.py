@@ -11,8 +11,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from typing import Any
 
 from bot.engine import IllegalAction, make_rng
+from bot.engine.spec import STRONG
 from bot.host.base import HostBase
 from bot.host.cluster import Conflict, NotSaved
 from bot.host.lifecycle import DRIVER_MAX_FAILURES
@@ -38,6 +40,19 @@ def store_failure(error: BaseException) -> bool:
     """The step failed because the store did (a move not saved, or a read or write that
     found the database away), not because of a bug: retried without end."""
     return isinstance(error, NotSaved) or outage_error(error)
+
+
+async def _think(table: Table, seat: Seat, view: Any, legal: list[str], rng: Any) -> str:
+    """The AI's action for ``seat`` at its level. ``easy`` and ``normal`` run on the loop
+    (a fraction of a millisecond, p99 a few ms: a thread would only fight the loop for the
+    GIL); ``strong`` searches for up to ~0.2 s, so it runs in a worker thread and the loop
+    keeps serving every other table meanwhile (the table's lock is held: nothing changes
+    this table's state under it)."""
+    level = seat.level
+    choose = table.spec.ai(level)
+    if level == STRONG and level in table.spec.levels:
+        return await asyncio.to_thread(choose, view, legal, rng)
+    return choose(view, legal, rng)
 
 
 class DriverMixin(HostBase):
@@ -168,9 +183,7 @@ class DriverMixin(HostBase):
             legal = state.legal_actions(seat)
             rng = make_rng(table.seed, "ai", state.version, seat)
             try:
-                # On the loop, not in a thread: the AIs take a fraction of a millisecond
-                # (p99 a few ms), and a thread would only fight the loop for the GIL.
-                code = table.spec.choose(view, legal, rng)
+                code = await _think(table, table.seats[seat], view, legal, rng)
             except Exception:
                 log.exception(
                     "table %s: the AI failed for seat %s; using the default", table.id, seat
@@ -238,7 +251,7 @@ class DriverMixin(HostBase):
                 view, legal = table.state.view(seat), table.state.legal_actions(seat)
                 rng = make_rng(table.seed, "ai-optional", version, seat)
                 try:
-                    code = table.spec.choose(view, legal, rng)
+                    code = await _think(table, s, view, legal, rng)
                 except Exception:
                     log.exception("table %s: the AI failed on an optional play", table.id)
                     continue

@@ -102,6 +102,7 @@ class LifecycleMixin(HostBase):
                     dm_decision=s.dm_decision,
                     dms_closed=s.dms_closed,
                     timeouts=s.timeouts,
+                    ai_level=s.ai_level,
                 )
                 for s in sorted(seats, key=lambda s: s.seat)
             ],

@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+from bot.engine.spec import NORMAL
 from bot.games import game_spec
 from bot.host.base import HostBase
 from bot.host.components import lobby_view, release_view
@@ -74,7 +75,7 @@ class LobbyMixin(HostBase):
             [SeatRow(seat=0, user_id=user.id, name=player_name(user.display_name), is_ai=False)],
         )
         embed = await self._lobby_embed(table_id)
-        view = lobby_view(table_id, locale=locale)
+        view = lobby_view(table_id, locale=locale, levels=list(game_spec(game).ai_levels()))
         try:
             callback = await interaction.response.send_message(
                 embed=embed, view=view, allowed_mentions=NO_PINGS
@@ -229,12 +230,16 @@ class LobbyMixin(HostBase):
         )
         return embed
 
-    async def on_lobby(self, interaction: discord.Interaction, table_id: int, action: str) -> None:
+    async def on_lobby(
+        self, interaction: discord.Interaction, table_id: int, action: str, level: str = NORMAL
+    ) -> None:
         lock = self._lobby_locks.setdefault(table_id, asyncio.Lock())
         async with lock:
-            await self._on_lobby(interaction, table_id, action)
+            await self._on_lobby(interaction, table_id, action, level)
 
-    async def _on_lobby(self, interaction: discord.Interaction, table_id: int, action: str) -> None:
+    async def _on_lobby(
+        self, interaction: discord.Interaction, table_id: int, action: str, level: str = NORMAL
+    ) -> None:
         row = await self.store.get_table(table_id)
         if row is None or row.guild_id != interaction.guild_id:
             await ephemeral(interaction, Text("There is no such lobby here."))
@@ -274,8 +279,19 @@ class LobbyMixin(HostBase):
             if free is None:
                 await ephemeral(interaction, Text("This table is full."))
                 return
+            if level not in spec.ai_levels():
+                await ephemeral(interaction, Text("This game has no such AI level."))
+                return
             number = 1 + sum(1 for s in seats if s.is_ai)
-            seats.append(SeatRow(seat=free, user_id=None, name=f"AI {number}", is_ai=True))
+            seats.append(
+                SeatRow(
+                    seat=free,
+                    user_id=None,
+                    name=ai_seat_name(number, level, row.locale),
+                    is_ai=True,
+                    ai_level=level,
+                )
+            )
         elif action == "cancel":
             if not (is_host or can_manage(interaction)):
                 await ephemeral(interaction, Text("Only the host or a server manager can cancel."))
@@ -327,7 +343,7 @@ class LobbyMixin(HostBase):
         seats.sort(key=lambda s: s.seat)
         await self.store.set_seats(table_id, seats)
         embed = await self._lobby_embed(table_id)
-        view = lobby_view(table_id, locale=row.locale)
+        view = lobby_view(table_id, locale=row.locale, levels=list(spec.ai_levels()))
         try:
             await interaction.response.edit_message(embed=embed, view=view)
         finally:
@@ -338,6 +354,17 @@ def derived_seed(base: str, table_id: int) -> str:
     """A table's seed from a fixed base (tests, soaks): the same base deals the same games."""
     digest = hashlib.sha256(f"{base}:{table_id}".encode()).digest()
     return str(int.from_bytes(digest[:8], "big") >> 1)
+
+
+def ai_seat_name(number: int, level: str, locale: str) -> str:
+    """The name of the ``number``-th AI seat of a table, in the table's language: it is
+    stored, so the table, its messages and /history show the level without looking it up
+    (``normal``, the default, is not said: "AI 2")."""
+    if level == "easy":
+        return localize(locale, Text("AI {number} (easy)", number=number))
+    if level == "strong":
+        return localize(locale, Text("AI {number} (strong)", number=number))
+    return f"AI {number}"
 
 
 def _free_seat(seats: Sequence[SeatRow], total: int) -> int | None:

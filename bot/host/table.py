@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine import State
-from bot.engine.spec import GameSpec
+from bot.engine.spec import NORMAL, GameSpec
 from bot.engine.ui import Controls
 
 #: Names of a table's tasks that serve clicks (kept when the table stops being driven here).
@@ -34,6 +34,8 @@ class Seat:
     dm_decision: int | None = None
     dms_closed: bool = False
     timeouts: int = 0
+    #: An AI seat's level (None: normal); a seat an AI took over always plays normal.
+    ai_level: str | None = None
     dm_acting: bool = False  # the current DM was sent for a decision the seat must make
     dm_hand_key: str | None = None  # the hand (and language) the current DM's image shows
     #: The current DM may carry live controls (unknown after a restart: assume it does).
@@ -61,6 +63,11 @@ class Seat:
     @property
     def played_by_ai(self) -> bool:
         return self.is_ai or self.ai_takeover
+
+    @property
+    def level(self) -> str:
+        """The AI level that plays this seat: its own for an AI seat, normal for a takeover."""
+        return (self.ai_level or NORMAL) if self.is_ai else NORMAL
 
 
 def fingerprint(text: str) -> bytes:

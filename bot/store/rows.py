@@ -115,6 +115,8 @@ class SeatRow:
     timeouts: int = 0
     #: The fingerprint of the decision the current DM message was sent for (None: unknown).
     dm_decision: int | None = None
+    #: An AI seat's level (``easy``, ``normal``, ``strong``); None: normal.
+    ai_level: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -91,6 +91,7 @@ _SEAT_COLUMNS = (
     "dm_decision",
     "dms_closed",
     "timeouts",
+    "ai_level",
 )
 _BOOL_SEAT_COLUMNS = frozenset({"is_ai", "ai_takeover", "dms_closed"})
 

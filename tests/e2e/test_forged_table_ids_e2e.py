@@ -28,6 +28,7 @@ FORMATS = [
     "th:a:{t}:0:1:draw",
     "th:s:{t}:0:1:play",
     "th:l:{t}:join",
+    "th:la:{t}",
     "th:h:{t}",
     "th:r:{t}:0",
     "th:i:{t}:0:1",

@@ -31,7 +31,7 @@ from bot.engine.core import replayer
 from bot.engine.spec import GameSpec
 from bot.games.hanafuda.cards import answer_key
 from bot.games.hanafuda.deal import card_label
-from bot.games.koikoi.ai import choose, hint
+from bot.games.koikoi.ai import LEVELS, choose, hint
 from bot.games.koikoi.rules import (
     YAKU,
     KoiKoiOptions,
@@ -60,6 +60,7 @@ SPEC = GameSpec(
     new_game=new_game,
     replay=replay,
     choose=choose,
+    levels=LEVELS,
     controls=controls,
     describe=describe,
     hint=hint,

@@ -4,8 +4,8 @@ A capture pile is judged by a *potential*: its yaku points plus partial credit f
 still within reach (cards the opponent holds in their captures are dead). A play is
 worth what it adds to our potential, plus what it denies the opponent, minus what the
 board we leave offers the opponent next turn.
-Koi-Koi has no doubling here, so the AI stops as soon as it scores unless the match
-situation forces it to chase points or a big upgrade is close and the opponent is far.
+Koi-Koi has no doubling here; whether to call Koi-Koi is weighed by playing the round out
+from samples of the unseen cards (a few milliseconds; see :func:`_koikoi_or_stop`).
 """
 
 from __future__ import annotations
@@ -248,13 +248,50 @@ def _decide(view: Mapping[str, Any]) -> str:
     return "stop"
 
 
+#: Playouts per answer when weighing Koi-Koi against stopping (a few milliseconds).
+DECIDE_SAMPLES = 32
+
+
+def _koikoi_or_stop(view: Mapping[str, Any], rng: random.Random) -> str:
+    """Koi-Koi or stop, weighed by playing the round out: the unseen cards are dealt at
+    random (from this view only) and both seats play on greedily, so what a Koi-Koi risks
+    (the opponent's yaku within reach, the cards they may hold) and what it may still win
+    (the cards left, our yaku close) are counted, not guessed. In the last round only
+    the match counts: stop if that wins it, play on if stopping loses it (a tie is
+    weighed, each playout judged by the match). The rule of thumb (:func:`_decide`)
+    settles ties. Deterministic for given dice (a fixed number of playouts)."""
+    from bot.engine.search import Budget, determinized_choice
+    from bot.games.koikoi.strong import copy_round, playout_value, sample_round
+
+    rule = _decide(view)
+    me = view["seat"]
+    scores = view["scores"]
+    if view["round"] >= view["rounds"]:
+        final = scores[me] + view["pending"]["points"] - scores[1 - me]
+        if final > 0:
+            return "stop"  # stopping wins the match: playing on could only lose it
+        if final < 0:
+            return "koikoi"  # stopping loses it: only playing on can still win
+    return determinized_choice(
+        view,
+        ["stop", "koikoi"],
+        random.Random(rng.getrandbits(64)),
+        sample=sample_round,
+        playout=playout_value(view),
+        copy=copy_round,
+        budget=Budget(samples=DECIDE_SAMPLES, seconds=None),
+        prior=rule,
+        margin=0.0,
+    )
+
+
 def choose(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
     """The AI's action for the seat whose ``view`` this is (one of ``legal``)."""
     if len(legal) == 1:
         return legal[0]
     phase = view.get("phase")
     if phase == "decide":
-        return _decide(view) if {"koikoi", "stop"} <= set(legal) else legal[0]
+        return _koikoi_or_stop(view, rng) if {"koikoi", "stop"} <= set(legal) else legal[0]
     if phase == "choose_flip":
         return _choose_flip(view, legal)
     return _choose_play(view, legal, rng)
@@ -328,3 +365,62 @@ def hint(view: Mapping[str, Any], legal: Sequence[str]) -> tuple[str, str]:
             )
         return code, Text("Takes {card}, the most useful capture now", card=_name(best))
     return code, Text("No capture: lays {card}, the cheapest card to give up", card=_name(words[1]))
+
+
+# ----- levels -------------------------------------------------------------------------------
+
+#: How often the easy AI plays like a beginner instead of like ``normal``.
+EASY_GREEDY = 0.2  # grabs the most valuable capture in sight, blind to the board it leaves
+EASY_ANY_MATCH = 0.7  # takes the first match it notices, whatever it is worth
+EASY_KOIKOI = 0.9  # pushes its luck: Koi-Koi on a small yaku with cards left
+
+
+def _grab(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random, best: bool) -> str:
+    """A beginner's play: a capture (the most valuable, or any), else the cheapest card."""
+    takes = [c for c in legal if c.startswith("take ")]
+    if takes:
+        return max(takes, key=lambda c: _card_worth(c.split()[1])) if best else rng.choice(takes)
+    by_month = _Position(view).board_by_month(view["board"])
+    captures = [c for c in legal if len(c.split()) == 3 or MONTH[c.split()[1]] in by_month]
+    if not captures:
+        return min(legal, key=lambda c: (_card_worth(c.split()[1]), c))
+    if not best:
+        return rng.choice(captures)
+
+    def worth(code: str) -> float:
+        words = code.split()
+        taken = [words[2]] if len(words) == 3 else by_month[MONTH[words[1]]]
+        return _card_worth(words[1]) + sum(_card_worth(c) for c in taken)
+
+    return max(captures, key=worth)
+
+
+def choose_easy(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """The easy AI: a beginner's mistakes, never nonsense. A fifth of its plays grab the
+    most valuable capture in sight (blind to what the board it leaves offers the opponent),
+    most of the rest take whatever match it notices first (with nothing to take it lays its
+    cheapest card); on a small yaku it nearly always calls Koi-Koi while cards are left; the
+    remaining tenth of its plays are ``normal``'s."""
+    if len(legal) == 1:
+        return legal[0]
+    if view.get("phase") == "decide" and {"koikoi", "stop"} <= set(legal):
+        small = (view.get("pending") or {}).get("points", 0) <= 3
+        if small and len(view["hand"] or []) >= 2 and rng.random() < EASY_KOIKOI:
+            return "koikoi"
+        return choose(view, legal, rng)
+    roll = rng.random()
+    if roll < EASY_GREEDY:
+        return _grab(view, legal, rng, best=True)
+    if roll < EASY_GREEDY + EASY_ANY_MATCH:
+        return _grab(view, legal, rng, best=False)
+    return choose(view, legal, rng)
+
+
+def choose_strong(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """The strong AI: determinized Monte Carlo over this seat's view (``strong.py``)."""
+    from bot.games.koikoi.strong import choose_strong as search
+
+    return search(view, legal, rng)
+
+
+LEVELS = {"easy": choose_easy, "strong": choose_strong}

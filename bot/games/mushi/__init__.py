@@ -39,7 +39,7 @@ from __future__ import annotations
 from bot.engine.core import replayer
 from bot.engine.spec import GameSpec
 from bot.games.hanafuda.cards import answer_key
-from bot.games.mushi.ai import choose, hint
+from bot.games.mushi.ai import LEVELS, choose, hint
 from bot.games.mushi.rules import (
     COMBINATIONS,
     DECK,
@@ -74,6 +74,7 @@ SPEC = GameSpec(
     new_game=new_game,
     replay=replay,
     choose=choose,
+    levels=LEVELS,
     controls=controls,
     describe=describe,
     hint=hint,

@@ -1,0 +1,192 @@
+"""Koi-Koi's AI levels: easy, normal, strong; the strong search sees only its view."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from bot.engine.search import Budget
+from bot.games.hanafuda.cards import ALL_CARDS
+from bot.games.koikoi import SPEC, choose, new_game
+from bot.games.koikoi.ai import choose_easy
+from bot.games.koikoi.rules import KoiKoiState, card_value
+from bot.games.koikoi.strong import _greedy_play, _Round, choose_strong, sample_world
+
+FIXED = Budget(samples=6, seconds=None)  # no clock: deterministic
+
+
+def _positions(seeds: range, every: int = 1) -> list[tuple[KoiKoiState, int]]:
+    """States met while the normal AI plays itself (every phase occurs)."""
+    out = []
+    for seed in seeds:
+        state = new_game(seed, ["A", "B"])
+        rng = random.Random(seed)
+        step = 0
+        while not state.is_over:
+            seat = state.to_act[0]
+            if step % every == 0:
+                out.append((state.clone(), seat))
+            state.apply(seat, choose(state.view(seat), state.legal_actions(seat), rng))
+            step += 1
+    return out
+
+
+def _visible(view: dict) -> Counter:
+    seen = Counter(view["hand"]) + Counter(view["board"])
+    seen += Counter(view["captures"][0]) + Counter(view["captures"][1])
+    if (view.get("pending") or {}).get("card"):
+        seen[view["pending"]["card"]] += 1
+    return seen
+
+
+def test_the_spec_declares_three_levels_and_normal_is_choose() -> None:
+    assert list(SPEC.ai_levels()) == ["easy", "normal", "strong"]
+    assert SPEC.ai("normal") is choose is SPEC.choose
+    assert SPEC.ai("strong") is SPEC.levels["strong"]
+    assert SPEC.ai("grandmaster") is choose  # an unknown stored level plays normal
+
+
+def test_the_strong_samples_hold_exactly_the_cards_the_seat_cannot_see() -> None:
+    phases = Counter()
+    for state, seat in _positions(range(6), every=2):
+        view = state.view(seat)
+        phases[view["phase"]] += 1
+        unseen = Counter(ALL_CARDS) - _visible(view)
+        opp = 1 - seat
+        for k in range(3):
+            world = sample_world(view, random.Random(k))
+            hidden = Counter(world.hands[opp]) + Counter(world.stack)
+            assert hidden == unseen  # the multiset of unseen cards, nothing else
+            assert sorted(world.hands[seat]) == sorted(view["hand"])
+            assert world.board == view["board"]
+            assert [sorted(c) for c in world.captures] == [sorted(c) for c in view["captures"]]
+            assert len(world.hands[opp]) == state.view(None)["hand_counts"][opp]
+            assert len(world.stack) == view["stack_count"]
+    assert {"play", "choose_flip", "decide"} <= set(phases)
+
+
+def test_what_the_seat_cannot_see_changes_nothing_the_strong_ai_does() -> None:
+    """A twin with the opponent's hand and the stack dealt differently (the same counts):
+    the seat's view is the same, and so are the samples and the strong AI's choice."""
+    for state, seat in _positions(range(3), every=5):
+        twin = state.clone()
+        opp = 1 - seat
+        pool = twin.hands[opp] + twin.stack
+        random.Random(99).shuffle(pool)
+        twin.hands[opp], twin.stack = pool[: len(twin.hands[opp])], pool[len(twin.hands[opp]) :]
+        if twin.hands[opp] == state.hands[opp] and twin.stack == state.stack:
+            continue
+        view = state.view(seat)
+        assert twin.view(seat) == view
+        legal = state.legal_actions(seat)
+        a = choose_strong(view, legal, random.Random(5), FIXED)
+        b = choose_strong(twin.view(seat), legal, random.Random(5), FIXED)
+        assert a == b
+
+
+def _engine_greedy(state: KoiKoiState, seat: int) -> str:
+    if state.phase == "decide":
+        return "stop"
+    legal = state.legal_actions(seat)
+    if state.phase == "choose_flip":
+        return max(legal, key=lambda c: card_value(c.split()[1]))
+    card, target = _greedy_play(state.hands[seat], state.board)
+    return f"play {card} {target}" if target else f"play {card}"
+
+
+def test_the_fast_playout_ends_rounds_exactly_as_the_rules_do() -> None:
+    """The search's list-based round (no events) against the real state machine."""
+    checked = 0
+    for state, seat in _positions(range(4), every=3):
+        view = state.view(seat)
+        for code in state.legal_actions(seat):
+            world = sample_world(view, random.Random(checked))
+            fast = _Round(world).run(code)
+            world.apply(seat, code)
+            while not world.is_over:
+                world.apply(world.current, _engine_greedy(world, world.current))
+            end = world.history[-1]
+            assert fast == (end["winner"], end["points"]), (view["phase"], code)
+            checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize("level", ["easy", "strong"])
+def test_the_levels_play_legal_moves_and_repeat_with_the_same_dice(level: str) -> None:
+    for state, seat in _positions(range(2), every=3):
+        view, legal = state.view(seat), state.legal_actions(seat)
+        if level == "strong":
+            first = choose_strong(view, legal, random.Random(1), FIXED)
+            again = choose_strong(view, legal, random.Random(1), FIXED)
+        else:
+            first = choose_easy(view, legal, random.Random(1))
+            again = choose_easy(view, legal, random.Random(1))
+        assert first in legal and first == again
+
+
+def test_the_easy_ai_makes_plausible_mistakes_not_nonsense() -> None:
+    """The easy AI's play is normal's, or a capture; it lays a card without taking
+    anything only when normal would, or when nothing can be taken (then its cheapest)."""
+    from bot.games.koikoi.rules import MONTH
+
+    laid_cheapest = took_other = 0
+    for state, seat in _positions(range(4)):
+        view, legal = state.view(seat), state.legal_actions(seat)
+        if view["phase"] != "play" or len(legal) == 1:
+            continue
+        months = {MONTH[b] for b in view["board"]}
+        for k in range(4):
+            code = choose_easy(view, legal, random.Random(k))
+            assert code in legal
+            if len(code.split()) == 3 or MONTH[code.split()[1]] in months:
+                took_other += code != choose(view, legal, random.Random(k))
+                continue
+            normal = choose(view, legal, random.Random(k))
+            can_take = any(len(c.split()) == 3 or MONTH[c.split()[1]] in months for c in legal)
+            if can_take:
+                assert code == normal
+            else:
+                cheapest = min(card_value(c.split()[1]) for c in legal)
+                assert code == normal or card_value(code.split()[1]) == cheapest
+                laid_cheapest += 1
+    assert took_other > 0 and laid_cheapest > 0  # both kinds of position were met
+
+
+def test_the_playouts_yaku_totals_are_the_rules_totals() -> None:
+    from bot.games.koikoi.rules import score_yaku
+    from bot.games.koikoi.strong import _counts, count_points
+
+    rng = random.Random(3)
+    for _ in range(3000):
+        pile = rng.sample(ALL_CARDS, rng.randrange(0, 30))
+        assert count_points(_counts(pile)) == sum(p for _, p in score_yaku(pile)), pile
+
+
+def _decide_views(limit: int) -> list[dict]:
+    views = []
+    for state, seat in _positions(range(40)):
+        if state.phase == "decide" and len(state.hands[seat]) >= 2:
+            views.append(state.view(seat))
+            if len(views) >= limit:
+                break
+    return views
+
+
+def test_the_koikoi_call_in_the_last_round_follows_the_match() -> None:
+    """Normal weighs Koi-Koi by playing the round out; in the last round a playout is judged
+    by the match: far behind, stopping loses for sure, so it plays on; a point ahead,
+    stopping wins the match, and playing on would only give the opponent the chance to
+    turn it, so it stops."""
+    views = _decide_views(8)
+    assert len(views) >= 4
+    for view in views:
+        me = view["seat"]
+        last = dict(view, round=view["rounds"])
+        behind = dict(last, scores=[0, 0])
+        behind["scores"][1 - me] = view["pending"]["points"] + 40
+        ahead = dict(last, scores=[0, 0])
+        ahead["scores"][me] = 1
+        assert choose(behind, ["koikoi", "stop"], random.Random(2)) == "koikoi"
+        assert choose(ahead, ["koikoi", "stop"], random.Random(2)) == "stop"
