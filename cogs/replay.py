@@ -354,9 +354,15 @@ async def move_replay(
         return
     bot: commands.Bot = interaction.client  # type: ignore[assignment]
     loc = normalize(interaction.locale)
-    if not _pacer(bot).allow(interaction.user.id):
+    try:
+        # A table that does not exist (or that this member may not see) is said so before
+        # any pacing: a forged or stale id gets the same answer however often it is clicked.
+        await _cache(bot).load(interaction, table_id)
+        if not _pacer(bot).allow(interaction.user.id):
+            raise Refusal(TOO_FAST)
+    except Refusal as exc:
         await interaction.response.send_message(
-            localize(loc, TOO_FAST), ephemeral=True, allowed_mentions=NO_PINGS
+            exc.say(loc), ephemeral=True, allowed_mentions=NO_PINGS
         )
         return
     await interaction.response.defer()
