@@ -51,7 +51,9 @@ async def test_a_strong_ai_added_in_the_lobby_plays_and_keeps_its_level_over_a_r
 
     start = await fake.click(alice, lobby, label="Start")
     await start.wait_response()
-    await fake.wait_until(lambda: fake.threads_of(games_channel))
+    await fake.wait_until(
+        lambda: fake.threads_of(games_channel) and table_id in teahouse.bot.host.tables
+    )
     table = teahouse.bot.host.tables[table_id]
     assert table.seats[1].level == "strong" and table.state.players[1] == "AI 1 (strong)"
 

@@ -16,6 +16,7 @@ from tests.e2e.teahouse import (
     current_controls,
     eventually,
     play_next_decision,
+    run_out_idle_window,
     settings_for,
     settled,
     start_table,
@@ -52,9 +53,12 @@ async def test_a_mahjong_discard_is_one_click_on_the_card(
         seat = table.seat_of(alice).seat
         rng = random.Random(5)
         for _ in range(20):  # the before-play question first, if any
-            found = await eventually(
-                lambda: settled(table) and current_controls(fake, table, alice), timeout=30
-            )
+
+            def controls():
+                run_out_idle_window(table)  # a window Alice is not asked in closes now
+                return settled(table) and current_controls(fake, table, alice)
+
+            found = await eventually(controls, timeout=30)
             message, comps = found
             if _discard_buttons(comps):
                 break
