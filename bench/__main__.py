@@ -243,6 +243,7 @@ def bench_play(args: argparse.Namespace) -> int:
             hands=args.hands,
             delay=args.delay,
             ignore_pass=args.ignore_pass,
+            wait_out_pass=args.wait_out_pass,
             timeout=args.timeout,
             seed=args.seed,
         )
@@ -374,6 +375,11 @@ def main(argv: list[str]) -> int:
     play.add_argument("--humans", type=int, default=None, help="people per table (all seats)")
     play.add_argument(
         "--ignore-pass", action="store_true", help="people let Pass-only prompts run out"
+    )
+    play.add_argument(
+        "--wait-out-pass",
+        action="store_true",
+        help="people who would pass in a claim window let it close instead of clicking Pass",
     )
     play.add_argument("--hands", type=int, default=1, help="hands per game, 0: the match (1)")
     play.add_argument("--delay", type=float, default=1.0, help="s a person takes to answer (1)")

@@ -334,6 +334,9 @@ class PlayOptions:
     hands: int = 1
     delay: float = 1.0
     ignore_pass: bool = False
+    #: A person who would pass in an answer window (a claim they could make but don't)
+    #: lets the window close by itself instead of clicking Pass (it closes in seconds).
+    wait_out_pass: bool = False
     timeout: float = 1800.0
     seed: int = 1
     #: The table's options, as ``/<game> new`` takes them (``{"max_hands": 1}``).
@@ -514,6 +517,10 @@ class PlayTable:
         if self.opts.ignore_pass and only_pass(legal, moves, normalize):
             self.ignored_pass.append(time.time())
             return None
+        if self.opts.wait_out_pass and table.in_answer_phase():
+            if normalize(choice) == normalize(state.default_action(seat)):
+                self.ignored_pass.append(time.time())
+                return None
         fitting = [m for m in moves if normalize(m.code) == normalize(choice)]
         if not fitting:  # the same move with an identical card (the controls show one of two)
             fitting = [m for m in moves if self.said(m.code) == self.said(choice)]
@@ -652,7 +659,7 @@ class PlayTable:
             row["idle_wait_s"] = round(sum(hand.idle_wait.values()), 1)
             row["table_held_s"] = round(hand.table_held, 1)
             row["actions"] = count_actions(actions, start, end)
-            if self.opts.ignore_pass:
+            if self.opts.ignore_pass or self.opts.wait_out_pass:
                 row["pass_prompts_ignored"] = sum(start <= t < end for t in self.ignored_pass)
             row["by_person"] = {
                 self.names[u]: {
@@ -676,6 +683,7 @@ class PlayTable:
             "ais": self.spec.seats - self.opts.humans,
             "delay_s": self.opts.delay,
             "ignore_pass": self.opts.ignore_pass,
+            "wait_out_pass": self.opts.wait_out_pass,
             "match_over": self.finished,
             "start_s": round(self.posted_after, 1),
             "hands": self.figures(actions),
@@ -730,6 +738,7 @@ def play_options(
     ignore_pass: bool,
     timeout: float,
     seed: int,
+    wait_out_pass: bool = False,
 ) -> list[PlayOptions]:
     """One table per game; ``humans`` None: every seat a person (capped at the seats).
     ValueError for a game that does not exist or a count that makes no table."""
@@ -747,6 +756,7 @@ def play_options(
             hands=hands,
             delay=delay,
             ignore_pass=ignore_pass,
+            wait_out_pass=wait_out_pass,
             timeout=timeout,
             seed=seed,
         )
@@ -855,6 +865,8 @@ def render_text(result: Mapping[str, Any]) -> str:
         note = f"  {g['humans']} people + {g['ais']} AIs, a person answers after {g['delay_s']:g} s"
         if g["ignore_pass"]:
             note += ", never clicking a lone Pass"
+        if g.get("wait_out_pass"):
+            note += ", letting a claim window close rather than clicking Pass"
         lines.append(note + (" (match over)" if g["match_over"] else ""))
         if g["problems"]:
             lines.append(f"  problems: {g['problems']}")
