@@ -53,6 +53,13 @@ CONNECTION_ERRORS: tuple[type[BaseException], ...] = (
     asyncpg.InternalClientError,
 )
 
+
+def connection_lost(error: BaseException) -> bool:
+    """Whether ``error`` says the call's connection is gone or broken (the server closed
+    it, a restart, a network cut), not merely slow (a timeout: the connection stays good)."""
+    return isinstance(error, CONNECTION_ERRORS) and not isinstance(error, TimeoutError)
+
+
 _PLACEHOLDER = re.compile(r"\?")
 #: The channel every append notifies (payload ``"<table>:<idx>"``).
 ACTIONS_CHANNEL = "teahouse_actions"
@@ -142,7 +149,8 @@ class PostgresStore(Store):
             log.info("PostgreSQL database migrated to version %d", applied[-1])
         # A connection the server closed (a restart, pg_terminate_backend) is replaced by
         # the pool at its next acquire; the call that found it dead fails (a read is tried
-        # once more, see _fetchall).
+        # once more, see _fetchall), and the pool's other connections are replaced too
+        # (see _connection_lost).
         pool = await asyncpg.create_pool(
             url,
             min_size=POOL_MIN_SIZE,
@@ -263,6 +271,7 @@ class PostgresStore(Store):
             finally:
                 self._write_lock.release()
         except CONNECTION_ERRORS as e:
+            await self._connection_lost(e)
             self.outage.failed(e, began)
             raise
         else:
@@ -278,15 +287,30 @@ class PostgresStore(Store):
         try:
             try:
                 rows = await self._fetch(sql, params)
-            except (asyncpg.PostgresConnectionError, asyncpg.InterfaceError) as e:
-                # A connection the server closed meanwhile: the pool connects a new one.
+            except CONNECTION_ERRORS as e:
+                if not await self._connection_lost(e):
+                    raise
+                # A connection the server closed meanwhile: read on a new one.
                 log.debug("a read found its connection closed (%r); reading again", e)
                 rows = await self._fetch(sql, params)
         except CONNECTION_ERRORS as e:
+            await self._connection_lost(e)
             self.outage.failed(e, began)
             raise
         self.outage.answered()
         return rows
+
+    async def _connection_lost(self, error: BaseException) -> bool:
+        """After a call found its connection lost: the pool replaces every connection it
+        holds at their next acquire, not only that one. The server closes them together (a
+        restart, an admin cutting them), and one it closed may still look open here: its
+        last message read but not its close (on a loaded machine), so the pool, which only
+        drops connections it knows are closed, would hand it out to the next call (and the
+        next, each failing once). True if the connection was lost (not a timeout)."""
+        if not connection_lost(error):
+            return False
+        await self._pool.expire_connections()
+        return True
 
     async def _fetch(self, sql: str, params: Sequence[Any]) -> list[Row]:
         async with self._pool.acquire(timeout=WAIT_TIMEOUT) as conn:

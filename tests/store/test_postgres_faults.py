@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import pytest
@@ -130,6 +131,122 @@ async def test_connections_the_server_closed_are_replaced(backend: str, new_data
     finally:
         await admin.close()
         await store.close()
+
+
+class LateClose:
+    """A TCP relay between a store and the server. Once told to hold closes, it passes
+    everything on but the server's closing of a connection: the store learns of it only
+    when it next writes on that connection (the relay then closes it). A connection the
+    server cut thus looks open to the pool, its last message ("terminating connection")
+    read but not its close, as a loaded machine or a slow network leaves it for a while."""
+
+    def __init__(self, url: str) -> None:
+        parts = urlsplit(url)
+        self._url, self._target = parts, (parts.hostname, parts.port or 5432)
+        self._held: list[asyncio.StreamWriter] = []  # closes not passed on yet
+        self._holding = False
+        self._server: asyncio.Server | None = None
+
+    async def start(self) -> str:
+        """The URL to reach the server through the relay."""
+        self._server = await asyncio.start_server(self._relay, "127.0.0.1", 0)
+        port = self._server.sockets[0].getsockname()[1]
+        return urlunsplit(self._url._replace(netloc=f"{self._url.username}@127.0.0.1:{port}"))
+
+    def hold_closes(self) -> None:
+        self._holding = True
+
+    @property
+    def held(self) -> int:
+        """The server's closes held back so far."""
+        return len(self._held)
+
+    def pass_closes_on(self) -> None:
+        """From now on, pass on the server's closes (those held, and any to come)."""
+        self._holding = False
+        for writer in self._held:
+            writer.close()
+
+    async def close(self) -> None:
+        self.pass_closes_on()
+        if self._server is not None:
+            self._server.close()
+
+    async def _relay(self, client: asyncio.StreamReader, to_client: asyncio.StreamWriter) -> None:
+        server, to_server = await asyncio.open_connection(*self._target)
+        gone = asyncio.Event()
+
+        async def down() -> None:
+            try:
+                while data := await server.read(65536):
+                    to_client.write(data)
+                    await to_client.drain()
+            except OSError:
+                pass  # (a reset: closed too)
+            gone.set()
+            if self._holding:
+                self._held.append(to_client)  # (the client is not told)
+            else:
+                to_client.close()
+
+        downstream = asyncio.ensure_future(down())
+        try:
+            while (data := await client.read(65536)) and not gone.is_set():
+                to_server.write(data)
+                await to_server.drain()
+        except OSError:
+            pass
+        finally:
+            downstream.cancel()
+            to_client.close()
+            to_server.close()
+
+
+async def test_a_cut_connection_is_not_handed_out_after_another_was_found_cut(
+    backend: str, new_database
+) -> None:
+    """The server cuts both connections of the pool, and neither close has reached the
+    store yet (they look open). The first write finds its connection cut and fails; the
+    pool's other connection, cut alike, must not fail the next write too: one failure per
+    cut, not one per connection the pool held."""
+    url = await new_database()
+    relay = LateClose(url)
+    store = await Store.open(await relay.start())
+    admin = await asyncpg.connect(url)
+    try:
+        table_id = await a_table(store)
+        # Two reads at once (held up by a lock until both run): two connections in the pool.
+        await admin.execute("SELECT pg_advisory_lock(42)")
+        read = "SELECT 1 AS waited FROM pg_advisory_xact_lock_shared(42)"
+        reads = asyncio.gather(store.query(read), store.query(read))
+        waiting = (
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND wait_event = 'advisory'"
+        )
+        while await admin.fetchval(waiting) < 2:  # (bounded: the reads time out, and fail)
+            assert not reads.done(), "a read ended before both were waiting"
+            await asyncio.sleep(0.01)
+        await admin.execute("SELECT pg_advisory_unlock(42)")
+        assert [[row["waited"] for row in rows] for rows in await outcome(reads)] == [[1], [1]]
+        assert store.connection.get_size() == 2
+        relay.hold_closes()
+        assert await terminate_others(url) == 3  # the pool's two, and admin
+        await until(lambda: relay.held == 2)
+        failures = []
+        for _ in range(2):
+            try:
+                await store.update_table(table_id, thread_id=5)
+                break
+            except Exception as e:
+                assert outage_error(e), e
+                failures.append(e)
+        assert len(failures) == 1, failures
+        assert (await store.get_table(table_id)).thread_id == 5
+    finally:
+        relay.pass_closes_on()
+        await admin.close()
+        await store.close()
+        await relay.close()
 
 
 async def test_listening_is_connected_again_after_the_server_cut_it(
