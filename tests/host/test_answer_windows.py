@@ -227,8 +227,9 @@ def test_two_plains_of_a_month_are_one_answer(game: str) -> None:
         "play 2a 1p1",
         "play 3b",
     ]
-    # Seeded matches until a flip may take either of two plains of its month: one
-    # answer; and either code is still played (a log holding either replays).
+    # Seeded matches until a decision is between two plains of a month (a flip that may
+    # take either, or a hand whose last two cards they are): one answer; and either code
+    # is still played (a log holding either replays).
     rng = random.Random(game)
     for seed in range(200):
         state = spec.new_game(seed, ["A", "B"])
@@ -236,7 +237,8 @@ def test_two_plains_of_a_month_are_one_answer(game: str) -> None:
             seat = state.to_act[0]
             legal = state.legal_actions(seat)
             if len(legal) == 2 and len(spec.distinct_answers(legal)) == 1:
-                assert all(code.startswith("take ") for code in legal)
+                assert len({code.split()[0] for code in legal}) == 1  # (take, or play)
+                assert {code.split()[-1][:-1] for code in legal} == {legal[0].split()[-1][:-1]}
                 for code in legal:
                     copy.deepcopy(state).apply(seat, code)
                 return

@@ -39,8 +39,8 @@ def test_the_step_that_ends_a_deal_shows_its_summary(replayer: Replayer) -> None
 
     if hasattr(render_module(replayer.record.game), "render_deal_summary"):
         assert after.height > before.height + 150
-    else:
-        assert after.size == before.size
+    else:  # no summary panel: only the caption may take more lines (card names are long)
+        assert after.width == before.width and after.height < before.height + 150
 
 
 def test_the_hands_panel_and_caption_draw_names_with_emoji_and_kana() -> None:
