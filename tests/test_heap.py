@@ -14,7 +14,6 @@ import pytest
 
 from bot import heap
 
-
 #: The measurement, run in a process of its own: after a long test run the process has
 #: threads (render pools, database connections) and a heap whose state changes what a free
 #: alone gives back (a thread's malloc may even have moved the main thread to another
