@@ -24,19 +24,22 @@ def postgres_bindir() -> Path | None:
     initdb = shutil.which("initdb")
     if initdb and shutil.which("pg_ctl"):
         return Path(initdb).resolve().parent
-    for candidate in sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True):
+    # (newest version first: "15" after "9.6" by length, then by name)
+    candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=lambda p: (len(p), p))
+    for candidate in reversed(candidates):
         if (Path(candidate) / "initdb").exists() and (Path(candidate) / "pg_ctl").exists():
             return Path(candidate)
     return None
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
 
 
-def _unprivileged_user() -> tuple[int, int] | None:
+def unprivileged_user() -> tuple[int, int] | None:
+    """The user PostgreSQL runs as when we are root (it refuses root), else None."""
     if os.geteuid() != 0:
         return None
     for name in ("postgres", "nobody"):
@@ -57,11 +60,11 @@ class ThrowawayPostgres:
         if bindir is None:
             raise RuntimeError("PostgreSQL's initdb and pg_ctl are not installed")
         self.bindir = bindir
-        self.user = _unprivileged_user()
+        self.user = unprivileged_user()
         self.directory = Path(tempfile.mkdtemp(prefix="teahouse-faults-pg-"))
         if self.user is not None:
             os.chown(self.directory, *self.user)
-        self.port = _free_port()
+        self.port = free_port()
         self.stalled: list[int] = []
 
     @property

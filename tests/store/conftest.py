@@ -20,11 +20,8 @@ it (dropped after the test).
 from __future__ import annotations
 
 import asyncio
-import glob
 import os
-import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 import uuid
@@ -37,6 +34,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from bench.pg_throwaway import free_port, postgres_bindir, unprivileged_user
 from bot.store import Store
 
 URL_ENV = "TEAHOUSE_TEST_POSTGRES"
@@ -134,35 +132,6 @@ class _Throwaway:
             shutil.rmtree(self.directory, ignore_errors=True)
 
 
-def _postgres_bindir() -> Path | None:
-    initdb = shutil.which("initdb")
-    if initdb and shutil.which("pg_ctl"):
-        return Path(initdb).resolve().parent
-    candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=lambda p: (len(p), p))
-    for candidate in reversed(candidates):
-        if (Path(candidate) / "initdb").exists() and (Path(candidate) / "pg_ctl").exists():
-            return Path(candidate)
-    return None
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _unprivileged_user() -> tuple[int, int] | None:
-    if os.geteuid() != 0:
-        return None
-    for name in ("postgres", "nobody"):
-        try:
-            entry = pwd.getpwnam(name)
-        except KeyError:
-            continue
-        return entry.pw_uid, entry.pw_gid
-    raise RuntimeError("running as root and no 'postgres' or 'nobody' user to run initdb as")
-
-
 def _find_server() -> tuple[str | None, str, _Throwaway | None]:
     """(admin URL or None, where it is / why there is none, a throwaway server to stop)."""
     url = os.environ.get(URL_ENV)
@@ -177,7 +146,7 @@ def _find_server() -> tuple[str | None, str, _Throwaway | None]:
         return LOCAL_URL, "the local server", None
     except Exception as exc:
         local_failure = f"no server at {LOCAL_URL} ({type(exc).__name__})"
-    bindir = _postgres_bindir()
+    bindir = postgres_bindir()
     if bindir is None:
         return (
             None,
@@ -185,11 +154,11 @@ def _find_server() -> tuple[str | None, str, _Throwaway | None]:
             None,
         )
     try:
-        user = _unprivileged_user()
+        user = unprivileged_user()
         directory = Path(tempfile.mkdtemp(prefix="teahouse-pg-"))
         if user is not None:
             os.chown(directory, *user)
-        server = _Throwaway(bindir, directory, _free_port(), user)
+        server = _Throwaway(bindir, directory, free_port(), user)
         url = server.start()
         _run(_probe(url, timeout=10))
     except Exception as exc:
