@@ -34,7 +34,6 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from bot.config import Settings
@@ -42,6 +41,7 @@ from bot.games import game_spec
 from bot.host.manager import TableHost
 from bot.host.options import game_options
 from bot.store import SeatRow, Store
+from tests.host.offline import Click
 
 log = logging.getLogger(__name__)
 
@@ -124,40 +124,6 @@ class _NoDiscord:
 
     async def wait_until_ready(self) -> None:
         return None
-
-
-class _Click:
-    """A person's click on a DM button, as the host reads one; keeps the answers."""
-
-    def __init__(self, user_id: int) -> None:
-        self.user = SimpleNamespace(id=user_id)
-        self.guild_id = None
-        self.message = None
-        self.client = None
-        self.application_id = 1
-        self.token = f"token-{user_id}"
-        self.locale = "en-US"
-        self.answers: list[str] = []
-        self.deferred = False
-        click = self
-
-        class Response:
-            def is_done(self) -> bool:
-                return click.deferred
-
-            async def defer(self, **kwargs: Any) -> None:
-                click.deferred = True
-
-            async def send_message(self, text: str = "", **kwargs: Any) -> None:
-                click.deferred = True
-                click.answers.append(text)
-
-        class Followup:
-            async def send(self, text: str = "", **kwargs: Any) -> None:
-                click.answers.append(text)
-
-        self.response = Response()
-        self.followup = Followup()
 
 
 class _SQLiteFault:
@@ -309,7 +275,7 @@ class Soak:
         version, code = table.prompts[0].version, rng.choice(table.state.legal_actions(0))
         await asyncio.sleep(rng.uniform(*think))
         host = rng.choice(list(self.hosts.values()))
-        click = _Click(user)
+        click = Click(user)
         self.report.clicks += 1
         before = table.state.version
         try:

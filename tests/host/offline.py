@@ -85,6 +85,7 @@ class Click:
         self.client = None
         self.application_id = 1
         self.token = f"token-{user_id}"
+        self.locale = "en-US"
         self.answers: list[str] = []
         self.deferred = False
         click = self
@@ -96,7 +97,7 @@ class Click:
             async def defer(self, **kwargs: Any) -> None:
                 click.deferred = True
 
-            async def send_message(self, text: str, **kwargs: Any) -> None:
+            async def send_message(self, text: str = "", **kwargs: Any) -> None:
                 click.deferred = True
                 click.answers.append(text)
 
