@@ -17,6 +17,7 @@ import collections
 import contextlib
 import logging
 import multiprocessing
+import signal
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from concurrent.futures.process import BrokenProcessPool
@@ -30,6 +31,11 @@ log = logging.getLogger(__name__)
 
 def _serve(conn: Connection, initializer: Callable[[], None] | None) -> None:
     """A worker: run each job it receives, send back (True, result) or (False, error)."""
+    # Ctrl-C in a terminal reaches the whole process group: the pool's owner decides when
+    # its workers stop (it closes their pipes), so a worker ignores it rather than dying
+    # mid-job with a traceback.
+    with contextlib.suppress(ValueError, OSError):  # (not the main thread / no signals)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     if initializer is not None:
         initializer()
     while True:
@@ -41,10 +47,23 @@ def _serve(conn: Connection, initializer: Callable[[], None] | None) -> None:
             answer: tuple[bool, Any] = (True, fn(*args, **kwargs))
         except BaseException as e:  # noqa: BLE001 - handed to the caller
             answer = (False, e)
+        if not _answer(conn, answer):
+            return
+
+
+def _answer(conn: Connection, answer: tuple[bool, Any]) -> bool:
+    """Send a job's answer; False once the pool has closed the pipe (it shut down while the
+    job ran: nobody waits for the answer, and the worker ends quietly)."""
+    try:
+        conn.send(answer)
+    except OSError:  # BrokenPipeError, ConnectionResetError: the pool is gone
+        return False
+    except Exception as e:  # the result or the error would not pickle
         try:
-            conn.send(answer)
-        except Exception as e:  # the result or the error would not pickle
             conn.send((False, RuntimeError(f"unpicklable answer: {e!r}")))
+        except OSError:
+            return False
+    return True
 
 
 class _Worker:
@@ -175,8 +194,13 @@ class PipePool(Executor):
                 continue
             try:
                 worker.conn.send((fn, args, kwargs))
-            except (OSError, EOFError) as e:  # the worker died while waiting for work
-                future.set_exception(BrokenProcessPool(f"a render worker died: {e!r}"))
+            except (OSError, EOFError) as e:  # the worker is dead
+                if worker.jobs:
+                    # It died of a job sent before this one (which never reached it): this
+                    # one runs on the replacement, like the others queued behind that job.
+                    self._requeued.appendleft(job)
+                else:  # it died idle (e.g. at its start): don't feed the job to the next
+                    future.set_exception(BrokenProcessPool(f"a render worker died: {e!r}"))
                 self._lose(worker, "its pipe broke")
                 continue
             except Exception as e:  # the job would not pickle

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
+import time
 from concurrent.futures.process import BrokenProcessPool
 
 import pytest
@@ -177,6 +179,29 @@ def test_jobs_queued_behind_a_dying_job_run_on_the_replacement() -> None:
         pool.shutdown()
 
 
+def test_jobs_sent_to_a_worker_already_dead_of_an_earlier_job_run_on_the_replacement() -> None:
+    """The race of the test above on a loaded machine: the worker has died of its first job
+    before the jobs behind it are sent (the pipe is broken at the send). Those never
+    reached it: they run on the replacement, and only the job it died of fails."""
+    pool = PipePool(1, depth=3)
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        first = await loop.run_in_executor(pool, os.getpid)
+        dying = loop.run_in_executor(pool, os._exit, 3)
+        pool._workers[0].process.join(timeout=10)  # dead, and the loop has not noticed
+        behind = [loop.run_in_executor(pool, int, str(n)) for n in range(2)]
+        with pytest.raises(BrokenProcessPool):
+            await dying
+        assert await asyncio.gather(*behind) == [0, 1]
+        assert await loop.run_in_executor(pool, os.getpid) != first
+
+    try:
+        asyncio.run(main())
+    finally:
+        pool.shutdown()
+
+
 def test_render_workers_run_at_a_lower_cpu_priority_than_the_bot() -> None:
     from bot.render.worker import RENDER_NICENESS, _start_worker
 
@@ -187,5 +212,44 @@ def test_render_workers_run_at_a_lower_cpu_priority_than_the_bot() -> None:
 
     try:
         assert asyncio.run(niceness()) == min(19, os.nice(0) + RENDER_NICENESS)
+    finally:
+        pool.shutdown()
+
+
+def test_a_worker_shut_down_mid_job_ends_quietly() -> None:
+    """The pool shutting down while a job runs closes the worker's pipe: the worker ends
+    with exit code 0 once the job is done (it used to die of BrokenPipeError, printing a
+    traceback at every bot shutdown)."""
+    pool = PipePool(1)
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(pool, int, "1")  # the worker is up
+        worker = pool._workers[0].process
+        running = loop.run_in_executor(pool, time.sleep, 0.5)
+        await asyncio.sleep(0.1)  # the job is in the worker
+        pool.shutdown(wait=True)
+        with pytest.raises(BrokenProcessPool):
+            await running
+        worker.join(timeout=10)
+        assert worker.exitcode == 0
+
+    asyncio.run(main())
+
+
+def test_ctrl_c_leaves_the_workers_to_the_pool() -> None:
+    """SIGINT (Ctrl-C reaches the whole process group) does not kill a worker: the pool
+    stops its workers itself."""
+    pool = PipePool(1)
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        pid = await loop.run_in_executor(pool, os.getpid)
+        os.kill(pid, signal.SIGINT)
+        await asyncio.sleep(0.2)
+        assert await loop.run_in_executor(pool, os.getpid) == pid
+
+    try:
+        asyncio.run(main())
     finally:
         pool.shutdown()
