@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import dataclasses
 import os
 import random
@@ -86,6 +87,7 @@ from tests.e2e.teahouse import (
     click_move,
     control_moves,
     eventually,
+    form_fields,
     latest_controls,
     state_checks,
 )
@@ -318,6 +320,37 @@ def only_pass(legal: Sequence[str], moves: Sequence[Move], normalize: Any = None
     return bool(moves) and all(norm(m.code) == PASS for m in moves)
 
 
+def ai_form_answer(
+    spec: Any,
+    state: Any,
+    seat: int,
+    verb: str,
+    normalize: Callable[[str], str],
+    rng: random.Random,
+) -> Callable[[dict[str, Any]], dict[str, list[str]]] | None:
+    """The answers to a form (one ``verb key value`` move per question: Panda's three
+    passed cards) that make the AI's own choices, asked one question at a time on a copy
+    of the state; None if the AI's choice is not such a move."""
+    trial = copy.deepcopy(state)
+    picks: dict[str, str] = {}
+    while legal := trial.legal_actions(seat):
+        words = normalize(spec.choose(trial.view(seat), legal, rng) or "").split()
+        if len(words) != 3 or words[0] != verb or words[1] in picks:
+            break
+        picks[words[1]] = words[2]
+        trial.apply(seat, " ".join(words))
+    if not picks:
+        return None
+
+    def answer(modal: dict[str, Any]) -> dict[str, list[str]]:
+        return {
+            key: [picks[key] if picks.get(key) in values else values[0]]
+            for key, values in form_fields(modal)
+        }
+
+    return answer
+
+
 def hand_key(spec: Any, state: Any) -> tuple[Any, ...]:
     """What changes when a new hand (deal, round) begins, from the public view."""
     view = state.view(None)
@@ -524,6 +557,14 @@ class PlayTable:
         fitting = [m for m in moves if normalize(m.code) == normalize(choice)]
         if not fitting:  # the same move with an identical card (the controls show one of two)
             fitting = [m for m in moves if self.said(m.code) == self.said(choice)]
+        if not fitting:  # a form asks at once what the AI decides one question at a time
+            fitting = [
+                dataclasses.replace(m, answer=answer)
+                for m in moves
+                if m.answer is not None
+                and (answer := ai_form_answer(self.spec, state, seat, m.code, normalize, rng))
+                is not None
+            ]
         return Plan(
             seat=seat,
             choice=choice,

@@ -3,12 +3,15 @@ figures must agree with what the fake Discord itself recorded."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bench.playtest import (
     ClickEvent,
     MessageEvent,
     PlayOptions,
+    ai_form_answer,
     count_clicks,
     count_messages,
     only_pass,
@@ -17,8 +20,10 @@ from bench.playtest import (
     run_play,
     single_answer,
 )
+from bot.games import game_spec
+from bot.games.panda import rules as panda_rules
 from tests.e2e.fakediscord import MESSAGE_COMPONENT, SELECT_TYPES, FakeDiscord
-from tests.e2e.teahouse import Move
+from tests.e2e.teahouse import Move, state_checks
 
 ALICE, CAROL = 101, 103
 DM_ALICE, DM_CAROL, THREAD, TABLE_MSG = 11, 13, 20, 500
@@ -204,3 +209,43 @@ def test_the_command_refuses_bad_input_with_a_message(capsys: pytest.CaptureFixt
     assert "unknown game 'chess'" in capsys.readouterr().err
     assert main(["play", "--game", "koikoi", "--timeout", "0"]) == 2
     assert "--timeout" in capsys.readouterr().err
+
+
+def test_a_form_is_answered_with_the_ai_s_whole_choice() -> None:
+    """Panda's pass is one form of three questions; the AI decides it one card at a time.
+    The person answers the form with the AI's three cards (asked in turn on a copy of the
+    state), and the state itself is not touched."""
+    spec = game_spec("panda")
+    state = panda_rules.new_game(1, ["a", "b", "c", "d"])
+    assert state.phase == "passing"
+    before = state.view(0)
+    normalize, accepts = state_checks(state, 0)
+    answer = ai_form_answer(spec, state, 0, "give", normalize, random.Random(5))
+    assert answer is not None and state.view(0) == before
+    hand = before["hand"]
+    modal = {
+        "components": [
+            {
+                "type": 18,
+                "component": {
+                    "type": 3,
+                    "custom_id": key,
+                    "options": [{"value": card} for card in hand],
+                },
+            }
+            for key in ("left", "partner", "right")
+        ]
+    }
+    chosen = answer(modal)
+    assert sorted(chosen) == ["left", "partner", "right"]
+    code = "give " + " ".join(f"{key} {chosen[key][0]}" for key in ("left", "partner", "right"))
+    assert accepts(code)
+    # The same cards the AI gives one by one with the same dice.
+    trial, rng = panda_rules.new_game(1, ["a", "b", "c", "d"]), random.Random(5)
+    for _ in range(3):
+        choice = spec.choose(trial.view(0), trial.legal_actions(0), rng)
+        _, key, card = normalize(choice).split()
+        assert chosen[key] == [card]
+        trial.apply(0, choice)
+    # A choice that is no form's move (a one-question code of another verb): no answer.
+    assert ai_form_answer(spec, state, 0, "play", normalize, random.Random(5)) is None
