@@ -17,8 +17,9 @@ renewal (a late one, at a busy moment, must not make the process give up tables 
 leases are still its own). Every ``takeover_scan_seconds`` it
 claims the free leases of active tables (their process died, or let them go at shutdown)
 and takes those tables over from the log. A process that serves a click for a table it
-does not drive only applies and logs it: the driving process shows the change, so DMs
-have one sender. On PostgreSQL every append notifies the others (``LISTEN``/``NOTIFY``), so
+does not drive only applies and logs it (a DM click with its token): the driving process
+shows the change, so DMs have one sender, and answers the player through that token as if
+the click had come to it (no REST budget). On PostgreSQL every append notifies the others (``LISTEN``/``NOTIFY``), so
 the driving process reads a move served elsewhere at once, not at its next look.
 """
 
