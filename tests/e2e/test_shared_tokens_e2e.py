@@ -110,7 +110,8 @@ async def test_the_driving_bot_answers_a_click_served_elsewhere_through_its_toke
             # the click the first bot served: its controls are there, sent by the webhook.
             await eventually(lambda: current_controls(fake, table1, alice), timeout=20)
             through = _through(fake, click, since)
-            assert through and all(status < 300 for _, status in through), through
+            assert any(status < 300 for _, status in through), through
+            assert all(status < 400 or status == 429 for _, status in through), through
         assert _dm_rest(fake, dm_channel, start) == []
         assert not fake.problems()
 
