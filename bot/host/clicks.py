@@ -29,6 +29,7 @@ from bot.host.table import SERVING_TASK_SUFFIX, Seat, Table
 from bot.host.text import NO_PINGS
 from bot.host.tokens import ClickToken
 from bot.i18n import Text
+from bot.store import SharedClick
 
 
 class ClicksMixin(HostBase):
@@ -95,7 +96,7 @@ class ClicksMixin(HostBase):
         if table.state.batches_out_of_turn and (
             table.batch is not None or seat not in table.state.to_act
         ):
-            self._gather(table, interaction, seat, version, code)
+            self._gather(table, interaction, seat, version, code, shared_click(table, interaction))
             return
         async with table.lock:
             problem = self._precheck(table, interaction.user.id, seat, version)
@@ -103,8 +104,9 @@ class ClicksMixin(HostBase):
                 await self._pass_held(table, seat, interaction)
                 return
             if problem is None:
+                click = shared_click(table, interaction)
                 try:
-                    events = await self._apply(table, seat, code, "player")
+                    events = await self._apply(table, seat, code, "player", click)
                 except IllegalAction as e:
                     await followup(interaction, e.reason, prefix="⚠️ ")
                     return
@@ -200,7 +202,13 @@ class ClicksMixin(HostBase):
         s.timeouts = 0
 
     def _gather(
-        self, table: Table, interaction: discord.Interaction, seat: int, version: int, code: str
+        self,
+        table: Table,
+        interaction: discord.Interaction,
+        seat: int,
+        version: int,
+        code: str,
+        click: SharedClick | None = None,
     ) -> None:
         """Hold an out-of-turn request briefly: plays arriving together go by priority."""
         if table.batch is None:
@@ -210,24 +218,27 @@ class ClicksMixin(HostBase):
                     self._apply_gathered(table), name=f"table-{table.id}{SERVING_TASK_SUFFIX}"
                 )
             )
-        table.batch.append((seat, code, version, interaction))
+        table.batch.append((seat, code, version, interaction, click))
 
     async def _apply_gathered(self, table: Table) -> None:
         await asyncio.sleep(self.settings.simultaneous_window)
         async with table.lock:
             batch, table.batch = table.batch or [], None
             requests = []
-            for seat, code, version, interaction in batch:
+            clicks: dict[int, SharedClick] = {}
+            for seat, code, version, interaction, click in batch:
                 problem = self._precheck(table, interaction.user.id, seat, version)
                 if problem:
                     await followup(interaction, problem)
                 else:
                     requests.append((seat, code, interaction))
+                    if click is not None:
+                        clicks[seat] = click
             start = table.state.version
             failure: IllegalAction | None = None
             try:
                 events = await self._apply_together(
-                    table, [(s, c) for s, c, _ in requests], "player"
+                    table, [(s, c) for s, c, _ in requests], "player", clicks
                 )
             except IllegalAction as e:  # a conflict, the table ended, or not saved
                 events, failure = [], e
@@ -357,6 +368,16 @@ class ClicksMixin(HostBase):
                 view=view,
             )
         release_view(view)
+
+
+def shared_click(table: Table, interaction: discord.Interaction) -> SharedClick | None:
+    """A DM click at a table another process drives, as it is logged with its action (see
+    ``ClusterMixin._apply``): that process answers the player through its token (no REST
+    budget), as this one would. None for a click in a server, one driven here, or one
+    Discord never took (no token to answer with)."""
+    if table.driven or interaction.guild_id is not None or not interaction.response.is_done():
+        return None
+    return ClickToken.of(interaction).shared()
 
 
 def keep_token(seat: Seat, interaction: discord.Interaction) -> None:

@@ -17,8 +17,9 @@ renewal (a late one, at a busy moment, must not make the process give up tables 
 leases are still its own). Every ``takeover_scan_seconds`` it
 claims the free leases of active tables (their process died, or let them go at shutdown)
 and takes those tables over from the log. A process that serves a click for a table it
-does not drive only applies and logs it: the driving process shows the change, so DMs
-have one sender. On PostgreSQL every append notifies the others (``LISTEN``/``NOTIFY``), so
+does not drive only applies and logs it (a DM click with its token): the driving process
+shows the change, so DMs have one sender, and answers the player through that token as if
+the click had come to it (no REST budget). On PostgreSQL every append notifies the others (``LISTEN``/``NOTIFY``), so
 the driving process reads a move served elsewhere at once, not at its next look.
 """
 
@@ -33,8 +34,9 @@ from bot.engine import IllegalAction
 from bot.host.base import HostBase
 from bot.host.options import game_options
 from bot.host.table import Table
+from bot.host.tokens import TOKEN_SECONDS, ClickToken
 from bot.i18n import Text
-from bot.store import LeaseClaim, StoreError, TableClosed, outage_error
+from bot.store import LeaseClaim, SharedClick, StoreError, TableClosed, outage_error
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +46,8 @@ CACHE_IDLE_SECONDS = 600.0
 #: Tables a takeover reads from the store at once (see ``Store.load_tables``): a restart
 #: reads a thousand tables' logs in one go (a few MB), and clicks on them find them read.
 PRELOAD_TABLES = 1000
+#: Seconds between two sweeps of the shared clicks whose tokens expired (any process's).
+CLICK_SWEEP_SECONDS = 60.0
 
 
 class Conflict(IllegalAction):
@@ -78,7 +82,9 @@ class TableEnded(Conflict):
 
 class ClusterMixin(HostBase):
     # ------------------------------------------------------------------ the log as truth
-    async def _apply(self, table: Table, seat: int, code: str, source: str) -> list[Any]:
+    async def _apply(
+        self, table: Table, seat: int, code: str, source: str, click: SharedClick | None = None
+    ) -> list[Any]:
         """Make one action: checked, appended to the log, and only then applied.
 
         **The log is the commit point**: the state changes only once the append is
@@ -88,20 +94,26 @@ class ClusterMixin(HostBase):
         If the log has moved on (another process served a click of this table), the store
         refuses the index, this process catches up with the log and the action, decided on
         an older state, is refused with :class:`Conflict`.
+
+        ``click``: the DM click that made the action, where another process drives the
+        table: logged with it, so that process answers the player through it (see
+        :meth:`_sync_with_log`).
         """
         code = table.state.validate(seat, code)
-        await self._append(table, seat, code, source)
+        await self._append(table, seat, code, source, click)
         events = table.state.apply(seat, code)
         table.wake_driver()
         return events
 
-    async def _append(self, table: Table, seat: int, code: str, source: str) -> None:
+    async def _append(
+        self, table: Table, seat: int, code: str, source: str, click: SharedClick | None = None
+    ) -> None:
         """Append one action to the log at the state's version; raises :class:`Conflict`
         if another writer had taken the index, :class:`TableEnded` if the table ended in the
         store, :class:`NotSaved` if the store failed."""
         index = table.state.version
         try:
-            await self.store.append_action(table.id, index, seat, code, source)
+            await self.store.append_action(table.id, index, seat, code, source, click)
         except Exception as error:
             raise await self._refusal(table, index, error) from error
 
@@ -134,20 +146,27 @@ class ClusterMixin(HostBase):
         return NotSaved()
 
     async def _apply_together(
-        self, table: Table, requests: list[tuple[int, str]], source: str
+        self,
+        table: Table,
+        requests: list[tuple[int, str]],
+        source: str,
+        clicks: dict[int, SharedClick] | None = None,
     ) -> list[Any]:
         """Apply actions asked for at the same moment (the game's priority decides which
         are made) and log them. Which are made is only known by applying them, so here the
         state changes first and, if an append fails, is rebuilt from the actions the log
         holds — from memory (the state's own log up to the failed index is exactly what
         was committed): no database read. The rare path (Panda's out-of-turn plays): the
-        rebuild costs a replay of the match, and only when the store fails."""
+        rebuild costs a replay of the match, and only when the store fails. ``clicks``: by
+        seat, the DM clicks logged with their actions (see :meth:`_apply`)."""
         start = table.state.version
         events = table.state.apply_simultaneous(requests)
         made = table.state.log[start:]
         for offset, (seat, code) in enumerate(made):
             try:
-                await self.store.append_action(table.id, start + offset, seat, code, source)
+                await self.store.append_action(
+                    table.id, start + offset, seat, code, source, (clicks or {}).get(seat)
+                )
             except Exception as error:
                 committed = table.state.log[: start + offset]
                 self._rebuild(table, committed)
@@ -159,10 +178,20 @@ class ClusterMixin(HostBase):
         """Apply what the log holds beyond this state; True if there was anything.
 
         Actions are applied one by one and the prompts follow each, so a decision's prompt
-        version here is the one the process that saw it happen stamped on its controls."""
-        missed = await self.store.actions_since(table.id, table.state.version)
+        version here is the one the process that saw it happen stamped on its controls.
+
+        Driving the table, the DM clicks that made those actions elsewhere come with them
+        (one statement): the players are answered through them (see :meth:`_adopt_click`)."""
+        if table.driven:
+            missed, clicks = await self.store.actions_with_clicks_since(
+                table.id, table.state.version, TOKEN_SECONDS
+            )
+        else:
+            missed, clicks = await self.store.actions_since(table.id, table.state.version), {}
         if not missed:
             return False
+        for seat, click in clicks.items():
+            self._adopt_click(table, seat, click)
         log.debug("table %s: catching up %d action(s) from the log", table.id, len(missed))
         events: list[Any] = []
         changed: set[int] = set()
@@ -177,6 +206,22 @@ class ClusterMixin(HostBase):
             await self.locales.load((s.user_id for s in table.humans()), refresh=True)
         await self._after_change(table, events, changed=changed)
         return True
+
+    def _adopt_click(self, table: Table, seat: int, click: SharedClick) -> None:
+        """A player's DM click served by another process, read with its action: it is the
+        seat's latest click (unless this process holds a later one), so the seat's next
+        DMs and edits go through its token as if the click had come here (no REST budget),
+        and the player counts as playing since it (an edit in place, not a new DM)."""
+        if not 0 <= seat < len(table.seats):
+            return
+        s = table.seats[seat]
+        token = ClickToken.of_shared(self.bot, click)
+        kept: ClickToken | None = s.token
+        if kept is None or (kept.token != token.token and kept.clicked_at < token.clicked_at):
+            s.token = token
+        acted = time.monotonic() - click.age
+        if s.acted_at is None or s.acted_at < acted:
+            s.acted_at = acted
 
     async def _catch_up(self, table: Table) -> None:
         """Bring a cached table (not driven here) up to date before judging a click on it
@@ -318,6 +363,7 @@ class ClusterMixin(HostBase):
 
     async def _scan_loop(self) -> None:
         every = self.settings.takeover_scan_seconds
+        swept = time.monotonic()
         while not self._closing:
             await asyncio.sleep(every)
             try:
@@ -326,6 +372,14 @@ class ClusterMixin(HostBase):
                 raise
             except Exception:
                 log.exception("the takeover scan failed")
+            if time.monotonic() - swept >= CLICK_SWEEP_SECONDS:
+                swept = time.monotonic()
+                try:  # (expired tokens are ignored by every reader meanwhile)
+                    await self.store.forget_clicks(TOKEN_SECONDS)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as e:
+                    log.warning("forgetting expired shared clicks failed: %r", e)
 
     async def _take_over_free(self) -> int:
         """Claim every free lease of an active table and drive those tables. Returns how

@@ -155,8 +155,9 @@ class Table:
     #: Writing the results failed once, perhaps after its commit (see bot.host.finish).
     result_unsure: bool = False
     tasks: list[asyncio.Task[Any]] = field(default_factory=list)
-    #: Out-of-turn requests being gathered: (seat, code, version, interaction).
-    batch: list[tuple[int, str, int, Any]] | None = None
+    #: Out-of-turn requests being gathered: (seat, code, version, interaction, the click
+    #: shared with the process driving the table or None; see ``clicks.shared_click``).
+    batch: list[tuple[int, str, int, Any, Any]] | None = None
     #: AI seats with optional actions: the version at which each last considered them.
     ai_considered: dict[int, int] = field(default_factory=dict)
     #: Times the driver task died of an unexpected error and was started again.

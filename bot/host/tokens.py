@@ -16,6 +16,8 @@ from typing import Any
 
 import discord
 
+from bot.store import SharedClick
+
 #: How a click's webhook names the message the click was on (its "original response").
 ORIGINAL_MESSAGE = "@original"
 #: An interaction token is valid 15 minutes; the host uses one a little less long than that
@@ -51,6 +53,24 @@ class ClickToken:
             interaction.application_id,
             interaction.token,
             message.id if message is not None else None,
+        )
+
+    @classmethod
+    def of_shared(cls, client: discord.Client, click: SharedClick) -> ClickToken:
+        """A click another process served, as it shared it (see :meth:`shared`): its age
+        by the database's clock becomes its time by this process's :data:`clock`."""
+        return cls(
+            client,
+            click.application_id,
+            click.token,
+            click.message_id,
+            clicked_at=clock() - click.age,
+        )
+
+    def shared(self) -> SharedClick:
+        """The click as the store shares it with the process driving its table."""
+        return SharedClick(
+            self.application_id, self.token, self.message_id, max(0.0, clock() - self.clicked_at)
         )
 
     @property

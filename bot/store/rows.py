@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 TableStatus = Literal["lobby", "active", "finished", "aborted"]
@@ -165,6 +165,19 @@ class StatsRow:
     sigma: float | None = None
     ordinal: float | None = None
     rank_in_guild: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SharedClick:
+    """A player's DM click as processes share it (``click_tokens``): its interaction
+    webhook (the application's id and the click's token), the DM it was on, and its age in
+    seconds (by the database's clock when read). The token is a credential: it stays out of
+    the repr, so out of logs and tracebacks."""
+
+    application_id: int
+    token: str = field(repr=False)
+    message_id: int | None
+    age: float
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,7 +51,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.store.migrate import MIGRATIONS_DIR, migrate
-from bot.store.rows import ACTION_SOURCES, StoreUnavailable, TableClosed
+from bot.store.rows import ACTION_SOURCES, SharedClick, StoreUnavailable, TableClosed
 from bot.store.store import (
     CLOSED_STATUSES,
     IntegrityViolation,
@@ -59,6 +59,7 @@ from bot.store.store import (
     Store,
     StoreError,
     Transaction,
+    _click_params,
 )
 
 log = logging.getLogger(__name__)
@@ -485,14 +486,24 @@ class SQLiteStore(Store):
             return (await _call(db.execute(sql, params))).rowcount
 
     async def append_action(
-        self, table_id: int, idx: int, seat: int, code: str, source: str
+        self,
+        table_id: int,
+        idx: int,
+        seat: int,
+        code: str,
+        source: str,
+        click: SharedClick | None = None,
     ) -> None:
         """As :meth:`Store.append_action`, group-committed with the other appends waiting
-        for the writer (see the module's docstring)."""
+        for the writer (see the module's docstring). A ``click`` (only two hosts sharing
+        one file share one: one process drives every table) is written after the append:
+        a reader that comes between sees the action without it and sends plainly."""
         if source not in ACTION_SOURCES:
             raise StoreError(f"unknown action source {source!r}")
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         await self._writer.append(_Append(table_id, idx, seat, code, source, done))
+        if click is not None:
+            await self._write_one(self._share_click_sql, _click_params(table_id, seat, idx, click))
 
     async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         await self._writer.settled()  # read what was written before this call was made

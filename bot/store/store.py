@@ -35,6 +35,7 @@ from bot.store.rows import (
     QuotaExceeded,
     ResultInput,
     SeatRow,
+    SharedClick,
     StatsRow,
     StoreError,
     StoreUnavailable,
@@ -526,7 +527,13 @@ class Store(ABC):
     # -- action log --------------------------------------------------------------------------
 
     async def append_action(
-        self, table_id: int, idx: int, seat: int, code: str, source: str
+        self,
+        table_id: int,
+        idx: int,
+        seat: int,
+        code: str,
+        source: str,
+        click: SharedClick | None = None,
     ) -> None:
         """Append one applied action to a table's log, durably, before anyone sees its result.
 
@@ -534,6 +541,10 @@ class Store(ABC):
         repeat means the caller's state and the log disagree, and is refused. Appends to one
         table are serialised (across processes too, on PostgreSQL), so of two writers
         appending the same index exactly one succeeds; the other gets a StoreError.
+
+        ``click``: the DM click that made the action, shared with the process driving the
+        table (``click_tokens``, the seat's latest), written in the same transaction — in
+        the same statement as the action on PostgreSQL: no extra round trip.
         """
         if source not in ACTION_SOURCES:
             raise StoreError(f"unknown action source {source!r}")
@@ -558,11 +569,15 @@ class Store(ABC):
             try:
                 # Stamped by the database's clock: a process taking the table over derives
                 # the running deadline from it (see LeaseClaim.decided_ago).
-                await tx.execute(
+                insert = (
                     "INSERT INTO actions (table_id, idx, seat, code, source, created_at)"
-                    f" VALUES (?, ?, ?, ?, ?, {self.clock_sql})",
-                    (table_id, idx, seat, code, source),
+                    f" VALUES (?, ?, ?, ?, ?, {self.clock_sql})"
                 )
+                params: tuple[Any, ...] = (table_id, idx, seat, code, source)
+                if click is not None:  # (a data-modifying WITH: one statement, one trip)
+                    insert = f"WITH shared AS ({self._share_click_sql}) {insert}"
+                    params = (*_click_params(table_id, seat, idx, click), *params)
+                await tx.execute(insert, params)
             except IntegrityViolation as exc:
                 if exc.duplicate:  # a writer that did not take the lock got there first
                     raise StoreError(
@@ -621,6 +636,54 @@ class Store(ABC):
             (table_id, start),
         )
         return [(row["seat"], row["code"]) for row in rows]
+
+    async def actions_with_clicks_since(
+        self, table_id: int, start: int, max_age: float
+    ) -> tuple[list[tuple[int, str]], dict[int, SharedClick]]:
+        """As :meth:`actions_since`, with the DM clicks that made those actions where
+        another process served them (see :meth:`append_action`), by seat (the latest), in
+        the same statement: what the process driving the table reads when it picks the
+        actions up. Clicks older than ``max_age`` seconds are left out (their tokens no
+        longer answer)."""
+        if not holds_id(table_id):
+            return [], {}
+        rows = await self._fetchall(
+            "SELECT a.seat, a.code, k.application_id, k.token, k.message_id,"
+            f" {self.clock_sql} - k.clicked_at AS age FROM actions a"
+            " LEFT JOIN click_tokens k"
+            " ON k.table_id = a.table_id AND k.seat = a.seat AND k.idx = a.idx"
+            " WHERE a.table_id = ? AND a.idx >= ? ORDER BY a.idx",
+            (table_id, start),
+        )
+        clicks: dict[int, SharedClick] = {}
+        for row in rows:
+            if row["token"] is not None and row["age"] <= max_age:
+                clicks[row["seat"]] = SharedClick(
+                    int(row["application_id"]),
+                    row["token"],
+                    None if row["message_id"] is None else int(row["message_id"]),
+                    max(0.0, float(row["age"])),
+                )
+        return [(row["seat"], row["code"]) for row in rows], clicks
+
+    async def forget_clicks(self, max_age: float) -> int:
+        """Delete the shared clicks older than ``max_age`` seconds (their tokens no longer
+        answer; a finished table's too); how many were deleted."""
+        return await self._write_one(
+            f"DELETE FROM click_tokens WHERE clicked_at < {self.clock_sql} - ?", (max_age,)
+        )
+
+    #: Writes one shared click (``?``: as :func:`_click_params` gives them), the seat's
+    #: latest: a later click of the seat replaces it.
+    @property
+    def _share_click_sql(self) -> str:
+        return (
+            "INSERT INTO click_tokens (table_id, seat, idx, application_id, token, message_id,"
+            f" clicked_at) VALUES (?, ?, ?, ?, ?, ?, {self.clock_sql} - ?)"
+            " ON CONFLICT (table_id, seat) DO UPDATE SET idx = excluded.idx,"
+            " application_id = excluded.application_id, token = excluded.token,"
+            " message_id = excluded.message_id, clicked_at = excluded.clicked_at"
+        )
 
     async def action_rows(self, table_id: int) -> list[ActionRow]:
         rows = await self._fetchall(
@@ -933,3 +996,16 @@ __all__ = [
     "is_postgres_url",
     "outage_error",
 ]
+
+
+def _click_params(table_id: int, seat: int, idx: int, click: SharedClick) -> tuple[Any, ...]:
+    """The parameters of ``Store._share_click_sql``."""
+    return (
+        table_id,
+        seat,
+        idx,
+        click.application_id,
+        click.token,
+        click.message_id,
+        click.age,
+    )

@@ -16,8 +16,8 @@ from tests.e2e.teahouse import (
     RunningBot,
     click_move,
     control_moves,
+    current_controls,
     eventually,
-    latest_controls,
     settings_for,
     state_checks,
 )
@@ -65,7 +65,11 @@ async def test_two_bots_on_two_shards_serve_one_table(tmp_path) -> None:
             legal = state.legal_actions(seat)
 
             def ready(user=user, legal=legal, normalize=normalize, accepts=accepts):
-                found = latest_controls(fake, user)
+                # The controls of this decision: the bot running the table sends them a
+                # moment after it reads the move (it draws the hand first, longer on a
+                # loaded machine); the player's previous DM may offer some of the same moves
+                # with an older version, which are refused as out of date.
+                found = current_controls(fake, table1, user)
                 if not found:
                     return None
                 moves = control_moves(

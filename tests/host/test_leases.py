@@ -510,7 +510,14 @@ async def test_a_click_during_a_restart_takes_its_table_over_at_once(new_databas
         seat = state.to_act[0]
         code = state.legal_actions(seat)[0]
         reads: list[str] = []
-        for name in ("get_table", "get_seats", "actions", "actions_since", "load_tables"):
+        for name in (
+            "get_table",
+            "get_seats",
+            "actions",
+            "actions_since",
+            "actions_with_clicks_since",
+            "load_tables",
+        ):
             read = getattr(host.store, name)
 
             async def counted(*args: Any, _read: Any = read, _name: str = name) -> Any:
