@@ -41,6 +41,14 @@ return {granted, tostring(wait)}
 """
 
 
+KEY_PREFIX = "teahouse:rest-budget:"
+
+
+def bucket_key(token: str) -> str:
+    """The Redis key of the bot token's bucket: a hash of the token, never the token."""
+    return KEY_PREFIX + hashlib.sha256(token.encode()).hexdigest()[:24]
+
+
 class SharedBucketDown(Exception):
     """Redis did not answer (or refused): the caller falls back to its own share."""
 
@@ -52,8 +60,6 @@ class SharedBucket:
 
     Each :meth:`draw` is one round trip; a call that takes longer than ``timeout`` counts
     as Redis being down (no retries: the caller has a fallback and must not wait)."""
-
-    KEY_PREFIX = "teahouse:rest-budget:"
 
     def __init__(
         self,
@@ -69,7 +75,7 @@ class SharedBucket:
             raise ValueError("the shared REST budget needs a positive rate and a burst of 1+")
         self.rate = float(rate)
         self.burst = float(burst)
-        self.key = self.KEY_PREFIX + hashlib.sha256(token.encode()).hexdigest()[:24]
+        self.key = bucket_key(token)
         if client is None:
             from redis.asyncio import Redis
             from redis.asyncio.retry import Retry
