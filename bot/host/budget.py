@@ -69,8 +69,10 @@ class RestBudget:
     token's, and a request that finds no token here waits while the pump draws, in one
     round trip, as many tokens as requests wait (up to ``DRAW_BATCH``), so the priority
     order stays this process's own and an idle process holds no tokens (leftovers, from a
-    refund or a waiter cancelled meanwhile, are dropped after ``LEFTOVER_SECONDS``). While
-    the shared bucket does not answer, the process refills at ``fallback_rate`` (its static
+    refund or a waiter cancelled meanwhile, are dropped after ``LEFTOVER_SECONDS``). The
+    send gate's window is then what the other processes' gates leave of the token's (each
+    draw reports this gate's count and learns theirs; a gate that is full looks again every
+    ``GATE_LOOK_SECONDS``), at least one request. While the shared bucket does not answer, the process refills at ``fallback_rate`` (its static
     share of the token's budget) by its own clock, logs the outage once and its end, and
     looks again every ``RETRY_SECONDS``."""
 
@@ -82,6 +84,8 @@ class RestBudget:
     LEFTOVER_SECONDS = 0.25
     #: s between looks at a shared bucket that did not answer.
     RETRY_SECONDS = 1.0
+    #: s between looks at the other processes' gates while this one is full.
+    GATE_LOOK_SECONDS = 0.05
 
     def __init__(
         self,
@@ -100,6 +104,7 @@ class RestBudget:
         self.sharing = shared is not None
         self.fallback_rate = float(fallback_rate if fallback_rate is not None else rate)
         self._down_since: float | None = None
+        self._gate_looked = 0.0
         self._retry: asyncio.Task[None] | None = None
         #: Round trips to the shared bucket, and the tokens they brought (for the bench).
         self.draws = 0
@@ -197,6 +202,10 @@ class RestBudget:
                 if not future.done():  # (else its sender was cancelled)
                     self._in_flight += 1
                     future.set_result(None)
+            if self._at_gate and self.sharing:
+                await self._look_at_other_gates()
+                if self._counted() < self.window:
+                    continue
             if self._at_gate:
                 # Until the oldest answer is a second old, or a request in flight comes back.
                 now = time.monotonic()
@@ -255,7 +264,7 @@ class RestBudget:
         if want <= 0:
             return 0.0
         try:
-            granted, wait = await self._shared.draw(want)
+            granted, wait, others = await self._shared.draw(want, self._counted())
         except SharedBucketDown as error:
             self._fall_back(str(error))
             return None
@@ -263,10 +272,34 @@ class RestBudget:
         self.drawn += granted
         if not self.sharing:  # (it went down while this draw was on its way)
             return None
+        self._leave_to_others(others)
         if granted:
             self._tokens += granted
             self._updated = time.monotonic()
         return wait
+
+    def _leave_to_others(self, others: int) -> None:
+        """This gate's window: what the other processes' gates leave of the token's."""
+        self._gate_looked = time.monotonic()
+        self.window = max(1, int(self.rate) - others)
+
+    async def _look_at_other_gates(self) -> None:
+        """(This gate is full, requests wait at it.) Learn again what the other processes'
+        gates count: theirs may have emptied meanwhile."""
+        from bot.host.shared_budget import SharedBucketDown
+
+        if self._shared is None or not self.sharing:
+            return
+        if time.monotonic() - self._gate_looked < self.GATE_LOOK_SECONDS:
+            return
+        self._gate_looked = time.monotonic()
+        try:
+            _, _, others = await self._shared.draw(0, self._counted())
+        except SharedBucketDown as error:
+            self._fall_back(str(error))
+            return
+        if self.sharing:
+            self._leave_to_others(others)
 
     def _fall_back(self, why: str) -> None:
         if not self.sharing:
@@ -291,15 +324,15 @@ class RestBudget:
         while True:
             await asyncio.sleep(self.RETRY_SECONDS)
             try:
-                await self._shared.draw(0)
+                _, _, others = await self._shared.draw(0, self._counted())
             except SharedBucketDown:
                 continue
             break
         down = time.monotonic() - (self._down_since or time.monotonic())
         # Tokens of the own rate are not the shared bucket's: start from none.
         self._tokens, self._updated = 0.0, time.monotonic()
-        self.window = max(1, int(self.rate))
         self.sharing = True
+        self._leave_to_others(others)
         self._down_since = None
         log.warning("the shared REST budget answers again (after %.1f s): sharing it", down)
 

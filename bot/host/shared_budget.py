@@ -4,12 +4,19 @@ Lua script, so a busy process may use what a quiet one leaves and the processes 
 stay within the token's rate. See :class:`~bot.host.budget.RestBudget` for how a process
 draws from it (in batches, only for requests that wait) and falls back to its static share
 while Redis does not answer.
+
+Each draw also reports how many requests the process's send gate counts now (in flight or
+answered within the last second) and returns what the other processes reported: each gate
+lets through only what the others leave of the token's window, so requests granted in
+time but sent late (a picture drawn first, a busy loop) cannot bunch up across processes
+into more than the global limit in a second.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import secrets
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -37,7 +44,24 @@ redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
 redis.call('PEXPIRE', KEYS[1], 60000)
 local wait = 0
 if tokens < 1 then wait = (1 - tokens) / rate end
-return {granted, tostring(wait)}
+-- The gates: each process's count and when it said so; stale reports are forgotten.
+local me = ARGV[4]
+redis.call('HSET', KEYS[2], me, ARGV[5] .. ' ' .. tostring(now))
+redis.call('PEXPIRE', KEYS[2], 60000)
+local stale = tonumber(ARGV[6])
+local others = 0
+local gates = redis.call('HGETALL', KEYS[2])
+for i = 1, #gates, 2 do
+  if gates[i] ~= me then
+    local count, at = string.match(gates[i + 1], '(%S+) (%S+)')
+    if now - tonumber(at) <= stale then
+      others = others + tonumber(count)
+    else
+      redis.call('HDEL', KEYS[2], gates[i])
+    end
+  end
+end
+return {granted, tostring(wait), others}
 """
 
 
@@ -61,6 +85,10 @@ class SharedBucket:
     Each :meth:`draw` is one round trip; a call that takes longer than ``timeout`` counts
     as Redis being down (no retries: the caller has a fallback and must not wait)."""
 
+    #: s a process's report of its gate's count stands for (a request leaves the count a
+    #: second after its answer; a busy process reports far more often).
+    GATE_REPORT_SECONDS = 1.5
+
     def __init__(
         self,
         url: str,
@@ -76,6 +104,9 @@ class SharedBucket:
         self.rate = float(rate)
         self.burst = float(burst)
         self.key = bucket_key(token)
+        self.gates_key = self.key + ":gates"
+        #: This process's name among the gates (a run of its own: a restart is a new one).
+        self.me = secrets.token_hex(6)
         if client is None:
             from redis.asyncio import Redis
             from redis.asyncio.retry import Retry
@@ -91,18 +122,21 @@ class SharedBucket:
         self._client = client
         self._script = client.register_script(_DRAW)
 
-    async def draw(self, want: int) -> tuple[int, float]:
-        """Take up to ``want`` tokens: (how many were granted, seconds until the next
-        whole token). Raises :class:`SharedBucketDown` if Redis does not answer."""
+    async def draw(self, want: int, counted: int = 0) -> tuple[int, float, int]:
+        """Take up to ``want`` tokens, saying this process's gate counts ``counted``
+        requests: (how many were granted, seconds until the next whole token, what the
+        other processes' gates count). Raises :class:`SharedBucketDown` if Redis does not
+        answer."""
         from redis.exceptions import RedisError
 
+        args = [self.rate, self.burst, max(0, int(want)), self.me, int(counted)]
         try:
-            granted, wait = await self._script(
-                keys=[self.key], args=[self.rate, self.burst, max(0, int(want))]
+            granted, wait, others = await self._script(
+                keys=[self.key, self.gates_key], args=[*args, self.GATE_REPORT_SECONDS]
             )
         except (RedisError, OSError) as error:
             raise SharedBucketDown(f"{type(error).__name__}: {error}") from error
-        return int(granted), float(wait)
+        return int(granted), float(wait), int(others)
 
     async def close(self) -> None:
         from redis.exceptions import RedisError

@@ -37,7 +37,7 @@ async def test_one_busy_process_uses_the_whole_shared_budget_without_a_429(
     # Opening DM channels: the fake's 10 per 10 s is a guess (as in the bench).
     fake.ratelimits.set_route_limit("POST /users/@me/channels", 50, 1.0)
     token = f"fake-token-{uuid.uuid4().hex}"  # a bucket of this test's own
-    redis_keys.append(bucket_key(token))
+    redis_keys += [bucket_key(token), bucket_key(token) + ":gates"]
     guilds = [fake.add_guild(f"Guild {i}", shard=i, shard_count=SHARDS) for i in range(SHARDS)]
     # The busy process's guild: a channel per two tables (a channel's own limits aside).
     channels = [fake.add_text_channel(guilds[1], f"games-{i}") for i in range(TABLES // 2)]

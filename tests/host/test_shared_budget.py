@@ -24,7 +24,7 @@ BURST = 2.0
 
 def _shared(url: str, token: str, keys: list[str]) -> SharedBucket:
     bucket = SharedBucket(url, token, RATE, BURST)
-    keys.append(bucket.key)
+    keys += [bucket.key, bucket.gates_key]
     return bucket
 
 
@@ -117,6 +117,36 @@ async def test_waiters_on_a_shared_bucket_are_served_by_this_processs_priorities
     assert served == ["decision", "dm", "table", "notice"]
 
 
+async def test_each_gate_lets_through_what_the_other_processes_gates_leave(
+    redis_url: str, redis_keys: list[str]
+) -> None:
+    token = _token()
+    a = RestBudget(RATE, shared=_shared(redis_url, token, redis_keys))
+    b = RestBudget(RATE, shared=_shared(redis_url, token, redis_keys))
+    try:
+        # A has 10 requests in flight (sent, not answered yet) and says so at its next draw.
+        for _ in range(10):
+            await a.sending()
+        await a.acquire(Priority.DM)
+        assert a.window == RATE  # nobody else counts anything
+        await b.acquire(Priority.DM)  # B's draw learns A's count
+        assert b.window == RATE - 10
+        # B's gate lets 30 through at once, then holds the 31st until A's count goes down.
+        for _ in range(30):
+            await asyncio.wait_for(b.sending(), 0.5)
+        held = asyncio.create_task(b.sending())
+        await asyncio.sleep(0.2)
+        assert not held.done()
+        for _ in range(10):
+            a.answered()  # A's answers came back: out of its count a second later
+        await asyncio.sleep(1.05)
+        await a.acquire(Priority.DM)  # A says so
+        await asyncio.wait_for(held, 1.0)  # B's full gate looked again
+        assert b.window == RATE
+    finally:
+        await _close(a, b)
+
+
 class _Cuttable:
     """A TCP relay in front of the Redis server that the test can cut and restore (an
     outage of the real server as the process sees it: connections drop, new ones are
@@ -174,7 +204,7 @@ async def test_a_process_that_loses_redis_sends_at_its_share_and_shares_again_af
     url = f"redis://127.0.0.1:{relay.listen_port}{parts.path or '/0'}"
     share = RATE / 4
     bucket = SharedBucket(url, _token(), RATE, BURST, timeout=0.3)
-    redis_keys.append(bucket.key)
+    redis_keys += [bucket.key, bucket.gates_key]
     budget = RestBudget(RATE, shared=bucket, fallback_rate=share)
     budget.RETRY_SECONDS = 0.2
     loop = asyncio.get_running_loop()
