@@ -47,6 +47,15 @@ How each figure is measured (all clocks are this machine's):
   the bot never acknowledged, failed table openings, a bot process that died; clicks the
   bot refused with an ephemeral answer (stale controls in a race) are ``clicks_refused``.
 
+With ``--processes N`` the figures above are the cluster's (CPU and RSS summed over the
+processes, 429s for the whole token: the fake counts by token), and ``per_process`` gives
+each process's: ack latency of the clicks its shard got (every DM click goes to shard 0),
+decision latency, staleness and actions of the tables it drives (the owner of each table's
+lease, looked at when the window opens and closes), its own CPU (per action of its tables)
+and RSS (per table it drives), and the REST calls it sent (the fake counts counted calls by
+the client's TCP port; the bench maps ports to processes through /proc every second;
+``rest_calls_unattributed`` are those from connections no look caught open).
+
 ``--resume`` opens the tables, plays a little, lets every table settle on a human
 decision, kills the bot with SIGKILL, starts it again and reports ``resume_ready_s``: from
 the new process's first gateway IDENTIFY seen by the fake to the moment every table has
