@@ -19,12 +19,10 @@ import logging
 import time
 from collections import Counter
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from bot.host.shared_budget import SharedBucket, SharedBucketDown
 from bot.ranked import RankedQueue
-
-if TYPE_CHECKING:
-    from bot.host.shared_budget import SharedBucket
 
 log = logging.getLogger(__name__)
 
@@ -72,9 +70,10 @@ class RestBudget:
     refund or a waiter cancelled meanwhile, are dropped after ``LEFTOVER_SECONDS``). The
     send gate's window is then what the other processes' gates leave of the token's (each
     draw reports this gate's count and learns theirs; a gate that is full looks again every
-    ``GATE_LOOK_SECONDS``), at least one request. While the shared bucket does not answer, the process refills at ``fallback_rate`` (its static
-    share of the token's budget) by its own clock, logs the outage once and its end, and
-    looks again every ``RETRY_SECONDS``."""
+    ``GATE_LOOK_SECONDS``), at least one request. While the shared bucket does not answer,
+    the process refills at ``fallback_rate`` (its static share of the token's budget) by
+    its own clock, logs the outage once and its end, and looks again every
+    ``RETRY_SECONDS``."""
 
     #: The default burst, in seconds of ``rate``.
     BURST_SECONDS = 0.05
@@ -257,8 +256,6 @@ class RestBudget:
         """Draw tokens for the requests waiting from the shared bucket: the seconds until
         it has another token, or None if it did not answer (then the process falls back
         to its own rate)."""
-        from bot.host.shared_budget import SharedBucketDown
-
         assert self._shared is not None
         want = min(len(self._waiters), self.DRAW_BATCH) - int(self._tokens)
         if want <= 0:
@@ -286,8 +283,6 @@ class RestBudget:
     async def _look_at_other_gates(self) -> None:
         """(This gate is full, requests wait at it.) Learn again what the other processes'
         gates count: theirs may have emptied meanwhile."""
-        from bot.host.shared_budget import SharedBucketDown
-
         if self._shared is None or not self.sharing:
             return
         if time.monotonic() - self._gate_looked < self.GATE_LOOK_SECONDS:
@@ -318,8 +313,6 @@ class RestBudget:
 
     async def _look_again(self) -> None:
         """Until the shared bucket answers again (a draw of nothing), every RETRY_SECONDS."""
-        from bot.host.shared_budget import SharedBucketDown
-
         assert self._shared is not None
         while True:
             await asyncio.sleep(self.RETRY_SECONDS)
