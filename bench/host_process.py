@@ -773,7 +773,13 @@ async def run_host(
         "duration_s": duration,
         "processes": processes,
         "database": "postgresql" if database else "sqlite",
-        "rest_budget": "shared (Redis)" if redis else "static share per process",
+        "rest_budget": (
+            "shared (Redis)"
+            if redis
+            else "static share per process"
+            if processes > 1
+            else "the whole budget (one process)"
+        ),
     }
     try:
         channels = await _setup(fake, bots, bench, tables)
