@@ -99,8 +99,10 @@ HOST_FIGURES = (
     ("cpu_ms_per_action", "bot CPU per action (ms, all processes)"),
     ("cpu_percent", "bot CPU (% of one core)"),
     ("bench_cpu_percent", "bench + fake Discord CPU (% of one core)"),
+    ("rest_budget", "REST budget"),
     ("rest_per_action", "REST calls per action (non-interaction)"),
-    ("http_429", "HTTP 429 in the window"),
+    ("http_429", "HTTP 429 in the window (whole token)"),
+    ("http_429_whole_run", "HTTP 429 in the whole run (whole token)"),
     ("rss_kib_per_table", "RSS per table (KiB, above idle)"),
     ("clicks_refused", "clicks refused (ephemeral answers)"),
     ("spawn_to_ready_s", "process start → gateway IDENTIFY (s)"),
@@ -112,6 +114,48 @@ HOST_FIGURES = (
     ("errors", "errors"),
     ("error_kinds", "error kinds"),
 )
+
+
+#: The figures of each process (``per_process``): its clicks are those its shard got (every
+#: DM click goes to shard 0), the rest count the tables it drives.
+PROCESS_FIGURES = (
+    ("tables_driven", "tables it drives"),
+    ("ack_p50_ms", "ack latency p50 (ms)"),
+    ("ack_p99_ms", "ack latency p99 (ms)"),
+    ("decision_p50_ms", "click → next decision visible p50 (ms)"),
+    ("decision_p99_ms", "click → next decision visible p99 (ms)"),
+    ("table_stale_p99_ms", "action → table image showing it p99 (ms)"),
+    ("actions_per_s", "actions/s of its tables"),
+    ("cpu_ms_per_action", "its CPU per action of its tables (ms)"),
+    ("cpu_percent", "its CPU (% of one core)"),
+    ("rest_per_s", "REST calls/s it sent"),
+    ("rest_per_action", "REST calls per action of its tables"),
+    ("rss_kib_per_table", "RSS per table it drives (KiB, above idle)"),
+)
+
+
+def shared_budget_redis(asked: str | None, processes: int) -> str | None:
+    """The Redis a cluster's processes share their REST budget in: ``asked`` (a URL, or
+    "off"), by default the local server if it answers; none for one process (as without)."""
+    if asked == "off" or (asked is None and processes < 2):
+        return None
+    if asked is not None:
+        return asked
+    try:
+        from redis import Redis
+
+        client = Redis.from_url(LOCAL_REDIS, socket_timeout=1, socket_connect_timeout=1)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except Exception as e:  # (no server, no client: static shares, and say so)
+        print(f"no Redis at {LOCAL_REDIS} ({e!r}): static REST shares", file=sys.stderr)
+        return None
+    return LOCAL_REDIS
+
+
+LOCAL_REDIS = "redis://127.0.0.1:6379/0"
 
 
 def bench_host_process(args: argparse.Namespace) -> int:
@@ -133,7 +177,8 @@ def bench_host_process(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    where = dict(processes=args.processes, database=args.database)
+    redis = shared_budget_redis(args.redis, args.processes)
+    where = dict(processes=args.processes, database=args.database, redis=redis)
     if args.resume:
         print(f"Resume after kill -9 ({args.tables} tables)", file=sys.stderr)
         result = asyncio.run(
@@ -169,9 +214,15 @@ def bench_host_process(args: argparse.Namespace) -> int:
     if args.json == "-":
         print(json.dumps(result))
     else:
+        if result.get("processes", 1) > 1:
+            print("  the cluster (all processes):")
         for key, label in HOST_FIGURES:
             if key in result:
                 _line(label, str(result[key]))
+        for figures in result.get("per_process", []) if result.get("processes", 1) > 1 else []:
+            print(f"  process {figures['process']} (shard {figures['process']}):")
+            for key, label in PROCESS_FIGURES:
+                _line("  " + label, str(figures.get(key)))
         if args.json:
             Path(args.json).write_text(json.dumps(result, indent=1) + "\n")
             print(f"  (all figures in {args.json})")
@@ -340,6 +391,12 @@ def main(argv: list[str]) -> int:
         type=int,
         default=1,
         help="bot processes, process i running shard i of N, on one database (1)",
+    )
+    host.add_argument(
+        "--redis",
+        default=None,
+        help="with --processes > 1: the redis:// URL the processes share their REST budget "
+        "in, or 'off' for static shares (default: redis://127.0.0.1:6379/0 if it answers)",
     )
     host.add_argument(
         "--database",

@@ -47,6 +47,15 @@ How each figure is measured (all clocks are this machine's):
   the bot never acknowledged, failed table openings, a bot process that died; clicks the
   bot refused with an ephemeral answer (stale controls in a race) are ``clicks_refused``.
 
+With ``--processes N`` the figures above are the cluster's (CPU and RSS summed over the
+processes, 429s for the whole token: the fake counts by token), and ``per_process`` gives
+each process's: ack latency of the clicks its shard got (every DM click goes to shard 0),
+decision latency, staleness and actions of the tables it drives (the owner of each table's
+lease, looked at when the window opens and closes), its own CPU (per action of its tables)
+and RSS (per table it drives), and the REST calls it sent (the fake counts counted calls by
+the client's TCP port; the bench maps ports to processes through /proc every second;
+``rest_calls_unattributed`` are those from connections no look caught open).
+
 ``--resume`` opens the tables, plays a little, lets every table settle on a human
 decision, kills the bot with SIGKILL, starts it again and reports ``resume_ready_s``: from
 the new process's first gateway IDENTIFY seen by the fake to the moment every table has
@@ -119,6 +128,28 @@ def cpu_seconds(pids: list[int]) -> float:
     return ticks / CLK_TCK
 
 
+def tcp_ports(pids: list[int]) -> dict[int, int]:
+    """Local port of each TCP socket the processes ``pids`` hold → the pid holding it (from
+    /proc: which process a connection the fake Discord sees came from)."""
+    holder: dict[int, int] = {}  # socket inode → pid
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                with contextlib.suppress(OSError):
+                    link = os.readlink(f"/proc/{pid}/fd/{fd}")
+                    if link.startswith("socket:["):
+                        holder[int(link[8:-1])] = pid
+    ports: dict[int, int] = {}
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError), open(table) as f:
+            for line in f.readlines()[1:]:
+                fields = line.split()
+                pid = holder.get(int(fields[9]))
+                if pid is not None:
+                    ports[int(fields[1].rsplit(":", 1)[1], 16)] = pid
+    return ports
+
+
 def rss_kib(pids: list[int]) -> int:
     total = 0
     for pid in pids:
@@ -136,9 +167,18 @@ class Bots:
     """The bot processes of a run: ``python -m bot`` each, running shard i of n on one
     database (one process: every shard), configured only by the environment."""
 
-    def __init__(self, fake: FakeDiscord, workdir: Path, database: str, processes: int) -> None:
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        workdir: Path,
+        database: str,
+        processes: int,
+        redis: str | None = None,
+    ) -> None:
         self.fake, self.workdir, self.database = fake, workdir, database
         self.count = processes
+        #: The Redis holding the token's shared REST budget (None: static shares).
+        self.redis = redis
         #: Made at the first start (their environment names the fake's port).
         self.processes: list[BotProcess] = []
 
@@ -158,9 +198,12 @@ class Bots:
             "TEAHOUSE_LOG_LEVEL": "WARNING",
             # The token's REST budget, as its operator would set it: 90 % of the global
             # limit (45/s at Discord's default 50/s, the bot's default), the rest left for
-            # the budget's small bursts. Each process takes its share by shards.
+            # the budget's small bursts. With Redis the processes draw from it together;
+            # without (or while Redis is down) each takes its share by shards.
             "TEAHOUSE_REST_BUDGET": str(0.9 * self.fake.ratelimits.global_limit),
         }
+        if self.redis:
+            settings["TEAHOUSE_REDIS_URL"] = self.redis
         if count > 1:
             settings |= {"TEAHOUSE_SHARD_COUNT": str(count), "TEAHOUSE_SHARDS": str(index)}
         return bot_environment(self.fake, self.database, **settings)
@@ -175,6 +218,22 @@ class Bots:
 
     def mains(self) -> list[int]:
         return [p.proc.pid for p in self.processes if p.alive and p.proc is not None]
+
+    def index_of(self, pid: int) -> int | None:
+        """Which process (its index, = the shard it runs) has main pid ``pid``."""
+        for i, p in enumerate(self.processes):
+            if p.proc is not None and p.proc.pid == pid:
+                return i
+        return None
+
+    def ports(self) -> dict[int, int]:
+        """Local TCP port → process index, for the sockets the processes hold now."""
+        out: dict[int, int] = {}
+        for port, pid in tcp_ports(self.mains()).items():
+            i = self.index_of(pid)
+            if i is not None:
+                out[port] = i
+        return out
 
     def tree(self) -> list[int]:
         return [pid for p in self.processes for pid in p.tree()]
@@ -302,7 +361,13 @@ class Bench:
         self.stopping = False
         self.window: tuple[float, float] | None = None  # monotonic
         self.acks: list[float] = []
+        #: Ack latencies by the shard (= process) that got the click.
+        self.acks_by_shard: defaultdict[int, list[float]] = defaultdict(list)
         self.decisions: list[float] = []
+        #: (table id, ms) of each decision latency, and of each table staleness: the
+        #: figures per process go by which process drives the table.
+        self.decision_marks: list[tuple[int, float]] = []
+        self.stale_marks: list[tuple[int, float]] = []
         self.decisions_via_ai: list[float] = []
         self.loop_lags: list[float] = []
         self.clicks = 0
@@ -429,6 +494,7 @@ class Bench:
         latency = (seen - clicked) * 1000
         if between and all(s == "player" for s in between):
             self.decisions.append(latency)
+            self.decision_marks.append((table.id, latency))
         else:
             self.decisions_via_ai.append(latency)
 
@@ -501,6 +567,8 @@ class Bench:
             self.clicks += 1
             if self.in_window(inter.dispatched_at) and inter.latency is not None:
                 self.acks.append(inter.latency * 1000)
+                shard = inter.shard[0] if inter.shard is not None else 0
+                self.acks_by_shard[shard].append(inter.latency * 1000)
             if callback.ephemeral:
                 self.refused[(callback.data.get("content") or "?")[:60]] += 1
         return inter
@@ -610,8 +678,20 @@ class Bench:
             after = next((t for t in edits if t >= created), None)
             if after is not None:
                 out[game_of.get(table_id, "?")].append((after - created) * 1000)
+                self.stale_marks.append((table_id, (after - created) * 1000))
             elif end_wall - created > 5:
                 self.errors["table never showed an action"] += 1
+        return out
+
+    async def drivers(self, bots: Bots) -> dict[int, int]:
+        """Table id → the index of the process driving it now (its lease's owner, named
+        ``<lineage>#<pid>:<random>``: see bot.host.base)."""
+        out: dict[int, int] = {}
+        for row in await self.query("SELECT table_id, owner FROM table_leases"):
+            pid = row["owner"].rsplit("#", 1)[-1].split(":", 1)[0]
+            i = bots.index_of(int(pid)) if pid.isdigit() else None
+            if i is not None:
+                out[row["table_id"]] = i
         return out
 
     async def edits_by_game(self, start_wall: float, end_wall: float) -> Counter[str]:
@@ -675,12 +755,16 @@ async def run_host(
     seed: int = 1,
     processes: int = 1,
     database: str | None = None,
+    redis: str | None = None,
     quiet: bool = False,
 ) -> dict[str, Any]:
     """``processes`` bot processes, process i running shard i of ``processes``, on one
     database: ``database`` (a ``postgresql://`` URL: a fresh schema of it, dropped
-    afterwards) or a new SQLite file (one process only)."""
-    fake, tmp, schema, bots, bench = await _rig(global_limit, processes, database, pace, seed)
+    afterwards) or a new SQLite file (one process only); ``redis``: the Redis their shared
+    REST budget lives in (None: each keeps to its static share)."""
+    fake, tmp, schema, bots, bench = await _rig(
+        global_limit, processes, database, pace, seed, redis
+    )
     players: asyncio.Task[None] | None = None
     result: dict[str, Any] = {
         "tables": tables,
@@ -689,11 +773,19 @@ async def run_host(
         "duration_s": duration,
         "processes": processes,
         "database": "postgresql" if database else "sqlite",
+        "rest_budget": (
+            "shared (Redis)"
+            if redis
+            else "static share per process"
+            if processes > 1
+            else "the whole budget (one process)"
+        ),
     }
     try:
         channels = await _setup(fake, bots, bench, tables)
         await asyncio.sleep(2.0)
         idle_rss = rss_kib(bots.mains())
+        idle_rss_each = [rss_kib([pid]) for pid in bots.mains()]
         _say(quiet, f"bots connected (idle RSS {idle_rss} KiB); opening {tables} tables")
         started = time.monotonic()
         await bench.open_tables(channels, tables)
@@ -709,7 +801,12 @@ async def run_host(
         routes_429_before = Counter(limits.rate_limited_routes)
         limits.reset_counters()
         cpu0, wall0 = cpu_seconds(bots.tree()), time.time()
+        cpu0_each = [cpu_seconds(p.tree()) for p in bots.processes]
         own0 = time.process_time()
+        # Which process drives each table, and which sent each connection's requests
+        # (looked at every second: a table may end, a connection close, in the window).
+        drivers = await bench.drivers(bots)
+        ports = bots.ports()
         bench.window = (time.monotonic(), float("inf"))
         lag_probe = asyncio.create_task(_loop_lag(bench.loop_lags))
         _say(quiet, f"measuring for {duration:.0f} s")
@@ -717,13 +814,17 @@ async def run_host(
         end = loop.time() + duration
         while loop.time() < end and bots.alive and not players.done():
             await asyncio.sleep(min(1.0, end - loop.time()))
+            ports.update(bots.ports())
         if not bots.alive:
             bench.errors["bot process died"] += 1
         pids = bots.tree()
         mains = bots.mains()
         cpu1, wall1 = cpu_seconds(pids), time.time()
+        cpu1_each = [cpu_seconds(p.tree()) for p in bots.processes]
         own1 = time.process_time()
         rss = rss_kib(mains)
+        rss_each = [rss_kib([p.proc.pid]) if p.proc else 0 for p in bots.processes]
+        drivers |= await bench.drivers(bots)
         workers_rss = rss_kib([p for p in pids if p not in mains])
         bench.window = (bench.window[0], time.monotonic())
         lag_probe.cancel()
@@ -795,6 +896,45 @@ async def run_host(
             clicks_refused=sum(bench.refused.values()),
             refused_reasons=dict(bench.refused),
         )
+        per_process = []
+        calls_by_port = limits.calls_by_port
+        for i in range(bots.count):
+            mine = [t for t, p in drivers.items() if p == i]
+            acted = sum(1 for table_id, _, _ in actions if drivers.get(table_id) == i)
+            decisions = [ms for t, ms in bench.decision_marks if drivers.get(t) == i]
+            stale_here = [ms for t, ms in bench.stale_marks if drivers.get(t) == i]
+            acks = bench.acks_by_shard.get(i, [])
+            rest = sum(c for port, c in calls_by_port.items() if ports.get(port) == i)
+            cpu = cpu1_each[i] - cpu0_each[i]
+            per_process.append(
+                {
+                    "process": i,
+                    "tables_driven": len(mine),
+                    "clicks": len(acks),
+                    "ack_p50_ms": _r(percentile(acks, 50)),
+                    "ack_p99_ms": _r(percentile(acks, 99)),
+                    "decisions": len(decisions),
+                    "decision_p50_ms": _r(percentile(decisions, 50)),
+                    "decision_p99_ms": _r(percentile(decisions, 99)),
+                    "table_stale_p99_ms": _r(percentile(stale_here, 99)),
+                    "actions_per_s": _r(acted / window if window else 0.0, 2),
+                    "cpu_ms_per_action": _r(cpu * 1000 / acted if acted else float("nan")),
+                    "cpu_percent": _r(cpu * 100 / window if window else 0.0),
+                    "rest_calls": rest,
+                    "rest_per_s": _r(rest / window if window else 0.0),
+                    "rest_per_action": _r(rest / acted if acted else float("nan"), 2),
+                    "rss_kib_per_table": _r(
+                        (rss_each[i] - idle_rss_each[i]) / max(1, len(mine))
+                        if i < len(idle_rss_each)
+                        else float("nan")
+                    ),
+                }
+            )
+        result["per_process"] = per_process
+        # Requests from connections no look caught open (closed between two looks).
+        result["rest_calls_unattributed"] = sum(
+            c for port, c in calls_by_port.items() if port not in ports
+        )
     except Exception as e:
         bench.errors[f"bench failed: {type(e).__name__}: {str(e)[-600:]}"] += 1
     finally:
@@ -819,11 +959,12 @@ async def _rig(
     database: str | None,
     pace: float,
     seed: int,
+    redis: str | None = None,
 ) -> tuple[FakeDiscord, tempfile.TemporaryDirectory[str], PostgresSchema | None, Bots, Bench]:
     """What both benchmarks run on: the fake Discord (rate limits on, one shard per bot
     process), a temp dir, the database (a fresh schema of ``database``, or an SQLite file
-    there), the bot processes (not started yet) and the bench's players. ``_teardown``
-    undoes it."""
+    there), the bot processes (not started yet; sharing their REST budget in ``redis`` if
+    given) and the bench's players. ``_teardown`` undoes it."""
     fake = FakeDiscord(
         rate_limits=True, global_limit=global_limit or GLOBAL_LIMIT, shard_count=processes
     )
@@ -831,7 +972,8 @@ async def _rig(
     workdir = Path(tmp.name)
     schema = PostgresSchema(database) if database else None
     url = await schema.__aenter__() if schema else str(workdir / "bench.db")
-    return fake, tmp, schema, Bots(fake, workdir, url, processes), Bench(fake, url, pace, seed)
+    bots = Bots(fake, workdir, url, processes, redis)
+    return fake, tmp, schema, bots, Bench(fake, url, pace, seed)
 
 
 async def _teardown(
@@ -888,10 +1030,13 @@ async def run_resume(
     timeout: float = 120.0,
     processes: int = 1,
     database: str | None = None,
+    redis: str | None = None,
     quiet: bool = False,
 ) -> dict[str, Any]:
     """Kill every bot process with SIGKILL mid-play and start them again (see the module)."""
-    fake, tmp, schema, bots, bench = await _rig(global_limit, processes, database, pace, seed)
+    fake, tmp, schema, bots, bench = await _rig(
+        global_limit, processes, database, pace, seed, redis
+    )
     players: asyncio.Task[None] | None = None
     result: dict[str, Any] = {
         "tables": tables,

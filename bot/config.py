@@ -67,6 +67,10 @@ class Settings:
     #: This process's own REST requests per second, overriding its share of the token's
     #: budget (None: ``token_rest_budget`` × its shards / the shard count).
     rest_share: float | None = None
+    #: Redis holding the token's REST budget as one bucket all processes draw from live
+    #: (None: each process keeps to its static share, :attr:`rest_budget`). Out of repr: a
+    #: URL may carry a password.
+    redis_url: str | None = field(default=None, repr=False)
     #: Gateway sharding: the total number of shards, and which of them this process runs
     #: ("0-3", "4,5"; all of them if unset). Unset count: Discord's recommendation.
     shard_count: int | None = None
@@ -105,8 +109,8 @@ class Settings:
 
     @property
     def rest_budget(self) -> float:
-        """REST requests per second this process allows itself: ``rest_share`` if set,
-        else its static share of the token's budget — a process running k of n shards takes
+        """REST requests per second this process allows itself on its own (without a shared
+        bucket, or while Redis does not answer): ``rest_share`` if set, else its static share of the token's budget — a process running k of n shards takes
         ``token_rest_budget × k / n``, so processes that split the shards between them
         together stay within the token's budget (one process running every shard takes all)."""
         if self.rest_share is not None:
@@ -171,6 +175,11 @@ class Settings:
                 "TEAHOUSE_LEASE_RENEW must be shorter than TEAHOUSE_LEASE_SECONDS (a lease "
                 "renewed after it ran out could be taken by another process meanwhile)."
             )
+        redis_url = values.get("redis_url")
+        if redis_url is not None and urlsplit(str(redis_url)).scheme not in REDIS_SCHEMES:
+            raise ConfigError(
+                "TEAHOUSE_REDIS_URL must be a redis://host:port/db URL (or rediss://, unix://)."
+            )
         for name in ("api_base", "gateway_url"):
             url = values.get(name)
             if url is not None and not is_loopback_url(str(url)):
@@ -179,6 +188,9 @@ class Settings:
                     f"localhost): it exists for tests, and the bot token is sent there."
                 )
         return cls(**values)  # type: ignore[arg-type]
+
+
+REDIS_SCHEMES = ("redis", "rediss", "unix")
 
 
 def parse_shards(text: str, count: int) -> list[int]:
@@ -225,6 +237,7 @@ _ENV_NAMES = {
     "replay_cache_mb": "TEAHOUSE_REPLAY_CACHE_MB",
     "token_rest_budget": "TEAHOUSE_REST_BUDGET",
     "rest_share": "TEAHOUSE_REST_SHARE",
+    "redis_url": "TEAHOUSE_REDIS_URL",
     "shard_count": "TEAHOUSE_SHARD_COUNT",
     "shards": "TEAHOUSE_SHARDS",
     "log_poll": "TEAHOUSE_LOG_POLL",

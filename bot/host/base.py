@@ -56,7 +56,7 @@ class HostBase:
         self._lobby_locks: dict[int, asyncio.Lock] = {}
         self._lobby_timers: dict[int, asyncio.Task[None]] = {}
         self._closing = False
-        self.budget = RestBudget(settings.rest_budget)
+        self.budget = rest_budget(settings)
         #: Whether the event loop keeps up (background work waits while it does not).
         self.loop_watch = LoopWatch()
         if hasattr(bot, "http"):  # (not the offline tests' stand-in)
@@ -138,6 +138,21 @@ class HostBase:
         if table.in_answer_phase():
             return float(table.options.get("claim_seconds") or self.settings.claim_seconds)
         return float(table.options.get("turn_seconds") or self.settings.turn_seconds)
+
+
+def rest_budget(settings: Settings) -> RestBudget:
+    """This process's REST budget: with ``TEAHOUSE_REDIS_URL``, the token's whole budget
+    drawn live from the bucket all its processes share (its static share only while Redis
+    does not answer); without, its static share (``Settings.rest_budget``)."""
+    if settings.redis_url is None:
+        return RestBudget(settings.rest_budget)
+    from bot.host.shared_budget import SharedBucket
+
+    rate = settings.token_rest_budget
+    shared = SharedBucket(
+        settings.redis_url, settings.token, rate, max(1.0, rate * RestBudget.BURST_SECONDS)
+    )
+    return RestBudget(rate, shared=shared, fallback_rate=settings.rest_budget)
 
 
 def process_lineage(settings: Settings) -> str:

@@ -15,12 +15,16 @@ import collections
 import contextvars
 import heapq
 import itertools
+import logging
 import time
 from collections import Counter
 from enum import IntEnum
 from typing import Any
 
+from bot.host.shared_budget import SharedBucket, SharedBucketDown
 from bot.ranked import RankedQueue
+
+log = logging.getLogger(__name__)
 
 
 class Priority(IntEnum):
@@ -56,17 +60,55 @@ class RestBudget:
     Requests waiting at the gate go through by the priority they were granted at, then in
     arrival order: table edits granted while their pictures were drawn arrive at the gate
     together and fill it, and a decision's DM granted after them takes the next free place
-    rather than waiting behind them."""
+    rather than waiting behind them.
+
+    With a ``shared`` bucket (the token's, in Redis: :mod:`bot.host.shared_budget`) the
+    tokens come from it instead of this process's clock: ``rate`` is then the whole
+    token's, and a request that finds no token here waits while the pump draws, in one
+    round trip, as many tokens as requests wait (up to ``DRAW_BATCH``), so the priority
+    order stays this process's own and an idle process holds no tokens (leftovers, from a
+    refund or a waiter cancelled meanwhile, are dropped after ``LEFTOVER_SECONDS``). The
+    send gate's window is then what the other processes' gates leave of the token's (each
+    draw reports this gate's count and learns theirs; a gate that is full looks again every
+    ``GATE_LOOK_SECONDS``), at least one request. While the shared bucket does not answer,
+    the process refills at ``fallback_rate`` (its static share of the token's budget) by
+    its own clock, logs the outage once and its end, and looks again every
+    ``RETRY_SECONDS``."""
 
     #: The default burst, in seconds of ``rate``.
     BURST_SECONDS = 0.05
+    #: Most tokens drawn from the shared bucket in one round trip.
+    DRAW_BATCH = 8
+    #: s a token drawn from the shared bucket but not used may still be used.
+    LEFTOVER_SECONDS = 0.25
+    #: s between looks at a shared bucket that did not answer.
+    RETRY_SECONDS = 1.0
+    #: s between looks at the other processes' gates while this one is full.
+    GATE_LOOK_SECONDS = 0.05
 
-    def __init__(self, rate: float, burst: float | None = None) -> None:
-        if rate <= 0:
+    def __init__(
+        self,
+        rate: float,
+        burst: float | None = None,
+        *,
+        shared: SharedBucket | None = None,
+        fallback_rate: float | None = None,
+    ) -> None:
+        if rate <= 0 or (fallback_rate is not None and fallback_rate <= 0):
             raise ValueError("the REST budget must be positive")
         self.rate = float(rate)
         self.capacity = float(burst if burst is not None else max(1.0, rate * self.BURST_SECONDS))
-        self._tokens = self.capacity
+        self._shared = shared
+        #: Whether the tokens come from the shared bucket now (not while it is down).
+        self.sharing = shared is not None
+        self.fallback_rate = float(fallback_rate if fallback_rate is not None else rate)
+        self._down_since: float | None = None
+        self._gate_looked = 0.0
+        self._retry: asyncio.Task[None] | None = None
+        #: Round trips to the shared bucket, and the tokens they brought (for the bench).
+        self.draws = 0
+        self.drawn = 0
+        self._tokens = 0.0 if self.sharing else self.capacity
         self._updated = time.monotonic()
         self._waiters: list[tuple[int, float, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
@@ -91,9 +133,18 @@ class RestBudget:
             heapq.heappop(self._waiters)
         return bool(self._waiters)
 
+    @property
+    def local_rate(self) -> float:
+        """The rate this process refills at by its own clock (not while sharing)."""
+        return self.fallback_rate if self._shared is not None else self.rate
+
     def _refill(self) -> None:
         now = time.monotonic()
-        self._tokens = min(self.capacity, self._tokens + (now - self._updated) * self.rate)
+        if self.sharing:  # tokens come from the shared bucket; leftovers go stale
+            if now - self._updated > self.LEFTOVER_SECONDS:
+                self._tokens = 0.0
+            return
+        self._tokens = min(self.capacity, self._tokens + (now - self._updated) * self.local_rate)
         self._updated = now
 
     async def acquire(self, priority: Priority, since: float | None = None) -> None:
@@ -150,6 +201,10 @@ class RestBudget:
                 if not future.done():  # (else its sender was cancelled)
                     self._in_flight += 1
                     future.set_result(None)
+            if self._at_gate and self.sharing:
+                await self._look_at_other_gates()
+                if self._counted() < self.window:
+                    continue
             if self._at_gate:
                 # Until the oldest answer is a second old, or a request in flight comes back.
                 now = time.monotonic()
@@ -175,11 +230,17 @@ class RestBudget:
 
     def refund(self) -> None:
         """Give back a token that was not used after all (e.g. nothing changed to send)."""
+        self._refill()
         self._tokens = min(self.capacity, self._tokens + 1)
+        if self.sharing:  # (kept a moment, for the next request of this process)
+            self._updated = time.monotonic()
 
     async def _release(self) -> None:
-        while self._waiters:
+        while self._queued():
             self._refill()
+            wait = None
+            if self.sharing:
+                wait = await self._draw()
             while self._waiters and self._tokens >= 1:
                 *_, future = heapq.heappop(self._waiters)
                 if future.done():  # its waiter was cancelled
@@ -187,10 +248,94 @@ class RestBudget:
                 self._tokens -= 1
                 future.set_result(None)
             if self._waiters:
-                await asyncio.sleep(max(0.001, (1 - self._tokens) / self.rate))
+                if wait is None:
+                    wait = (1 - self._tokens) / self.local_rate
+                await asyncio.sleep(max(0.002, wait))
+
+    async def _draw(self) -> float | None:
+        """Draw tokens for the requests waiting from the shared bucket: the seconds until
+        it has another token, or None if it did not answer (then the process falls back
+        to its own rate)."""
+        assert self._shared is not None
+        want = min(len(self._waiters), self.DRAW_BATCH) - int(self._tokens)
+        if want <= 0:
+            return 0.0
+        try:
+            granted, wait, others = await self._shared.draw(want, self._counted())
+        except SharedBucketDown as error:
+            self._fall_back(str(error))
+            return None
+        self.draws += 1
+        self.drawn += granted
+        if not self.sharing:  # (it went down while this draw was on its way)
+            return None
+        self._leave_to_others(others)
+        if granted:
+            self._tokens += granted
+            self._updated = time.monotonic()
+        return wait
+
+    def _leave_to_others(self, others: int) -> None:
+        """This gate's window: what the other processes' gates leave of the token's."""
+        self._gate_looked = time.monotonic()
+        self.window = max(1, int(self.rate) - others)
+
+    async def _look_at_other_gates(self) -> None:
+        """(This gate is full, requests wait at it.) Learn again what the other processes'
+        gates count: theirs may have emptied meanwhile."""
+        if self._shared is None or not self.sharing:
+            return
+        if time.monotonic() - self._gate_looked < self.GATE_LOOK_SECONDS:
+            return
+        self._gate_looked = time.monotonic()
+        try:
+            _, _, others = await self._shared.draw(0, self._counted())
+        except SharedBucketDown as error:
+            self._fall_back(str(error))
+            return
+        if self.sharing:
+            self._leave_to_others(others)
+
+    def _fall_back(self, why: str) -> None:
+        if not self.sharing:
+            return
+        self.sharing = False
+        self._down_since = time.monotonic()
+        self._tokens, self._updated = 0.0, time.monotonic()
+        self.window = max(1, int(self.fallback_rate))
+        log.warning(
+            "the shared REST budget does not answer (%s): this process sends at its own "
+            "share, %.1f requests/s, until it answers again",
+            why,
+            self.fallback_rate,
+        )
+        self._retry = asyncio.get_running_loop().create_task(self._look_again())
+
+    async def _look_again(self) -> None:
+        """Until the shared bucket answers again (a draw of nothing), every RETRY_SECONDS."""
+        assert self._shared is not None
+        while True:
+            await asyncio.sleep(self.RETRY_SECONDS)
+            try:
+                _, _, others = await self._shared.draw(0, self._counted())
+            except SharedBucketDown:
+                continue
+            break
+        down = time.monotonic() - (self._down_since or time.monotonic())
+        # Tokens of the own rate are not the shared bucket's: start from none.
+        self._tokens, self._updated = 0.0, time.monotonic()
+        self.sharing = True
+        self._leave_to_others(others)
+        self._down_since = None
+        log.warning("the shared REST budget answers again (after %.1f s): sharing it", down)
+
+    async def close_shared(self) -> None:
+        """Let go of the shared bucket's connection (after :meth:`close`)."""
+        if self._shared is not None:
+            await self._shared.close()
 
     def close(self) -> None:
-        for pump in (self._pump, self._gate_pump):
+        for pump in (self._pump, self._gate_pump, self._retry):
             if pump is not None:
                 pump.cancel()
         for *_, future in (*self._waiters, *self._at_gate):

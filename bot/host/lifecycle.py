@@ -347,6 +347,7 @@ class LifecycleMixin(HostBase):
         for table in self.tables.values():
             table.driven = False
         await self.locales.flush(timeout)
+        await self.budget.close_shared()
         held, self._held = list(self._held), {}
         if release and held:
             try:

@@ -709,6 +709,9 @@ class RateLimits:
         self.calls: collections.Counter[str] = collections.Counter()
         #: Requests exempt from the global limit (interaction callbacks and webhooks).
         self.exempt_calls: collections.Counter[str] = collections.Counter()
+        #: Requests that count toward the global limit, by the client's TCP port (which
+        #: process of a bot token sent them: a bench maps ports to processes).
+        self.calls_by_port: collections.Counter[int] = collections.Counter()
         #: 429s sent, by scope: "global", "user", "shared".
         self.rate_limited: collections.Counter[str] = collections.Counter()
         #: 429s sent, by "METHOD template".
@@ -801,11 +804,13 @@ class RateLimits:
             log.warning("fake discord: %d invalid requests: banned", len(self._invalid))
 
     def check(
-        self, route: str, major: str, token: str, exempt: bool
+        self, route: str, major: str, token: str, exempt: bool, port: int | None = None
     ) -> tuple[dict[str, str], tuple[dict[str, Any], str] | None]:
-        """Account one request; returns its rate-limit headers and, if refused, the 429
-        body and scope."""
+        """Account one request (from the client's TCP ``port``, if known); returns its
+        rate-limit headers and, if refused, the 429 body and scope."""
         (self.exempt_calls if exempt else self.calls)[route] += 1
+        if not exempt and port is not None:
+            self.calls_by_port[port] += 1
         if not self.enabled:
             return {}, None
         now = self.clock()
@@ -1828,7 +1833,9 @@ class FakeDiscord:
                 if "token" not in params and not auth.startswith("Bot "):
                     status, body = 401, {"message": "401: Unauthorized", "code": 0}
                     break
-                headers, refused = limits.check(route, major, auth, exempt)
+                peer = request.transport.get_extra_info("peername") if request.transport else None
+                port = peer[1] if isinstance(peer, tuple) and len(peer) >= 2 else None
+                headers, refused = limits.check(route, major, auth, exempt, port)
                 if refused is not None:
                     (status, body), scope = (429, refused[0]), refused[1]
                     break

@@ -1,0 +1,147 @@
+"""The bot token's REST budget shared live by all of its processes: one token bucket in
+Redis (``TEAHOUSE_REDIS_URL``), refilled at the token's rate and drawn from atomically by a
+Lua script, so a busy process may use what a quiet one leaves and the processes together
+stay within the token's rate. See :class:`~bot.host.budget.RestBudget` for how a process
+draws from it (in batches, only for requests that wait) and falls back to its static share
+while Redis does not answer.
+
+Each draw also reports how many requests the process's send gate counts now (in flight or
+answered within the last second) and returns what the other processes reported: each gate
+lets through only what the others leave of the token's window, so requests granted in
+time but sent late (a picture drawn first, a busy loop) cannot bunch up across processes
+into more than the global limit in a second.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+#: The bucket's state is (tokens, when last refilled), refilled by Redis's own clock (the
+#: processes' clocks may differ; Redis's is the one they share). Returns what was granted
+#: and the seconds until the next whole token.
+_DRAW = """
+local rate = tonumber(ARGV[1])
+local burst = tonumber(ARGV[2])
+local want = tonumber(ARGV[3])
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(state[1])
+local at = tonumber(state[2])
+if tokens == nil or at == nil then
+  tokens = burst
+elseif now > at then
+  tokens = math.min(burst, tokens + (now - at) * rate)
+end
+local granted = math.max(0, math.min(want, math.floor(tokens)))
+tokens = tokens - granted
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+redis.call('PEXPIRE', KEYS[1], 60000)
+local wait = 0
+if tokens < 1 then wait = (1 - tokens) / rate end
+-- The gates: each process's count and when it said so; stale reports are forgotten.
+local me = ARGV[4]
+redis.call('HSET', KEYS[2], me, ARGV[5] .. ' ' .. tostring(now))
+redis.call('PEXPIRE', KEYS[2], 60000)
+local stale = tonumber(ARGV[6])
+local others = 0
+local gates = redis.call('HGETALL', KEYS[2])
+for i = 1, #gates, 2 do
+  if gates[i] ~= me then
+    local count, at = string.match(gates[i + 1], '(%S+) (%S+)')
+    if now - tonumber(at) <= stale then
+      others = others + tonumber(count)
+    else
+      redis.call('HDEL', KEYS[2], gates[i])
+    end
+  end
+end
+return {granted, tostring(wait), others}
+"""
+
+
+KEY_PREFIX = "teahouse:rest-budget:"
+
+
+def bucket_key(token: str) -> str:
+    """The Redis key of the bot token's bucket: a hash of the token, never the token."""
+    return KEY_PREFIX + hashlib.sha256(token.encode()).hexdigest()[:24]
+
+
+class SharedBucketDown(Exception):
+    """Redis did not answer (or refused): the caller falls back to its own share."""
+
+
+class SharedBucket:
+    """A token bucket of ``rate`` requests per second, bursts up to ``burst``, kept in Redis
+    under a key derived from the bot token (never the token itself), so every process of
+    one bot token draws from the same bucket and processes of other tokens from others.
+
+    Each :meth:`draw` is one round trip; a call that takes longer than ``timeout`` counts
+    as Redis being down (no retries: the caller has a fallback and must not wait)."""
+
+    #: s a process's report of its gate's count stands for (a request leaves the count a
+    #: second after its answer; a busy process reports far more often).
+    GATE_REPORT_SECONDS = 1.5
+
+    def __init__(
+        self,
+        url: str,
+        token: str,
+        rate: float,
+        burst: float,
+        *,
+        timeout: float = 0.5,
+        client: Any = None,
+    ) -> None:
+        if rate <= 0 or burst < 1:
+            raise ValueError("the shared REST budget needs a positive rate and a burst of 1+")
+        self.rate = float(rate)
+        self.burst = float(burst)
+        self.key = bucket_key(token)
+        self.gates_key = self.key + ":gates"
+        #: This process's name among the gates (a run of its own: a restart is a new one).
+        self.me = secrets.token_hex(6)
+        if client is None:
+            from redis.asyncio import Redis
+            from redis.asyncio.retry import Retry
+            from redis.backoff import NoBackoff
+
+            client = Redis.from_url(
+                url,
+                socket_timeout=timeout,
+                socket_connect_timeout=timeout,
+                retry=Retry(NoBackoff(), 0),
+                health_check_interval=0,
+            )
+        self._client = client
+        self._script = client.register_script(_DRAW)
+
+    async def draw(self, want: int, counted: int = 0) -> tuple[int, float, int]:
+        """Take up to ``want`` tokens, saying this process's gate counts ``counted``
+        requests: (how many were granted, seconds until the next whole token, what the
+        other processes' gates count). Raises :class:`SharedBucketDown` if Redis does not
+        answer."""
+        from redis.exceptions import RedisError
+
+        args = [self.rate, self.burst, max(0, int(want)), self.me, int(counted)]
+        try:
+            granted, wait, others = await self._script(
+                keys=[self.key, self.gates_key], args=[*args, self.GATE_REPORT_SECONDS]
+            )
+        except (RedisError, OSError) as error:
+            raise SharedBucketDown(f"{type(error).__name__}: {error}") from error
+        return int(granted), float(wait), int(others)
+
+    async def close(self) -> None:
+        from redis.exceptions import RedisError
+
+        try:
+            await self._client.aclose()
+        except (RedisError, OSError):  # (closing a client whose server is gone)
+            pass
