@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from bot.config import Settings
     from bot.host.presenter import DmPlan
     from bot.host.tokens import ClickToken
+    from bot.i18n.text import Text
     from bot.store.rows import LeaseClaim, SeatRow, TableRow
 
 log = logging.getLogger(__name__)
@@ -149,6 +150,9 @@ class HostBase:
         # checker only (each is defined in the mixin named; mypy checks the definition
         # against the declaration here).
         # ClicksMixin (bot.host.clicks)
+        def _precheck(
+            self, table: Table | None, user_id: int, seat: int, version: int
+        ) -> Text | None: ...
         async def _seat_returned(self, table: Table, s: Seat) -> None: ...
         # ClusterMixin (bot.host.cluster)
         async def _apply(self, table: Table, seat: int, code: str, source: str) -> list[Any]: ...
@@ -173,6 +177,9 @@ class HostBase:
             self, table_id: int, channel_id: int, message_id: int | None, note: str
         ) -> None: ...
         def _evict(self, table: Table) -> None: ...
+        # HintsMixin (bot.host.hints)
+        async def _settle_hints(self, row: Any, seats: Sequence[SeatRow]) -> Any: ...
+
         # LifecycleMixin (bot.host.lifecycle)
         async def _start(
             self, interaction: discord.Interaction, row: Any, seats: list[SeatRow]
@@ -186,6 +193,8 @@ class HostBase:
             self, table_id: int, note: str = "", row: TableRow | None = None
         ) -> discord.Embed: ...
         # PresenterMixin (bot.host.presenter)
+        async def _dm_channel(self, seat: Seat) -> Any: ...
+
         async def _after_change(
             self,
             table: Table,

@@ -193,7 +193,8 @@ class RestBudget:
         for pump in (self._pump, self._gate_pump):
             if pump is not None:
                 pump.cancel()
-        for *_, future in (*self._waiters, *self._at_gate):
+        futures = [waiter[-1] for waiter in self._waiters] + [at[-1] for at in self._at_gate]
+        for future in futures:
             if not future.done():
                 future.cancel()
         self._waiters.clear()

@@ -38,7 +38,7 @@ LOBBY_ACTIONS = ("join", "leave", "ai", "start", "cancel")
 
 
 def _host(interaction: discord.Interaction) -> TableHost:
-    return interaction.client.host  # type: ignore[attr-defined]
+    return interaction.client.host  # type: ignore[attr-defined]  # (the client is bot.app.Teahouse)
 
 
 class ActionButton(
@@ -61,7 +61,7 @@ class ActionButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ActionButton:
         return cls(int(match["table"]), int(match["seat"]), int(match["version"]), match["code"])
 
@@ -100,7 +100,7 @@ class ActionSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ActionSelect:
         return cls(
             int(match["table"]), int(match["seat"]), int(match["version"]), verb=match["verb"]
@@ -118,7 +118,7 @@ class ActionSelect(
 
 
 def _option_order(interaction: discord.Interaction) -> dict[str, int]:
-    custom_id = (interaction.data or {}).get("custom_id")
+    custom_id = interaction.data.get("custom_id") if interaction.data else None
     message = interaction.message
     if message is None:
         return {}
@@ -150,7 +150,7 @@ class FormButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> FormButton:
         return cls(int(match["table"]), int(match["seat"]), int(match["version"]), match["verb"])
 
@@ -256,7 +256,7 @@ class LobbyButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> LobbyButton:
         return cls(int(match["table"]), match["action"])
 
@@ -304,7 +304,7 @@ class LobbyAISelect(discord.ui.DynamicItem[discord.ui.Select], template=r"th:la:
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> LobbyAISelect:
         return cls(int(match["table"]))
 
@@ -331,7 +331,7 @@ class ShowHandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"th:h:
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ShowHandButton:
         return cls(int(match["table"]))
 
@@ -358,7 +358,7 @@ class ReclaimButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ReclaimButton:
         return cls(int(match["table"]), int(match["seat"]))
 
@@ -392,7 +392,7 @@ class HintButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> HintButton:
         return cls(
             int(match["table"]), int(match["seat"]), int(match["version"]), bool(match["ok"])
@@ -425,7 +425,7 @@ class SpectateButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> SpectateButton:
         return cls(int(match["table"]), bool(match["refresh"]))
 
@@ -451,8 +451,7 @@ ALL_DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 def matches_a_component(custom_id: str) -> bool:
     """Whether a custom id is one of ours (it matches a dynamic item's template)."""
     return any(
-        item.__discord_ui_compiled_template__.fullmatch(custom_id)  # type: ignore[attr-defined]
-        for item in ALL_DYNAMIC_ITEMS
+        item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in ALL_DYNAMIC_ITEMS
     )
 
 
@@ -545,13 +544,13 @@ def controls_view(
                 (i for i, r in enumerate(rows) if isinstance(r, tuple) and len(r) < 5), None
             )
         if free is not None:
-            button = HintButton(table, seat, version, locale=locale)
-            button.row = free
-            view.add_item(button)
+            hint_button = HintButton(table, seat, version, locale=locale)
+            hint_button.row = free
+            view.add_item(hint_button)
     return view
 
 
-def release_view(view: discord.ui.View | None) -> None:
+def release_view(view: discord.ui.View | discord.ui.LayoutView | None) -> None:
     """Unlink a view that has been sent from its items. A view and its items refer to each
     other, so left alone every view built for a DM or a table edit (hundreds a second at
     1,000 tables) lives on until a full garbage collection, and each such collection is a

@@ -48,6 +48,7 @@ class LobbyMixin(HostBase):
         if interaction.guild_id is None:
             await ephemeral(interaction, Text("Tables are opened in a server channel, not in DMs."))
             return
+        assert interaction.channel_id is not None  # (a command in a server has its channel)
         locale = normalize(language or getattr(interaction, "guild_locale", None))
         try:
             # The quotas are checked and the table made in one transaction: /new clicked
