@@ -237,7 +237,7 @@ class PandaState(State):
         self.team_scores = [0, 0]
         self.history: list[dict[str, Any]] = []
         self.phase = PASSING
-        self._cache: dict[tuple[int, int], list[str]] = {}
+        self._cache: dict[tuple[int, int], list[Any]] = {}  # (codes, or seats)
         self._start_hand()
 
     # ----- setup --------------------------------------------------------------------------
