@@ -215,7 +215,7 @@ def gate_requests(http: Any, budget: RestBudget) -> None:
         finally:
             budget.answered()
 
-    gated.__wrapped__ = request  # type: ignore[attr-defined]
+    gated.__wrapped__ = request  # type: ignore[attr-defined]  # (as functools.wraps sets it)
     http.request = gated
 
 

@@ -73,5 +73,4 @@ class ClickToken:
 
     async def edit_original_response(self, **edit: Any) -> None:
         """Edit the message the click was on (``PATCH …/messages/@original``)."""
-        # discord.py types the message id as int; its route takes "@original" as well.
-        await self.followup.edit_message(ORIGINAL_MESSAGE, **edit)  # type: ignore[call-overload]
+        await self.followup.edit_message(ORIGINAL_MESSAGE, **edit)  # type: ignore[call-overload]  # (an id typed int; "@original" works)

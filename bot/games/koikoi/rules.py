@@ -401,7 +401,7 @@ class KoiKoiState(State):
             wins = [instant_win(self.hands[s]) for s in (0, 1)]
             winner = next((s for s in (0, 1) if wins[s]), None)
             if winner is not None:
-                kind, what = wins[winner]  # type: ignore[misc]
+                kind, what = wins[winner]  # type: ignore[misc]  # (the winner's is not None)
                 name = self.players[winner]
                 if kind == "teshi":
                     text = Text(
@@ -554,8 +554,8 @@ class KoiKoiState(State):
         if not targets:
             self.board.append(code)
             return []
-        # 1: the pair; 2: the move names its target; 3: collect all four
-        took: list[str] = [target] if len(targets) == 2 else targets  # type: ignore[list-item]
+        # 1: the pair; 2: the one the move names; 3: collect all four
+        took: list[str] = [target] if len(targets) == 2 else targets  # type: ignore[list-item]  # (named)
         for t in took:
             self.board.remove(t)
         self.captures[seat].extend([code, *took])

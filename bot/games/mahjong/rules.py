@@ -1539,7 +1539,7 @@ class MahjongState(State):
                 None
                 if self.standing[p] is None
                 else {
-                    "card": CODES[self.standing[p]],  # type: ignore[index]
+                    "card": CODES[self.standing[p]],  # type: ignore[index]  # (not None: see above)
                     "hand": [CODES[t] for t in self.standing_hand[p] or []],
                 }
                 for p in range(4)

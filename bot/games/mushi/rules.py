@@ -582,8 +582,7 @@ class MushiState(State):
     # ----- a turn ---------------------------------------------------------------------------
     def _play(self, seat: int, code: str, target: str | None) -> list[Event]:
         choices = capture_choices(code, self.table)
-        # (with a choice, the move names its target)
-        took: list[str] = list(choices[0]) if len(choices) == 1 else [target]  # type: ignore[list-item]
+        took: list[str] = list(choices[0]) if len(choices) == 1 else [target]  # type: ignore[list-item]  # (a choice: the move names it)
         self.hands[seat].remove(code)
         events = [self._play_event(seat, code, took)]
         events.extend(self._lay(seat, code, took))

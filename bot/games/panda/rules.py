@@ -352,7 +352,7 @@ class PandaState(State):
         if self.phase != PLAY:
             return []
         if self.pending is not None:
-            return [self.pending_seat]  # type: ignore[list-item]
+            return [self.pending_seat]  # type: ignore[list-item]  # (set with pending)
         return [self.turn] if self.turn is not None else []
 
     @property
