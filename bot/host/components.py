@@ -38,11 +38,12 @@ LOBBY_ACTIONS = ("join", "leave", "ai", "start", "cancel")
 
 
 def _host(interaction: discord.Interaction) -> TableHost:
-    return interaction.client.host  # type: ignore[attr-defined]  # (the client is bot.app.Teahouse)
+    host: TableHost = interaction.client.host  # type: ignore[attr-defined]  # (bot.app.Teahouse's)
+    return host
 
 
 class ActionButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"th:a:(?P<table>\d+):(?P<seat>\d+):(?P<version>\d+):(?P<code>.+)",
 ):
     """A button that applies one action code for one seat at one state version."""
@@ -72,7 +73,7 @@ class ActionButton(
 
 
 class ActionSelect(
-    discord.ui.DynamicItem[discord.ui.Select],
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
     template=r"th:s:(?P<table>\d+):(?P<seat>\d+):(?P<version>\d+):(?P<verb>[^:]*)",
 ):
     """A select whose chosen values, after the verb, make the action code."""
@@ -81,7 +82,7 @@ class ActionSelect(
         self, table: int, seat: int, version: int, spec: Select | None = None, verb: str = ""
     ) -> None:
         verb = spec.verb if spec is not None else verb
-        select: discord.ui.Select = discord.ui.Select(
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
             custom_id=f"th:s:{table}:{seat}:{version}:{verb}",
             placeholder=spec.placeholder[:150] if spec else None,
             min_values=spec.min_values if spec else 1,
@@ -130,7 +131,7 @@ def _option_order(interaction: discord.Interaction) -> dict[str, int]:
 
 
 class FormButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"th:f:(?P<table>\d+):(?P<seat>\d+):(?P<version>\d+):(?P<verb>[^:]*)",
 ):
     """A button that opens a form (a modal) of several choices made together; the form,
@@ -178,7 +179,7 @@ def form_modal(
         title=form.title[:MAX_FORM_LABEL], custom_id=f"th:m:{table}:{seat}:{version}:{form.verb}"
     )
     for f in form.fields[:5]:
-        select: discord.ui.Select = discord.ui.Select(
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
             custom_id=f.key,
             min_values=1,
             max_values=1,
@@ -223,7 +224,7 @@ def form_answers(data: Any) -> dict[str, str]:
 
 
 class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"th:l:(?P<table>\d+):(?P<action>join|leave|ai|start|cancel)",
 ):
     LABELS = {
@@ -266,7 +267,9 @@ class LobbyButton(
         await host.guarded(interaction, f"lobby {self.action}", self.table, work, view=self.view)
 
 
-class LobbyAISelect(discord.ui.DynamicItem[discord.ui.Select], template=r"th:la:(?P<table>\d+)"):
+class LobbyAISelect(
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]], template=r"th:la:(?P<table>\d+)"
+):
     """The lobby's second row: add an AI player of a chosen level (games with levels)."""
 
     LABELS = {
@@ -315,7 +318,9 @@ class LobbyAISelect(discord.ui.DynamicItem[discord.ui.Select], template=r"th:la:
         await host.guarded(interaction, "lobby ai level", self.table, work, view=self.view)
 
 
-class ShowHandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"th:h:(?P<table>\d+)"):
+class ShowHandButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=r"th:h:(?P<table>\d+)"
+):
     """On the table message: answers a seated player ephemerally with their hand and controls."""
 
     def __init__(self, table: int, locale: str = DEFAULT_LOCALE) -> None:
@@ -342,7 +347,8 @@ class ShowHandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"th:h:
 
 
 class ReclaimButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"th:r:(?P<table>\d+):(?P<seat>\d+)"
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"th:r:(?P<table>\d+):(?P<seat>\d+)",
 ):
     """In the DM of a player whose seat an AI took over after timeouts: play again."""
 
@@ -369,7 +375,7 @@ class ReclaimButton(
 
 
 class HintButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"th:i:(?P<table>\d+):(?P<seat>\d+):(?P<version>\d+)(?::(?P<ok>ok))?",
 ):
     """Next to a seat's controls when the table offers hints: what the AI would play, shown
@@ -405,7 +411,7 @@ class HintButton(
 
 
 class SpectateButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"th:v:(?P<table>\d+)(?::(?P<refresh>r))?",
 ):
     """On the table message (Spectate) and on the spectator view itself (Refresh): the

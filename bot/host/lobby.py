@@ -362,9 +362,9 @@ def ai_seat_name(number: int, level: str, locale: str) -> str:
     stored, so the table, its messages and /history show the level without looking it up
     (``normal``, the default, is not said: "AI 2")."""
     if level == "easy":
-        return localize(locale, Text("AI {number} (easy)", number=number))
+        return str(localize(locale, Text("AI {number} (easy)", number=number)))
     if level == "strong":
-        return localize(locale, Text("AI {number} (strong)", number=number))
+        return str(localize(locale, Text("AI {number} (strong)", number=number)))
     return f"AI {number}"
 
 
