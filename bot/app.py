@@ -70,7 +70,7 @@ def throttle_bucket_sweeps() -> None:
         self._teahouse_swept_at = now  # type: ignore[attr-defined]  # (our mark on its client)
         sweep(self)
 
-    http._try_clear_expired_ratelimits = throttled  # type: ignore[method-assign]  # (the patch)
+    http._try_clear_expired_ratelimits = throttled  # type: ignore[method-assign]  # (the patch itself)
     http._teahouse_throttled = True  # type: ignore[attr-defined]  # (our mark on the class)
 
 

@@ -67,7 +67,7 @@ class LifecycleMixin(HostBase):
         if channel is None or table.lobby_message_id is None:
             return None
         try:
-            message = channel.get_partial_message(table.lobby_message_id)  # type: ignore[union-attr]  # (a text channel)
+            message = channel.get_partial_message(table.lobby_message_id)  # type: ignore[union-attr]  # (a table is in a text channel)
             await self.budget.acquire(Priority.POST)
             thread = await message.create_thread(
                 name=f"{title} #{table.id}", auto_archive_duration=1440

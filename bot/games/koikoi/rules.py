@@ -555,7 +555,7 @@ class KoiKoiState(State):
             self.board.append(code)
             return []
         # 1: the pair; 2: the one the move names; 3: collect all four
-        took: list[str] = [target] if len(targets) == 2 else targets  # type: ignore[list-item]  # (named)
+        took: list[str] = [target] if len(targets) == 2 else targets  # type: ignore[list-item]  # (two: the move names one)
         for t in took:
             self.board.remove(t)
         self.captures[seat].extend([code, *took])
