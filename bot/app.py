@@ -67,11 +67,11 @@ def throttle_bucket_sweeps() -> None:
         now = asyncio.get_running_loop().time()
         if now - getattr(self, "_teahouse_swept_at", -BUCKET_SWEEP_SECONDS) < BUCKET_SWEEP_SECONDS:
             return
-        self._teahouse_swept_at = now  # type: ignore[attr-defined]
+        self._teahouse_swept_at = now  # type: ignore[attr-defined]  # (our mark on its client)
         sweep(self)
 
-    http._try_clear_expired_ratelimits = throttled  # type: ignore[method-assign]
-    http._teahouse_throttled = True  # type: ignore[attr-defined]
+    http._try_clear_expired_ratelimits = throttled  # type: ignore[method-assign]  # (the patch itself)
+    http._teahouse_throttled = True  # type: ignore[attr-defined]  # (our mark on the class)
 
 
 class CommandTranslator(app_commands.Translator):
@@ -97,7 +97,7 @@ class Teahouse(commands.AutoShardedBot):
         *,
         cogs: tuple[str, ...] = COGS,
         manage_heap: bool = False,
-        **client_options: object,
+        **client_options: Any,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; slash commands need nothing privileged
@@ -138,7 +138,7 @@ class Teahouse(commands.AutoShardedBot):
         self.add_dynamic_items(*ALL_DYNAMIC_ITEMS)
         for name in self.cog_names:
             await self.load_extension(name)
-        self.tree.on_error = self.on_app_command_error
+        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]  # (as tree.error() sets it)
         await self.tree.set_translator(CommandTranslator())  # before the sync sends them
         await self._sync_commands()
         loop = asyncio.get_running_loop()
@@ -155,7 +155,7 @@ class Teahouse(commands.AutoShardedBot):
     def is_component(self, custom_id: str) -> bool:
         """Whether ``custom_id`` is one of the registered components' (host's or a cog's)."""
         return matches_a_component(custom_id) or any(
-            item.__discord_ui_compiled_template__.fullmatch(custom_id)  # type: ignore[attr-defined]
+            item.__discord_ui_compiled_template__.fullmatch(custom_id)
             for item in self.dynamic_item_types
         )
 
@@ -225,7 +225,7 @@ class Teahouse(commands.AutoShardedBot):
             return
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        custom_id = str(interaction.data.get("custom_id", "") if interaction.data else "")
         # discord.py runs a dynamic item only if its id matches a template *and* the message
         # carries that component; anything else it drops silently.
         if self.is_component(custom_id) and _on_message(interaction, custom_id):
@@ -241,7 +241,7 @@ class Teahouse(commands.AutoShardedBot):
             pass
 
     async def _form_sent(self, interaction: discord.Interaction) -> None:
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        custom_id = str(interaction.data.get("custom_id", "") if interaction.data else "")
         match = FORM_ID.fullmatch(custom_id)
         if match is None or self.host is None:
             return

@@ -10,6 +10,7 @@ import ipaddress
 import os
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 
@@ -147,7 +148,7 @@ class Settings:
                 "applications, copy its token and run: DISCORD_TOKEN=<token> python -m bot "
                 "(or put DISCORD_TOKEN=<token> in a .env file). See README.md."
             )
-        values: dict[str, object] = {"token": token}
+        values: dict[str, Any] = {"token": token}  # (each of its field's type)
         for f in fields(cls):
             if f.name == "token":
                 continue
@@ -155,22 +156,22 @@ class Settings:
             if raw is None or raw.strip() == "":
                 continue
             values[f.name] = _convert(f.name, raw.strip())
-        if values.get("shard_count") is not None and int(values["shard_count"]) < 1:  # type: ignore[call-overload]
+        if values.get("shard_count") is not None and int(values["shard_count"]) < 1:
             raise ConfigError("TEAHOUSE_SHARD_COUNT must be at least 1.")
         shards = values.get("shards")
         if shards is not None:
             count = values.get("shard_count")
             if count is None:
                 raise ConfigError("TEAHOUSE_SHARDS needs TEAHOUSE_SHARD_COUNT (the total).")
-            parse_shards(str(shards), int(count))  # type: ignore[arg-type]
+            parse_shards(str(shards), int(count))
         for name in ("token_rest_budget", "rest_share"):
             if values.get(name) == 0:
                 raise ConfigError(f"{_ENV_NAMES[name]} must be more than 0 requests per second.")
         for name in ("lease_seconds", "lease_renew", "takeover_scan"):
             if values.get(name) == 0:
                 raise ConfigError(f"{_ENV_NAMES[name]} must be more than 0 seconds.")
-        lease = float(values.get("lease_seconds", cls.lease_seconds))  # type: ignore[arg-type]
-        if float(values.get("lease_renew") or lease / 3) >= lease:  # type: ignore[arg-type]
+        lease = float(values.get("lease_seconds", cls.lease_seconds))
+        if float(values.get("lease_renew") or lease / 3) >= lease:
             raise ConfigError(
                 "TEAHOUSE_LEASE_RENEW must be shorter than TEAHOUSE_LEASE_SECONDS (a lease "
                 "renewed after it ran out could be taken by another process meanwhile)."
@@ -187,7 +188,7 @@ class Settings:
                     f"{_ENV_NAMES[name]} may only point at this machine (127.0.0.1, ::1 or "
                     f"localhost): it exists for tests, and the bot token is sent there."
                 )
-        return cls(**values)  # type: ignore[arg-type]
+        return cls(**values)
 
 
 REDIS_SCHEMES = ("redis", "rediss", "unix")
@@ -291,8 +292,8 @@ _INTS = {
 def _convert(name: str, raw: str) -> object:
     try:
         if name in _FLOATS:
-            value: object = float(raw)
-            if value < 0:  # type: ignore[operator]
+            value = float(raw)
+            if value < 0:
                 raise ValueError
             return value
         if name in _INTS:

@@ -18,7 +18,7 @@ class Admin(commands.GroupCog, group_name="table", group_description="Manage gam
     @app_commands.command(name="abort", description="Abort a table (host or Manage Server)")
     @app_commands.describe(table="Table number (defaults to the table of this thread)")
     async def abort(self, interaction: discord.Interaction, table: int | None = None) -> None:
-        host = self.bot.host  # type: ignore[attr-defined]
+        host = self.bot.host  # type: ignore[attr-defined]  # (bot.app.Teahouse's)
         table_id = table if table is not None else host.table_in_channel(interaction.channel_id)
         if table_id is None:
             text = gettext(

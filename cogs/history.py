@@ -139,8 +139,8 @@ async def show_history(
     edit: bool,
 ) -> None:
     """Answer with one page (a new private message, or the clicked one edited)."""
-    bot: commands.Bot = interaction.client  # type: ignore[assignment]
-    store = bot.store  # type: ignore[attr-defined]
+    bot: commands.Bot = interaction.client  # type: ignore[assignment]  # (the client is the bot)
+    store = bot.store  # type: ignore[attr-defined]  # (bot.app.Teahouse's)
     guild = interaction.guild_id
     loc = normalize(interaction.locale)
     if guild is None:
@@ -201,7 +201,7 @@ class OpenReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"th:
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> OpenReplayButton:
         return cls(int(match["table"]))
 
@@ -247,7 +247,7 @@ class PageButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PageButton:
         return cls(
             match["direction"],

@@ -29,8 +29,8 @@ class KoiKoi(
             app_commands.Choice(name="6 rounds", value=6),
             app_commands.Choice(name="12 rounds", value=12),
         ],
-        language=LANGUAGE_CHOICES,
     )
+    @app_commands.choices(language=LANGUAGE_CHOICES)  # (one value type per choices())
     async def new(
         self,
         interaction: discord.Interaction,
@@ -46,7 +46,7 @@ class KoiKoi(
             options["turn_seconds"] = turn_seconds
         if hints is not None:
             options["hints"] = hints
-        await self.bot.host.open_lobby(  # type: ignore[attr-defined]
+        await self.bot.host.open_lobby(  # type: ignore[attr-defined]  # (bot.app.Teahouse's)
             interaction, "koikoi", options, language=language.value if language else None
         )
 

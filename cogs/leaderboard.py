@@ -101,8 +101,9 @@ class Leaderboard(commands.Cog):
     async def leaderboard(
         self, interaction: discord.Interaction, game: app_commands.Choice[str]
     ) -> None:
-        store = self.bot.store  # type: ignore[attr-defined]
+        store = self.bot.store  # type: ignore[attr-defined]  # (bot.app.Teahouse's)
         loc = normalize(interaction.locale)
+        assert interaction.guild_id is not None  # (guild_only)
         rows = await store.leaderboard(interaction.guild_id, game.value, limit=15)
         name = game_title(game.value, loc)
         title = "🏆 " + gettext(loc, "{game} — leaderboard", game=name)
@@ -125,7 +126,7 @@ class Leaderboard(commands.Cog):
             file = await self._picture(leaderboard_png, board, "leaderboard.png")
             if file is not None:
                 embed.set_image(url="attachment://leaderboard.png")
-        kwargs = {"file": file} if file is not None else {}
+        kwargs: dict[str, Any] = {"file": file} if file is not None else {}
         await interaction.response.send_message(
             embed=embed, allowed_mentions=discord.AllowedMentions.none(), **kwargs
         )
@@ -137,8 +138,9 @@ class Leaderboard(commands.Cog):
         self, interaction: discord.Interaction, user: discord.User | None = None
     ) -> None:
         target = user or interaction.user
-        store = self.bot.store  # type: ignore[attr-defined]
+        store = self.bot.store  # type: ignore[attr-defined]  # (bot.app.Teahouse's)
         loc = normalize(interaction.locale)
+        assert interaction.guild_id is not None  # (guild_only)
         rows = await store.stats(interaction.guild_id, target.id)
         embed = discord.Embed(title=f"📊 {target.display_name}", colour=discord.Colour.blurple())
         if not rows:
@@ -155,7 +157,7 @@ class Leaderboard(commands.Cog):
             file = await self._picture(stats_png, picture, "stats.png")
             if file is not None:
                 embed.set_image(url="attachment://stats.png")
-        kwargs = {"file": file} if file is not None else {}
+        kwargs: dict[str, Any] = {"file": file} if file is not None else {}
         await interaction.response.send_message(
             embed=embed, allowed_mentions=discord.AllowedMentions.none(), **kwargs
         )
@@ -212,7 +214,7 @@ def stats_picture(
     )
 
 
-def stats_text(r: StatsRow, locale: str) -> str:  # type: ignore[no-untyped-def]
+def stats_text(r: StatsRow, locale: str) -> str:
     """One game of ``/stats``: games and wins, average place and best score, rating."""
     if r.ordinal is not None:
         rating = gettext(

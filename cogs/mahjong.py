@@ -71,7 +71,7 @@ class Mahjong(
             "claim_seconds": claim_seconds,
             "hints": hints,
         }
-        await self.bot.host.open_lobby(  # type: ignore[attr-defined]
+        await self.bot.host.open_lobby(  # type: ignore[attr-defined]  # (bot.app.Teahouse's)
             interaction,
             "mahjong",
             {k: v for k, v in options.items() if v is not None},

@@ -30,8 +30,8 @@ class Mushi(commands.GroupCog, group_name="mushi", group_description="Mushi (han
             app_commands.Choice(name="12 hands", value=12),
             app_commands.Choice(name="6 hands", value=6),
         ],
-        language=LANGUAGE_CHOICES,
     )
+    @app_commands.choices(language=LANGUAGE_CHOICES)  # (one value type per choices())
     async def new(
         self,
         interaction: discord.Interaction,
@@ -51,7 +51,7 @@ class Mushi(commands.GroupCog, group_name="mushi", group_description="Mushi (han
             "turn_seconds": turn_seconds,
             "hints": hints,
         }
-        await self.bot.host.open_lobby(  # type: ignore[attr-defined]
+        await self.bot.host.open_lobby(  # type: ignore[attr-defined]  # (bot.app.Teahouse's)
             interaction,
             "mushi",
             {k: v for k, v in options.items() if v is not None},

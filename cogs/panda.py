@@ -47,7 +47,7 @@ class Panda(
             "turn_seconds": turn_seconds,
             "hints": hints,
         }
-        await self.bot.host.open_lobby(  # type: ignore[attr-defined]
+        await self.bot.host.open_lobby(  # type: ignore[attr-defined]  # (bot.app.Teahouse's)
             interaction,
             "panda",
             {k: v for k, v in options.items() if v is not None},

@@ -96,11 +96,11 @@ class ReplayCache:
         """(table row, record, key, replayer) for the member behind ``viewer``, or Refusal
         saying why not: a table of another server, one still being played, or one played
         in a channel they cannot see."""
-        bot: commands.Bot = viewer.client  # type: ignore[assignment]
+        bot: commands.Bot = viewer.client  # type: ignore[assignment]  # (the client is the bot)
         guild_id = viewer.guild_id
         entry = self._entries.get(table_id)
         if entry is None:
-            found = await replay_record(bot.store, table_id)  # type: ignore[attr-defined]
+            found = await replay_record(bot.store, table_id)  # type: ignore[attr-defined]  # (bot.app.Teahouse's)
             if found is None:
                 raise _no_such_table(table_id)
             row, record = found
@@ -179,7 +179,7 @@ def _pacer(bot: commands.Bot) -> StepPacer:
     pacer = getattr(bot, "replay_pacer", None)
     if pacer is None:
         pacer = StepPacer()
-        bot.replay_pacer = pacer  # type: ignore[attr-defined]
+        bot.replay_pacer = pacer  # type: ignore[attr-defined]  # (the cog keeps it on the bot)
     return pacer
 
 
@@ -188,7 +188,7 @@ def _cache(bot: commands.Bot) -> ReplayCache:
     if cache is None:
         megabytes = getattr(getattr(bot, "settings", None), "replay_cache_mb", 64)
         cache = ReplayCache(max_bytes=megabytes * MIB)
-        bot.replay_cache = cache  # type: ignore[attr-defined]
+        bot.replay_cache = cache  # type: ignore[attr-defined]  # (the cog keeps it on the bot)
     return cache
 
 
@@ -288,7 +288,7 @@ async def message_parts(
     owner: int,
     locale: str = "en-US",
 ) -> dict[str, Any]:
-    bot: commands.Bot = interaction.client  # type: ignore[assignment]
+    bot: commands.Bot = interaction.client  # type: ignore[assignment]  # (the client is the bot)
     row, record, key, rp = await _cache(bot).load(interaction, table_id)
     step = rp.clamp(step)
     file = await render(bot, record, key, step, locale)
@@ -309,7 +309,7 @@ async def open_replay(
 ) -> None:
     """Answer ``interaction`` with a new replay message (ephemeral unless ``public``). A
     refusal is always private (it is checked before the answer's visibility is chosen)."""
-    bot: commands.Bot = interaction.client  # type: ignore[assignment]
+    bot: commands.Bot = interaction.client  # type: ignore[assignment]  # (the client is the bot)
     loc = normalize(interaction.locale)
     try:
         _, _, _, rp = await _cache(bot).load(interaction, table_id)
@@ -352,7 +352,7 @@ async def move_replay(
     if interaction.user.id != owner:
         await open_replay(interaction, table_id, step=step)
         return
-    bot: commands.Bot = interaction.client  # type: ignore[assignment]
+    bot: commands.Bot = interaction.client  # type: ignore[assignment]  # (the client is the bot)
     loc = normalize(interaction.locale)
     try:
         # A table that does not exist (or that this member may not see) is said so before
@@ -423,7 +423,7 @@ class StepButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> StepButton:
         return cls(int(match["table"]), match["kind"], int(match["step"]), int(match["owner"]))
 
@@ -478,7 +478,7 @@ class HandSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> HandSelect:
         return cls(int(match["table"]), int(match["owner"]))
 
@@ -506,7 +506,7 @@ class DownloadButton(discord.ui.DynamicItem[discord.ui.Button], template=r"th:rd
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> DownloadButton:
         return cls(int(match["table"]))
 
@@ -520,7 +520,7 @@ def download_file(record: ReplayRecord) -> discord.File:
 
 
 async def send_download(interaction: discord.Interaction, table_id: int) -> None:
-    bot: commands.Bot = interaction.client  # type: ignore[assignment]
+    bot: commands.Bot = interaction.client  # type: ignore[assignment]  # (the client is the bot)
     loc = normalize(interaction.locale)
     try:
         _, record, _, _ = await _cache(bot).load(interaction, table_id)

@@ -43,7 +43,7 @@ class SanDaYi(
             "turn_seconds": turn_seconds,
             "hints": hints,
         }
-        await self.bot.host.open_lobby(  # type: ignore[attr-defined]
+        await self.bot.host.open_lobby(  # type: ignore[attr-defined]  # (bot.app.Teahouse's)
             interaction,
             "sandayi",
             {k: v for k, v in options.items() if v is not None},

@@ -13,7 +13,10 @@ import functools
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 
 class IllegalAction(Exception):
@@ -78,7 +81,7 @@ class Result:
         return cls.from_team_scores(scores, [[s] for s in range(len(scores))], scores)
 
 
-OptionsT = TypeVar("OptionsT")
+OptionsT = TypeVar("OptionsT", bound="DataclassInstance")  # (a game's options dataclass)
 StateT = TypeVar("StateT", bound="State")
 
 
@@ -89,7 +92,7 @@ def parse_options(cls: type[OptionsT], options: Mapping[str, Any] | None) -> Opt
     a dataclass may validate further in ``__post_init__``.
     """
     options = dict(options or {})
-    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    fields = {f.name: f for f in dataclasses.fields(cls)}
     unknown = sorted(set(options) - set(fields))
     if unknown:
         noun = "option" if len(unknown) == 1 else "options"
@@ -130,7 +133,7 @@ def _seat_guarded(method: Callable[..., Any], name: str) -> Callable[..., Any]:
             raise IllegalAction("You are not seated at this table.")
         return method(self, seat, *args, **kwargs)
 
-    guarded._seat_guarded = True  # type: ignore[attr-defined]
+    guarded._seat_guarded = True  # type: ignore[attr-defined]  # (a mark on the function)
     return guarded
 
 
@@ -355,19 +358,19 @@ def replayer(new_game: Callable[..., StateT]) -> Callable[..., StateT]:
         deck: Any = None,
     ) -> StateT:
         """Rebuild a match from its action log (raises IllegalAction if the log does not fit)."""
-        return replay_from(new_game, seed, players, options, log, deck=deck)  # type: ignore[return-value]
+        return replay_from(new_game, seed, players, options, log, deck=deck)
 
     return replay
 
 
 def replay_from(
-    new_game: Callable[..., State],
+    new_game: Callable[..., StateT],
     seed: int | str,
     players: Sequence[str],
     options: Mapping[str, Any] | None,
     log: Sequence[tuple[int, str]],
     deck: Sequence[str] | None = None,
-) -> State:
+) -> StateT:
     """Rebuild a state by applying ``log`` to a fresh game. Raises IllegalAction if it can't."""
     state = new_game(seed, players, options, deck=deck)
     for seat, code in log:

@@ -64,7 +64,11 @@ def determinized_choice(
         if budget.seconds is not None and clock() - started >= budget.seconds:
             break
     best = max(range(len(legal)), key=lambda i: (totals[i], -i))
-    if prior in legal and totals[best] - totals[legal.index(prior)] <= margin * (n or 1):
+    if (
+        prior is not None
+        and prior in legal
+        and totals[best] - totals[legal.index(prior)] <= margin * (n or 1)
+    ):
         return prior
     return legal[best]
 

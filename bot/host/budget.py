@@ -338,7 +338,8 @@ class RestBudget:
         for pump in (self._pump, self._gate_pump, self._retry):
             if pump is not None:
                 pump.cancel()
-        for *_, future in (*self._waiters, *self._at_gate):
+        futures = [waiter[-1] for waiter in self._waiters] + [at[-1] for at in self._at_gate]
+        for future in futures:
             if not future.done():
                 future.cancel()
         self._waiters.clear()
@@ -359,7 +360,7 @@ def gate_requests(http: Any, budget: RestBudget) -> None:
         finally:
             budget.answered()
 
-    gated.__wrapped__ = request  # type: ignore[attr-defined]
+    gated.__wrapped__ = request  # type: ignore[attr-defined]  # (as functools.wraps sets it)
     http.request = gated
 
 

@@ -40,7 +40,7 @@ class ClicksMixin(HostBase):
         table_id: int | None,
         work: Any,
         *,
-        view: discord.ui.View | None = None,
+        view: discord.ui.View | discord.ui.LayoutView | None = None,
     ) -> None:
         """Run a click's handler; if it raises, log it and answer the user (never silent).
         The clicker's language is remembered first (their DMs are written in it).
@@ -153,6 +153,7 @@ class ClicksMixin(HostBase):
             if form is None:
                 problem = Text("These controls are out of date — use your latest hand message.")
         if problem or form is None:
+            assert problem is not None  # (no form found is a problem said)
             await ephemeral(interaction, problem)
             return
         modal = form_modal(table_id, seat, version, form, locale_of(interaction))
@@ -402,4 +403,4 @@ def let_go_of_payloads(interaction: discord.Interaction) -> None:
     # handled click goes through its webhook (followup, edit_original_response), never its
     # response again. (The same private-slot caveat.)
     with contextlib.suppress(AttributeError):
-        del interaction._cs_response
+        del interaction._cs_response  # type: ignore[attr-defined]  # (a slot discord.py does not annotate)

@@ -38,11 +38,12 @@ LOBBY_ACTIONS = ("join", "leave", "ai", "start", "cancel")
 
 
 def _host(interaction: discord.Interaction) -> TableHost:
-    return interaction.client.host  # type: ignore[attr-defined]
+    host: TableHost = interaction.client.host  # type: ignore[attr-defined]  # (bot.app.Teahouse's)
+    return host
 
 
 class ActionButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"th:a:(?P<table>\d+):(?P<seat>\d+):(?P<version>\d+):(?P<code>.+)",
 ):
     """A button that applies one action code for one seat at one state version."""
@@ -61,7 +62,7 @@ class ActionButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ActionButton:
         return cls(int(match["table"]), int(match["seat"]), int(match["version"]), match["code"])
 
@@ -72,7 +73,7 @@ class ActionButton(
 
 
 class ActionSelect(
-    discord.ui.DynamicItem[discord.ui.Select],
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
     template=r"th:s:(?P<table>\d+):(?P<seat>\d+):(?P<version>\d+):(?P<verb>[^:]*)",
 ):
     """A select whose chosen values, after the verb, make the action code."""
@@ -81,7 +82,7 @@ class ActionSelect(
         self, table: int, seat: int, version: int, spec: Select | None = None, verb: str = ""
     ) -> None:
         verb = spec.verb if spec is not None else verb
-        select: discord.ui.Select = discord.ui.Select(
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
             custom_id=f"th:s:{table}:{seat}:{version}:{verb}",
             placeholder=spec.placeholder[:150] if spec else None,
             min_values=spec.min_values if spec else 1,
@@ -100,7 +101,7 @@ class ActionSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ActionSelect:
         return cls(
             int(match["table"]), int(match["seat"]), int(match["version"]), verb=match["verb"]
@@ -118,7 +119,7 @@ class ActionSelect(
 
 
 def _option_order(interaction: discord.Interaction) -> dict[str, int]:
-    custom_id = (interaction.data or {}).get("custom_id")
+    custom_id = interaction.data.get("custom_id") if interaction.data else None
     message = interaction.message
     if message is None:
         return {}
@@ -130,7 +131,7 @@ def _option_order(interaction: discord.Interaction) -> dict[str, int]:
 
 
 class FormButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"th:f:(?P<table>\d+):(?P<seat>\d+):(?P<version>\d+):(?P<verb>[^:]*)",
 ):
     """A button that opens a form (a modal) of several choices made together; the form,
@@ -150,7 +151,7 @@ class FormButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> FormButton:
         return cls(int(match["table"]), int(match["seat"]), int(match["version"]), match["verb"])
 
@@ -178,7 +179,7 @@ def form_modal(
         title=form.title[:MAX_FORM_LABEL], custom_id=f"th:m:{table}:{seat}:{version}:{form.verb}"
     )
     for f in form.fields[:5]:
-        select: discord.ui.Select = discord.ui.Select(
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
             custom_id=f.key,
             min_values=1,
             max_values=1,
@@ -223,7 +224,7 @@ def form_answers(data: Any) -> dict[str, str]:
 
 
 class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"th:l:(?P<table>\d+):(?P<action>join|leave|ai|start|cancel)",
 ):
     LABELS = {
@@ -256,7 +257,7 @@ class LobbyButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> LobbyButton:
         return cls(int(match["table"]), match["action"])
 
@@ -266,7 +267,9 @@ class LobbyButton(
         await host.guarded(interaction, f"lobby {self.action}", self.table, work, view=self.view)
 
 
-class LobbyAISelect(discord.ui.DynamicItem[discord.ui.Select], template=r"th:la:(?P<table>\d+)"):
+class LobbyAISelect(
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]], template=r"th:la:(?P<table>\d+)"
+):
     """The lobby's second row: add an AI player of a chosen level (games with levels)."""
 
     LABELS = {
@@ -304,7 +307,7 @@ class LobbyAISelect(discord.ui.DynamicItem[discord.ui.Select], template=r"th:la:
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> LobbyAISelect:
         return cls(int(match["table"]))
 
@@ -315,7 +318,9 @@ class LobbyAISelect(discord.ui.DynamicItem[discord.ui.Select], template=r"th:la:
         await host.guarded(interaction, "lobby ai level", self.table, work, view=self.view)
 
 
-class ShowHandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"th:h:(?P<table>\d+)"):
+class ShowHandButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=r"th:h:(?P<table>\d+)"
+):
     """On the table message: answers a seated player ephemerally with their hand and controls."""
 
     def __init__(self, table: int, locale: str = DEFAULT_LOCALE) -> None:
@@ -331,7 +336,7 @@ class ShowHandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"th:h:
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ShowHandButton:
         return cls(int(match["table"]))
 
@@ -342,7 +347,8 @@ class ShowHandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"th:h:
 
 
 class ReclaimButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"th:r:(?P<table>\d+):(?P<seat>\d+)"
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"th:r:(?P<table>\d+):(?P<seat>\d+)",
 ):
     """In the DM of a player whose seat an AI took over after timeouts: play again."""
 
@@ -358,7 +364,7 @@ class ReclaimButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ReclaimButton:
         return cls(int(match["table"]), int(match["seat"]))
 
@@ -369,7 +375,7 @@ class ReclaimButton(
 
 
 class HintButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"th:i:(?P<table>\d+):(?P<seat>\d+):(?P<version>\d+)(?::(?P<ok>ok))?",
 ):
     """Next to a seat's controls when the table offers hints: what the AI would play, shown
@@ -392,7 +398,7 @@ class HintButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> HintButton:
         return cls(
             int(match["table"]), int(match["seat"]), int(match["version"]), bool(match["ok"])
@@ -405,7 +411,7 @@ class HintButton(
 
 
 class SpectateButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"th:v:(?P<table>\d+)(?::(?P<refresh>r))?",
 ):
     """On the table message (Spectate) and on the spectator view itself (Refresh): the
@@ -425,7 +431,7 @@ class SpectateButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> SpectateButton:
         return cls(int(match["table"]), bool(match["refresh"]))
 
@@ -451,8 +457,7 @@ ALL_DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 def matches_a_component(custom_id: str) -> bool:
     """Whether a custom id is one of ours (it matches a dynamic item's template)."""
     return any(
-        item.__discord_ui_compiled_template__.fullmatch(custom_id)  # type: ignore[attr-defined]
-        for item in ALL_DYNAMIC_ITEMS
+        item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in ALL_DYNAMIC_ITEMS
     )
 
 
@@ -545,13 +550,13 @@ def controls_view(
                 (i for i, r in enumerate(rows) if isinstance(r, tuple) and len(r) < 5), None
             )
         if free is not None:
-            button = HintButton(table, seat, version, locale=locale)
-            button.row = free
-            view.add_item(button)
+            hint_button = HintButton(table, seat, version, locale=locale)
+            hint_button.row = free
+            view.add_item(hint_button)
     return view
 
 
-def release_view(view: discord.ui.View | None) -> None:
+def release_view(view: discord.ui.View | discord.ui.LayoutView | None) -> None:
     """Unlink a view that has been sent from its items. A view and its items refer to each
     other, so left alone every view built for a DM or a table edit (hundreds a second at
     1,000 tables) lives on until a full garbage collection, and each such collection is a

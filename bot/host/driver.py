@@ -33,7 +33,7 @@ LONGEST_RETRY_PAUSE = 2.0
 def retry_pause(failures: int) -> float:
     """Seconds to wait after ``failures`` failed steps in a row: 0.2, 0.4, 0.8 … up to
     :data:`LONGEST_RETRY_PAUSE` (a failing step never makes the driver spin)."""
-    return min(LONGEST_RETRY_PAUSE, 0.1 * 2 ** min(failures, 16))
+    return min(LONGEST_RETRY_PAUSE, 0.1 * 2.0 ** min(failures, 16))
 
 
 def store_failure(error: BaseException) -> bool:

@@ -65,6 +65,7 @@ class FinishMixin(HostBase):
             )
             for s in table.seats
         ]
+        assert table.guild_id is not None  # (a stored table's is never NULL)
         recorded = await self.store.record_result(
             table.id,
             guild_id=table.guild_id,

@@ -164,7 +164,7 @@ class HintsMixin(HostBase):
         if table is not None and not table.driven:
             async with table.lock:  # a cache of the log: catch up before judging the click
                 await self._catch_up(table)
-        problem = self._precheck(table, interaction.user.id, seat, version)  # type: ignore[attr-defined]
+        problem = self._precheck(table, interaction.user.id, seat, version)
         if problem:
             await ephemeral(interaction, problem)
             return
@@ -174,7 +174,7 @@ class HintsMixin(HostBase):
         stored = row.options.get("hinted") if row is not None else None
         used = set(table.options.get("hinted") or []) | set(stored or [])
         async with table.lock:
-            problem = self._precheck(table, interaction.user.id, seat, version)  # type: ignore[attr-defined]
+            problem = self._precheck(table, interaction.user.id, seat, version)
             if problem is None:
                 # Asking is playing: their next decision edits their DM in place.
                 table.seats[seat].acted_at = time.monotonic()
@@ -187,7 +187,7 @@ class HintsMixin(HostBase):
             await ephemeral(interaction, problem)
             return
         if first:
-            await self._post(  # type: ignore[attr-defined]
+            await self._post(
                 table,
                 Text(
                     "💡 {name} asked for a hint: this match will not be rated.",

@@ -37,7 +37,7 @@ class LifecycleMixin(HostBase):
     async def _start(
         self, interaction: discord.Interaction, row: Any, seats: list[SeatRow]
     ) -> None:
-        row = await self._settle_hints(row, seats)  # type: ignore[attr-defined]
+        row = await self._settle_hints(row, seats)
         table = self._build_table(row, seats, log=[])
         await self.locales.load(s.user_id for s in table.humans())
         embed = await self._lobby_embed(row.id, note=Text("The game is on — see the thread."))
@@ -67,7 +67,7 @@ class LifecycleMixin(HostBase):
         if channel is None or table.lobby_message_id is None:
             return None
         try:
-            message = channel.get_partial_message(table.lobby_message_id)  # type: ignore[union-attr]
+            message = channel.get_partial_message(table.lobby_message_id)  # type: ignore[union-attr]  # (a table is in a text channel)
             await self.budget.acquire(Priority.POST)
             thread = await message.create_thread(
                 name=f"{title} #{table.id}", auto_archive_duration=1440

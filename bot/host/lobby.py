@@ -48,6 +48,7 @@ class LobbyMixin(HostBase):
         if interaction.guild_id is None:
             await ephemeral(interaction, Text("Tables are opened in a server channel, not in DMs."))
             return
+        assert interaction.channel_id is not None  # (a command in a server has its channel)
         locale = normalize(language or getattr(interaction, "guild_locale", None))
         try:
             # The quotas are checked and the table made in one transaction: /new clicked
@@ -361,9 +362,9 @@ def ai_seat_name(number: int, level: str, locale: str) -> str:
     stored, so the table, its messages and /history show the level without looking it up
     (``normal``, the default, is not said: "AI 2")."""
     if level == "easy":
-        return localize(locale, Text("AI {number} (easy)", number=number))
+        return str(localize(locale, Text("AI {number} (easy)", number=number)))
     if level == "strong":
-        return localize(locale, Text("AI {number} (strong)", number=number))
+        return str(localize(locale, Text("AI {number} (strong)", number=number)))
     return f"AI {number}"
 
 

@@ -215,7 +215,7 @@ class PresenterMixin(HostBase):
             if posting:
                 message = await channel.send(
                     content, file=file, view=view, allowed_mentions=NO_PINGS
-                )  # type: ignore[arg-type]
+                )
                 table.table_message_id = message.id
                 await self.store.update_table(table.id, table_message_id=message.id)
             elif file is not None:
@@ -284,7 +284,7 @@ class PresenterMixin(HostBase):
 
     def _hand_content(self, table: Table, seat: Seat, locale: str = DEFAULT_LOCALE) -> str:
         """The text of a player's hand message (DM or Show my hand), in ``locale``."""
-        fields = {
+        fields: dict[str, Any] = {
             "game": game_title(table.spec, locale),
             "table": table.id,
             "channel": f"<#{table.channel_for_table}>",
@@ -705,7 +705,7 @@ class PresenterMixin(HostBase):
         assert seat.user_id is not None
         user = self.bot.get_user(seat.user_id)
         if user is not None and user.dm_channel is not None:
-            channel = user.dm_channel
+            channel: discord.DMChannel | discord.PartialMessageable = user.dm_channel
         else:
             # Opened from the user's id alone: looking the user up first (a user discord.py
             # no longer caches) would be one more request per player.

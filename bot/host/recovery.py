@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Literal
 
 import discord
 
@@ -34,7 +34,7 @@ UNKNOWN_CHANNEL = 10003
 UNKNOWN_MESSAGE = 10008
 MISSING_PERMISSIONS = 50013
 THREAD_ARCHIVED = 50083
-PUBLIC_THREAD = 11
+PUBLIC_THREAD: Literal[11] = 11
 
 #: The permissions a table needs in its channel (discord.py's names), as Discord's settings
 #: name them to the server's moderators.
@@ -87,7 +87,7 @@ class RecoveryMixin(HostBase):
         me = getattr(guild, "me", None)
         if channel is None or me is None or not hasattr(channel, "permissions_for"):
             return None
-        return channel.permissions_for(me)  # type: ignore[no-any-return]
+        return channel.permissions_for(me)
 
     async def _tell_host_missing(self, table: Table, missing: Iterable[str]) -> None:
         """Tell the table's host by DM which permissions the table lacks where it is played,
@@ -115,7 +115,7 @@ class RecoveryMixin(HostBase):
             permissions=names,
         )
         try:
-            channel = await self._dm_channel(host)  # type: ignore[attr-defined]
+            channel = await self._dm_channel(host)
             await self.budget.acquire(Priority.DM)
             await channel.send(localize(loc, text), allowed_mentions=NO_PINGS)
         except discord.HTTPException as e:

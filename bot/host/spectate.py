@@ -142,7 +142,7 @@ class SpectateMixin(HostBase):
             await interaction.response.defer(ephemeral=True, thinking=True)
         async with table.lock:
             if not table.driven:  # a cache of the log: catch up first
-                await self._catch_up(table)  # type: ignore[attr-defined]
+                await self._catch_up(table)
             public = table.state.view(None)
             content = spectator_text(table, locale)
             over = table.state.is_over
@@ -206,7 +206,7 @@ class SpectateMixin(HostBase):
             if data
             else None
         )
-        await self._post(table, "\n".join(lines), file)  # type: ignore[attr-defined]
+        await self._post(table, "\n".join(lines), file)
 
 
 __all__ = ["SpectateMixin", "hands_line", "spectator_text"]

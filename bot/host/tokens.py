@@ -93,4 +93,4 @@ class ClickToken:
 
     async def edit_original_response(self, **edit: Any) -> None:
         """Edit the message the click was on (``PATCH …/messages/@original``)."""
-        await self.followup.edit_message(ORIGINAL_MESSAGE, **edit)  # type: ignore[arg-type]
+        await self.followup.edit_message(ORIGINAL_MESSAGE, **edit)  # type: ignore[call-overload]  # (an id typed int; "@original" works)

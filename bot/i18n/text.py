@@ -30,7 +30,7 @@ class Text(str):
 
     msgid: str
     plural: str | None
-    count: int | None
+    count: int | None  # type: ignore[assignment]  # hides str.count: a plural's n reads better
     context: str | None
     fields: dict[str, Any]
 

@@ -85,7 +85,7 @@ def cached_text(
     x, y = xy
     start = (math.modf(x)[0], math.modf(y)[0])
     anchor = anchor or "la"
-    passes = [(ink, 0.0)]
+    passes: list[tuple[int | None, float]] = [(ink, 0.0)]
     if stroke_width:
         stroke_ink = _ink(draw, stroke_fill) if stroke_fill is not None else ink
         passes = [(stroke_ink, stroke_width)] + ([(ink, 0.0)] if ink != stroke_ink else [])
@@ -102,7 +102,7 @@ def _ink(draw: ImageDraw.ImageDraw, fill: Any) -> int | None:
 class Draw(ImageDraw.ImageDraw):
     """``ImageDraw.Draw`` whose single-line FreeType ``text`` comes from the glyph-mask cache."""
 
-    def text(  # type: ignore[override]
+    def text(
         self,
         xy: tuple[float, float],
         text: Any,
@@ -120,7 +120,7 @@ class Draw(ImageDraw.ImageDraw):
             or not isinstance(text, str)
             or not isinstance(font, ImageFont.FreeTypeFont)
         ):
-            super().text(
+            super().text(  # type: ignore[misc]  # (no caller passes 6 extra positionals)
                 xy, text, fill, font, anchor, *args, stroke_width=stroke_width,
                 stroke_fill=stroke_fill, **kwargs,
             )  # fmt: skip
@@ -266,7 +266,7 @@ def outline_box(
 
 def text_size(text: str, fnt: ImageFont.FreeTypeFont, stroke: int = 0) -> tuple[int, int]:
     left, top, right, bottom = fnt.getbbox(text, stroke_width=stroke)
-    return right - left, bottom - top
+    return int(right - left), int(bottom - top)  # (a FreeType font measures in whole pixels)
 
 
 def draw_text(

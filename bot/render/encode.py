@@ -29,7 +29,7 @@ from PIL import Image
 try:  # optional: without it (a platform with no wheel), Pillow's own encoder writes every PNG
     from isal import isal_zlib as _fast_deflate
 except ImportError:  # pragma: no cover - the project's requirements install it
-    _fast_deflate = None
+    _fast_deflate = None  # type: ignore[assignment]  # (None stands for the missing module)
 
 # zlib level 6 costs ~3x the time of level 3 for ~15% fewer bytes on palette images; the
 # time is per pixel, so it is the same for every table.

@@ -333,7 +333,8 @@ class Replayer:
 
     def _fresh(self) -> State:
         try:
-            return self.module.new_game(self.record.seed, self.record.names, self.options)
+            state: State = self.module.new_game(self.record.seed, self.record.names, self.options)
+            return state
         except Exception as exc:
             raise ReplayError(f"the match cannot be set up: {exc}") from exc
 

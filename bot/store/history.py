@@ -222,7 +222,7 @@ class _History:
 class _StoreCache:
     histories: dict[tuple[int, str], _History] = field(default_factory=dict)
     #: San Da Yi rates every hand as its own contest: those come from replaying the match.
-    contests: dict[int, tuple] = field(default_factory=dict)
+    contests: dict[int, tuple[Any, ...]] = field(default_factory=dict)
 
 
 _CACHES: weakref.WeakKeyDictionary[Store, _StoreCache] = weakref.WeakKeyDictionary()
@@ -235,12 +235,12 @@ def _cache(store: Store) -> _StoreCache:
     return cache
 
 
-async def _rating_games(store: Store, table_id: int) -> tuple:
+async def _rating_games(store: Store, table_id: int) -> tuple[Any, ...]:
     contests = _cache(store).contests
     if table_id in contests:
         return contests[table_id]
     found = await replay_record(store, table_id)
-    games: tuple = ()
+    games: tuple[Any, ...] = ()
     if found is not None:
         try:
             state = Replayer(found[1]).final

@@ -6,8 +6,9 @@ from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from statistics import fmean
+from typing import Any
 
-from openskill.models import PlackettLuce
+from openskill.models import PlackettLuce, PlackettLuceRating
 
 MODEL = PlackettLuce()
 DEFAULT_MU: float = MODEL.mu
@@ -30,7 +31,7 @@ class Entry:
 
 
 def rate_match(
-    entries: Sequence[Entry], current: Mapping[Hashable, tuple[float, float]]
+    entries: Sequence[Entry], current: Mapping[Any, tuple[float, float]]
 ) -> dict[Hashable, tuple[float, float]]:
     """New ``(mu, sigma)`` for every player of the match.
 
@@ -43,9 +44,9 @@ def rate_match(
     if len(team_ids) < 2 or len({e.player for e in entries}) < 2:
         return {}
     teams: list[list[Entry]] = [[e for e in entries if e.team == t] for t in team_ids]
-    ranks = [min(e.place for e in team) for team in teams]
+    ranks: list[float] = [min(e.place for e in team) for team in teams]
 
-    def prior(player: Hashable):
+    def prior(player: Hashable) -> PlackettLuceRating:
         mu, sigma = current.get(player, (DEFAULT_MU, DEFAULT_SIGMA))
         return MODEL.rating(mu=mu, sigma=sigma)
 

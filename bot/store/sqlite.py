@@ -51,13 +51,18 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.store.migrate import MIGRATIONS_DIR, migrate
-from bot.store.rows import ACTION_SOURCES, SharedClick, StoreUnavailable, TableClosed
+from bot.store.rows import (
+    ACTION_SOURCES,
+    SharedClick,
+    StoreError,
+    StoreUnavailable,
+    TableClosed,
+)
 from bot.store.store import (
     CLOSED_STATUSES,
     IntegrityViolation,
     Row,
     Store,
-    StoreError,
     Transaction,
     _click_params,
 )
@@ -153,7 +158,9 @@ class _SQLiteTransaction(Transaction):
         return list(await _call(self._db.execute_fetchall(sql, params)))
 
     async def insert_id(self, sql: str, params: Sequence[Any]) -> int:
-        return int((await _call(self._db.execute(sql, params))).lastrowid)
+        row_id = (await _call(self._db.execute(sql, params))).lastrowid
+        assert row_id is not None  # (set by every INSERT)
+        return row_id
 
     async def lock(self, key: str) -> None:
         """Nothing to do: ``BEGIN IMMEDIATE`` already holds the database's write lock."""
@@ -333,8 +340,10 @@ class _Writer:
         """An append that was not taken: its table is closed, or the append was not the
         next of its table (its caller is told which is)."""
         try:
-            rows = await _call(
-                self.db.execute_fetchall(_NEXT_INDEX, (append.table_id, append.table_id))
+            rows = list(
+                await _call(
+                    self.db.execute_fetchall(_NEXT_INDEX, (append.table_id, append.table_id))
+                )
             )
         except Exception as exc:
             _fail(append, exc)

@@ -20,7 +20,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from bot.store import ratings
 from bot.store.rows import (
@@ -107,7 +107,12 @@ class IntegrityViolation(StoreError):
         self.duplicate = duplicate
 
 
-Row = Mapping[str, Any]
+class Row(Protocol):
+    """A result row, read by column name or position: ``sqlite3.Row``, asyncpg's ``Record``."""
+
+    def __getitem__(self, key: str | int, /) -> Any: ...
+
+    def keys(self) -> Iterable[str]: ...
 
 
 def outage_error(error: BaseException) -> bool:

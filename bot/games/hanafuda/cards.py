@@ -132,9 +132,9 @@ ALL_CARDS: tuple[str, ...] = tuple(f"{m}{k}" for m in range(1, 13) for k in _MON
 _BY_CODE = {
     code: Card(
         code,
-        int(_CODE.fullmatch(code).group(1)),
+        int(_CODE.fullmatch(code).group(1)),  # type: ignore[union-attr]  # (every code matches)
         _KIND_CLASS[code[-1] if code[-1] in "bar" else "p"],
-    )  # type: ignore[union-attr]
+    )
     for code in ALL_CARDS
 }
 

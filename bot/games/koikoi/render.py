@@ -229,7 +229,7 @@ def _stack_column(img: Image.Image, view: View, locale: str) -> None:
     box = LAYOUT.side_box
     x0, y0, x1, _ = box
     cx = (x0 + x1) // 2
-    title = Text(
+    title: str = Text(
         "Round {round} / {rounds}", round=view.get("round", 1), rounds=view.get("rounds", 6)
     )
     title, size = fit_text(say(locale, title), x1 - x0 - 12, 19, bold=True, min_size=14)
@@ -312,7 +312,7 @@ def _banner(img: Image.Image, view: View, locale: str) -> None:
     d = draw_banner_panel(img, box)
     cx = (box[0] + box[2]) // 2
     if scores[0] == scores[1]:
-        headline = Text("Tie  {a} – {b}", a=scores[0], b=scores[1])
+        headline: str = Text("Tie  {a} – {b}", a=scores[0], b=scores[1])
     else:
         win = 0 if scores[0] > scores[1] else 1
         headline = Text(

@@ -401,7 +401,7 @@ class KoiKoiState(State):
             wins = [instant_win(self.hands[s]) for s in (0, 1)]
             winner = next((s for s in (0, 1) if wins[s]), None)
             if winner is not None:
-                kind, what = wins[winner]  # type: ignore[misc]
+                kind, what = wins[winner]  # type: ignore[misc]  # (the winner's is not None)
                 name = self.players[winner]
                 if kind == "teshi":
                     text = Text(
@@ -517,7 +517,7 @@ class KoiKoiState(State):
         if self.is_over or seat != self.current:
             return []
         if self.phase == PLAY:
-            out = []
+            out: list[str] = []
             for c in sort_cards(self.hands[seat]):
                 targets = self._matches(c)
                 if len(targets) == 2:
@@ -554,7 +554,8 @@ class KoiKoiState(State):
         if not targets:
             self.board.append(code)
             return []
-        took = [target] if len(targets) == 2 else targets  # 1: the pair; 3: collect all four
+        # 1: the pair; 2: the one the move names; 3: collect all four
+        took: list[str] = [target] if len(targets) == 2 else targets  # type: ignore[list-item]  # (two: the move names one)
         for t in took:
             self.board.remove(t)
         self.captures[seat].extend([code, *took])

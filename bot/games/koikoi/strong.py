@@ -190,7 +190,7 @@ def _greedy_play(hand: Sequence[str], board: Sequence[str]) -> tuple[str, str | 
     for card in hand:
         same = by_month.get(MONTH[card])
         if not same:
-            option = (-_VALUE[card] - 100, card, None)
+            option: tuple[int, str, str | None] = (-_VALUE[card] - 100, card, None)
         elif len(same) == 2:
             target = _best_target(same)
             option = (_VALUE[card] + _VALUE[target], card, target)

@@ -223,7 +223,7 @@ def _true_declares(
     if shanten(hand, len(melds)) > 0:
         return []
     own, rnd = _winds(view, seat)
-    out = set()
+    out: set[int] = set()
     for d in range(NUM_KINDS):
         if hand[d]:
             hand[d] -= 1

@@ -446,10 +446,10 @@ _NEED = {
 }
 
 
-_PLANS: dict[tuple[int, ...], tuple[tuple[int, int, int, int, int], ...]] = {}
+_PLANS: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
 
 
-def _plans(res: tuple[int, ...]) -> tuple[tuple[int, int, int, int, int], ...]:
+def _plans(res: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """For segment sizes mod 3: every (flag per segment...) that would have to hold.
 
     Each plan picks the pair segment, the segment the discard leaves and the one the new
@@ -458,7 +458,7 @@ def _plans(res: tuple[int, ...]) -> tuple[tuple[int, int, int, int, int], ...]:
     v = _PLANS.get(res)
     if v is not None:
         return v
-    plans = []
+    plans: list[tuple[int, ...]] = []  # (a flag per segment)
     for pair in range(4):
         delta = [((2 if s == pair else 0) - res[s]) % 3 for s in range(4)]
         moved = [s for s in range(4) if delta[s]]
@@ -471,9 +471,9 @@ def _plans(res: tuple[int, ...]) -> tuple[tuple[int, int, int, int, int], ...]:
             moves = []
         for rem, add in moves:
             plans.append(tuple(_NEED[(s == pair, s == rem, s == add)] for s in range(4)))
-    v = tuple(plans)  # type: ignore[assignment]
-    _PLANS[res] = v  # type: ignore[assignment]
-    return v  # type: ignore[return-value]
+    v = tuple(plans)
+    _PLANS[res] = v
+    return v
 
 
 def _flags4(c: Sequence[int]) -> tuple[int, int, int, int]:
@@ -507,23 +507,23 @@ def one_swap_complete(c: Sequence[int]) -> bool:
     return False
 
 
-_ADD_PLANS: dict[tuple[int, ...], tuple[tuple[int, int, int, int], ...]] = {}
+_ADD_PLANS: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
 
 
-def _add_plans(res: tuple[int, ...]) -> tuple[tuple[int, int, int, int], ...]:
+def _add_plans(res: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     v = _ADD_PLANS.get(res)
     if v is not None:
         return v
-    plans = []
+    plans: list[tuple[int, ...]] = []  # (a flag per segment)
     for pair in range(4):
         delta = [((2 if s == pair else 0) - res[s]) % 3 for s in range(4)]
         moved = [s for s in range(4) if delta[s]]
         if len(moved) == 1 and delta[moved[0]] == 1:
             add = moved[0]
             plans.append(tuple(_NEED[(s == pair, False, s == add)] for s in range(4)))
-    v = tuple(plans)  # type: ignore[assignment]
-    _ADD_PLANS[res] = v  # type: ignore[assignment]
-    return v  # type: ignore[return-value]
+    v = tuple(plans)
+    _ADD_PLANS[res] = v
+    return v
 
 
 def one_add_complete(c: Sequence[int]) -> bool:

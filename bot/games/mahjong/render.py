@@ -383,10 +383,10 @@ def _status(view: Mapping[str, Any], locale: str = DEFAULT_LOCALE) -> str:
         return ""
     who = _name(view, turn)
     if phase == "last_turns":
-        win = view.get("win") or {}
+        winner = (view.get("win") or {}).get("winner", turn)
         return Text(
             "Mah-Jongg by {winner} — {name} takes one more turn",
-            winner=_name(view, win.get("winner", turn)),
+            winner=_name(view, winner),
             name=who,
         )
     return Text("{name} to play", name=who)

@@ -744,7 +744,7 @@ class MahjongState(State):
             w = self.standing[p]
             if w is not None and self.drawn != w:
                 # a locked standing hand: the drawn card goes straight out
-                if self._discard(p, self.drawn, events, auto=True):
+                if self._discard(p, self.drawn, events, auto=True):  # type: ignore[arg-type]  # (_draw set it)
                     return
                 p = self.next_player(p)
                 continue
@@ -794,14 +794,14 @@ class MahjongState(State):
         out = regular_waits(c) if one_add_complete(c) else []
         extra = irregular_candidates(c, melds, own, rnd)
         if extra:
-            out = set(out)
+            waits = set(out)
             for t in extra:
-                if t not in out and c[t] < 4:
+                if t not in waits and c[t] < 4:
                     c[t] += 1
                     if irregular_complete(c, melds, own, rnd, False):
-                        out.add(t)
+                        waits.add(t)
                     c[t] -= 1
-            out = sorted(out)
+            out = sorted(waits)
         self.waits[p] = tuple(out)
 
     def _claim_options(self, d: int, t: int) -> dict[int, list[str]]:
@@ -1278,7 +1278,7 @@ class MahjongState(State):
             if not self._draw(p, False, False, events):
                 break  # the live wall ran out: stop early
             if self.standing[p] is not None:
-                self._discard(p, self.drawn, events, auto=True)  # type: ignore[arg-type]
+                self._discard(p, self.drawn, events, auto=True)  # type: ignore[arg-type]  # (_draw set it)
                 self.last_queue.pop(0)
                 continue
             self.phase = LAST
@@ -1502,7 +1502,7 @@ class MahjongState(State):
         prelude = None
         if self.phase == PRELUDE and self.prelude:
             prelude = {"asked": sorted(self.prelude["order"]), "waiting": self.to_act}
-            if own and seat in self.prelude["order"]:
+            if own and seat is not None and seat in self.prelude["order"]:
                 prelude["my_options"] = self._prelude_options(seat)
                 prelude["my_answer"] = self.prelude["answers"].get(seat)
         win = None
@@ -1539,7 +1539,7 @@ class MahjongState(State):
                 None
                 if self.standing[p] is None
                 else {
-                    "card": CODES[self.standing[p]],  # type: ignore[index]
+                    "card": CODES[self.standing[p]],  # type: ignore[index]  # (not None: see above)
                     "hand": [CODES[t] for t in self.standing_hand[p] or []],
                 }
                 for p in range(4)

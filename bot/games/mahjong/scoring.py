@@ -399,7 +399,7 @@ class OwnWindGroup(Multiplier):
     name, quarters = Text("Pung/kong of own wind"), 2
 
     @classmethod
-    def times(cls, groups, hand, win) -> int:  # type: ignore[no-untyped-def]
+    def times(cls, groups, hand, win) -> int:
         return int(hand.own_tile in _pung_tiles(groups))
 
 
@@ -407,7 +407,7 @@ class RoundWindGroup(Multiplier):
     name, quarters = Text("Pung/kong of the round wind"), 2
 
     @classmethod
-    def times(cls, groups, hand, win) -> int:  # type: ignore[no-untyped-def]
+    def times(cls, groups, hand, win) -> int:
         return int(hand.round_tile in _pung_tiles(groups))
 
 
@@ -415,7 +415,7 @@ class OwnSeasonOrFlower(Multiplier):
     name, quarters = Text("Own-seat season/flower"), 1
 
     @classmethod
-    def times(cls, groups, hand, win) -> int:  # type: ignore[no-untyped-def]
+    def times(cls, groups, hand, win) -> int:
         return sum(1 for e in hand.extras if extra_wind(e) == hand.own)
 
 
@@ -423,7 +423,7 @@ class DragonGroup(Multiplier):
     name, quarters = Text("Pung/kong of dragons"), 2
 
     @classmethod
-    def times(cls, groups, hand, win) -> int:  # type: ignore[no-untyped-def]
+    def times(cls, groups, hand, win) -> int:
         return int(bool(_pung_tiles(groups) & set(DRAGONS)))
 
 
@@ -431,7 +431,7 @@ class FourWindsOrFlowers(Multiplier):
     name, quarters = Text("All four winds or flowers"), 6
 
     @classmethod
-    def times(cls, groups, hand, win) -> int:  # type: ignore[no-untyped-def]
+    def times(cls, groups, hand, win) -> int:
         extras = set(hand.extras)
         return int(
             set(WINDS) <= _pung_tiles(groups) or set(FLOWERS) <= extras or set(SEASONS) <= extras
@@ -442,7 +442,7 @@ class Composition(Multiplier):
     """The hand's make-up; these exclude each other (the highest that applies counts)."""
 
     @classmethod
-    def times(cls, groups, hand, win) -> int:  # type: ignore[no-untyped-def]
+    def times(cls, groups, hand, win) -> int:
         return int(cls.fits(hand.all_tiles()))
 
     @classmethod
@@ -515,7 +515,7 @@ class WinWithKong(Multiplier):
     name, quarters, winner_only = Text("Win with a kong"), 2, True
 
     @classmethod
-    def times(cls, groups, hand, win) -> int:  # type: ignore[no-untyped-def]
+    def times(cls, groups, hand, win) -> int:
         return int(win is not None and win.after_kong)
 
 
@@ -525,7 +525,7 @@ class CelestialBlessing(Multiplier):
     name, quarters, winner_only = Text("Original hand (Celestial Blessing)"), 6, True
 
     @classmethod
-    def times(cls, groups, hand, win) -> int:  # type: ignore[no-untyped-def]
+    def times(cls, groups, hand, win) -> int:
         return int(win is not None and win.original)
 
 
@@ -631,12 +631,12 @@ def winner_readings(hand: PlayerHand, win: WinInfo) -> list[Reading]:
         arr = special.find(hand.conc, hand.melds, hand.own_tile, hand.round_tile)
         if arr is not None:
             flags = {(k, t): c for k, t, c in hand.melds}
-            groups = [
+            special_groups = [
                 (k, t, flags[(k, t)] if from_meld else True)
                 for k, t, from_meld in arr
                 if k in ("pung", "kong", "chow")
             ]
-            out.append(Reading(groups, special=special, arrangement=arr))
+            out.append(Reading(special_groups, special=special, arrangement=arr))
     return out
 
 
@@ -696,7 +696,7 @@ _SUIT_BEST: dict[tuple[int, ...], tuple[int, tuple[tuple[str, int], ...]]] = {}
 def _best_suit_split(seg: tuple[int, ...], base: int) -> tuple[int, tuple[tuple[str, int], ...]]:
     """Highest concealed-group points of one suit's cards (leftovers allowed)."""
     key = (base, *seg)
-    hit = _SUIT_BEST.get(key)  # type: ignore[arg-type]
+    hit = _SUIT_BEST.get(key)
     if hit is not None:
         return hit
     c = list(seg)
@@ -725,7 +725,7 @@ def _best_suit_split(seg: tuple[int, ...], base: int) -> tuple[int, tuple[tuple[
             p += group_points("chow", base + i, True)
             if p > best[0]:
                 best = (p, (("chow", base + i), *g))
-    _SUIT_BEST[key] = best  # type: ignore[index]
+    _SUIT_BEST[key] = best
     return best
 
 

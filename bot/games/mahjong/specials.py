@@ -245,7 +245,7 @@ class SpecialHand:
 
     @classmethod
     def patterns(cls, own: int, round_: int) -> tuple[Pattern, ...]:
-        return _patterns(cls, own, round_)
+        return _patterns(cls, own, round_)  # type: ignore[arg-type]  # (mypy: a class is not Hashable)
 
     @classmethod
     def near(cls, norm: Sequence[int]) -> bool:

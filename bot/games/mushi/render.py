@@ -261,7 +261,9 @@ def _stock_column(img: Image.Image, view: View, locale: str) -> None:
     box = LAYOUT.side_box
     x0, y0, x1, _ = box
     cx = (x0 + x1) // 2
-    title = Text("Hand {hand} / {hands}", hand=view.get("deal", 1), hands=view.get("deals", 12))
+    title: str = Text(
+        "Hand {hand} / {hands}", hand=view.get("deal", 1), hands=view.get("deals", 12)
+    )
     title, size = fit_text(say(locale, title), x1 - x0 - 12, 19, bold=True, min_size=14)
     d.text((cx, y0 + 20), title, font=font(size, True), fill=WHITE, anchor="mm")
     n = int(view.get("stock_count", 0))
@@ -390,7 +392,7 @@ def _banner(img: Image.Image, view: View, locale: str) -> None:
     d = draw_banner_panel(img, box)
     cx = (box[0] + box[2]) // 2
     if scores[0] == scores[1]:
-        headline = Text("Tie  {a} / {b}", a=_signed(scores[0]), b=_signed(scores[1]))
+        headline: str = Text("Tie  {a} / {b}", a=_signed(scores[0]), b=_signed(scores[1]))
     else:
         win = 0 if scores[0] > scores[1] else 1
         headline = Text(
@@ -436,7 +438,7 @@ def render_table(view: View, locale: str = "en-US") -> Image.Image:
     return img
 
 
-def _short_name(code: str) -> Text:
+def _short_name(code: str) -> str:
     if card(code).cls == RIBBON:
         return ribbon_short_name(code)
     return card_label(code) if code == WILD else card(code).name
@@ -510,7 +512,9 @@ def render_deal_summary(view: View, locale: str = "en-US") -> Image.Image | None
     d = Draw(img)
     elder = say(locale, Text("親 elder: {name}", name=players[h["elder"]]))
     elder, elder_size = fit_text(elder, SUMMARY_W // 3, 15, min_size=11)
-    title = Text("Hand {hand} / {hands} — score sheet", hand=h["hand"], hands=view.get("deals", 12))
+    title: str = Text(
+        "Hand {hand} / {hands} — score sheet", hand=h["hand"], hands=view.get("deals", 12)
+    )
     room = SUMMARY_W - 40 - 24 - int(text_length(elder, elder_size))
     title, title_size = fit_text(say(locale, title), room, 22, bold=True, min_size=16)
     d.text((20, 18 + 22 - title_size), title, font=font(title_size, True), fill=WHITE)
@@ -577,7 +581,7 @@ def render_deal_summary(view: View, locale: str = "en-US") -> Image.Image | None
         for x in h.get("leftovers", [])
     ]
     if notes:
-        text = Text("Left on the table: {notes}", notes=chain_semicolon(notes))
+        text: str = Text("Left on the table: {notes}", notes=chain_semicolon(notes))
         text, size = fit_text(say(locale, text), SUMMARY_W - 40, 14, min_size=10)
         d.text((20, y + 12), text, font=font(size), fill=MUTED)
     return img

@@ -139,7 +139,7 @@ FOUR_WISTERIA = Combination(Text("Four Wisteria"), frozenset({"4a", "4r", "4p1",
 FOUR_PAULOWNIA = Combination(Text("Four Paulownia"), frozenset({"12b", "12p1", "12p2", "12p3"}), 10)
 COMBINATIONS: tuple[Combination, ...] = (THE_THREE, FOUR_WISTERIA, FOUR_PAULOWNIA)
 #: The combinations' names by their English (a view read back from JSON holds plain strings).
-COMBINATION_NAMES: dict[str, Text] = {str(c.name): c.name for c in COMBINATIONS}
+COMBINATION_NAMES: dict[str, str] = {str(c.name): c.name for c in COMBINATIONS}
 
 
 def combination_name(name: str) -> str:
@@ -506,7 +506,7 @@ class MushiState(State):
             return []
         if self.phase == CHOOSE_FLIP:
             return [f"take {t}" for t in self.flip_options]
-        out = []
+        out: list[str] = []
         for c in sort_mushi(self.hands[seat]):
             choices = capture_choices(c, self.table)
             if len(choices) > 1:
@@ -582,7 +582,7 @@ class MushiState(State):
     # ----- a turn ---------------------------------------------------------------------------
     def _play(self, seat: int, code: str, target: str | None) -> list[Event]:
         choices = capture_choices(code, self.table)
-        took = list(choices[0]) if len(choices) == 1 else [target]  # type: ignore[list-item]
+        took: list[str] = list(choices[0]) if len(choices) == 1 else [target]  # type: ignore[list-item]  # (a choice: the move names it)
         self.hands[seat].remove(code)
         events = [self._play_event(seat, code, took)]
         events.extend(self._lay(seat, code, took))

@@ -112,8 +112,8 @@ def hand_cost(cards: Sequence[str]) -> float:
         cost += 0.3 if t >= 12 else 0.8
     for p in pairs:
         cost += 0.2 if p >= 13 else 0.5 if p >= 10 else 1.0
-    for s in singles:
-        cost += 0.0 if s == 14 else 0.4 if s == 13 else 0.7 if s >= 11 else 1.0
+    for v in singles:
+        cost += 0.0 if v == 14 else 0.4 if v == 13 else 0.7 if v >= 11 else 1.0
     if catfish:
         # The Catfish turns a lone low card into a pair, or is a strong single itself.
         cost -= 0.8 if singles else 0.5

@@ -166,7 +166,7 @@ def _emblem(
             ImageDraw.Draw(petal).ellipse((0, 0, petal.width - 1, petal.height - 1), fill=255)
             petal = petal.rotate(-ang, expand=True, resample=Image.Resampling.BICUBIC)
             x0, y0 = int(px - petal.width / 2), int(py - petal.height / 2)
-            d._image.paste(colour, (x0, y0, x0 + petal.width, y0 + petal.height), petal)  # type: ignore[attr-defined]
+            d._image.paste(colour, (x0, y0, x0 + petal.width, y0 + petal.height), petal)
         d.rectangle((cx - r, cy + r * 0.55, cx + r, cy + r * 0.75), fill=colour)
     else:  # a rising sun with rays over the horizon
         for k in range(9):

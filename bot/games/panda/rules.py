@@ -237,7 +237,7 @@ class PandaState(State):
         self.team_scores = [0, 0]
         self.history: list[dict[str, Any]] = []
         self.phase = PASSING
-        self._cache: dict[tuple[int, int], list[str]] = {}
+        self._cache: dict[tuple[int, int], list[Any]] = {}  # (codes, or seats)
         self._start_hand()
 
     # ----- setup --------------------------------------------------------------------------
@@ -352,7 +352,7 @@ class PandaState(State):
         if self.phase != PLAY:
             return []
         if self.pending is not None:
-            return [self.pending_seat]  # type: ignore[list-item]
+            return [self.pending_seat]  # type: ignore[list-item]  # (set with pending)
         return [self.turn] if self.turn is not None else []
 
     @property

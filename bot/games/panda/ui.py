@@ -196,7 +196,7 @@ def _turn(
     hand = list(view.get("hand") or [])
     trick = view.get("trick") or []
     leading = not trick or view.get("trick_won")
-    wish = view.get("wish")
+    wish: str = view.get("wish") or ""  # (the rank wished for; "" for none)
     plays = [c for c in legal if c.startswith("play")]
     # The wish binds when every play offered contains the wished rank (rule 9).
     forced = bool(wish) and bool(plays) and all(_has_rank(c, wish) for c in plays)

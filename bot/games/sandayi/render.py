@@ -290,7 +290,7 @@ def card_back(width: int = 80) -> Image.Image:
     d.rounded_rectangle((m, m, w - m, h - m), radius=w * 0.06, fill=BACK_RED)
     step = w * 0.14
     lw = max(1, SCALE)
-    k = -h
+    k: float = -h
     while k < w + h:  # diagonal lattice
         d.line((m + k, m, m + k + h, m + h), fill=BACK_LINE, width=lw)
         d.line((m + k + h, m, m + k, m + h), fill=BACK_LINE, width=lw)
@@ -579,7 +579,7 @@ def _info_column(img: Image.Image, view: View, locale: str) -> None:
     draw_fitted(d, (x0, y), localize(locale, Text("BID")), width, 13, MUTED, True)
     if bid:
         d.text((x0, y + 18), f"{bid}", font=font(34, True), fill=WHITE)
-        by = localize(locale, Text("by {name}", name=_name(view, declarer)))
+        by = localize(locale, Text("by {name}", name=_name(view, declarer)))  # type: ignore[arg-type]  # (a bid has its declarer)
         draw_fitted(d, (x0 + 64, y + 22), by, width - 64, 15, DECLARER_COLOUR, True)
         stake = localize(locale, Text("stake ×{stake}", stake=view.get("stake")))
         draw_fitted(d, (x0 + 64, y + 42), stake, width - 64, 14, MUTED)
