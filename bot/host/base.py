@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from bot.host.presenter import DmPlan
     from bot.host.tokens import ClickToken
     from bot.i18n.text import Text
-    from bot.store.rows import LeaseClaim, SeatRow, TableRow
+    from bot.store.rows import LeaseClaim, SeatRow, SharedClick, TableRow
 
 log = logging.getLogger(__name__)
 
@@ -155,9 +155,20 @@ class HostBase:
         ) -> Text | None: ...
         async def _seat_returned(self, table: Table, s: Seat) -> None: ...
         # ClusterMixin (bot.host.cluster)
-        async def _apply(self, table: Table, seat: int, code: str, source: str) -> list[Any]: ...
+        async def _apply(
+            self,
+            table: Table,
+            seat: int,
+            code: str,
+            source: str,
+            click: SharedClick | None = None,
+        ) -> list[Any]: ...
         async def _apply_together(
-            self, table: Table, requests: list[tuple[int, str]], source: str
+            self,
+            table: Table,
+            requests: list[tuple[int, str]],
+            source: str,
+            clicks: dict[int, SharedClick] | None = None,
         ) -> list[Any]: ...
         async def _sync_with_log(self, table: Table) -> bool: ...
         async def _catch_up(self, table: Table) -> None: ...
