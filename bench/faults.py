@@ -30,9 +30,6 @@ that ended is recorded once with its rating and announced once, no table is stuc
 live one takes a person's move within 15 s of the last fault), and the host's CPU is quiet
 once play stops. It also reports the time from the database's return to each waiting
 table's first move saved (p50/p99).
-
-Discord's 5xx bursts and gateway disconnects, and a real kill -9, are the real-process
-mode's: these hosts have no Discord to lose and share the bench's process.
 """
 
 from __future__ import annotations

@@ -6,10 +6,11 @@ and the simulated people, as ``python -m bench host`` does (``bench/host_process
 PostgreSQL the processes share a throwaway server the bench starts on its own port
 (``bench/pg_throwaway.py``; never the machine's service); one process may run on SQLite.
 
-Tables of Koi-Koi and Mushi (6 hands), each a person against an AI, are opened with the
-slash commands. The person clicks a legal move from the newest controls the bot sent them
-by DM (``tests/e2e/cluster.py`` ``Players``) after a think time: short at half of the
-tables (their matches end during the run), longer at the others (they stay live). On a
+Tables of San Da Yi (one hand, a person and three AIs), Koi-Koi and Mushi (6 hands; a
+person against an AI) are opened with the slash commands. The person clicks a legal move
+from the newest controls the bot sent them by DM for the decision at hand
+(``tests/e2e/cluster.py`` ``Players``) after a think time: short at half of the tables
+(their matches end during the run), longer at the others (they stay live). On a
 schedule (twice without ``--quick``) the bench injects:
 
 - a burst of Discord 5xx (``FakeDiscord.fail_next``): interaction callbacks, interaction
@@ -52,6 +53,7 @@ import asyncio
 import contextlib
 import copy
 import logging
+import os
 import random
 import sqlite3
 import sys
@@ -71,6 +73,7 @@ from tests.e2e.cluster import (
     PlayedTable,
     Players,
     check_recorded_once,
+    describe,
     open_table,
     until,
 )
@@ -79,8 +82,15 @@ from tests.e2e.teahouse import action_components, control_moves, latest_controls
 
 log = logging.getLogger(__name__)
 
-#: (game, options) of the tables, in turn: short matches of the two-player games.
-MATCHES: tuple[tuple[str, dict[str, Any]], ...] = (("koikoi", {}), ("mushi", {"hands": 6}))
+#: The tables, in turn: (game, options, AI seats, the person's think time in s). The first
+#: two are quick (their matches end during the run: a one-hand San Da Yi against three AIs
+#: in well under a minute), the others slower (they are live when the faults end).
+MATCHES: tuple[tuple[str, dict[str, Any], int, tuple[float, float]], ...] = (
+    ("sandayi", {"hands": 1}, 3, (0.05, 0.3)),
+    ("koikoi", {}, 1, (0.05, 0.3)),
+    ("mushi", {"hands": 6}, 1, (1.0, 3.0)),
+    ("koikoi", {}, 1, (1.0, 3.0)),
+)
 #: The bot processes' settings: no turn runs out (a person's clicks decide), short leases so
 #: a killed process's tables change hands within seconds (not shorter: on a loaded 2-core
 #: machine a renewal must not lapse by accident).
@@ -92,7 +102,7 @@ SETTINGS = {
     "TEAHOUSE_SEED_BASE": "faults",
     "TEAHOUSE_LEASE_SECONDS": "3",
     "TEAHOUSE_RENDER_PROCESSES": "1",
-    "TEAHOUSE_LOG_LEVEL": "INFO",
+    "TEAHOUSE_LOG_LEVEL": os.environ.get("BENCH_BOT_LOG_LEVEL", "INFO"),
 }
 #: The 5xx burst: (route, status, answers failed).
 BURST = (
@@ -204,18 +214,16 @@ class ProcessSoak:
         gate = asyncio.Semaphore(4)
 
         async def one(i: int) -> PlayedTable:
-            game, options = MATCHES[i % len(MATCHES)]
+            game, options, ais, think = MATCHES[i % len(MATCHES)]
             user = self.fake.add_user(f"{game}{i}")
             async with gate:
-                return await open_table(
-                    self.fake, self.store, channels[i % len(channels)], game, [user], 1, options
+                table = await open_table(
+                    self.fake, self.store, channels[i % len(channels)], game, [user], ais, options
                 )
+            self.think[table.id] = think
+            return table
 
         self.tables = list(await asyncio.gather(*(one(i) for i in range(count))))
-        for i, table in enumerate(self.tables):
-            # Quick people at half of the tables (their matches end), slower at the others.
-            fast = i % 4 in (0, 1)
-            self.think[table.id] = (0.05, 0.3) if fast else (1.0, 3.0)
         self.report.tables = len(self.tables)
 
     async def look(self, table: PlayedTable) -> None:
@@ -348,16 +356,30 @@ class ProcessSoak:
         """Each live table takes a person's click within STUCK_AFTER s of the last fault."""
         assert self.players is not None
         deadline = self.last_fault_end + STUCK_AFTER
+        took: list[float] = []
 
         async def probe(table: PlayedTable) -> None:
             while time.monotonic() < deadline:
                 await self.look(table)
-                if table.state.is_over or await self.click(table):
+                if table.state.is_over:
+                    return
+                if await self.click(table):
+                    took.append(time.monotonic() - self.last_fault_end)
                     return
                 await asyncio.sleep(0.2)
             self.report.stuck.append(table.id)
+            shown = {
+                user: [c["custom_id"] for c in found[1]][:3]
+                for user in table.users
+                if (found := latest_controls(self.fake, user))
+            }
+            log.warning(
+                "stuck: %s; to act %s; controls %s", describe(table), table.state.to_act, shown
+            )
 
         await asyncio.gather(*(probe(t) for t in self.tables))
+        if took:
+            self.report.notes["last fault → a click taken (max)"] = f"{max(took):.1f} s"
 
     async def measure_cpu(self, seconds: float = 5.0) -> None:
         """The bots' CPU over ``seconds`` once Discord has heard nothing from them for 2 s
