@@ -23,6 +23,9 @@ schedule (twice without ``--quick``) the bench injects:
 - ``kill -9`` of a bot process (with N ≥ 2 the last one: the others take its tables over
   by their leases and shard 0 keeps receiving the DM clicks), started again afterwards.
 
+In that order: kill -9, 5xx, RESUME, (PostgreSQL restart,) INVALID_SESSION, the database's
+stall.
+
 Then play stops and every table is checked. What the bench knows it reads where a person
 or an operator would — the fake Discord and the database — never the bots' memory:
 
@@ -37,7 +40,7 @@ or an operator would — the fake Discord and the database — never the bots' m
 - **every finished match recorded once**: status finished, one result per seat, the
   person's rating counting it once, one "is over" post in its thread.
 - **nothing stuck**: every live table takes a person's click (the move stored) within
-  15 s of the end of the last fault (the bot process started again).
+  15 s of the end of the last fault (the database back: the schedule ends with its stall).
 - **quiet CPU**: the bot processes (and their render workers, from ``/proc``) use at most
   a quarter of a core in total once play stops.
 
@@ -336,7 +339,10 @@ class ProcessSoak:
         gap = 3.0 if self.quick else 8.0
         outage = "PostgreSQL stalled" if self.kind == "postgres" else "SQLite write lock held"
         for _ in range(1 if self.quick else 2):
+            # The database's stall last: the tables must take a click within 15 s of its
+            # end (a restart's own resume time is `bench host --resume`'s figure).
             steps: list[tuple[str, Any]] = [
+                (f"kill -9 of bot{self.bots.count - 1}, started again", self.kill_and_restart),
                 ("Discord 5xx burst", self.burst_5xx),
                 ("gateway disconnect (RESUME)", self.gateway_resume),
             ]
@@ -345,7 +351,6 @@ class ProcessSoak:
             steps += [
                 ("gateway INVALID_SESSION", self.gateway_invalid_session),
                 (f"{outage} {OUTAGE_SECONDS:.0f} s", self.database_stall),
-                (f"kill -9 of bot{self.bots.count - 1}, started again", self.kill_and_restart),
             ]
             for name, action in steps:
                 await asyncio.sleep(gap)

@@ -42,7 +42,7 @@ async def test_the_short_fault_soak_with_bot_processes_holds(kind: str, processe
     _need_postgres(kind)
     report = await faults.soak(kind, tables=4, quick=True, seed=3, processes=processes)
     _all_checks_hold(report)
-    # Discord 5xx, RESUME, INVALID_SESSION, the database's outage(s), kill -9.
+    # kill -9, Discord 5xx, RESUME, (a restart,) INVALID_SESSION, the database stalled.
     assert len(report.faults) == (6 if kind == "postgres" else 5)
     assert report.notes["the fake's 5xx answers"] > 0
     assert report.notes["decisions shown, checked against the log"] > 0
