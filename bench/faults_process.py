@@ -48,6 +48,9 @@ It reports, for each time the database came back, how long each table whose pers
 clicked in vain during the outage waited for its next move stored (p50/p99, the stored
 moves stamped by the database's clock). The fake Discord's rate limits are off: this soak
 is about faults, not pacing (the host bench has the rate limits).
+
+``BENCH_KEEP_LOGS=<dir>`` keeps the bot processes' logs; ``BENCH_BOT_LOG_LEVEL`` sets their
+level (INFO).
 """
 
 from __future__ import annotations
@@ -167,6 +170,9 @@ class SQLiteWriteLock:
 
 
 class ProcessSoak:
+    """One run: the fake Discord, the bot processes, the tables and their people, the
+    faults, the checks (``run``); its figures in ``report``."""
+
     def __init__(
         self,
         *,
