@@ -260,8 +260,11 @@ class Soak:
             )
             assert await store.transition(table_id, ("lobby",), "active")
             if i % 2:  # every other table starts near its end: matches end during the faults
+                # (closer with --quick: its few seconds of play between faults, on a loaded
+                # machine, did not always see 30 actions through)
+                left = 12 if self.quick else 30
                 for index, (seat, code) in enumerate(
-                    near_the_end(game, f"faults-{i}", [f"Player {i}", "AI 1"], 30)
+                    near_the_end(game, f"faults-{i}", [f"Player {i}", "AI 1"], left)
                 ):
                     await store.append_action(table_id, index, seat, code, "ai")
             self.table_ids.append(table_id)
