@@ -165,6 +165,7 @@ def bench_host_process(args: argparse.Namespace) -> int:
     from bench import host_process
 
     quiet = args.json == "-"
+    args.processes = 1 if args.processes is None else args.processes
     if args.processes < 1:
         print("--processes must be at least 1", file=sys.stderr)
         return 2
@@ -261,17 +262,39 @@ def bench_store(args: argparse.Namespace) -> int:
 
 def bench_faults(args: argparse.Namespace) -> int:
     """``python -m bench faults``: the fault soak (bench/faults.py); exit status 1 if a
-    check fails."""
+    check fails. Without --database: SQLite with one process, then PostgreSQL with
+    --processes (2 if not given); --processes 2 or more alone: PostgreSQL only."""
     from bench import faults
 
-    kinds = ["sqlite", "postgres"]
+    processes = args.processes
+    if processes is not None and processes < 1:
+        print("--processes must be at least 1", file=sys.stderr)
+        return 2
     if args.database:
         kinds = ["postgres" if args.database.startswith("postgres") else "sqlite"]
+    elif processes is not None and processes > 1:
+        kinds = ["postgres"]
+    else:
+        kinds = ["sqlite", "postgres"]
+    if "sqlite" in kinds and (processes or 1) > 1:
+        print("SQLite is one process's database: --processes 1 with it", file=sys.stderr)
+        return 2
     tables = args.faults_tables
     failed = False
     for kind in kinds:
-        print(f"Fault soak on {kind} ({tables} tables{', quick' if args.quick else ''})")
-        report = asyncio.run(faults.soak(kind, tables=tables, quick=args.quick, seed=args.seed))
+        count = processes or (2 if kind == "postgres" else 1)
+        mode = "in-process hosts" if args.in_process else f"{count} bot process(es)"
+        print(f"Fault soak on {kind}, {mode} ({tables} tables{', quick' if args.quick else ''})")
+        report = asyncio.run(
+            faults.soak(
+                kind,
+                tables=tables,
+                quick=args.quick,
+                seed=args.seed,
+                processes=count,
+                in_process=args.in_process,
+            )
+        )
         for line in report.lines():
             print(f"  {line}")
         print()
@@ -389,8 +412,9 @@ def main(argv: list[str]) -> int:
     host.add_argument(
         "--processes",
         type=int,
-        default=1,
-        help="bot processes, process i running shard i of N, on one database (1)",
+        default=None,
+        help="bot processes, process i running shard i of N, on one database (1; faults: "
+        "2 on PostgreSQL)",
     )
     host.add_argument(
         "--redis",
@@ -412,12 +436,18 @@ def main(argv: list[str]) -> int:
     )
     faults_group = parser.add_argument_group(
         "faults",
-        "python -m bench faults [--database sqlite|postgresql] [--faults-tables N] "
-        "[--quick]: the fault soak (bench/faults.py) on SQLite and on a throwaway "
-        "PostgreSQL server of its own (restarted and stalled; a URL given is not used: "
-        "the machine's server is never restarted)",
+        "python -m bench faults [--database sqlite|postgresql://…] [--processes N] "
+        "[--faults-tables N] [--quick] [--in-process]: the fault soak (bench/faults.py) "
+        "with real bot processes on SQLite and on a throwaway PostgreSQL server of its own "
+        "(restarted and stalled; a URL given only selects PostgreSQL: the machine's server "
+        "is never restarted)",
     )
     faults_group.add_argument("--faults-tables", type=int, default=20, help="tables (20)")
+    faults_group.add_argument(
+        "--in-process",
+        action="store_true",
+        help="hosts in the bench's process instead of bot processes (injects SQLite failing)",
+    )
     store.add_argument("--store-tables", type=int, default=50, help="tables appending at once")
     store.add_argument("--store-actions", type=int, default=200, help="actions per table")
     play = parser.add_argument_group(

@@ -1,8 +1,20 @@
-"""``python -m bench faults``: a bounded fault soak of the host and its store.
+"""``python -m bench faults``: a bounded fault soak of the bot and its store.
 
-Tables of Koi-Koi and Mushi (a simulated person against an AI) are played by in-process
-hosts — two on PostgreSQL (as two bot processes sharing the database), one on SQLite —
-while faults are injected on a schedule:
+Two modes, one report (:class:`FaultsReport`) and the same checks:
+
+- **real processes** (the default; ``bench/faults_process.py``): ``--processes N`` real
+  ``python -m bot`` processes against the fake Discord, simulated people clicking what the
+  bots sent them, and faults injected on a schedule — Discord 5xx bursts, gateway
+  disconnects (RESUME and INVALID_SESSION), the database restarted and stalled (PostgreSQL,
+  on a throwaway server of the bench's own) or its write lock held (SQLite), and kill -9
+  of a bot process. Everything is checked where a person or an operator would look.
+- **in-process** (``--in-process``; this module): hosts in the bench's own process — two
+  on PostgreSQL (as two bot processes sharing the database), one on SQLite — with no
+  Discord. It injects what a real process cannot be made to suffer from outside: SQLite
+  failing (every statement raising, as a disk that errors does), and it compares each
+  table's state in the driving host's memory with its log directly.
+
+In-process, faults are injected on a schedule:
 
 - PostgreSQL (a throwaway server the bench starts on its own port, ``bench/pg_throwaway.py``;
   never the machine's service): a restart of the server, and the server stalled (every
@@ -18,9 +30,6 @@ that ended is recorded once with its rating and announced once, no table is stuc
 live one takes a person's move within 15 s of the last fault), and the host's CPU is quiet
 once play stops. It also reports the time from the database's return to each waiting
 table's first move saved (p50/p99).
-
-Not covered here (the e2e suite's fake Discord has them: ``tests/e2e/test_outages_e2e.py``):
-Discord's 5xx bursts and gateway disconnects — these hosts have no Discord to lose.
 """
 
 from __future__ import annotations
@@ -67,10 +76,14 @@ class FaultsReport:
     unrecorded: list[int] = field(default_factory=list)
     stuck: list[int] = field(default_factory=list)
     cpu_after: float = 0.0
+    #: The bench itself failed (a bot process died, a step timed out): the run proves nothing.
+    errors: list[str] = field(default_factory=list)
+    #: Figures of one mode, printed as they are.
+    notes: dict[str, Any] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
-        return not (self.lost or self.doubled or self.unrecorded or self.stuck) and (
+        return not (self.lost or self.doubled or self.unrecorded or self.stuck or self.errors) and (
             self.cpu_after <= QUIET_CPU
         )
 
@@ -94,12 +107,14 @@ class FaultsReport:
                 if recovery
                 else "(no table was waiting)"
             ),
-            f"lost (memory ≠ log)              {len(self.lost)} {self.lost or ''}",
+            f"lost (log ≠ state held/shown)    {len(self.lost)} {self.lost or ''}",
             f"doubled (log does not replay)    {len(self.doubled)} {self.doubled or ''}",
             f"ended, not recorded once         {len(self.unrecorded)} {self.unrecorded or ''}",
             f"stuck (no move within {STUCK_AFTER:.0f} s)      {len(self.stuck)} {self.stuck or ''}",
             f"CPU once play stopped            {self.cpu_after:.0%} of a core"
             f" (quiet ≤ {QUIET_CPU:.0%})",
+            *(f"{name:<32} {value}" for name, value in self.notes.items()),
+            *(f"bench error                      {e}" for e in self.errors),
             f"all checks hold                  {'yes' if self.ok else 'NO'}",
         ]
 
@@ -245,8 +260,11 @@ class Soak:
             )
             assert await store.transition(table_id, ("lobby",), "active")
             if i % 2:  # every other table starts near its end: matches end during the faults
+                # (closer with --quick: its few seconds of play between faults, on a loaded
+                # machine, did not always see 30 actions through)
+                left = 12 if self.quick else 30
                 for index, (seat, code) in enumerate(
-                    near_the_end(game, f"faults-{i}", [f"Player {i}", "AI 1"], 30)
+                    near_the_end(game, f"faults-{i}", [f"Player {i}", "AI 1"], left)
                 ):
                     await store.append_action(table_id, index, seat, code, "ai")
             self.table_ids.append(table_id)
@@ -414,9 +432,24 @@ class Soak:
         return self.report
 
 
-async def soak(kind: str, *, tables: int, quick: bool, seed: int = 1) -> FaultsReport:
+async def soak(
+    kind: str,
+    *,
+    tables: int,
+    quick: bool,
+    seed: int = 1,
+    processes: int = 1,
+    in_process: bool = False,
+) -> FaultsReport:
     """Run the soak on ``kind``: "sqlite" (a new file) or "postgres" (a throwaway server
-    the bench starts, restarts and stalls, and removes at the end)."""
+    the bench starts, restarts and stalls, and removes at the end); with ``processes``
+    real bot processes (bench/faults_process.py), or ``in_process``."""
+    if not in_process:
+        from bench import faults_process
+
+        return await faults_process.soak(
+            kind, tables=tables, quick=quick, seed=seed, processes=processes
+        )
     if kind == "sqlite":
         with tempfile.TemporaryDirectory(prefix="teahouse-faults-") as directory:
             path = str(Path(directory) / "faults.db")

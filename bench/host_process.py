@@ -165,7 +165,8 @@ def rss_kib(pids: list[int]) -> int:
 
 class Bots:
     """The bot processes of a run: ``python -m bot`` each, running shard i of n on one
-    database (one process: every shard), configured only by the environment."""
+    database (one process: every shard), configured only by the environment (``settings``:
+    ``TEAHOUSE_*`` values over the host bench's own)."""
 
     def __init__(
         self,
@@ -174,11 +175,13 @@ class Bots:
         database: str,
         processes: int,
         redis: str | None = None,
+        settings: dict[str, str] | None = None,
     ) -> None:
         self.fake, self.workdir, self.database = fake, workdir, database
         self.count = processes
         #: The Redis holding the token's shared REST budget (None: static shares).
         self.redis = redis
+        self.settings = settings or {}
         #: Made at the first start (their environment names the fake's port).
         self.processes: list[BotProcess] = []
 
@@ -204,6 +207,7 @@ class Bots:
         }
         if self.redis:
             settings["TEAHOUSE_REDIS_URL"] = self.redis
+        settings |= self.settings
         if count > 1:
             settings |= {"TEAHOUSE_SHARD_COUNT": str(count), "TEAHOUSE_SHARDS": str(index)}
         return bot_environment(self.fake, self.database, **settings)
@@ -257,6 +261,12 @@ class Bots:
     async def kill9(self) -> None:
         for process in self.processes:
             await process.kill9()
+
+    async def restart(self, index: int, timeout: float = 120) -> float:
+        """Start process ``index`` again (after :meth:`BotProcess.kill9`); the monotonic time
+        it identified its shard."""
+        shards = [index] if self.count > 1 else None
+        return await start_and_identify(self.fake, self.processes[index], shards, timeout=timeout)
 
     async def stop(self) -> None:
         for process in self.processes:
@@ -712,9 +722,16 @@ TABLES_PER_CHANNEL = 5
 
 
 async def _setup(fake: FakeDiscord, bots: Bots, bench: Bench, tables: int = 1) -> list[int]:
-    """One guild per shard (one shard per bot process), with one games channel per few
-    tables (as servers with many channels: a channel's own rate limits would otherwise make
-    one channel the bottleneck). Returns the channels, alternating between the guilds."""
+    channels = await setup_discord(fake, bots, tables)
+    await bench.open()
+    return channels
+
+
+async def setup_discord(fake: FakeDiscord, bots: Bots, tables: int = 1) -> list[int]:
+    """Start the fake and the bots: one guild per shard (one shard per bot process), with
+    one games channel per few tables (as servers with many channels: a channel's own rate
+    limits would otherwise make one channel the bottleneck), and the slash commands
+    registered. Returns the channels, alternating between the guilds."""
     await fake.start()
     # Opening DM channels: the fake's 10 per 10 s is a guess (Discord does not publish it);
     # thousands of players arriving at once would measure that guess, not the bot.
@@ -736,7 +753,6 @@ async def _setup(fake: FakeDiscord, bots: Bots, bench: Bench, tables: int = 1) -
         timeout=60,
         what="the slash commands",
     )
-    await bench.open()
     return channels
 
 
@@ -938,7 +954,7 @@ async def run_host(
     except Exception as e:
         bench.errors[f"bench failed: {type(e).__name__}: {str(e)[-600:]}"] += 1
     finally:
-        await _teardown(bench, players, bots, fake, tmp, schema)
+        await teardown(bench, players, bots, fake, tmp, schema)
     result["errors"] = sum(bench.errors.values())
     result["error_kinds"] = dict(bench.errors)
     return result
@@ -964,7 +980,7 @@ async def _rig(
     """What both benchmarks run on: the fake Discord (rate limits on, one shard per bot
     process), a temp dir, the database (a fresh schema of ``database``, or an SQLite file
     there), the bot processes (not started yet; sharing their REST budget in ``redis`` if
-    given) and the bench's players. ``_teardown`` undoes it."""
+    given) and the bench's players. ``teardown`` undoes it."""
     fake = FakeDiscord(
         rate_limits=True, global_limit=global_limit or GLOBAL_LIMIT, shard_count=processes
     )
@@ -976,11 +992,11 @@ async def _rig(
     return fake, tmp, schema, bots, Bench(fake, url, pace, seed)
 
 
-async def _teardown(
+async def teardown(
     bench: Any, players: Any, bots: Any, fake: Any, tmp: Any, schema: Any = None
 ) -> None:
     """Stop the players, the bot processes, the fake, drop the schema and the temp dir:
-    always, in this order."""
+    always, in this order (``bench``: anything with ``stopping`` and ``close()``)."""
     bench.stopping = True
     if players is not None and not players.done():
         players.cancel()
@@ -1164,7 +1180,7 @@ async def run_resume(
     except Exception as e:
         bench.errors[f"bench failed: {type(e).__name__}: {str(e)[-600:]}"] += 1
     finally:
-        await _teardown(bench, players, bots, fake, tmp, schema)
+        await teardown(bench, players, bots, fake, tmp, schema)
     result["errors"] = sum(bench.errors.values())
     result["error_kinds"] = dict(bench.errors)
     return result

@@ -19,6 +19,7 @@ from bot.host.components import ALL_DYNAMIC_ITEMS, FORM_ID, matches_a_component
 from bot.host.replies import report_error
 from bot.host.text import NO_PINGS
 from bot.i18n import command_translation, gettext, normalize
+from bot.render.worker import start_pool as start_render_pool
 from bot.store import Store
 
 log = logging.getLogger(__name__)
@@ -135,6 +136,10 @@ class Teahouse(commands.AutoShardedBot):
         throttle_bucket_sweeps()
         self.store = await Store.open(self.settings.database)
         self.host = TableHost(self, self.store, self.settings)
+        # The render workers start while the bot logs in and restores its tables: the
+        # first pictures (after a crash, the DMs of people left without controls) do not
+        # wait for a worker's start.
+        start_render_pool(self.settings.render_processes)
         self.add_dynamic_items(*ALL_DYNAMIC_ITEMS)
         for name in self.cog_names:
             await self.load_extension(name)

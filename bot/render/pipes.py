@@ -124,6 +124,17 @@ class PipePool(Executor):
         """Jobs waiting for a worker."""
         return len(self._pending) + len(self._requeued)
 
+    def start(self) -> None:
+        """Start every worker now, in the running event loop, rather than on the first job:
+        their start (a new interpreter, the initializer's imports: seconds on a busy
+        machine) then overlaps what the caller does next instead of delaying the first
+        job."""
+        if self._closed:
+            raise RuntimeError("the pool is shut down")
+        self._bind(asyncio.get_running_loop())
+        while len(self._workers) < self.size:
+            self._start_worker()
+
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         """A job of rank 0 (see :meth:`submit_ranked`)."""
         return self.submit_ranked(0, fn, *args, **kwargs)

@@ -69,6 +69,16 @@ def default_render_processes() -> int:
     return max(1, (os.cpu_count() or 2) - 1)
 
 
+def start_pool(processes: int | None = None) -> Executor:
+    """The shared render pool with its workers started now (called as the bot starts: a
+    worker's start, its imports, overlaps logging in rather than delaying the first picture
+    — after a restart, the fresh DM of a person who has no controls)."""
+    executor = pool(processes)
+    if isinstance(executor, PipePool):
+        executor.start()
+    return executor
+
+
 def pool(processes: int | None = None) -> Executor:
     """The shared render pool, created on first use: ``processes`` worker processes
     (default one less than the cores, at least one) fed through pipes by the event loop

@@ -192,6 +192,8 @@ class PlayedTable:
     refused: Counter[str] = field(default_factory=Counter)
     #: Users whose seat an AI took over (their clicks are refused until they come back).
     passive: set[int] = field(default_factory=set)
+    #: Every click made: (wall time it was dispatched, seat, the state version it was for).
+    clicks: list[tuple[float, int, int]] = field(default_factory=list)
 
     async def sync(self, store: Store) -> bool:
         """Apply what the log holds beyond this state; True if anything was new."""
@@ -339,6 +341,7 @@ class Players:
             inter = await click_move(self.fake, user, message, rng.choice(moves))
         except ValueError:  # the message changed under the player's finger
             return False
+        table.clicks.append((time.time(), seat, version))
         if inter.shard is None:  # no live session holds its shard: nobody will answer
             table.undelivered += 1
             await asyncio.sleep(0.3)
@@ -421,6 +424,36 @@ async def check_finished_once(
     )
     if not state.is_over:
         problems.append(f"table {table.id}: the log does not reach the end of the match")
+    problems += await check_recorded_once(fake, store, table)
+    if not timeouts_allowed:
+        # A claim window closes by itself (a pass): also for a player whose pass another
+        # process took (the driving one passes for them at the close).
+        windows = bool(game_spec(table.game).answer_phases)
+        timed_out = [
+            r.idx for r in rows if r.source == "timeout" and not (windows and r.code == "pass")
+        ]
+        taken = [s.seat for s in seats if s.ai_takeover]
+        if timed_out or taken:
+            problems.append(
+                f"table {table.id}: timeouts at {timed_out}, seats taken over by an AI {taken}"
+                f" although every player clicked (refused: {dict(table.refused)})"
+            )
+    player_moves = sum(1 for r in rows if r.source == "player")
+    if player_moves > table.accepted:
+        problems.append(
+            f"table {table.id}: {player_moves} player moves logged for {table.accepted} accepted"
+            " clicks"
+        )
+    return problems
+
+
+async def check_recorded_once(fake: FakeDiscord, store: Store, table: PlayedTable) -> list[str]:
+    """Problems with the record of a match that ended (empty: none): the table is
+    finished, with one result per seat, each human's rating counting it once (each
+    player plays one match), and its thread announced the end once."""
+    problems = []
+    row = await store.get_table(table.id)
+    seats = sorted(await store.get_seats(table.id), key=lambda s: s.seat)
     if row.status != "finished":
         problems.append(f"table {table.id}: status {row.status!r}, not 'finished'")
     results = await store.query("SELECT seat FROM results WHERE table_id = ?", (table.id,))
@@ -441,25 +474,6 @@ async def check_finished_once(
         ]
         if len(over) != 1:
             problems.append(f"table {table.id}: {len(over)} 'is over' messages in its thread")
-    if not timeouts_allowed:
-        # A claim window closes by itself (a pass): also for a player whose pass another
-        # process took (the driving one passes for them at the close).
-        windows = bool(game_spec(table.game).answer_phases)
-        timed_out = [
-            r.idx for r in rows if r.source == "timeout" and not (windows and r.code == "pass")
-        ]
-        taken = [s.seat for s in seats if s.ai_takeover]
-        if timed_out or taken:
-            problems.append(
-                f"table {table.id}: timeouts at {timed_out}, seats taken over by an AI {taken}"
-                f" although every player clicked (refused: {dict(table.refused)})"
-            )
-    player_moves = sum(1 for r in rows if r.source == "player")
-    if player_moves > table.accepted:
-        problems.append(
-            f"table {table.id}: {player_moves} player moves logged for {table.accepted} accepted"
-            " clicks"
-        )
     return problems
 
 

@@ -1909,6 +1909,15 @@ class FakeDiscord:
         wanted = {k: str(v) for k, v in params.items()}
         self._failing.append((route, wanted, status, [count]))
 
+    @property
+    def failures_left(self) -> int:
+        """Answers :meth:`fail_next` still has to fail."""
+        return sum(left[0] for _, _, _, left in self._failing)
+
+    def clear_failures(self) -> None:
+        """Forget the failures :meth:`fail_next` has not served yet (an outage that ends)."""
+        self._failing.clear()
+
     def _take_failure(self, route: str, params: Mapping[str, str]) -> int | None:
         for name, wanted, status, left in self._failing:
             if name == route and left[0] > 0 and all(params.get(k) == v for k, v in wanted.items()):

@@ -253,3 +253,21 @@ def test_ctrl_c_leaves_the_workers_to_the_pool() -> None:
         asyncio.run(main())
     finally:
         pool.shutdown()
+
+
+def test_a_started_pool_has_its_workers_up_before_the_first_job() -> None:
+    pool = PipePool(2)
+
+    async def main() -> None:
+        pool.start()
+        started = {w.process.pid for w in pool._workers}
+        assert len(started) == 2 and all(w.process.is_alive() for w in pool._workers)
+        pool.start()  # (once started, nothing more)
+        loop = asyncio.get_running_loop()
+        pids = await asyncio.gather(*(loop.run_in_executor(pool, os.getpid) for _ in range(4)))
+        assert set(pids) <= started
+
+    try:
+        asyncio.run(main())
+    finally:
+        pool.shutdown()
