@@ -303,10 +303,11 @@ def draw_fitted(
     fill: Colour = WHITE,
     bold: bool = False,
     anchor: str = "la",
+    min_size: int = 9,
 ) -> int:
-    """``text`` drawn within ``max_width`` (shrunk, then ellipsized: a translated label may
-    be wider than the English it replaces); returns the width drawn."""
-    fitted, sz = fit_text(text, int(max_width), size, bold)
+    """``text`` drawn within ``max_width`` (shrunk down to ``min_size``, then ellipsized: a
+    translated label may be wider than the English it replaces); returns the width drawn."""
+    fitted, sz = fit_text(text, int(max_width), size, bold, min(size, min_size))
     draw_text(draw, xy, fitted, sz, fill, bold=bold, anchor=anchor)
     return int(text_length(fitted, sz, bold))
 

@@ -13,6 +13,7 @@ from bot.games.sandayi import render
 from bot.games.sandayi.arena import ai_policy
 from bot.games.sandayi.cards import DECK
 from bot.render.encode import to_png
+from tests.render.preview import PREVIEW_W, record_drawing
 
 PLAYERS = ["Ann", "Bob the Builder with a very long name", "Cai", "Dee"]
 
@@ -106,3 +107,22 @@ def test_table_png_is_small() -> None:
     view = _views_of_a_match(3)[10]
     png = to_png(render.render_table(view))
     assert len(png) < 400_000
+
+
+# ----- readable in Discord's inline preview (~550 px wide) ------------------------------------
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_every_table_text_and_card_is_readable_at_the_preview_width(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Scaled to 550 px wide, every text on the table (seats, bid, trump, points, the
+    bidding, the last trick's names, the totals, the settlement) is at least 9 px, every
+    card at least 20 px tall: over a whole match, spectator and player views, with a long
+    name (it was 6 px for the sidebars on the old 1160 px table)."""
+    drawn = record_drawing(monkeypatch, [(render, "card_image"), (render, "card_back")])
+    for view in _views_of_a_match(seed):
+        table = render.render_table(view)
+        assert table.width == render.W and render.PREVIEW_W == PREVIEW_W
+        drawn.check(table, f"{view['phase']} seen by {view['seat']}")
+    assert render.MIN_TEXT * PREVIEW_W / render.W >= 9
