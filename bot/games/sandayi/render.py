@@ -16,7 +16,6 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.games.hanafuda.render import wrap_text
 from bot.games.sandayi.cards import (
     BIG_JOKER,
     JOKERS,
@@ -49,6 +48,7 @@ from bot.render.draw import (
     panel,
     paste_with_shadow,
     text_length,
+    wrap_text,
 )
 from bot.render.fonts import font
 
