@@ -133,3 +133,27 @@ def test_every_table_text_and_card_is_readable_at_the_preview_width(
     drawn.check(render_table(state.view(None)), "game over")
     assert views > 100
     assert panda_render.MIN_TEXT * PREVIEW_W / TABLE_SIZE[0] >= 9
+
+
+def test_the_hand_and_the_score_sheet_are_readable_at_the_preview_width(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A DM's hand (14 cards: two rows of 7) and the score sheet, scaled to 550 px wide:
+    every text at least 9 px, every card 20 px tall (the hand's card codes were 5 px on the
+    old 1390 px hand)."""
+    drawn = record_drawing(monkeypatch, [(panda_render, "card_sprite")])
+    state = new_game(7, LONG_NAMES, {"target": 300})
+    rng = random.Random(7)
+    sheets = 0
+    first = render_hand(state.view(0))
+    assert first.width == panda_render.HAND_W and first.height > 2 * panda_render.HAND_ROW_H
+    drawn.clear()
+    while not state.is_over:
+        step(state, [choose] * 4, rng)
+        for seat in range(4):
+            drawn.check(render_hand(state.view(seat)), f"hand of {seat} at {state.phase}")
+        summary = render_deal_summary(state.view(None))
+        if summary is not None:
+            drawn.check(summary, "score sheet")
+            sheets += 1
+    assert sheets

@@ -73,6 +73,12 @@ CARD = (66, 94)
 SMALL = (50, 72)
 HAND_CARD = (84, 120)
 MINI = (34, 48)
+HAND_ROW = 8  # cards a row of the hand picture
+HAND_W = 40 + HAND_ROW * (HAND_CARD[0] + 6) - 6
+HAND_TOP = 78  # the first row of cards, below the title and the notes
+HAND_ROW_H = HAND_CARD[1] + 50  # a row: the card, who gave it, its code
+HAND_MIN_TEXT = 14  # 10.3 px at PREVIEW_W
+SUMMARY_MIN_TEXT = 14  # 9.6 px at PREVIEW_W on the 800 px score sheet
 BIG = (82, 116)
 SCALE = 2
 
@@ -633,10 +639,13 @@ def render_hand(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
     """The seat's own hand, with what it passed/received and its team's situation."""
     seat = view.get("seat")
     hand = list(view.get("hand") or [])
-    n = max(1, len(hand))
+    # Up to HAND_ROW cards a row, rows of even length, so that the picture stays narrow
+    # enough for Discord's inline preview (its smallest text 9.9 px at PREVIEW_W).
     gap = 6
-    width = max(900, 40 + n * (HAND_CARD[0] + gap))
-    height = 250
+    rows = max(1, -(-len(hand) // HAND_ROW))
+    per_row = -(-len(hand) // rows) if hand else 0
+    width = HAND_W
+    height = HAND_TOP + rows * HAND_ROW_H + 4
     canvas = felt((width, height), (30, 52, 82)).copy()
     d = Draw(canvas)
     names = view["players"]
@@ -666,24 +675,22 @@ def render_hand(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
                 _say(locale, Text("from {name}", name=names[int(giver)])),
                 (120, 210, 140),
             )
-    # The title on the left, the notes on the right: each gets its share of the width.
+    # The title, then the notes on a line of their own.
+    text, size = fit_text(title, width - 40, 22, True, HAND_MIN_TEXT)
+    draw_text(d, (20, 12), text, size, WHITE, bold=True)
     notes = "   ".join(_say(locale, s) for s in sub)
-    notes_w = int(text_length(notes, 18)) if notes else 0
-    title_room = width - 40 - (notes_w + 24 if notes else 0)
-    text, size = fit_text(title, max(200, title_room), 22, bold=True)
-    draw_text(d, (20, 14), text, size, WHITE, bold=True)
-    title_w = int(text_length(text, size, True))
-    text, size = fit_text(notes, width - 40 - title_w - 24, 18)
-    draw_text(d, (width - 20, 18), text, size, HIGHLIGHT, anchor="ra")
-    x, y = 20, 70
-    for c in hand:
+    text, size = fit_text(notes, width - 40, 18, False, HAND_MIN_TEXT)
+    draw_text(d, (20, 44), text, size, HIGHLIGHT)
+    for i, c in enumerate(hand):
+        x = 20 + (i % per_row) * (HAND_CARD[0] + gap)
+        y = HAND_TOP + (i // per_row) * HAND_ROW_H
         sprite = card_sprite(c, HAND_CARD, locale)
         if c in tags:
             g = glow(HAND_CARD, tags[c][1], spread=8)
             canvas.paste(g, (x - 8, y - 8), g)
         paste_with_shadow(canvas, sprite, (x, y))
         if c in tags:
-            text, size = fit_text(tags[c][0], HAND_CARD[0] + 4, 14, bold=True)
+            text, size = fit_text(tags[c][0], HAND_CARD[0] + 4, 15, True, HAND_MIN_TEXT)
             draw_text(
                 d,
                 (x + HAND_CARD[0] // 2, y + HAND_CARD[1] + 16),
@@ -693,8 +700,8 @@ def render_hand(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
                 bold=True,
                 anchor="mm",
             )
-        draw_text(d, (x + HAND_CARD[0] // 2, y + HAND_CARD[1] + 38), c, 13, MUTED, anchor="mm")
-        x += HAND_CARD[0] + gap
+        code = (x + HAND_CARD[0] // 2, y + HAND_CARD[1] + 36)
+        draw_text(d, code, c, HAND_MIN_TEXT, MUTED, anchor="mm")
     if not hand:
         draw_text(d, (20, 120), _say(locale, Text("You are out.")), 24, WHITE, bold=True)
     return canvas
@@ -725,17 +732,17 @@ def render_deal_summary(view: Mapping[str, Any], locale: str = "en-US") -> Image
         out = Text("Out: {order}  ·  Double victory!", order=order)
     else:
         out = Text("Out: {order}", order=order)
-    text, size = fit_text(_say(locale, out), width - 40, 17)
+    text, size = fit_text(_say(locale, out), width - 40, 17, False, SUMMARY_MIN_TEXT)
     draw_text(d, (20, 52), text, size, MUTED)
     y = 90
     for team in (0, 1):
-        label, size = fit_text(_team_label(view, team), 180, 17, bold=True)
+        label, size = fit_text(_team_label(view, team), 180, 17, True, SUMMARY_MIN_TEXT)
         draw_text(d, (cols[team], y), label, size, TEAM_COLOURS[team], bold=True, anchor="ma")
     y += 34
     for name, detail, points in rows:
-        text, size = fit_text(name, cols[0] - 110, 19, bold=True)
+        text, size = fit_text(name, cols[0] - 110, 19, True, SUMMARY_MIN_TEXT)
         draw_text(d, (20, y), text, size, WHITE, bold=True)
-        text, size = fit_text(detail, cols[0] - 110, 14)
+        text, size = fit_text(detail, cols[0] - 110, 14, False, SUMMARY_MIN_TEXT)
         draw_text(d, (20, y + 24), text, size, MUTED)
         for team in (0, 1):
             if points[team] is not None:
@@ -750,7 +757,7 @@ def render_deal_summary(view: Mapping[str, Any], locale: str = "en-US") -> Image
             points=entry["hand_scores"][team],
             total=entry["totals"][team],
         )
-        text, size = fit_text(_say(locale, total), 180, 19, bold=True)
+        text, size = fit_text(_say(locale, total), 180, 19, True, SUMMARY_MIN_TEXT)
         draw_text(d, (cols[team], y + 10), text, size, GOLD, bold=True, anchor="ma")
     return canvas
 

@@ -966,7 +966,13 @@ def render_table(view: View, locale: str = "en-US") -> Image.Image:
 
 # ----------------------------------------------------------------------------- hand
 
-HAND_W = 1200
+# Narrow enough for Discord's inline preview (its smallest text 9.6 px at PREVIEW_W): the
+# suits go on two rows when one would overlap the cards past their corners.
+HAND_W = 860
+HAND_CARD = 78
+HAND_GROUP_GAP = 22
+HAND_MIN_STEP = 40  # the least of a card shown when cards overlap (its corner and more)
+HAND_ROW_H = card_height(HAND_CARD) + 44  # a row: its suits' names, the cards lifted
 
 
 def _hand_groups(cards: Sequence[str], trump: str | None) -> list[tuple[str, list[str]]]:
@@ -989,14 +995,9 @@ def render_hand(view: View, locale: str = "en-US") -> Image.Image:
     trump = view.get("trump")
     seat = view.get("seat")
     groups = _hand_groups(hand, trump)
-    n, g = len(hand), len(groups)
-    group_gap = 22
-    cw = 84
-    step = cw + 6
-    avail = HAND_W - 40
-    # Width: each group is one full card plus a step per further card, groups apart.
-    if n and (n - g) * step + g * cw + (g - 1) * group_gap > avail:  # 18 cards: overlap
-        step = (avail - g * cw - (g - 1) * group_gap) // max(1, n - g)
+    n = len(hand)
+    cw = HAND_CARD
+    rows, step = _hand_rows(groups)
     ch = card_height(cw)
     extra = 0
     declarer = view.get("declarer")
@@ -1005,7 +1006,7 @@ def render_hand(view: View, locale: str = "en-US") -> Image.Image:
     )
     if view.get("buried"):
         extra = 92
-    height = 88 + ch + 40 + extra
+    height = 60 + len(rows) * HAND_ROW_H + 22 + extra
     img = felt((HAND_W, height)).convert("RGB")
     d = Draw(img)
     if seat is None:
@@ -1025,150 +1026,186 @@ def render_hand(view: View, locale: str = "en-US") -> Image.Image:
     trump_text = localize(locale, TRUMP) if trump else ""
     prompt = localize(locale, _hand_prompt(view))
     trump_w = int(text_length(trump_text, 17, True)) + 4 + 16 + 42 if trump else 0
-    prompt_w = int(text_length(prompt, 15, True))
+    prompt_w = int(text_length(prompt, 16, True))
     room = HAND_W - 40 - trump_w - 24
     title_room = max(room - prompt_w, room // 2)
-    title_text, title_size = fit_text(title_text, title_room, 20, True)
+    title_text, title_size = fit_text(title_text, title_room, 20, True, MIN_TEXT)
     x = _paste_text_with_pip(img, (20, 14), title_text, None, title_size)
     if trump:
         x = _paste_text_with_pip(img, (x + 16, 16), trump_text, None, 17, fill=GOLD)
         _suit_chip(img, (x, 10), trump, 34)
         x += 42
-    draw_fitted(d, (HAND_W - 20, 18), prompt, HAND_W - 20 - x - 24, 15, GOLD, True, "ra")
+    _fitted(d, (HAND_W - 20, 17), prompt, HAND_W - 20 - x - 24, 16, GOLD, True, "ra")
     legal = _legal_cards(view)
-    x = 20
-    top = 84
-    for grp, cards in groups:
-        label = localize(locale, TRUMPS if grp == TRUMP_GROUP else SUIT_NAME[grp])
-        gx = x
-        for c in cards:
-            lift = 12 if c in legal else 0
-            sprite = card_image(c, cw)
-            if c in legal:
-                gl = glow(sprite.size, HIGHLIGHT, spread=6)
-                img.paste(gl, (x - 6, top + 8 - lift - 6), gl)
-            paste_with_shadow(img, sprite, (x, top + 8 - lift))
-            x += step
-        x += cw - step + group_gap
-        d.text(
-            (gx, top - 26), label, font=font(13, True), fill=GOLD if grp == TRUMP_GROUP else MUTED
-        )
-        pts = sum(points(c) for c in cards)
-        if pts:
-            pts_text = localize(locale, ntext("{n} pt", "{n} pts", pts))
-            d.text((x - group_gap, top - 26), pts_text, font=font(12), fill=MUTED, anchor="ra")
+    top = 60 + 30
+    for row in rows:
+        x = 20
+        for grp, cards in row:
+            x = _hand_group(img, d, grp, cards, (x, top), step, legal, locale)
+        top += HAND_ROW_H
+    top -= HAND_ROW_H
     if view.get("phase") == "play" and legal:
         lifted = localize(locale, Text("Lifted cards are the ones you may play."))
-        draw_fitted(d, (20, top + ch + 18), lifted, HAND_W - 40, 14, MUTED)
+        _fitted(d, (20, top + ch + 18), lifted, HAND_W - 40, MIN_TEXT, MUTED)
     if side_cards and view.get("buried"):
         y = top + ch + 44
         buried = localize(locale, Text("Buried (face down, only you see them):"))
-        end = 20 + draw_fitted(d, (20, y), buried, HAND_W - 40 - 6 * 46, 14, MUTED, True)
+        end = 20 + _fitted(d, (20, y), buried, HAND_W - 40 - 6 * 46, MIN_TEXT, MUTED, True)
         for i, c in enumerate(sort_for_display(side_cards, trump)):
             paste_with_shadow(img, card_image(c, 40), (max(330, end + 16) + i * 46, y - 6))
     return img
 
 
+def _hand_rows(
+    groups: list[tuple[str, list[str]]],
+) -> tuple[list[list[tuple[str, list[str]]]], int]:
+    """The groups on one row, or on two when one row would show less than HAND_MIN_STEP of
+    a card; and the step between the cards of a group (the same on every row)."""
+    avail = HAND_W - 40
+
+    def step_for(row: list[tuple[str, list[str]]]) -> int:
+        n, g = sum(len(cards) for _, cards in row), len(row)
+        room = avail - g * HAND_CARD - (g - 1) * HAND_GROUP_GAP
+        return min(HAND_CARD + 6, room // max(1, n - g))
+
+    if len(groups) < 2 or step_for(groups) >= HAND_MIN_STEP:
+        return [groups], step_for(groups)
+    # Two rows, split where the wider row is the narrowest.
+    split = max(
+        range(1, len(groups)), key=lambda k: min(step_for(groups[:k]), step_for(groups[k:]))
+    )
+    rows = [groups[:split], groups[split:]]
+    return rows, min(step_for(row) for row in rows)
+
+
+def _hand_group(
+    img: Image.Image, d: ImageDraw.ImageDraw, grp: str, cards: list[str], xy: tuple[int, int],
+    step: int, legal: set[str], locale: str,
+) -> int:  # fmt: skip
+    """One suit (or the trumps) of the hand under its name and points; returns the x where
+    the next group starts."""
+    x, top = xy
+    cw = HAND_CARD
+    label = localize(locale, TRUMPS if grp == TRUMP_GROUP else SUIT_NAME[grp])
+    gx = x
+    for c in cards:
+        lift = 12 if c in legal else 0
+        sprite = card_image(c, cw)
+        if c in legal:
+            gl = glow(sprite.size, HIGHLIGHT, spread=6)
+            img.paste(gl, (x - 6, top + 8 - lift - 6), gl)
+        paste_with_shadow(img, sprite, (x, top + 8 - lift))
+        x += step
+    x += cw - step + HAND_GROUP_GAP
+    pts = sum(points(c) for c in cards)
+    pts_text = localize(locale, ntext("{n} pt", "{n} pts", pts)) if pts else ""
+    pts_w = int(text_length(pts_text, MIN_TEXT)) + 6 if pts else 0
+    width = x - HAND_GROUP_GAP - gx
+    colour = GOLD if grp == TRUMP_GROUP else MUTED
+    _fitted(d, (gx, top - 28), label, max(width - pts_w, 30), MIN_TEXT, colour, True)
+    if pts and width - pts_w >= 30:
+        d.text((gx + width, top - 28), pts_text, font=font(MIN_TEXT), fill=MUTED, anchor="ra")
+    return x
+
+
 # ----------------------------------------------------------------------------- summary
 
 
+SHEET_W, SHEET_H = 700, 668
+
+
 def render_deal_summary(view: View, locale: str = "en-US") -> Image.Image | None:
-    """The score sheet of the last finished hand: the result and the settlement table with
-    the row that applied highlighted."""
+    """The score sheet of the last finished hand: the result, the settlement table with the
+    row that applied highlighted, and each seat's settlement. One column, ``SHEET_W`` wide,
+    so that at Discord's inline preview its smallest text is 11.8 px high."""
     history = view.get("history") or []
     if not history:
         return None
     h = history[-1]
-    w, hgt = 900, 520
-    img = felt((w, hgt)).convert("RGB")
+    w = SHEET_W
+    room = w - 48
+    img = felt((w, SHEET_H)).convert("RGB")
     d = Draw(img)
     declarer = h["declarer"]
     title = localize(locale, Text("Hand {hand} — settlement", hand=h["hand"]))
-    draw_fitted(d, (24, 18), title, w - 48, 26, WHITE, True)
+    _fitted(d, (24, 16), title, room, 26, WHITE, True)
     bid = Text(
         "{name} bid {bid} (stake ×{stake}) · trump",
         name=_name(view, declarer),
         bid=h["bid"],
         stake=h["stake"],
     )
-    bid_text, bid_size = fit_text(localize(locale, bid), w - 48 - 30, 18, True)
-    _paste_text_with_pip(img, (24, 60), bid_text, h["trump"], bid_size, pip_colour=None)
+    bid_text, bid_size = fit_text(localize(locale, bid), room - 30, 18, True, MIN_TEXT)
+    _paste_text_with_pip(img, (24, 56), bid_text, h["trump"], bid_size, pip_colour=None)
     took = Text(
         "Defenders took {points} points (needed {target}, twice: {double})",
         points=h["defender_points"],
         target=h["target"],
         double=2 * h["target"],
     )
-    draw_fitted(d, (24, 92), localize(locale, took), w - 48, 18, WHITE)
+    _fitted(d, (24, 86), localize(locale, took), room, 17, WHITE)
     last = _name(view, h["last_trick_winner"])
     kou = (
         Text("{name} (a defender) won the last trick (抠底): higher stakes", name=last)
         if h["kou_di"]
         else Text("{name} (the declarer) won the last trick (no 抠底)", name=last)
     )
-    draw_fitted(d, (24, 120), localize(locale, kou), w - 48, 18, WHITE)
+    _fitted(d, (24, 112), localize(locale, kou), room, 17, WHITE)
     # The seven rows, the applied one highlighted.
-    tx0, ty = 24, 160
-    panel(img, (tx0 - 8, ty - 8, 560, ty + 7 * 34 + 40))
+    tx0, ty = 24, 156
+    right = w - 24
+    panel(img, (tx0 - 10, ty - 8, right + 10, ty + 26 + 7 * 32 + 6))
     d = Draw(img)
-    for dx, head, room in (
-        (0, Text("case", context="settlement sheet"), 56),
-        (60, Text("condition", context="settlement sheet"), 330),
-        (400, Text("declarer", context="settlement sheet"), 66),
-        (470, Text("each", context="settlement sheet"), 56),
-    ):
-        draw_fitted(d, (tx0 + dx, ty), localize(locale, head), room, 13, MUTED, True)
-    ty += 24
+    columns = (  # x from tx0, width, heading
+        (0, 50, Text("case", context="settlement sheet")),
+        (56, 420, Text("condition", context="settlement sheet")),
+        (486, 70, Text("declarer", context="settlement sheet")),
+        (570, 62, Text("each", context="settlement sheet")),
+    )
+    for dx, width, head in columns:
+        _fitted(d, (tx0 + dx, ty), localize(locale, head), width, MIN_TEXT, MUTED, True)
+    ty += 26
     for case in SETTLEMENT_CASES:
         hit = case.code == h["case"]
         if hit:
             d.rounded_rectangle(
-                (tx0 - 6, ty - 4, 552, ty + 26),
+                (tx0 - 6, ty - 4, right + 6, ty + 25),
                 radius=6,
                 fill=(90, 70, 20),
                 outline=HIGHLIGHT,
                 width=2,
             )
         colour = WHITE if hit else DIM
-        d.text((tx0, ty), case.code, font=font(16, True), fill=GOLD if hit else colour)
-        name, size = fit_text(localize(locale, case.name), 330, 15)
-        d.text((tx0 + 60, ty + 1), name, font=font(size), fill=colour)
-        d.text((tx0 + 400, ty), f"{_signed(case.declarer)}s", font=font(16, True), fill=colour)
-        d.text((tx0 + 470, ty), f"{_signed(case.defender)}s", font=font(16, True), fill=colour)
-        ty += 34
+        d.text((tx0, ty), case.code, font=font(17, True), fill=GOLD if hit else colour)
+        _fitted(d, (tx0 + 56, ty + 1), localize(locale, case.name), 420, 16, colour)
+        d.text((tx0 + 486, ty), f"{_signed(case.declarer)}s", font=font(17, True), fill=colour)
+        d.text((tx0 + 570, ty), f"{_signed(case.defender)}s", font=font(17, True), fill=colour)
+        ty += 32
     # Per-seat settlement and totals.
-    px = 590
+    top = ty + 22
     panel(
         img,
-        (px - 8, 152, w - 16, 152 + 7 * 34 + 40),
+        (tx0 - 10, top, right + 10, top + 40 + 4 * 34 + 8),
         title=localize(locale, Text("SETTLEMENT")),
+        title_size=MIN_TEXT,
     )
     d = Draw(img)
-    y = 190
-    for s in range(4):
-        name, size = fit_text(_name(view, s), 150, 16, bold=True)
-        role = localize(locale, DECLARER_MARK if s == declarer else DEFENDER_MARK)
-        d.text(
-            (px + 4, y),
-            role,
-            font=font(16, True),
-            fill=DECLARER_COLOUR if s == declarer else DEFENDER_COLOUR,
-        )
-        d.text((px + 28, y), name, font=font(size, True), fill=WHITE)
-        delta = h["settlement"][s]
-        d.text(
-            (px + 220, y),
-            _signed(delta),
-            font=font(18, True),
-            fill=GOOD if delta > 0 else BAD,
-            anchor="ra",
-        )
-        d.text((px + 290, y + 2), _signed(h["totals"][s]), font=font(15), fill=GOLD, anchor="ra")
-        y += 40
+    hand_x, total_x = right - 110, right - 6
     this_hand = localize(locale, Text("hand", context="settlement sheet"))
-    draw_fitted(d, (px + 220, 168), this_hand, 64, 12, MUTED, True, "ra")
+    _fitted(d, (hand_x, top + 8), this_hand, 90, MIN_TEXT, MUTED, True, "ra")
     total = localize(locale, Text("total", context="settlement sheet"))
-    draw_fitted(d, (px + 290, 168), total, 64, 12, MUTED, True, "ra")
+    _fitted(d, (total_x, top + 8), total, 90, MIN_TEXT, MUTED, True, "ra")
+    y = top + 40
+    for s in range(4):
+        role = localize(locale, DECLARER_MARK if s == declarer else DEFENDER_MARK)
+        role_colour = DECLARER_COLOUR if s == declarer else DEFENDER_COLOUR
+        d.text((tx0 + 4, y), role, font=font(18, True), fill=role_colour)
+        _fitted(d, (tx0 + 32, y), _name(view, s), hand_x - 80 - tx0 - 32, 18, WHITE, True)
+        delta = h["settlement"][s]
+        colour = GOOD if delta > 0 else BAD
+        d.text((hand_x, y), _signed(delta), font=font(19, True), fill=colour, anchor="ra")
+        d.text((total_x, y + 1), _signed(h["totals"][s]), font=font(17), fill=GOLD, anchor="ra")
+        y += 34
     stake_note = Text(
         "case {case}: declarer {declarer} × {stake}, each defender {defender} × {stake}",
         case=h["case"],
@@ -1176,7 +1213,7 @@ def render_deal_summary(view: View, locale: str = "en-US") -> Image.Image | None
         defender=_signed(h["defender_multiple"]),
         stake=h["stake"],
     )
-    draw_fitted(d, (24, hgt - 40), localize(locale, stake_note), w - 48, 16, MUTED)
+    _fitted(d, (24, SHEET_H - 36), localize(locale, stake_note), room, 16, MUTED)
     return img
 
 
