@@ -9,9 +9,11 @@ import pytest
 from PIL import Image
 
 from bot.games import mushi
+from bot.games.hanafuda import render as hanafuda_render
 from bot.games.mushi import render as mr
 from bot.games.mushi.rules import MushiState
 from bot.render.encode import to_png
+from tests.render.preview import record_drawing
 
 
 def _valid_png(img: Image.Image) -> Image.Image:
@@ -103,3 +105,15 @@ def test_render_does_not_touch_the_view() -> None:
     mr.render_table(view)
     mr.render_hand(state.view(0))
     assert repr(view) == before
+
+
+def test_every_hand_text_and_card_is_readable_at_the_preview_width(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A DM's hand (up to eight cards: rows of four at most), scaled to 550 px wide: every
+    text (what a card takes, its name and points) at least 9 px and every card 20 px tall
+    (the names were 5-7 px on the old row of up to 908 px)."""
+    drawn = record_drawing(monkeypatch, [(hanafuda_render, "card_image")])
+    for state in _states(3, {"hands": 6})[:-1]:
+        for seat in (0, 1):
+            drawn.check(mr.render_hand(state.view(seat)), f"hand of {seat}")

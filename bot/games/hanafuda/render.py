@@ -1141,6 +1141,9 @@ MOVE_CARD_W = 36
 HAND_CARD_W = 112
 HAND_GAP = 14
 HAND_TOP = 64
+#: The most cards a row of the hand picture holds: two rows of four keep a hand of eight
+#: about 560 px wide, its names and notes 9-12 px high in Discord's inline preview.
+HAND_ROW = 4
 NO_MATCH_FILL = (60, 74, 66)
 NO_MATCH_TEXT = (190, 200, 190)
 MATCH_TEXT = (10, 40, 20)
@@ -1634,11 +1637,12 @@ def takes_note(month: int, n: int) -> Text:
 def hand_sheet(
     n_cards: int, min_width: int, foot_h: int, title: str, info: str, locale: str = "en-US"
 ) -> tuple[Image.Image, ImageDraw.ImageDraw]:
-    """The felt of a hand image for ``n_cards`` large cards, with its title and info line."""
-    n = max(1, n_cards)
+    """The felt of a hand image for ``n_cards`` large cards (in rows of ``HAND_ROW`` at
+    most, each ``foot_h`` deep below its cards), with its title and info line."""
+    rows, n = hand_rows(n_cards)
     cw = HAND_CARD_W
     width = max(min_width, 2 * 20 + n * cw + (n - 1) * HAND_GAP)
-    height = 20 + 30 + 14 + card_height(cw) + foot_h
+    height = HAND_TOP + rows * (card_height(cw) + foot_h)
     img = felt((width, height)).convert("RGB")
     d = Draw(img)
     title, info = say(locale, title), say(locale, info)
@@ -1660,6 +1664,12 @@ def hand_sheet(
     return img, d
 
 
+def hand_rows(n_cards: int) -> tuple[int, int]:
+    """(rows, cards in a full row) of a hand of ``n_cards``: rows as even as they come."""
+    rows = max(1, -(-n_cards // HAND_ROW))
+    return rows, max(1, -(-n_cards // rows))
+
+
 def draw_hand_cards(
     img: Image.Image,
     hand: Sequence[str],
@@ -1668,24 +1678,29 @@ def draw_hand_cards(
     name_dy: int,
     locale: str = "en-US",
 ) -> None:
-    """The hand in a row, each card over its note and its name (``name_dy`` below it)."""
+    """The hand in rows (``hand_sheet``'s), each centred, each card over its note and its
+    name (``name_dy`` below it)."""
     d = Draw(img)
     cw, gap = HAND_CARD_W, HAND_GAP
     ch = card_height(cw)
-    left = (img.width - (len(hand) * cw + (len(hand) - 1) * gap)) // 2
+    rows, per_row = hand_rows(len(hand))
+    pitch = (img.height - HAND_TOP) // rows
     for i, (code, note, name) in enumerate(zip(hand, notes, names, strict=True)):
-        x = left + i * (cw + gap)
+        row, col = divmod(i, per_row)
+        in_row = min(per_row, len(hand) - row * per_row)
+        left = (img.width - (in_row * cw + (in_row - 1) * gap)) // 2
+        x, top = left + col * (cw + gap), HAND_TOP + row * pitch
         if note.glow:
             g = glow((cw, ch), note.fill, spread=10)
-            img.paste(g, (x - 10, HAND_TOP - 10), g)
-        paste_with_shadow(img, card_image(code, cw), (x, HAND_TOP))
+            img.paste(g, (x - 10, top - 10), g)
+        paste_with_shadow(img, card_image(code, cw), (x, top))
         cx = x + cw // 2
         # The note's pill may be as wide as the card and its gap (smaller type, then "…").
         pad = max(3, note.size // 3)
         text, note_size = fit_text(say(locale, note.text), cw + gap - 2 - 2 * pad, note.size, True)
         badge(
             d,
-            (cx, HAND_TOP + ch + 8),
+            (cx, top + ch + 8),
             text,
             note_size,
             fill=note.fill,
@@ -1693,7 +1708,7 @@ def draw_hand_cards(
             anchor="ma",
         )
         name, size = fit_text(say(locale, name), cw + gap - 2, 13, min_size=10)
-        d.text((cx, HAND_TOP + ch + name_dy), name, font=font(size), fill=WHITE, anchor="mm")
+        d.text((cx, top + ch + name_dy), name, font=font(size), fill=WHITE, anchor="mm")
 
 
 def ribbon_short_name(code: str) -> Text:
