@@ -117,3 +117,26 @@ def test_every_hand_text_and_card_is_readable_at_the_preview_width(
     for state in _states(3, {"hands": 6})[:-1]:
         for seat in (0, 1):
             drawn.check(mr.render_hand(state.view(seat)), f"hand of {seat}")
+
+
+def test_every_score_sheet_text_and_card_is_readable_at_the_preview_width(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The score sheet after every hand of a match with long names, scaled to 550 px wide:
+    every text (the piles' labels, the formula, the cards left over) at least 9 px and every
+    card 20 px tall (the labels were 7 px on the old 1000 px sheet)."""
+    drawn = record_drawing(monkeypatch, [(hanafuda_render, "card_image"), (mr, "card_image")])
+    state = mushi.new_game(2, ["Bartholomew the Magnificent", "Anastasia Featherstonehaugh"])
+    rng = random.Random(2)
+    sheets = 0
+    while not state.is_over:
+        seat = state.to_act[0]
+        hands = len(state.view(None)["history"])
+        state.apply(seat, mushi.choose(state.view(seat), state.legal_actions(seat), rng))
+        if len(state.view(None)["history"]) > hands:
+            sheet = mr.render_deal_summary(state.view(None))
+            assert sheet is not None and sheet.width == mr.SUMMARY_W
+            drawn.check(sheet, f"score sheet of hand {hands + 1}")
+            sheets += 1
+        drawn.clear()
+    assert sheets == 12
