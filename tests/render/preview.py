@@ -31,11 +31,11 @@ class Drawn:
         self.cards.clear()
 
     def check(self, picture: Image.Image, what: str = "") -> None:
-        """Scaled to PREVIEW_W, every text drawn on ``picture`` is at least MIN_TEXT_PX and
-        every card at least MIN_CARD_PX tall (texts on other images are the cards' own);
-        then forget them."""
+        """Scaled to PREVIEW_W, every text drawn on ``picture`` (or on a part of it as wide:
+        a panel stacked under another) is at least MIN_TEXT_PX and every card at least
+        MIN_CARD_PX tall (texts on narrower images are the cards' own); then forget them."""
         scale = PREVIEW_W / picture.width
-        on_picture = [(size, text) for size, on, text in self.texts if on == picture.size]
+        on_picture = [(size, text) for size, on, text in self.texts if on[0] == picture.width]
         assert on_picture, f"{what}: no text recorded on the picture"
         small = sorted({(size, text) for size, text in on_picture if size * scale < MIN_TEXT_PX})
         assert not small, f"{what} ({picture.width} px wide): texts under {MIN_TEXT_PX} px: {small}"
