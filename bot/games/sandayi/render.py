@@ -899,20 +899,24 @@ def _game_over_banner(img: Image.Image, view: View, locale: str) -> None:
     winners = [s for s in range(4) if scores[s] == best]
     names = " & ".join(_name(view, s) for s in winners)
     half = (x1 - x0) // 2 - 2 * SIDE_SEAT_W // 2 - 18  # between the side seats
-    box = (cx - half, cy - 62, cx + half, cy + 62)
+    room = 2 * half - 20
+    # Tied winners' names take two lines rather than lose the last of them.
+    lines = 1 if text_length(names, 24, True) <= room else 2
+    top = cy - 62 - 15 * (lines - 1)
+    box = (cx - half, top, cx + half, cy + 62 + 15 * (lines - 1))
     panel(img, box, fill=(0, 0, 0, 200), border=GOLD)
     d = Draw(img)
-    room = 2 * half - 20
     over = localize(locale, Text("Match over"))
-    _fitted(d, (cx, cy - 36), over, room, 18, MUTED, True, "mm")
-    _fitted(d, (cx, cy), names, room, 24, GOLD, True, "mm")
+    _fitted(d, (cx, top + 26), over, room, 18, MUTED, True, "mm")
+    size = 24 if lines == 1 else 20
+    y = _centred_lines(d, (cx, top + 46), names, room, size, GOLD, True)
     score = _signed(best)
     won = (
         Text("wins with {score}", score=score)
         if len(winners) == 1
         else Text("win with {score}", score=score)
     )
-    _fitted(d, (cx, cy + 34), localize(locale, won), room, 18, WHITE, True, "mm")
+    _fitted(d, (cx, y + 18), localize(locale, won), room, 18, WHITE, True, "mm")
 
 
 def _settlement_line(img: Image.Image, view: View, locale: str) -> None:
