@@ -395,12 +395,14 @@ def _header(
     draw_text(d, (x0 + 14 + title_w + 18, y0 + 25), target, 17, MUTED, anchor="lm")
     scores = view["team_scores"]
     half = (x1 - x0 - 28 - 12) // 2
+    rooms = [half - 14 - int(text_length(f"  {scores[team]}", 18, True)) for team in (0, 1)]
+    # Both teams' badges at one size: the smaller of the two that fit.
+    size = min(fit_text(_team_label(view, t), rooms[t], 18, True, MIN_TEXT)[1] for t in (0, 1))
     for team in (0, 1):
-        score = f"  {scores[team]}"
-        room = half - 14 - int(text_length(score, 18, True))
-        label, size = fit_text(_team_label(view, team), room, 18, True, MIN_TEXT)
+        label, _ = fit_text(_team_label(view, team), rooms[team], size, True, size)
         x = x0 + 14 + team * (half + 12)
-        badge(d, (x, y0 + 44), label + score, size=size, fill=TEAM_COLOURS[team], text_fill=INK)
+        text = f"{label}  {scores[team]}"
+        badge(d, (x, y0 + 44), text, size=size, fill=TEAM_COLOURS[team], text_fill=INK)
 
 
 _HEADER = (10, 8, TABLE_SIZE[0] - 10, 86)
