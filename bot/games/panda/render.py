@@ -398,11 +398,12 @@ def _header(
     rooms = [half - 14 - int(text_length(f"  {scores[team]}", 18, True)) for team in (0, 1)]
     # Both teams' badges at one size: the smaller of the two that fit.
     size = min(fit_text(_team_label(view, t), rooms[t], 18, True, MIN_TEXT)[1] for t in (0, 1))
+    x = x0 + 14
     for team in (0, 1):
         label, _ = fit_text(_team_label(view, team), rooms[team], size, True, size)
-        x = x0 + 14 + team * (half + 12)
         text = f"{label}  {scores[team]}"
-        badge(d, (x, y0 + 44), text, size=size, fill=TEAM_COLOURS[team], text_fill=INK)
+        box = badge(d, (x, y0 + 44), text, size=size, fill=TEAM_COLOURS[team], text_fill=INK)
+        x = box[2] + 12
 
 
 _HEADER = (10, 8, TABLE_SIZE[0] - 10, 86)
