@@ -303,10 +303,11 @@ def draw_fitted(
     fill: Colour = WHITE,
     bold: bool = False,
     anchor: str = "la",
+    min_size: int = 9,
 ) -> int:
-    """``text`` drawn within ``max_width`` (shrunk, then ellipsized: a translated label may
-    be wider than the English it replaces); returns the width drawn."""
-    fitted, sz = fit_text(text, int(max_width), size, bold)
+    """``text`` drawn within ``max_width`` (shrunk down to ``min_size``, then ellipsized: a
+    translated label may be wider than the English it replaces); returns the width drawn."""
+    fitted, sz = fit_text(text, int(max_width), size, bold, min(size, min_size))
     draw_text(draw, xy, fitted, sz, fill, bold=bold, anchor=anchor)
     return int(text_length(fitted, sz, bold))
 
@@ -343,6 +344,64 @@ def _ellipsized(text: str, max_width: int, size: int, bold: bool, too_long: int)
         else:
             high = middle
     return text[:low] + "…"
+
+
+# ----- lines: a text broken to a width (CJK text breaks between characters)
+
+
+def _is_wide(ch: str) -> bool:
+    """A character next to which a line may break without a space: kana and CJK
+    ideographs (Korean, written with spaces, breaks at its spaces)."""
+    return ch >= "\u2e80" and not "\uac00" <= ch <= "\ud7a3"
+
+
+def _words(text: str) -> list[tuple[str, str]]:
+    """``text`` as (word, separator before it): spaces separate words, and a line may
+    also break between two CJK characters (Japanese and Chinese put no spaces)."""
+    out: list[tuple[str, str]] = []
+    for i, chunk in enumerate(text.split()):
+        sep = " " if i else ""
+        word = ""
+        for ch in chunk:
+            if word and _may_break(word[-1], ch):
+                out.append((word, sep))
+                word, sep = "", ""
+            word += ch
+        out.append((word, sep))
+    return out
+
+
+#: Characters that may not open a line (closing brackets and punctuation), or end one.
+_NO_LINE_START = frozenset("、。，．,.)）」』】〕!！?？:：;；…・ー")
+_NO_LINE_END = frozenset("(（「『【〔")
+
+
+def _may_break(before: str, after: str) -> bool:
+    """Whether a CJK line may break between two characters with no space between them
+    (never inside a number with its counter, ``7点``, nor next to brackets and stops)."""
+    if not (_is_wide(before) or _is_wide(after)):
+        return False
+    if after in _NO_LINE_START or before in _NO_LINE_END:
+        return False
+    return not (before.isascii() and before.isalnum())
+
+
+def wrap_text(text: str, width: int, size: int, bold: bool = False) -> list[str]:
+    """``text`` broken into lines no wider than ``width`` (a long word keeps its own line;
+    CJK text breaks between characters)."""
+    fnt = font(size, bold)
+    lines: list[str] = []
+    line = ""
+    for word, sep in _words(text):
+        trial = f"{line}{sep}{word}" if line else word
+        if fnt.getlength(trial) <= width or not line:
+            line = trial
+        else:
+            lines.append(line)
+            line = word
+    if line:
+        lines.append(line)
+    return lines
 
 
 def badge(

@@ -19,8 +19,9 @@ from bot.replay.reveal import last_deal_end
 
 log = logging.getLogger(__name__)
 
-#: Width of the hands picture when the game draws no score sheet to match.
-HANDS_WIDTH = 900
+#: Width of the hands picture when the game draws no score sheet to match (narrow enough
+#: that its texts stay 10 px or more in Discord's ~550 px inline preview).
+HANDS_WIDTH = 760
 
 #: (index of the action that ended the deal, each seat's hand then), or None.
 Reveal = tuple[int, tuple[tuple[str, ...], ...]] | None

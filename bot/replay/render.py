@@ -45,6 +45,9 @@ MARGIN = 12
 NAME_W = 170
 ROW_H = 92
 CAPTION_SIZE = 18
+#: The smallest text of the hands panel: a long name is ellipsized rather than shrunk below
+#: it (10 px at Discord's ~550 px inline preview of a 760 px deal-end picture).
+MIN_TEXT = 14
 
 Sprite = Callable[[str], Image.Image]
 
@@ -97,13 +100,13 @@ def hands_panel(
         seat = view.get("seat")
         players = view.get("players") or []
         name = players[seat] if isinstance(seat, int) and seat < len(players) else "?"
-        label, size = fit_text(drawable(str(name), bold=True), NAME_W - 16, 20, True)
+        label, size = fit_text(drawable(str(name), bold=True), NAME_W - 16, 20, True, MIN_TEXT)
         draw_text(
             d, (inner[0] + 8, y + ROW_H // 2 - 12), label, size, WHITE, bold=True, anchor="lm"
         )
         cards = _hand_cards(view)
         count, csize = fit_text(
-            ngettext(locale, "{n} card", "{n} cards", len(cards)), NAME_W - 16, 14
+            ngettext(locale, "{n} card", "{n} cards", len(cards)), NAME_W - 16, 15, False, MIN_TEXT
         )
         draw_text(d, (inner[0] + 8, y + ROW_H // 2 + 12), count, csize, MUTED, anchor="lm")
         if cards:

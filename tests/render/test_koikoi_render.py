@@ -9,12 +9,14 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.games.hanafuda import render as hanafuda_render
 from bot.games.hanafuda.cards import ALL_CARDS, PLAIN, card, card_class
-from bot.games.hanafuda.render import card_height
+from bot.games.hanafuda.render import card_height, hand_rows
 from bot.games.koikoi import new_game
 from bot.games.koikoi import render as kr
 from bot.games.koikoi.render import render_hand, render_table
 from bot.render.encode import to_png
+from tests.render.preview import record_drawing
 
 PLAINS = [c for c in ALL_CARDS if card_class(c) == PLAIN]
 
@@ -216,8 +218,9 @@ def test_viewer_sits_at_the_bottom() -> None:
 def test_hand_renders_valid_png(hand: list[str], board: list[str]) -> None:
     view = make_view(seat=0, hand=hand, board=board)
     img = render_hand(view)
-    assert img.width >= len(hand) * kr.HAND_CARD_W
-    assert img.height > card_height(kr.HAND_CARD_W)
+    rows, per_row = hand_rows(len(hand))  # eight cards: two rows of four
+    assert img.width >= per_row * kr.HAND_CARD_W
+    assert img.height > rows * card_height(kr.HAND_CARD_W)
     png = to_png(img)
     assert _decode(png).size == img.size
 
@@ -254,3 +257,19 @@ def test_random_real_states_render() -> None:
             state.apply(seat, rng.choice(state.legal_actions(seat)))
             step += 1
         _check_table(state.view(None))
+
+
+def test_every_hand_text_and_card_is_readable_at_the_preview_width(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A DM's hand (eight cards: two rows of four), scaled to 550 px wide: every text (the
+    notes, the names, the title) at least 9 px and every card 20 px tall, over real matches
+    (the notes and names were 6-7 px on the old 1034 px row of eight)."""
+    drawn = record_drawing(monkeypatch, [(hanafuda_render, "card_image")])
+    rng = random.Random(8)
+    for seed in (1, 2):
+        state = new_game(seed, ["Bartholomew the Magnificent", "王小明"])
+        while not state.is_over:
+            seat = state.to_act[0]
+            drawn.check(render_hand(state.view(seat)), f"hand at {state.phase}")
+            state.apply(seat, rng.choice(state.legal_actions(seat)))

@@ -12,6 +12,7 @@ from bot.games.mahjong import render as mr
 from bot.games.mahjong.render import render_deal_summary, render_hand, render_table, tile_image
 from bot.games.mahjong.tiles import CODES
 from bot.render.encode import to_png
+from tests.render.preview import record_drawing
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dov"]
 
@@ -87,8 +88,34 @@ def test_every_table_card_is_readable_at_the_preview_width(
             assert table.width == mr.TABLE_W
             assert drawn and min(h for _, h in drawn) * scale >= 20, sorted(set(drawn))
             drawn.clear()
-    assert 16 * mr.PREVIEW_W / mr.TABLE_W >= 8.8  # the smallest text (a seat's wind, score)
+    assert mr.MIN_TEXT * mr.PREVIEW_W / mr.TABLE_W >= 9  # the smallest text (a seat's score)
     assert 22 * mr.PREVIEW_W / mr.TABLE_W >= 12  # names
+
+
+LONG_NAMES = ["Bartholomew the Magnificent", "王小明", "Maximilian von Habsburg", "Cai"]
+
+
+@pytest.mark.parametrize("seed", [1, 3])
+def test_every_text_of_the_table_and_the_hand_is_readable_at_the_preview_width(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Scaled to 550 px wide, every text drawn on the table and on a DM's hand is at least
+    9 px, with long names (a long name was shrunk to 6.6 px, the hand's labels were 7.8)."""
+    drawn = record_drawing(monkeypatch, [])
+    rng = random.Random(seed)
+    g = new_game(seed, LONG_NAMES, {"max_hands": 2})
+    i = 0
+    while not g.is_over:
+        seat = g.to_act[0]
+        if i % 7 == 0 or (g.phase != "discard" and i % 2 == 0):
+            drawn.check(render_table(g.view(None)), f"table at {g.phase}")
+            drawn.check(render_hand(g.view(seat)), f"hand at {g.phase}")
+        g.apply(seat, choose(g.view(seat), g.legal_actions(seat), rng))
+        i += 1
+    drawn.check(render_table(g.view(None)), "game over")
+    sheet = render_deal_summary(g.view(None))
+    assert sheet is not None
+    drawn.check(sheet, "score sheet")
 
 
 def test_the_score_sheet_is_readable_at_the_preview_width(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,9 +9,11 @@ import pytest
 from PIL import Image
 
 from bot.games import mushi
+from bot.games.hanafuda import render as hanafuda_render
 from bot.games.mushi import render as mr
 from bot.games.mushi.rules import MushiState
 from bot.render.encode import to_png
+from tests.render.preview import record_drawing
 
 
 def _valid_png(img: Image.Image) -> Image.Image:
@@ -103,3 +105,38 @@ def test_render_does_not_touch_the_view() -> None:
     mr.render_table(view)
     mr.render_hand(state.view(0))
     assert repr(view) == before
+
+
+def test_every_hand_text_and_card_is_readable_at_the_preview_width(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A DM's hand (up to eight cards: rows of four at most), scaled to 550 px wide: every
+    text (what a card takes, its name and points) at least 9 px and every card 20 px tall
+    (the names were 5-7 px on the old row of up to 908 px)."""
+    drawn = record_drawing(monkeypatch, [(hanafuda_render, "card_image")])
+    for state in _states(3, {"hands": 6})[:-1]:
+        for seat in (0, 1):
+            drawn.check(mr.render_hand(state.view(seat)), f"hand of {seat}")
+
+
+def test_every_score_sheet_text_and_card_is_readable_at_the_preview_width(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The score sheet after every hand of a match with long names, scaled to 550 px wide:
+    every text (the piles' labels, the formula, the cards left over) at least 9 px and every
+    card 20 px tall (the labels were 7 px on the old 1000 px sheet)."""
+    drawn = record_drawing(monkeypatch, [(hanafuda_render, "card_image"), (mr, "card_image")])
+    state = mushi.new_game(2, ["Bartholomew the Magnificent", "Anastasia Featherstonehaugh"])
+    rng = random.Random(2)
+    sheets = 0
+    while not state.is_over:
+        seat = state.to_act[0]
+        hands = len(state.view(None)["history"])
+        state.apply(seat, mushi.choose(state.view(seat), state.legal_actions(seat), rng))
+        if len(state.view(None)["history"]) > hands:
+            sheet = mr.render_deal_summary(state.view(None))
+            assert sheet is not None and sheet.width == mr.SUMMARY_W
+            drawn.check(sheet, f"score sheet of hand {hands + 1}")
+            sheets += 1
+        drawn.clear()
+    assert sheets == 12

@@ -5,9 +5,11 @@ from __future__ import annotations
 import io
 import random
 
+import pytest
 from PIL import Image
 
 from bot.games.panda import choose, new_game
+from bot.games.panda import render as panda_render
 from bot.games.panda.cards import ALL_CARDS
 from bot.games.panda.render import (
     CARD,
@@ -19,6 +21,7 @@ from bot.games.panda.render import (
 )
 from bot.games.panda.selfplay import PLAYERS, step
 from bot.render.encode import to_png
+from tests.render.preview import PREVIEW_W, record_drawing
 
 
 def _png_ok(img: Image.Image, min_w: int = 600) -> None:
@@ -98,3 +101,59 @@ def test_long_trick_and_long_straight_fit() -> None:
         trick_won=True,
     )
     _png_ok(render_table(view))
+
+
+# ----- readable in Discord's inline preview (~550 px wide) ------------------------------------
+
+LONG_NAMES = ["Bartholomew the Magnificent", "王小明", "Maximilian von Habsburg", "Cai"]
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_every_table_text_and_card_is_readable_at_the_preview_width(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Scaled to 550 px wide, every text on the table (the seats' statistics, names and
+    badges, the trick's plays, the scores) is at least 9 px and every card 20 px tall, over
+    a whole match with long names, spectator and player views (the statistics were 7 px on
+    the old 1280 px table)."""
+    drawn = record_drawing(
+        monkeypatch, [(panda_render, "card_sprite"), (panda_render, "card_back")]
+    )
+    state = new_game(seed, LONG_NAMES, {"target": 300})
+    rng = random.Random(seed)
+    views = 0
+    while not state.is_over:
+        step(state, [choose] * 4, rng)
+        seat = state.to_act[0] if state.to_act else 0
+        for view in (state.view(None), state.view(seat)):
+            table = render_table(view)
+            assert table.size == TABLE_SIZE and panda_render.PREVIEW_W == PREVIEW_W
+            drawn.check(table, f"{view['phase']} seen by {view['seat']}")
+            views += 1
+    drawn.check(render_table(state.view(None)), "game over")
+    assert views > 100
+    assert panda_render.MIN_TEXT * PREVIEW_W / TABLE_SIZE[0] >= 9
+
+
+def test_the_hand_and_the_score_sheet_are_readable_at_the_preview_width(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A DM's hand (14 cards: two rows of 7) and the score sheet, scaled to 550 px wide:
+    every text at least 9 px, every card 20 px tall (the hand's card codes were 5 px on the
+    old 1390 px hand)."""
+    drawn = record_drawing(monkeypatch, [(panda_render, "card_sprite")])
+    state = new_game(7, LONG_NAMES, {"target": 300})
+    rng = random.Random(7)
+    sheets = 0
+    first = render_hand(state.view(0))
+    assert first.width == panda_render.HAND_W and first.height > 2 * panda_render.HAND_ROW_H
+    drawn.clear()
+    while not state.is_over:
+        step(state, [choose] * 4, rng)
+        for seat in range(4):
+            drawn.check(render_hand(state.view(seat)), f"hand of {seat} at {state.phase}")
+        summary = render_deal_summary(state.view(None))
+        if summary is not None:
+            drawn.check(summary, "score sheet")
+            sheets += 1
+    assert sheets

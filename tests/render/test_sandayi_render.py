@@ -13,6 +13,7 @@ from bot.games.sandayi import render
 from bot.games.sandayi.arena import ai_policy
 from bot.games.sandayi.cards import DECK
 from bot.render.encode import to_png
+from tests.render.preview import PREVIEW_W, record_drawing
 
 PLAYERS = ["Ann", "Bob the Builder with a very long name", "Cai", "Dee"]
 
@@ -56,7 +57,7 @@ def test_table_hand_and_summary_render_for_every_phase(seed: int) -> None:
         assert table.size == (render.W, render.H)
         assert _decode(to_png(table)).size == table.size
         hand = render.render_hand(view)
-        assert 1000 <= hand.width <= 1400 and hand.height > 100
+        assert hand.width == render.HAND_W and hand.height > 100
         summary = render.render_deal_summary(view)
         if view["history"]:
             assert summary is not None and summary.width >= 600
@@ -106,3 +107,44 @@ def test_table_png_is_small() -> None:
     view = _views_of_a_match(3)[10]
     png = to_png(render.render_table(view))
     assert len(png) < 400_000
+
+
+# ----- readable in Discord's inline preview (~550 px wide) ------------------------------------
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_every_table_text_and_card_is_readable_at_the_preview_width(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Scaled to 550 px wide, every text on the table (seats, bid, trump, points, the
+    bidding, the last trick's names, the totals, the settlement) is at least 9 px, every
+    card at least 20 px tall: over a whole match, spectator and player views, with a long
+    name (it was 6 px for the sidebars on the old 1160 px table)."""
+    drawn = record_drawing(monkeypatch, [(render, "card_image"), (render, "card_back")])
+    for view in _views_of_a_match(seed):
+        table = render.render_table(view)
+        assert table.width == render.W and render.PREVIEW_W == PREVIEW_W
+        drawn.check(table, f"{view['phase']} seen by {view['seat']}")
+    assert render.MIN_TEXT * PREVIEW_W / render.W >= 9
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_hand_and_the_score_sheet_are_readable_at_the_preview_width(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A DM's hand (18 cards at the kitty: two rows of suits) and the score sheet, scaled to
+    550 px wide: every text at least 9 px, every card 20 px tall (the hand's suit names and
+    the sheet's conditions were 5-7 px on the old 1200 and 900 px pictures)."""
+    drawn = record_drawing(monkeypatch, [(render, "card_image"), (render, "card_back")])
+    sheets = rows = 0
+    for view in _views_of_a_match(seed):
+        if view["seat"] is not None:
+            hand = render.render_hand(view)
+            drawn.check(hand, f"hand at {view['phase']}")
+            rows = max(rows, len(render._hand_rows(render._hand_groups(view["hand"], None))[0]))
+        summary = render.render_deal_summary(view)
+        if summary is not None:
+            assert summary.width == render.SHEET_W
+            drawn.check(summary, "score sheet")
+            sheets += 1
+    assert sheets and rows == 2  # the 18 cards of the kitty take two rows

@@ -35,6 +35,7 @@ from bot.render.draw import (
     paste_with_shadow,
     round_mask,
     text_length,
+    wrap_text,
 )
 from bot.render.fonts import font
 
@@ -1140,6 +1141,9 @@ MOVE_CARD_W = 36
 HAND_CARD_W = 112
 HAND_GAP = 14
 HAND_TOP = 64
+#: The most cards a row of the hand picture holds: two rows of four keep a hand of eight
+#: about 560 px wide, its names and notes 9-12 px high in Discord's inline preview.
+HAND_ROW = 4
 NO_MATCH_FILL = (60, 74, 66)
 NO_MATCH_TEXT = (190, 200, 190)
 MATCH_TEXT = (10, 40, 20)
@@ -1499,61 +1503,6 @@ def draw_field(
         d.text(((x0 + x1) // 2, (y0 + y1) // 2), text, font=font(18), fill=MUTED, anchor="mm")
 
 
-def _is_wide(ch: str) -> bool:
-    """A character next to which a line may break without a space: kana and CJK
-    ideographs (Korean, written with spaces, breaks at its spaces)."""
-    return ch >= "\u2e80" and not "\uac00" <= ch <= "\ud7a3"
-
-
-def _words(text: str) -> list[tuple[str, str]]:
-    """``text`` as (word, separator before it): spaces separate words, and a line may
-    also break between two CJK characters (Japanese and Chinese put no spaces)."""
-    out: list[tuple[str, str]] = []
-    for i, chunk in enumerate(text.split()):
-        sep = " " if i else ""
-        word = ""
-        for ch in chunk:
-            if word and _may_break(word[-1], ch):
-                out.append((word, sep))
-                word, sep = "", ""
-            word += ch
-        out.append((word, sep))
-    return out
-
-
-#: Characters that may not open a line (closing brackets and punctuation), or end one.
-_NO_LINE_START = frozenset("、。，．,.)）」』】〕!！?？:：;；…・ー")
-_NO_LINE_END = frozenset("(（「『【〔")
-
-
-def _may_break(before: str, after: str) -> bool:
-    """Whether a CJK line may break between two characters with no space between them
-    (never inside a number with its counter, ``7点``, nor next to brackets and stops)."""
-    if not (_is_wide(before) or _is_wide(after)):
-        return False
-    if after in _NO_LINE_START or before in _NO_LINE_END:
-        return False
-    return not (before.isascii() and before.isalnum())
-
-
-def wrap_text(text: str, width: int, size: int, bold: bool = False) -> list[str]:
-    """``text`` broken into lines no wider than ``width`` (a long word keeps its own line;
-    CJK text breaks between characters)."""
-    fnt = font(size, bold)
-    lines: list[str] = []
-    line = ""
-    for word, sep in _words(text):
-        trial = f"{line}{sep}{word}" if line else word
-        if fnt.getlength(trial) <= width or not line:
-            line = trial
-        else:
-            lines.append(line)
-            line = word
-    if line:
-        lines.append(line)
-    return lines
-
-
 def draw_now(
     d: ImageDraw.ImageDraw, box: TableBox, text: str, max_lines: int, locale: str = "en-US"
 ) -> int:
@@ -1688,11 +1637,12 @@ def takes_note(month: int, n: int) -> Text:
 def hand_sheet(
     n_cards: int, min_width: int, foot_h: int, title: str, info: str, locale: str = "en-US"
 ) -> tuple[Image.Image, ImageDraw.ImageDraw]:
-    """The felt of a hand image for ``n_cards`` large cards, with its title and info line."""
-    n = max(1, n_cards)
+    """The felt of a hand image for ``n_cards`` large cards (in rows of ``HAND_ROW`` at
+    most, each ``foot_h`` deep below its cards), with its title and info line."""
+    rows, n = hand_rows(n_cards)
     cw = HAND_CARD_W
     width = max(min_width, 2 * 20 + n * cw + (n - 1) * HAND_GAP)
-    height = 20 + 30 + 14 + card_height(cw) + foot_h
+    height = HAND_TOP + rows * (card_height(cw) + foot_h)
     img = felt((width, height)).convert("RGB")
     d = Draw(img)
     title, info = say(locale, title), say(locale, info)
@@ -1714,6 +1664,12 @@ def hand_sheet(
     return img, d
 
 
+def hand_rows(n_cards: int) -> tuple[int, int]:
+    """(rows, cards in a full row) of a hand of ``n_cards``: rows as even as they come."""
+    rows = max(1, -(-n_cards // HAND_ROW))
+    return rows, max(1, -(-n_cards // rows))
+
+
 def draw_hand_cards(
     img: Image.Image,
     hand: Sequence[str],
@@ -1722,24 +1678,29 @@ def draw_hand_cards(
     name_dy: int,
     locale: str = "en-US",
 ) -> None:
-    """The hand in a row, each card over its note and its name (``name_dy`` below it)."""
+    """The hand in rows (``hand_sheet``'s), each centred, each card over its note and its
+    name (``name_dy`` below it)."""
     d = Draw(img)
     cw, gap = HAND_CARD_W, HAND_GAP
     ch = card_height(cw)
-    left = (img.width - (len(hand) * cw + (len(hand) - 1) * gap)) // 2
+    rows, per_row = hand_rows(len(hand))
+    pitch = (img.height - HAND_TOP) // rows
     for i, (code, note, name) in enumerate(zip(hand, notes, names, strict=True)):
-        x = left + i * (cw + gap)
+        row, col = divmod(i, per_row)
+        in_row = min(per_row, len(hand) - row * per_row)
+        left = (img.width - (in_row * cw + (in_row - 1) * gap)) // 2
+        x, top = left + col * (cw + gap), HAND_TOP + row * pitch
         if note.glow:
             g = glow((cw, ch), note.fill, spread=10)
-            img.paste(g, (x - 10, HAND_TOP - 10), g)
-        paste_with_shadow(img, card_image(code, cw), (x, HAND_TOP))
+            img.paste(g, (x - 10, top - 10), g)
+        paste_with_shadow(img, card_image(code, cw), (x, top))
         cx = x + cw // 2
         # The note's pill may be as wide as the card and its gap (smaller type, then "…").
         pad = max(3, note.size // 3)
         text, note_size = fit_text(say(locale, note.text), cw + gap - 2 - 2 * pad, note.size, True)
         badge(
             d,
-            (cx, HAND_TOP + ch + 8),
+            (cx, top + ch + 8),
             text,
             note_size,
             fill=note.fill,
@@ -1747,7 +1708,7 @@ def draw_hand_cards(
             anchor="ma",
         )
         name, size = fit_text(say(locale, name), cw + gap - 2, 13, min_size=10)
-        d.text((cx, HAND_TOP + ch + name_dy), name, font=font(size), fill=WHITE, anchor="mm")
+        d.text((cx, top + ch + name_dy), name, font=font(size), fill=WHITE, anchor="mm")
 
 
 def ribbon_short_name(code: str) -> Text:

@@ -415,6 +415,9 @@ BACK_CARD = (26, 37)
 CARD_SMALL = (24, 32)
 #: The width Discord shows a picture inline at.
 PREVIEW_W = 550
+#: The smallest font of the table and the hand (9.35 px at PREVIEW_W on the table): a
+#: name or label that does not fit is ellipsized, never shrunk below it.
+MIN_TEXT = 17
 #: Inside a panel: the left of the cards and the top of the hand's row (from the panel's
 #: top); the discards follow the hand (one row, or two when its melds need them).
 PAD = 10
@@ -473,7 +476,7 @@ def _header(
     rw = view.get("round_wind", "E")
     _over(canvas, wind_disk(rw, 50, True), (20, 12))
     title = localize(locale, Text("Mah-Jongg — hand {n}", n=view.get("deal", 1)))
-    draw_fitted(d, (82, 12), title, 380, 26, WHITE, bold=True)
+    draw_fitted(d, (82, 12), title, 380, 26, WHITE, bold=True, min_size=MIN_TEXT)
     rounds = view.get("rounds")
     played = view.get("rounds_played", 0)
     wind = WIND_WORD.get(rw, rw)
@@ -484,7 +487,7 @@ def _header(
         if rounds
         else Text("{wind} round", wind=wind)
     )
-    draw_fitted(d, (84, 44), localize(locale, sub), 380, 18, MUTED)
+    draw_fitted(d, (84, 44), localize(locale, sub), 380, 18, MUTED, min_size=MIN_TEXT)
     # wall and kong box
     x = TABLE_W - 22
     box = badge(
@@ -505,7 +508,9 @@ def _header(
     )
     status = localize(locale, _status(view, locale))
     if status:
-        draw_fitted(d, (TABLE_W - 22, 42), status, 500, 21, HIGHLIGHT, bold=True, anchor="ra")
+        draw_fitted(
+            d, (TABLE_W - 22, 42), status, 500, 21, HIGHLIGHT, True, "ra", min_size=MIN_TEXT
+        )
 
 
 def _seat_panel(
@@ -524,13 +529,15 @@ def _seat_panel(
     round_player = seat == view.get("round_player")
     _over(canvas, wind_disk(wind, 40, round_player), (px + PAD, py + 8))
     x_text = px + PAD + 48
-    used = draw_fitted(d, (x_text, py + 6), _name(view, seat), 190, 22, WHITE, bold=True)
+    name = _name(view, seat)
+    used = draw_fitted(d, (x_text, py + 6), name, 190, 22, WHITE, True, min_size=MIN_TEXT)
     label = Text("{wind} · round player", wind=SEAT_WORD[wind]) if round_player else SEAT_WORD[wind]
     scores = view.get("scores") or []
     if seat < len(scores):
         points = ntext("{n} pt", "{n} pts", scores[seat], n=_num(locale, scores[seat]))
         label = Text("{item}, {next}", item=label, next=points)
-    used = max(used, draw_fitted(d, (x_text, py + 32), localize(locale, label), 190, 16, GOLD))
+    said = localize(locale, label)
+    used = max(used, draw_fitted(d, (x_text, py + 32), said, 236, 17, GOLD, min_size=MIN_TEXT))
     # the top line's right: extras, then tags (standing hand, Mah-Jongg, to answer)
     extras = (view.get("extras") or [[]] * 4)[seat]
     tag_right = right - len(extras) * (CARD[0] + 2) - 8
@@ -552,7 +559,8 @@ def _seat_panel(
     for i, (text, colour) in enumerate(tags[:2]):
         room = tag_right - tag_left - (CARD[0] + 6 if standing else 0)
         ty = py + 6 + 23 * i
-        box = badge(d, (tag_left, ty), text, _badge_size(text, 15, max(40, room)), fill=colour)
+        text, size = _badge_text(text, MIN_TEXT, max(40, room))
+        box = badge(d, (tag_left, ty), text, size, fill=colour)
         if standing and i == 0:
             _paste_tile(canvas, standing["card"], (box[2] + 6, py + 6), CARD)
     below = _hand_row(canvas, view, seat, px + PAD, py + ROW_HAND, right)
@@ -601,7 +609,8 @@ def _river(
     river = (view.get("rivers") or [[]] * 4)[seat]
     x0, y, right, bottom = box
     if not river:
-        draw_text(Draw(canvas), (x0, y + 10), localize(locale, Text("no discards yet")), 16, MUTED)
+        no_discards = localize(locale, Text("no discards yet"))
+        draw_text(Draw(canvas), (x0, y + 10), no_discards, MIN_TEXT, MUTED)
         return
     size = CARD
     per_row = (right - x0) // (size[0] + 2)
@@ -623,12 +632,11 @@ def _river(
         rx += size[0] + 2
 
 
-def _badge_size(text: str, size: int, max_width: float, bold: bool = True) -> int:
-    """The font size at which a badge of ``text`` fits ``max_width`` (its padding included),
-    ``size`` when it does."""
-    while size > 9 and text_length(text, size, bold) + 2 * max(3, size // 3) > max_width:
-        size -= 1
-    return size
+def _badge_text(text: str, size: int, max_width: float, bold: bool = True) -> tuple[str, int]:
+    """``text`` at ``size`` (ellipsized if need be) so that its badge fits ``max_width``, its
+    padding included."""
+    pad = 2 * max(3, size // 3)
+    return fit_text(text, int(max_width) - pad, size, bold, size)
 
 
 # ----- a seat's hand ------------------------------------------------------------------------
@@ -640,13 +648,15 @@ def render_hand(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
     cards = list(hand)
     if drawn and drawn in cards:
         cards.remove(drawn)
-    width = max(900, 40 + (len(cards) + 1) * (HAND_TILE[0] + 3) + 40)
+    # (no room kept for a drawn card when there is none: 14 cards stay within 990 px)
+    drawn_w = HAND_TILE[0] + 3 + 18 if drawn else 0
+    width = max(900, 40 + len(cards) * (HAND_TILE[0] + 3) + drawn_w + 40)
     height = 320
     canvas = felt((width, height), FELT_GREEN, seed=11).copy()
     d = Draw(canvas)
     if seat is None:
         text = localize(locale, Text("Spectators have no hand.", context="mahjong"))
-        draw_fitted(d, (20, 20), text, width - 40, 22, WHITE, bold=True)
+        draw_fitted(d, (20, 20), text, width - 40, 22, WHITE, True, min_size=MIN_TEXT)
         return canvas
     wind = view["seat_winds"][seat]
     _over(canvas, wind_disk(wind, 48, seat == view.get("round_player")), (18, 12))
@@ -656,10 +666,11 @@ def render_hand(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
         wind=WIND_WORD[wind],
         round=WIND_WORD.get(view.get("round_wind", "E"), ""),
     )
-    draw_fitted(d, (76, 14), localize(locale, title), width - 96, 22, WHITE, bold=True)
     draw_fitted(
-        d, (76, 42), localize(locale, _hand_status(view, locale)), width - 96, 16, HIGHLIGHT
+        d, (76, 12), localize(locale, title), width - 96, 22, WHITE, True, min_size=MIN_TEXT
     )
+    status = localize(locale, _hand_status(view, locale))
+    draw_fitted(d, (76, 42), status, width - 96, 18, HIGHLIGHT, min_size=MIN_TEXT)
     x, y = 20, 82
     for c in cards:
         _paste_tile(canvas, c, (x, y), HAND_TILE)
@@ -674,7 +685,7 @@ def render_hand(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
             (x + HAND_TILE[0] / 2, y + HAND_TILE[1] + 8),
             localize(locale, Text("drawn")),
             HAND_TILE[0] + 30,
-            14,
+            MIN_TEXT,
             HIGHLIGHT,
             anchor="ma",
         )
@@ -684,16 +695,16 @@ def render_hand(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
     melds = (view.get("melds") or [[]] * 4)[seat]
     if melds:
         label = localize(locale, Text("Melds"))
-        draw_text(d, (x, y2 - 2), label, 14, MUTED)
-        x += max(52, int(text_length(label, 14)) + 12)
+        draw_text(d, (x, y2 - 2), label, MIN_TEXT, MUTED)
+        x += max(52, int(text_length(label, MIN_TEXT)) + 12)
         for meld in melds:
             x = _draw_meld(canvas, meld, x, y2, TABLE_TILE) + 12
     extras = (view.get("extras") or [[]] * 4)[seat]
     if extras:
         x += 12
         label = localize(locale, Text("Extras"))
-        draw_text(d, (x, y2 - 2), label, 14, MUTED)
-        x += max(52, int(text_length(label, 14)) + 12)
+        draw_text(d, (x, y2 - 2), label, MIN_TEXT, MUTED)
+        x += max(52, int(text_length(label, MIN_TEXT)) + 12)
         for c in extras:
             _paste_tile(canvas, c, (x, y2), TABLE_TILE)
             x += TABLE_TILE[0] + 3
@@ -701,13 +712,17 @@ def render_hand(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
     if claim:
         cx = width - 20 - TABLE_TILE[0]
         text = localize(locale, Text("{name} discarded", name=_name(view, claim["by"])))
-        draw_fitted(d, (cx - 8, y2 + 14), text, max(80, cx - 8 - x - 12), 15, WHITE, anchor="ra")
+        room = max(80, cx - 8 - x - 12)
+        draw_fitted(
+            d, (cx - 8, y2 + 12), text, room, MIN_TEXT, WHITE, anchor="ra", min_size=MIN_TEXT
+        )
         _paste_tile(canvas, claim["card"], (cx, y2), TABLE_TILE, highlight=True)
     standing = (view.get("standing") or [None] * 4)[seat]
     if standing:
         card = _card(standing["card"], locale)
         text = localize(locale, Text("Standing hand: calling {card}", card=card))
-        draw_fitted(d, (20, height - 28), text, width - 40, 16, (120, 200, 255), bold=True)
+        colour = (120, 200, 255)
+        draw_fitted(d, (20, height - 30), text, width - 40, 18, colour, True, min_size=MIN_TEXT)
     return canvas
 
 

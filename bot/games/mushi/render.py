@@ -87,6 +87,7 @@ from bot.render.draw import (
     panel,
     paste_with_shadow,
     text_length,
+    wrap_text,
 )
 from bot.render.fonts import font
 
@@ -493,8 +494,20 @@ def render_hand(view: View, locale: str = "en-US") -> Image.Image:
     return img
 
 
-SUMMARY_W = 1000
-SUMMARY_CARD_W = 46
+#: The score sheet is laid out for Discord's inline preview (~550 px wide): one column
+#: ``SUMMARY_W`` wide, no text under ``SUMMARY_MIN_TEXT`` (9.2 px at 550).
+SUMMARY_W = 720
+SUMMARY_CARD_W = 40
+SUMMARY_MIN_TEXT = 12
+SUMMARY_LINE_H = 20  # a line of the formula or of the leftovers note
+
+
+def _summary_lines(text: str, width: int, size: int, max_lines: int) -> list[str]:
+    """``text`` on at most ``max_lines`` lines of ``width`` (the last ellipsized)."""
+    lines = wrap_text(text, width, size)
+    if len(lines) > max_lines:
+        lines = [*lines[: max_lines - 1], " ".join(lines[max_lines - 1 :])]
+    return [fit_text(line, width, size, min_size=SUMMARY_MIN_TEXT)[0] for line in lines]
 
 
 def render_deal_summary(view: View, locale: str = "en-US") -> Image.Image | None:
@@ -506,55 +519,73 @@ def render_deal_summary(view: View, locale: str = "en-US") -> Image.Image | None
     players = view.get("players", ["?", "?"])
     ch = card_height(SUMMARY_CARD_W)
     row_h = 26 + ch + 12
-    block_h = 44 + 2 * row_h + 8
-    height = 70 + 2 * block_h + 50
+    formulas = []
+    for seat in (0, 1):
+        score = h["scores"][seat]
+        pts = h["card_points"][seat]
+        parts = [f"({pts} − 115)"]
+        parts += [
+            f"+ {say(locale, combination_name(c['name']))} {c['value']}" for c in h["combos"][seat]
+        ]
+        parts += [
+            f"− {say(locale, combination_name(c['name']))} {c['value']}"
+            for c in h["combos"][1 - seat]
+        ]
+        formula = " ".join(parts) + f" = {_signed(score)}"
+        formulas.append(_summary_lines(formula, SUMMARY_W - 56, 15, 2))
+    notes = [
+        Text(
+            "{card} → {name} ({why})",
+            card=card_label(x["card"]),
+            name=players[x["seat"]],
+            why=leftover_reason(x["why"]),
+        )
+        for x in h.get("leftovers", [])
+    ]
+    left_over: list[str] = []
+    if notes:
+        text = say(locale, Text("Left on the table: {notes}", notes=chain_semicolon(notes)))
+        left_over = _summary_lines(text, SUMMARY_W - 40, 14, 3)
+    blocks_h = [44 + len(formulas[s]) * SUMMARY_LINE_H + 2 * row_h + 4 for s in (0, 1)]
+    height = 94 + sum(blocks_h) + 10 + len(left_over) * SUMMARY_LINE_H + 16
     img = felt((SUMMARY_W, height)).convert("RGB")
     d = Draw(img)
-    elder = say(locale, Text("親 elder: {name}", name=players[h["elder"]]))
-    elder, elder_size = fit_text(elder, SUMMARY_W // 3, 15, min_size=11)
     title: str = Text(
         "Hand {hand} / {hands} — score sheet", hand=h["hand"], hands=view.get("deals", 12)
     )
-    room = SUMMARY_W - 40 - 24 - int(text_length(elder, elder_size))
-    title, title_size = fit_text(say(locale, title), room, 22, bold=True, min_size=16)
-    d.text((20, 18 + 22 - title_size), title, font=font(title_size, True), fill=WHITE)
-    d.text((SUMMARY_W - 20, 24), elder, font=font(elder_size), fill=MUTED, anchor="ra")
-    y = 64
+    title, title_size = fit_text(say(locale, title), SUMMARY_W - 40, 22, True, 16)
+    d.text((20, 16 + 22 - title_size), title, font=font(title_size, True), fill=WHITE)
+    elder = say(locale, Text("親 elder: {name}", name=players[h["elder"]]))
+    elder, elder_size = fit_text(elder, SUMMARY_W - 40, 15, min_size=SUMMARY_MIN_TEXT)
+    d.text((20, 50), elder, font=font(elder_size), fill=MUTED)
+    y = 84
     for seat in (0, 1):
-        box = (16, y, SUMMARY_W - 16, y + block_h)
+        box = (16, y, SUMMARY_W - 16, y + blocks_h[seat])
         panel(img, box)
         x0, y0, x1, _ = box
-        name, size = fit_text(str(players[seat]), 300, 20, bold=True, min_size=12)
-        d.text((x0 + 12, y0 + 20), name, font=font(size, True), fill=WHITE, anchor="lm")
         score = h["scores"][seat]
-        d.text(
-            (x1 - 12, y0 + 20),
-            _signed(score),
-            font=font(26, True),
-            fill=GOLD if score >= 0 else LOSS_RED,
-            anchor="rm",
-        )
-        pts = h["card_points"][seat]
-        combos = h["combos"][seat]
-        against = h["combos"][1 - seat]
-        parts = [f"({pts} − 115)"]
-        parts += [f"+ {say(locale, combination_name(c['name']))} {c['value']}" for c in combos]
-        parts += [f"− {say(locale, combination_name(c['name']))} {c['value']}" for c in against]
-        formula = " ".join(parts) + f" = {_signed(score)}"
-        formula, size = fit_text(formula, x1 - x0 - 360, 15, min_size=10)
-        d.text((x0 + 330, y0 + 20), formula, font=font(size), fill=(236, 230, 200), anchor="lm")
+        score_text = _signed(score)
+        score_w = int(text_length(score_text, 26, True))
+        name, size = fit_text(str(players[seat]), x1 - x0 - 48 - score_w, 20, True, 15)
+        d.text((x0 + 12, y0 + 20), name, font=font(size, True), fill=WHITE, anchor="lm")
+        colour = GOLD if score >= 0 else LOSS_RED
+        d.text((x1 - 12, y0 + 20), score_text, font=font(26, True), fill=colour, anchor="rm")
+        ly = y0 + 40
+        for line in formulas[seat]:
+            d.text((x0 + 12, ly), line, font=font(15), fill=(236, 230, 200))
+            ly += SUMMARY_LINE_H
         groups = h["captures"][seat]
         for i, cls in enumerate(CLASS_ORDER):
             col, row = i % 2, i // 2
             gx = x0 + 12 + col * ((x1 - x0) // 2)
-            gy = y0 + 44 + row * row_h
+            gy = ly + 6 + row * row_h
             cards = list(groups.get(cls, []))
             label = PILE_POINT_LABELS[cls](len(cards), sum(card_points(c) for c in cards))
             badge(
                 d,
                 (gx, gy),
                 say(locale, label),
-                13,
+                14,
                 fill=CLASS_COLOUR[cls] if cards else EMPTY_PILE_COLOUR,
                 text_fill=WHITE,
             )
@@ -570,20 +601,10 @@ def render_deal_summary(view: View, locale: str = "en-US") -> Image.Image | None
                     halo=False,
                     wild_tag=False,
                 )
-        y += block_h + 10
-    notes = [
-        Text(
-            "{card} → {name} ({why})",
-            card=card_label(x["card"]),
-            name=players[x["seat"]],
-            why=leftover_reason(x["why"]),
-        )
-        for x in h.get("leftovers", [])
-    ]
-    if notes:
-        text: str = Text("Left on the table: {notes}", notes=chain_semicolon(notes))
-        text, size = fit_text(say(locale, text), SUMMARY_W - 40, 14, min_size=10)
-        d.text((20, y + 12), text, font=font(size), fill=MUTED)
+        y += blocks_h[seat] + 10
+    for line in left_over:
+        d.text((20, y + 6), line, font=font(14), fill=MUTED)
+        y += SUMMARY_LINE_H
     return img
 
 

@@ -45,6 +45,7 @@ from bot.render.draw import (
     panel,
     paste_with_shadow,
     text_length,
+    wrap_text,
 )
 from bot.render.encode import palette_from
 from bot.render.fonts import font
@@ -62,11 +63,22 @@ SPECIAL_STYLE = {
     PANDA: ((250, 250, 246), (20, 20, 20), "PANDA"),
 }
 TEAM_COLOURS = ((86, 160, 232), (232, 120, 86))  # team A (0+2), team B (1+3)
-TABLE_SIZE = (1280, 800)
+# The table is laid out for Discord's inline preview (~550 px wide): at ``PREVIEW_W`` its
+# smallest text (``MIN_TEXT``) is 9.2 px high and its smallest card (a mini card of the trick)
+# 29 px tall (tests/render check both over whole matches).
+PREVIEW_W = 550
+TABLE_SIZE = (900, 772)
+MIN_TEXT = 15  # the smallest font drawn on the table; names are ellipsized rather than shrunk
 CARD = (66, 94)
 SMALL = (50, 72)
 HAND_CARD = (84, 120)
 MINI = (34, 48)
+HAND_ROW = 8  # cards a row of the hand picture
+HAND_W = 40 + HAND_ROW * (HAND_CARD[0] + 6) - 6
+HAND_TOP = 78  # the first row of cards, below the title and the notes
+HAND_ROW_H = HAND_CARD[1] + 50  # a row: the card, who gave it, its code
+HAND_MIN_TEXT = 14  # 10.3 px at PREVIEW_W
+SUMMARY_MIN_TEXT = 14  # 9.6 px at PREVIEW_W on the 800 px score sheet
 BIG = (82, 116)
 SCALE = 2
 
@@ -362,7 +374,7 @@ def render_table(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
 def _table_base(teams: tuple[tuple[str, int], ...]) -> Image.Image:
     """Felt with the panels that never move (header, seats by team colour, centre)."""
     canvas = felt(TABLE_SIZE, FELT_GREEN).copy()
-    panel(canvas, (10, 8, TABLE_SIZE[0] - 10, 56), fill=(0, 0, 0, 120))
+    panel(canvas, _HEADER, fill=(0, 0, 0, 120))
     for pos, team in teams:
         panel(
             canvas, _PANEL[pos], fill=(0, 0, 0, 130), border=TEAM_COLOURS[team] + (200,), radius=12
@@ -374,25 +386,33 @@ def _table_base(teams: tuple[tuple[str, int], ...]) -> Image.Image:
 def _header(
     canvas: Image.Image, d: ImageDraw.ImageDraw, view: Mapping[str, Any], locale: str
 ) -> None:
-    W = canvas.width
+    """The title and the target on the first line, each team's score on the second."""
+    x0, y0, x1, _ = _HEADER
     title = _say(locale, Text("Panda · hand {deal}", deal=view["deal"]))
-    draw_text(d, (24, 32), title, 24, WHITE, bold=True, anchor="lm")
-    scores = view["team_scores"]
-    x = W - 24
-    for team in (1, 0):
-        text = f"{_team_label(view, team)}  {scores[team]}"
-        box = badge(d, (x, 32), text, size=18, fill=TEAM_COLOURS[team], text_fill=INK, anchor="rm")
-        x = box[0] - 12
+    draw_text(d, (x0 + 14, y0 + 24), title, 24, WHITE, bold=True, anchor="lm")
     target = _say(locale, Text("to {target}:", target=view["target"]))
-    draw_text(d, (x - 6, 32), target, 16, MUTED, anchor="rm")
+    title_w = int(text_length(title, 24, True))
+    draw_text(d, (x0 + 14 + title_w + 18, y0 + 25), target, 17, MUTED, anchor="lm")
+    scores = view["team_scores"]
+    half = (x1 - x0 - 28 - 12) // 2
+    rooms = [half - 14 - int(text_length(f"  {scores[team]}", 18, True)) for team in (0, 1)]
+    # Both teams' badges at one size: the smaller of the two that fit.
+    size = min(fit_text(_team_label(view, t), rooms[t], 18, True, MIN_TEXT)[1] for t in (0, 1))
+    x = x0 + 14
+    for team in (0, 1):
+        label, _ = fit_text(_team_label(view, team), rooms[team], size, True, size)
+        text = f"{label}  {scores[team]}"
+        box = badge(d, (x, y0 + 44), text, size=size, fill=TEAM_COLOURS[team], text_fill=INK)
+        x = box[2] + 12
 
 
-_CENTRE = (320, 222, 960, 622)
+_HEADER = (10, 8, TABLE_SIZE[0] - 10, 86)
+_CENTRE = (220, 248, 680, 612)
 _PANEL = {  # position -> box (x0, y0, x1, y1)
-    "bottom": (330, 640, 950, 790),
-    "top": (330, 66, 950, 206),
-    "left": (10, 230, 300, 560),
-    "right": (980, 230, 1270, 560),
+    "bottom": (220, 622, 680, 764),
+    "top": (220, 96, 680, 238),
+    "left": (10, 248, 210, 612),
+    "right": (690, 248, 890, 612),
 }
 
 
@@ -407,14 +427,14 @@ def _seat_panel(
     if acting:
         d.rounded_rectangle((x0 - 3, y0 - 3, x1 + 3, y1 + 3), radius=14, outline=HIGHLIGHT, width=4)
     name = view["players"][seat]
-    text, size = fit_text(name, x1 - x0 - 130, 22, bold=True)
-    draw_text(d, (x0 + 14, y0 + 10), text, size, WHITE, bold=True)
-    team_name = _say(locale, Text("Team {team}", team="AB"[team]))
-    badge(d, (x1 - 12, y0 + 10), team_name, size=14, fill=TEAM_COLOURS[team], anchor="ra")
-    # Status badges.
+    text, size = fit_text(name, x1 - x0 - 28, 22, True, MIN_TEXT)
+    draw_text(d, (x0 + 14, y0 + 8), text, size, WHITE, bold=True)
+    # Status badges, after the team's.
     bx = x0 + 14
-    by = y0 + 42
-    status: list[tuple[str, tuple[int, int, int]]] = []
+    by = y0 + 40
+    status: list[tuple[str, tuple[int, int, int]]] = [
+        (Text("Team {team}", team="AB"[team]), TEAM_COLOURS[team])
+    ]
     if view["calls"][seat]:
         status.append((Text("PANDA!"), (240, 60, 60)))
     out = view.get("out", [])
@@ -440,39 +460,40 @@ def _seat_panel(
             else:
                 status.append((Text("to play"), HIGHLIGHT))
     for label, colour in status:
-        text, size = fit_text(_say(locale, label), x1 - x0 - 40, 14, bold=True)
+        text, size = fit_text(_say(locale, label), x1 - x0 - 40, MIN_TEXT, True, MIN_TEXT)
         if bx + text_length(text, size, True) + 10 > x1 - 10 and bx > x0 + 14:
-            bx, by = x0 + 14, by + 24  # wrap to a second line of badges
+            bx, by = x0 + 14, by + 25  # wrap to a second line of badges
         b = badge(d, (bx, by), text, size=size, fill=colour, text_fill=INK)
         bx = b[2] + 6
     # Cards in hand (backs) and tricks won.
     count = view["hand_counts"][seat]
-    cy = y0 + 64
+    cy = y0 + 66
     horizontal = pos in ("top", "bottom")
-    max_w = (x1 - x0) - 170 if horizontal else (x1 - x0) - 28
+    max_w = (x1 - x0) - 196 if horizontal else (x1 - x0) - 28
     step = min(16, max(4, (max_w - SMALL[0]) // max(1, count - 1))) if count > 1 else 0
     back = card_back(SMALL)
     if horizontal:
         cx = x0 + 14
     else:
         cx = x0 + 14
-        cy = y0 + 100
+        cy = y0 + 124
     for i in range(count):
         paste_with_shadow(canvas, back, (cx + i * step, cy))
     label_x = cx + (count - 1) * step + SMALL[0] + 10 if count else cx
     if horizontal:
-        lx, ly = x1 - 150, y0 + 74
+        lx, ly = x1 - 170, y0 + 76
     else:
-        lx, ly = x0 + 14, y1 - 70
+        lx, ly = x0 + 14, y1 - 66
         label_x = x0 + 14
     room = (x1 - lx - 4) if horizontal else (x1 - x0 - 28)
     cards_x = label_x if horizontal and count == 0 else lx
-    text, size = fit_text(_say(locale, ntext("{n} card", "{n} cards", count)), room, 18, True)
+    cards = _say(locale, ntext("{n} card", "{n} cards", count))
+    text, size = fit_text(cards, room, 18, True, MIN_TEXT)
     draw_text(d, (cards_x, ly), text, size, WHITE, bold=True)
     tricks = view["tricks_won"][seat]
     pts = view["pile_points"][seat]
     won = ntext("{n} trick · {points:+d} pts", "{n} tricks · {points:+d} pts", tricks, points=pts)
-    text, size = fit_text(_say(locale, won), room, 16)
+    text, size = fit_text(_say(locale, won), room, 16, False, MIN_TEXT)
     draw_text(d, (lx, ly + 26), text, size, MUTED)
 
 
@@ -497,7 +518,7 @@ def _centre(canvas: Image.Image, view: Mapping[str, Any], locale: str) -> None:
         info.append(Text("Wish: {rank}", rank=rank_name(view["wish"])))
     if phase == "passing":
         text, size = fit_text(
-            _say(locale, Text("Passing: everyone chooses three cards")), room, 24, True
+            _say(locale, Text("Passing: everyone chooses three cards")), room, 22, True, MIN_TEXT
         )
         draw_text(
             d,
@@ -514,18 +535,16 @@ def _centre(canvas: Image.Image, view: Mapping[str, Any], locale: str) -> None:
     elif phase == "over":
         scores = view["team_scores"]
         win = 0 if scores[0] > scores[1] else 1
-        text, size = fit_text(
-            _say(locale, Text("{team} win!", team=_team_label(view, win))), room, 34, True
-        )
-        draw_text(
-            d,
-            ((x0 + x1) // 2, (y0 + y1) // 2 - 16),
-            text,
-            size,
-            GOLD,
-            bold=True,
-            anchor="mm",
-        )
+        # On two lines if need be: the team's names are long, and "win!" must show.
+        won = _say(locale, Text("{team} win!", team=_team_label(view, win)))
+        lines = wrap_text(won, room, 26, True)
+        if len(lines) > 2:
+            lines = [lines[0], " ".join(lines[1:])]
+        y = (y0 + y1) // 2 - 16 - 16 * (len(lines) - 1)
+        for line in lines:
+            text, size = fit_text(line, room, 26, True, MIN_TEXT)
+            draw_text(d, ((x0 + x1) // 2, y), text, size, GOLD, bold=True, anchor="mm")
+            y += 32
         draw_text(
             d,
             ((x0 + x1) // 2, (y0 + y1) // 2 + 26),
@@ -544,7 +563,7 @@ def _centre(canvas: Image.Image, view: Mapping[str, Any], locale: str) -> None:
                     lead = Text("{name} holds the Stork and leads", name=names[turn])
                 else:
                     lead = Text("{name} to lead", name=names[turn])
-            text, size = fit_text(_say(locale, lead), room, 24)
+            text, size = fit_text(_say(locale, lead), room, 22, False, MIN_TEXT)
             draw_text(d, ((x0 + x1) // 2, (y0 + y1) // 2), text, size, MUTED, anchor="mm")
         else:
             _trick(canvas, view, trick, (x0, y0, x1, y1), locale)
@@ -555,7 +574,8 @@ def _centre(canvas: Image.Image, view: Mapping[str, Any], locale: str) -> None:
             info.append(Text("{name} gives the Panda trick away", name=names[pending["seat"]]))
     bx = x0 + 4
     for label in info:
-        text, size = fit_text(_say(locale, label), max(60, x1 - 4 - bx - 16), 15, True)
+        room_left = max(60, x1 - 4 - bx - 16)
+        text, size = fit_text(_say(locale, label), room_left, 16, True, MIN_TEXT)
         b = badge(d, (bx, y1 - 26), text, size=size, fill=GOLD)
         bx = b[2] + 8
     if view.get("history") and phase != "over":
@@ -565,10 +585,10 @@ def _centre(canvas: Image.Image, view: Mapping[str, Any], locale: str) -> None:
             text = Text("Last hand: {a:+d} / {b:+d} (double victory)", a=hs[0], b=hs[1])
         else:
             text = Text("Last hand: {a:+d} / {b:+d}", a=hs[0], b=hs[1])
-        said, size = fit_text(_say(locale, text), x1 - x0 - 8, 14)
+        said, size = fit_text(_say(locale, text), x1 - x0 - 8, MIN_TEXT, False, MIN_TEXT)
         # Beside the badges if there is room, else on a line of its own above them.
         clear = x1 - 4 - text_length(said, size) > bx + 4
-        y = y1 - 14 if clear or not info else y1 - 42
+        y = y1 - 14 if clear or not info else y1 - 44
         draw_text(d, (x1 - 4, y), said, size, MUTED, anchor="rm")
 
 
@@ -589,14 +609,14 @@ def _trick(
     if len(trick) > 4:
         hidden = len(trick) - 4
         more = _say(locale, ntext("… {n} earlier play", "… {n} earlier plays", hidden))
-        draw_text(d, (x0 + 6, y), more, 14, MUTED)
-        y += 20
+        draw_text(d, (x0 + 6, y), more, MIN_TEXT, MUTED)
+        y += 22
     for play in earlier:
         cards = play["cards"]
-        step = min(MINI[0] + 3, (x1 - x0 - 300) // max(1, len(cards)))
+        step = min(MINI[0] + 3, (x1 - x0 - 260) // max(1, len(cards)))
         end = _row_of_cards(canvas, cards, x0 + 6, y, MINI, step, locale)
         who = f"{names[play['seat']]}: {_say(locale, play['label'])}"
-        label, size = fit_text(who, x1 - end - 20, 16)
+        label, size = fit_text(who, x1 - end - 20, 16, False, MIN_TEXT)
         draw_text(d, (end + 12, y + MINI[1] // 2), label, size, MUTED, anchor="lm")
         y += MINI[1] + 6
     # The combination to beat, large.
@@ -611,7 +631,7 @@ def _trick(
     for i, c in enumerate(cards):
         paste_with_shadow(canvas, card_sprite(c, BIG, locale), (sx + i * step, ly))
     label = f"{names[last['seat']]}: {_say(locale, last['label'])}"
-    text, size = fit_text(label, x1 - x0 - 20, 22, bold=True)
+    text, size = fit_text(label, x1 - x0 - 20, 20, True, MIN_TEXT)
     draw_text(d, ((x0 + x1) // 2, ly + BIG[1] + 18), text, size, WHITE, bold=True, anchor="mm")
 
 
@@ -622,10 +642,13 @@ def render_hand(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
     """The seat's own hand, with what it passed/received and its team's situation."""
     seat = view.get("seat")
     hand = list(view.get("hand") or [])
-    n = max(1, len(hand))
+    # Up to HAND_ROW cards a row, rows of even length, so that the picture stays narrow
+    # enough for Discord's inline preview (its smallest text 9.9 px at PREVIEW_W).
     gap = 6
-    width = max(900, 40 + n * (HAND_CARD[0] + gap))
-    height = 250
+    rows = max(1, -(-len(hand) // HAND_ROW))
+    per_row = -(-len(hand) // rows) if hand else 0
+    width = HAND_W
+    height = HAND_TOP + rows * HAND_ROW_H + 4
     canvas = felt((width, height), (30, 52, 82)).copy()
     d = Draw(canvas)
     names = view["players"]
@@ -655,24 +678,22 @@ def render_hand(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
                 _say(locale, Text("from {name}", name=names[int(giver)])),
                 (120, 210, 140),
             )
-    # The title on the left, the notes on the right: each gets its share of the width.
+    # The title, then the notes on a line of their own.
+    text, size = fit_text(title, width - 40, 22, True, HAND_MIN_TEXT)
+    draw_text(d, (20, 12), text, size, WHITE, bold=True)
     notes = "   ".join(_say(locale, s) for s in sub)
-    notes_w = int(text_length(notes, 18)) if notes else 0
-    title_room = width - 40 - (notes_w + 24 if notes else 0)
-    text, size = fit_text(title, max(200, title_room), 22, bold=True)
-    draw_text(d, (20, 14), text, size, WHITE, bold=True)
-    title_w = int(text_length(text, size, True))
-    text, size = fit_text(notes, width - 40 - title_w - 24, 18)
-    draw_text(d, (width - 20, 18), text, size, HIGHLIGHT, anchor="ra")
-    x, y = 20, 70
-    for c in hand:
+    text, size = fit_text(notes, width - 40, 18, False, HAND_MIN_TEXT)
+    draw_text(d, (20, 44), text, size, HIGHLIGHT)
+    for i, c in enumerate(hand):
+        x = 20 + (i % per_row) * (HAND_CARD[0] + gap)
+        y = HAND_TOP + (i // per_row) * HAND_ROW_H
         sprite = card_sprite(c, HAND_CARD, locale)
         if c in tags:
             g = glow(HAND_CARD, tags[c][1], spread=8)
             canvas.paste(g, (x - 8, y - 8), g)
         paste_with_shadow(canvas, sprite, (x, y))
         if c in tags:
-            text, size = fit_text(tags[c][0], HAND_CARD[0] + 4, 14, bold=True)
+            text, size = fit_text(tags[c][0], HAND_CARD[0] + 4, 15, True, HAND_MIN_TEXT)
             draw_text(
                 d,
                 (x + HAND_CARD[0] // 2, y + HAND_CARD[1] + 16),
@@ -682,8 +703,8 @@ def render_hand(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
                 bold=True,
                 anchor="mm",
             )
-        draw_text(d, (x + HAND_CARD[0] // 2, y + HAND_CARD[1] + 38), c, 13, MUTED, anchor="mm")
-        x += HAND_CARD[0] + gap
+        code = (x + HAND_CARD[0] // 2, y + HAND_CARD[1] + 36)
+        draw_text(d, code, c, HAND_MIN_TEXT, MUTED, anchor="mm")
     if not hand:
         draw_text(d, (20, 120), _say(locale, Text("You are out.")), 24, WHITE, bold=True)
     return canvas
@@ -714,17 +735,17 @@ def render_deal_summary(view: Mapping[str, Any], locale: str = "en-US") -> Image
         out = Text("Out: {order}  ·  Double victory!", order=order)
     else:
         out = Text("Out: {order}", order=order)
-    text, size = fit_text(_say(locale, out), width - 40, 17)
+    text, size = fit_text(_say(locale, out), width - 40, 17, False, SUMMARY_MIN_TEXT)
     draw_text(d, (20, 52), text, size, MUTED)
     y = 90
     for team in (0, 1):
-        label, size = fit_text(_team_label(view, team), 180, 17, bold=True)
+        label, size = fit_text(_team_label(view, team), 180, 17, True, SUMMARY_MIN_TEXT)
         draw_text(d, (cols[team], y), label, size, TEAM_COLOURS[team], bold=True, anchor="ma")
     y += 34
     for name, detail, points in rows:
-        text, size = fit_text(name, cols[0] - 110, 19, bold=True)
+        text, size = fit_text(name, cols[0] - 110, 19, True, SUMMARY_MIN_TEXT)
         draw_text(d, (20, y), text, size, WHITE, bold=True)
-        text, size = fit_text(detail, cols[0] - 110, 14)
+        text, size = fit_text(detail, cols[0] - 110, 14, False, SUMMARY_MIN_TEXT)
         draw_text(d, (20, y + 24), text, size, MUTED)
         for team in (0, 1):
             if points[team] is not None:
@@ -739,7 +760,7 @@ def render_deal_summary(view: Mapping[str, Any], locale: str = "en-US") -> Image
             points=entry["hand_scores"][team],
             total=entry["totals"][team],
         )
-        text, size = fit_text(_say(locale, total), 180, 19, bold=True)
+        text, size = fit_text(_say(locale, total), 180, 19, True, SUMMARY_MIN_TEXT)
         draw_text(d, (cols[team], y + 10), text, size, GOLD, bold=True, anchor="ma")
     return canvas
 

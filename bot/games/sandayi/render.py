@@ -48,6 +48,7 @@ from bot.render.draw import (
     panel,
     paste_with_shadow,
     text_length,
+    wrap_text,
 )
 from bot.render.fonts import font
 
@@ -448,23 +449,64 @@ def _suit_chip(img: Image.Image, xy: tuple[int, int], suit_letter: str, size: in
 
 # ----------------------------------------------------------------------------- table
 
-W, H = 1160, 720
+# Laid out for Discord's inline preview (~550 px wide): the bid, trump and points in a column
+# beside the table, the bidding, the last trick and the match in a band below it, so that at
+# ``PREVIEW_W`` every text is at least ``MIN_TEXT`` × PREVIEW_W / W ≈ 9.6 px high and every card
+# at least 20 px tall (tests/render check both over whole matches).
+PREVIEW_W = 550
+W, H = 860, 858
 M = 12
+MIN_TEXT = 15  # the smallest font drawn on the table (9.6 px at PREVIEW_W)
 LEFT_W = 250
-RIGHT_W = 250
-CENTER = (M + LEFT_W + 10, M, W - M - RIGHT_W - 10, H - M - 66)
-FOOT = (M, H - M - 56, W - M, H - M)
-TRICK_CARD = 90
-SEAT_W, SEAT_H = 230, 92
-SIDE_SEAT_W = 140
+MAIN_H = 520
+CENTER = (M + LEFT_W + 10, M, W - M, M + MAIN_H)
+BAND_Y = CENTER[3] + 10
+BAND_H = 200
+#: The band's three panels: the bidding, the last trick, the match totals and hands.
+BAND = (
+    (M, BAND_Y, M + 250, BAND_Y + BAND_H),
+    (M + 260, BAND_Y, M + 548, BAND_Y + BAND_H),
+    (M + 558, BAND_Y, W - M, BAND_Y + BAND_H),
+)
+FOOT = (M, BAND_Y + BAND_H + 10, W - M, H - M)
+TRICK_CARD = 80
+SEAT_W, SEAT_H = 264, 94
+SIDE_SEAT_W, SIDE_SEAT_H = 130, 152
+LAST_TRICK_CARD = 46
+KITTY_CARD = 36
+
+
+def _fitted(
+    d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, width: float, size: int,
+    fill: RGB = WHITE, bold: bool = False, anchor: str = "la",
+) -> int:  # fmt: skip
+    """``draw_fitted`` that shrinks no smaller than ``MIN_TEXT`` (it ellipsizes instead)."""
+    return draw_fitted(d, xy, text, width, size, fill, bold, anchor, min_size=MIN_TEXT)
+
+
+def _wrapped(
+    d: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, width: int, size: int,
+    fill: RGB = WHITE, bold: bool = False, max_lines: int = 2, line_h: int | None = None,
+) -> int:  # fmt: skip
+    """``text`` on up to ``max_lines`` lines of ``width`` (the last ellipsized if it is still
+    too long); returns the y below it."""
+    x, y = xy
+    lines = wrap_text(text, width, size, bold)
+    if len(lines) > max_lines:
+        lines = [*lines[: max_lines - 1], " ".join(lines[max_lines - 1 :])]
+    for line in lines:
+        _fitted(d, (x, y), line, width, size, fill, bold)
+        y += line_h or size + 5
+    return y
 
 
 @lru_cache(maxsize=2)
 def _base() -> Image.Image:
     img = felt((W, H)).convert("RGB")
-    panel(img, (M, M, M + LEFT_W, FOOT[1] - 10))
-    panel(img, (W - M - RIGHT_W, M, W - M, FOOT[1] - 10))
+    panel(img, (M, M, M + LEFT_W, CENTER[3]))
     panel(img, CENTER, fill=(0, 0, 0, 40))
+    for box in BAND:
+        panel(img, box)
     panel(img, FOOT, fill=(0, 0, 0, 110))
     return img
 
@@ -476,17 +518,18 @@ def _seat_box(side: str) -> tuple[int, int, int, int]:
         return (cx - SEAT_W // 2, y1 - SEAT_H - 10, cx + SEAT_W // 2, y1 - 10)
     if side == "top":
         return (cx - SEAT_W // 2, y0 + 10, cx + SEAT_W // 2, y0 + 10 + SEAT_H)
+    half = SIDE_SEAT_H // 2
     if side == "left":
-        return (x0 + 10, cy - 70, x0 + 10 + SIDE_SEAT_W, cy + 70)
-    return (x1 - 10 - SIDE_SEAT_W, cy - 70, x1 - 10, cy + 70)
+        return (x0 + 10, cy - half, x0 + 10 + SIDE_SEAT_W, cy + half)
+    return (x1 - 10 - SIDE_SEAT_W, cy - half, x1 - 10, cy + half)
 
 
 def _trick_slot(side: str) -> tuple[int, int]:
     """Top-left of the card a seat plays to the trick."""
     x0, y0, x1, y1 = CENTER
-    cx, cy = (x0 + x1) // 2, (y0 + y1) // 2 + 4
+    cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
     cw, ch = TRICK_CARD, card_height(TRICK_CARD)
-    off_x, off_y = 106, 88
+    off_x, off_y = 96, 70
     if side == "bottom":
         return (cx - cw // 2, cy + off_y - ch // 2)
     if side == "top":
@@ -506,15 +549,15 @@ def _seat_panel(img: Image.Image, view: View, seat: int, side: str, locale: str)
     d = Draw(img)
     if acting:
         d.rounded_rectangle((x0 - 2, y0 - 2, x1 + 2, y1 + 2), radius=12, outline=GOLD, width=3)
-        badge(d, (x1 - 6, y0 - 10), localize(locale, TO_PLAY), size=12, anchor="ra")
-    name, size = fit_text(_name(view, seat), x1 - x0 - 20, 20, bold=True)
-    d.text((x0 + 10, y0 + 8), name, font=font(size, True), fill=WHITE)
+        badge(d, (x1 - 6, y0 - 12), localize(locale, TO_PLAY), size=MIN_TEXT, anchor="ra")
+    inner = x1 - x0 - 20
+    _fitted(d, (x0 + 10, y0 + 6), _name(view, seat), inner, 21, WHITE, True)
     y = y0 + 36
     if declarer is not None:
         if seat == declarer:
-            badge(d, (x0 + 10, y), localize(locale, DECLARER), size=13, fill=DECLARER_COLOUR)
+            badge(d, (x0 + 10, y), localize(locale, DECLARER), size=MIN_TEXT, fill=DECLARER_COLOUR)
         else:
-            badge(d, (x0 + 10, y), localize(locale, DEFENDER), size=13, fill=DEFENDER_COLOUR)
+            badge(d, (x0 + 10, y), localize(locale, DEFENDER), size=MIN_TEXT, fill=DEFENDER_COLOUR)
     elif view.get("phase") == "bidding":
         said = next((b["bid"] for b in view.get("bids") or [] if b["seat"] == seat), "—")
         text = PASS if said is None else ("…" if said == "—" else Text("Bid {bid}", bid=said))
@@ -522,22 +565,22 @@ def _seat_panel(img: Image.Image, view: View, seat: int, side: str, locale: str)
             d,
             (x0 + 10, y),
             localize(locale, text),
-            size=13,
+            size=MIN_TEXT,
             fill=GOLD if isinstance(said, int) else (180, 180, 180),
         )
     if seat == view.get("first_bidder") and view.get("phase") == "bidding":
-        badge(d, (x1 - 10, y), localize(locale, FIRST), size=13, fill=(200, 200, 200), anchor="ra")
+        first = localize(locale, FIRST)
+        badge(d, (x1 - 10, y), first, size=MIN_TEXT, fill=(200, 200, 200), anchor="ra")
     total = (view.get("scores") or [0, 0, 0, 0])[seat]
     counts = view.get("hand_counts") or [0, 0, 0, 0]
     won = (view.get("tricks_won") or [0, 0, 0, 0])[seat]
     stats = localize(locale, Text("Total {score}", score=_signed(total)))
-    inner = x1 - x0 - 20
-    draw_fitted(d, (x0 + 10, y + 28), stats, inner, 15, GOLD, True)
     if side in ("left", "right"):
+        _fitted(d, (x0 + 10, y + 30), stats, inner, 17, GOLD, True)
         cards = localize(locale, ntext("{n} card", "{n} cards", counts[seat]))
         tricks = localize(locale, ntext("{n} trick won", "{n} tricks won", won))
-        draw_fitted(d, (x0 + 10, y + 52), cards, inner, 14, MUTED)
-        draw_fitted(d, (x0 + 10, y + 72), tricks, inner, 14, MUTED)
+        _fitted(d, (x0 + 10, y + 56), cards, inner, MIN_TEXT, MUTED)
+        _fitted(d, (x0 + 10, y + 78), tricks, inner, MIN_TEXT, MUTED)
     else:
         line2 = ntext(
             "{n} card · {tricks}",
@@ -545,68 +588,63 @@ def _seat_panel(img: Image.Image, view: View, seat: int, side: str, locale: str)
             counts[seat],
             tricks=ntext("{n} trick", "{n} tricks", won),
         )
-        stats_w = int(text_length(stats, 15, True))
-        draw_fitted(
-            d,
-            (x1 - 10, y + 30),
-            localize(locale, line2),
-            inner - stats_w - 12,
-            14,
-            MUTED,
+        stats_w = _fitted(d, (x0 + 10, y + 28), stats, inner, 17, GOLD, True)
+        _fitted(
+            d, (x1 - 10, y + 30), localize(locale, line2), inner - stats_w - 10, MIN_TEXT, MUTED,
             anchor="ra",
-        )
+        )  # fmt: skip
 
 
 def _info_column(img: Image.Image, view: View, locale: str) -> None:
-    x0, y0 = M + 14, M + 12
-    x1 = M + LEFT_W - 14
-    width = x1 - x0 + 8  # up to the panel's edge
+    x0, y0 = M + 12, M + 10
+    x1 = M + LEFT_W - 12
+    width = x1 - x0 + 6  # up to the panel's edge
     d = Draw(img)
-    draw_fitted(d, (x0, y0), localize(locale, TITLE), width, 22, WHITE, True)
+    _fitted(d, (x0, y0), localize(locale, TITLE), width, 22, WHITE, True)
     deal, deals = view.get("deal", 1), view.get("deals")
     hand = (
         Text("Hand {deal} / {deals}", deal=deal, deals=deals)
         if deals
         else Text("Hand {deal}", deal=deal)
     )
-    hand_w = draw_fitted(d, (x0, y0 + 32), localize(locale, hand), width, 17, GOLD, True)
+    hand_w = _fitted(d, (x0, y0 + 30), localize(locale, hand), width, 18, GOLD, True)
     redeals = view.get("redeals") or 0
     if redeals:
         redealt = localize(locale, Text("redealt ×{n}", n=redeals))
-        draw_fitted(d, (x1, y0 + 34), redealt, width - hand_w - 8, 13, MUTED, anchor="ra")
-    y = y0 + 70
+        _fitted(d, (x1, y0 + 32), redealt, width - hand_w - 8, MIN_TEXT, MUTED, anchor="ra")
+    y = y0 + 62
     bid, declarer = view.get("bid"), view.get("declarer")
-    draw_fitted(d, (x0, y), localize(locale, Text("BID")), width, 13, MUTED, True)
+    _fitted(d, (x0, y), localize(locale, Text("BID")), width, MIN_TEXT, MUTED, True)
     if bid:
         d.text((x0, y + 18), f"{bid}", font=font(34, True), fill=WHITE)
         by = localize(locale, Text("by {name}", name=_name(view, declarer)))  # type: ignore[arg-type]  # (a bid has its declarer)
-        draw_fitted(d, (x0 + 64, y + 22), by, width - 64, 15, DECLARER_COLOUR, True)
+        _fitted(d, (x0 + 62, y + 19), by, width - 62, 17, DECLARER_COLOUR, True)
         stake = localize(locale, Text("stake ×{stake}", stake=view.get("stake")))
-        draw_fitted(d, (x0 + 64, y + 42), stake, width - 64, 14, MUTED)
+        _fitted(d, (x0 + 62, y + 41), stake, width - 62, 16, MUTED)
     else:
         high = view.get("high_bid")
         note = Text("highest so far: {bid}", bid=high) if high else Text("no bid yet")
-        draw_fitted(d, (x0, y + 20), localize(locale, note), width, 16, MUTED)
-    y += 78
-    draw_fitted(d, (x0, y), localize(locale, Text("TRUMP")), width, 13, MUTED, True)
+        _fitted(d, (x0, y + 22), localize(locale, note), width, 17, MUTED)
+    y += 72
+    _fitted(d, (x0, y), localize(locale, Text("TRUMP")), width, MIN_TEXT, MUTED, True)
     trump = view.get("trump")
     if trump:
-        _suit_chip(img, (x0, y + 18), trump, 46)
+        _suit_chip(img, (x0, y + 20), trump, 44)
         name = localize(locale, SUIT_NAME[trump])
-        draw_fitted(d, (x0 + 56, y + 24), name, width - 56, 20, WHITE, True)
+        _fitted(d, (x0 + 54, y + 20), name, width - 54, 20, WHITE, True)
         also = localize(locale, Text("+ jokers and all 2s"))
-        draw_fitted(d, (x0 + 56, y + 48), also, width - 56, 13, MUTED)
+        _fitted(d, (x0 + 54, y + 46), also, width - 54, MIN_TEXT, MUTED)
     else:
-        draw_fitted(d, (x0, y + 22), localize(locale, Text("not named yet")), width, 16, MUTED)
-    y += 84
+        _fitted(d, (x0, y + 22), localize(locale, Text("not named yet")), width, 17, MUTED)
+    y += 76
     # The defenders' points against their target, with marks at N and 2N.
-    draw_fitted(d, (x0, y), localize(locale, Text("DEFENDERS' POINTS")), width, 13, MUTED, True)
+    _fitted(d, (x0, y), localize(locale, Text("DEFENDERS' POINTS")), width, MIN_TEXT, MUTED, True)
     pts, target = view.get("defender_points", 0), view.get("target")
     if target:
         colour = BAD if pts >= target else WHITE
         d.text((x0, y + 16), f"{pts}", font=font(34, True), fill=colour)
         needed = localize(locale, Text("/ {target} needed", target=target))
-        draw_fitted(d, (x0 + 70, y + 30), needed, width - 70, 16, MUTED, True)
+        _fitted(d, (x0 + 62, y + 28), needed, width - 62, 17, MUTED, True)
         bar = (x0, y + 64, x1, y + 78)
         full = max(100, 2 * target)
         d.rounded_rectangle(bar, radius=6, fill=(20, 40, 30), outline=(255, 255, 255, 60))
@@ -616,19 +654,20 @@ def _info_column(img: Image.Image, view: View, locale: str) -> None:
         for mark, label in ((target, "N"), (2 * target, "2N")):
             mx = bar[0] + int((bar[2] - bar[0]) * mark / full)
             d.line((mx, bar[1] - 4, mx, bar[3] + 4), fill=GOLD, width=2)
-            d.text((mx, bar[3] + 6), f"{label} {mark}", font=font(12, True), fill=GOLD, anchor="mt")
+            mark_font = font(MIN_TEXT, True)
+            d.text((mx, bar[3] + 5), f"{label} {mark}", font=mark_font, fill=GOLD, anchor="mt")
     else:
         needed = localize(locale, Text("needed: 105 − bid"))
-        draw_fitted(d, (x0, y + 22), needed, width, 16, MUTED)
-    y += 116
+        _fitted(d, (x0, y + 22), needed, width, 17, MUTED)
+    y += 108
     tricks = Text("TRICKS  {n} / 12", n=view.get("tricks_played", 0))
-    draw_fitted(d, (x0, y), localize(locale, tricks), width, 13, MUTED, True)
+    _fitted(d, (x0, y), localize(locale, tricks), width, MIN_TEXT, MUTED, True)
+    y += 20
     if declarer is not None:
         kept = sum(t["points"] for t in view.get("tricks") or [] if t["winner"] == declarer)
         note = Text("Declarer's tricks: {points} pts (not counted)", points=kept)
-        draw_fitted(d, (x0, y + 18), localize(locale, note), width, 13, MUTED)
-    y += 44
-    _kitty(img, view, (x0, y), x1, locale)
+        y = _wrapped(d, (x0, y), localize(locale, note), width, MIN_TEXT, MUTED, line_h=19)
+    _kitty(img, view, (x0, max(y + 6, CENTER[3] - 90)), x1, locale)
 
 
 def _kitty(img: Image.Image, view: View, xy: tuple[int, int], x1: int, locale: str) -> None:
@@ -637,7 +676,7 @@ def _kitty(img: Image.Image, view: View, xy: tuple[int, int], x1: int, locale: s
     kitty = view.get("kitty")
     declarer = view.get("declarer")
     buried = view.get("buried")
-    cw = 36
+    cw = KITTY_CARD
     if buried:
         title = Text("BURIED (only you see them)")
         cards: list[str | None] = list(buried)
@@ -648,95 +687,99 @@ def _kitty(img: Image.Image, view: View, xy: tuple[int, int], x1: int, locale: s
     else:
         title = Text("KITTY (face down)") if declarer is None else Text("KITTY (hidden: bid 70+)")
         cards = [None] * 6
-    draw_fitted(d, (x0, y), localize(locale, title), x1 - x0, 13, MUTED, True)
+    _fitted(d, (x0, y), localize(locale, title), x1 - x0 + 6, MIN_TEXT, MUTED, True)
     step = min(cw + 4, (x1 - x0 - cw) // 5)
     for i, c in enumerate(cards):
         sprite = card_back(cw) if c is None else card_image(c, cw)
-        paste_with_shadow(img, sprite, (x0 + i * step, y + 20))
+        paste_with_shadow(img, sprite, (x0 + i * step, y + 22))
 
 
-def _right_column(img: Image.Image, view: View, locale: str) -> None:
-    x0, y0 = W - M - RIGHT_W + 14, M + 12
-    x1 = W - M - 14
-    width = x1 - x0 + 8  # up to the panel's edge
+def _band_bidding(img: Image.Image, view: View, locale: str) -> None:
+    """The band's first panel: what is happening now and this hand's bids."""
+    bx0, by0, bx1, by1 = BAND[0]
+    x0, x1, y = bx0 + 12, bx1 - 12, by0 + 10
+    width = x1 - x0
     d = Draw(img)
-    draw_fitted(d, (x0, y0), localize(locale, _status_line(view)), width, 15, GOLD, True)
-    y = y0 + 30
-    draw_fitted(d, (x0, y), localize(locale, Text("BIDDING THIS HAND")), width, 13, MUTED, True)
-    y += 20
+    y = _wrapped(d, (x0, y), localize(locale, _status_line(view)), width, 16, GOLD, True)
+    y += 4
+    _fitted(d, (x0, y), localize(locale, Text("BIDDING THIS HAND")), width, MIN_TEXT, MUTED, True)
+    y += 22
     bids = view.get("bids") or []
     if not bids:
         first = view.get("first_bidder")
         if isinstance(first, int) and first >= 0:
             note = localize(locale, Text("{name} bids first", name=_name(view, first)))
-            draw_fitted(d, (x0, y), note, width, 14, WHITE)
-        y += 22
-    for b in bids:
+            _fitted(d, (x0, y), note, width, 16, WHITE)
+    room = max(1, (by1 - 8 - y) // 21)
+    for b in bids[-room:]:  # the latest bids when more were said than fit
         said = localize(locale, PASS_LOWER) if b["bid"] is None else str(b["bid"])
-        name, size = fit_text(_name(view, b["seat"]), 150, 14)
-        d.text((x0, y), name, font=font(size), fill=WHITE)
-        d.text((x1, y), said, font=font(14, True), fill=GOLD if b["bid"] else MUTED, anchor="ra")
-        y += 20
-    y = max(y + 10, y0 + 150)
+        said_w = _fitted(d, (x1, y), said, width // 2, 16, GOLD if b["bid"] else MUTED, True, "ra")
+        _fitted(d, (x0, y), _name(view, b["seat"]), width - said_w - 10, 16, WHITE)
+        y += 21
+
+
+def _band_last_trick(img: Image.Image, view: View, locale: str) -> None:
+    """The band's second panel: the last trick's cards, who played them, who took it."""
+    bx0, by0, bx1, _ = BAND[1]
+    x0, x1, y = bx0 + 12, bx1 - 12, by0 + 10
+    d = Draw(img)
+    _fitted(d, (x0, y), localize(locale, Text("LAST TRICK")), x1 - x0, MIN_TEXT, MUTED, True)
+    y += 24
     last = view.get("last_trick")
-    draw_fitted(d, (x0, y), localize(locale, Text("LAST TRICK")), width, 13, MUTED, True)
-    y += 20
-    if last:
-        cw = 44
-        for i, p in enumerate(last["cards"]):
-            cx = x0 + i * (cw + 14)
-            paste_with_shadow(img, card_image(p["card"], cw), (cx, y))
-            initial, _ = fit_text(_name(view, p["seat"]), cw + 12, 11)
-            d.text(
-                (cx + cw // 2, y + card_height(cw) + 4),
-                initial,
-                font=font(11),
-                fill=MUTED,
-                anchor="mt",
+    if not last:
+        d.text((x0, y), "—", font=font(16), fill=MUTED)
+        return
+    cw = LAST_TRICK_CARD
+    step = (x1 - x0 - cw) // 3
+    for i, p in enumerate(last["cards"]):
+        cx = x0 + i * step
+        paste_with_shadow(img, card_image(p["card"], cw), (cx, y))
+        _fitted(
+            d, (cx + cw // 2, y + card_height(cw) + 4), _name(view, p["seat"]), step - 4,
+            MIN_TEXT, MUTED, anchor="ma",
+        )  # fmt: skip
+        if p["seat"] == last["winner"]:
+            d.rounded_rectangle(
+                (cx - 2, y - 2, cx + cw + 1, y + card_height(cw) + 1),
+                radius=5,
+                outline=HIGHLIGHT,
+                width=2,
             )
-            if p["seat"] == last["winner"]:
-                d.rounded_rectangle(
-                    (cx - 2, y - 2, cx + cw + 1, y + card_height(cw) + 1),
-                    radius=5,
-                    outline=HIGHLIGHT,
-                    width=2,
-                )
-        y += card_height(cw) + 22
-        who = _name(view, last["winner"])
-        if last["winner"] != view.get("declarer"):
-            won = Text("{name} won {points} pts (defenders)", name=who, points=last["points"])
-        else:
-            won = Text("{name} won {points} pts (declarer)", name=who, points=last["points"])
-        draw_fitted(d, (x0, y), localize(locale, won), width, 13, WHITE)
-        y += 24
+    y += card_height(cw) + 26
+    who = _name(view, last["winner"])
+    if last["winner"] != view.get("declarer"):
+        won = Text("{name} won {points} pts (defenders)", name=who, points=last["points"])
     else:
-        d.text((x0, y), "—", font=font(14), fill=MUTED)
-        y += 24
-    # Match scoreboard: hands so far and totals.
-    y += 6
-    draw_fitted(d, (x0, y), localize(locale, Text("MATCH TOTALS")), width, 13, MUTED, True)
-    y += 20
+        won = Text("{name} won {points} pts (declarer)", name=who, points=last["points"])
+    _wrapped(d, (x0, y), localize(locale, won), x1 - x0, MIN_TEXT, WHITE, line_h=19)
+
+
+def _band_match(img: Image.Image, view: View, locale: str) -> None:
+    """The band's third panel: the match totals and the hands played so far."""
+    bx0, by0, bx1, by1 = BAND[2]
+    x0, x1, y = bx0 + 12, bx1 - 12, by0 + 10
+    width = x1 - x0
+    d = Draw(img)
+    _fitted(d, (x0, y), localize(locale, Text("MATCH TOTALS")), width, MIN_TEXT, MUTED, True)
+    y += 22
     scores = view.get("scores") or [0, 0, 0, 0]
-    order = sorted(range(4), key=lambda s: -scores[s])
-    for s in order:
-        name, size = fit_text(_name(view, s), 160, 15)
-        d.text((x0, y), name, font=font(size, True), fill=WHITE)
-        d.text((x1, y), _signed(scores[s]), font=font(15, True), fill=GOLD, anchor="ra")
-        y += 22
+    for s in sorted(range(4), key=lambda s: -scores[s]):
+        score_w = _fitted(d, (x1, y), _signed(scores[s]), width // 3, 16, GOLD, True, "ra")
+        _fitted(d, (x0, y), _name(view, s), width - score_w - 10, 16, WHITE, True)
+        y += 21
     history = view.get("history") or []
-    if history:
-        y += 8
-        draw_fitted(d, (x0, y), localize(locale, Text("HANDS")), width, 13, MUTED, True)
-        y += 20
-        for h in history[-max(1, (FOOT[1] - 20 - y) // 19) :]:
-            text = f"{h['hand']}. {_name(view, h['declarer'])} {h['bid']} · D {h['defender_points']} · {h['case']}"
-            text, size = fit_text(text, x1 - x0 - 44, 13)
-            d.text((x0, y), text, font=font(size), fill=WHITE)
+    room = (by1 - 8 - y - 26) // 20
+    if history and room > 0:
+        y += 4
+        _fitted(d, (x0, y), localize(locale, Text("HANDS")), width, MIN_TEXT, MUTED, True)
+        y += 22
+        for h in history[-room:]:
             dd = h["settlement"][h["declarer"]]
-            d.text(
-                (x1, y), _signed(dd), font=font(13, True), fill=GOOD if dd > 0 else BAD, anchor="ra"
-            )
-            y += 19
+            colour = GOOD if dd > 0 else BAD
+            dd_w = _fitted(d, (x1, y), _signed(dd), width // 3, MIN_TEXT, colour, True, "ra")
+            text = f"{h['hand']}. {_name(view, h['declarer'])} {h['bid']} · D {h['defender_points']} · {h['case']}"
+            _fitted(d, (x0, y), text, width - dd_w - 10, MIN_TEXT, WHITE)
+            y += 20
 
 
 def _centre(img: Image.Image, view: View, sides: dict[int, str], locale: str) -> None:
@@ -746,6 +789,7 @@ def _centre(img: Image.Image, view: View, sides: dict[int, str], locale: str) ->
     phase = view.get("phase")
     trick = view.get("trick") or []
     trump = view.get("trump")
+    between = x1 - x0 - 2 * SIDE_SEAT_W - 36  # the room between the side seats
     if view.get("is_over"):
         _game_over_banner(img, view, locale)
         return
@@ -767,42 +811,37 @@ def _centre(img: Image.Image, view: View, sides: dict[int, str], locale: str) ->
                 img.paste(g, (x - 10, y - 10), g)
             paste_with_shadow(img, sprite, (x, y))
             if p["seat"] == leader:
-                ly = y + card_height(TRICK_CARD) + 2 if side == "bottom" else y - 22
+                ly = y + card_height(TRICK_CARD) + 3 if side == "bottom" else y - 26
                 badge(
                     Draw(img),
                     (x + TRICK_CARD // 2, ly),
                     localize(locale, Text("led")),
-                    size=12,
+                    size=MIN_TEXT,
                     anchor="ma",
                     fill=(220, 220, 220),
                 )
         d = Draw(img)
         if dim:
             last = view["last_trick"]
-            box = (cx - 68, cy - 20, cx + 68, cy + 28)
+            box = (cx - 84, cy - 26, cx + 84, cy + 30)
             panel(img, box, fill=(0, 0, 0, 170), border=HIGHLIGHT)
             d = Draw(img)
             won_by = Text("trick {n} won by", n=view.get("tricks_played"))
-            draw_fitted(d, (cx, cy - 8), localize(locale, won_by), 126, 12, MUTED, anchor="mm")
-            who, size = fit_text(
-                f"{_name(view, last['winner'])} +{last['points']}", 126, 15, bold=True
-            )
-            d.text((cx, cy + 12), who, font=font(size, True), fill=WHITE, anchor="mm")
+            _fitted(d, (cx, cy - 10), localize(locale, won_by), 156, MIN_TEXT, MUTED, anchor="mm")
+            who = f"{_name(view, last['winner'])} +{last['points']}"
+            _fitted(d, (cx, cy + 13), who, 156, 17, WHITE, True, "mm")
         elif not shown and view.get("to_act"):
             leads = Text("{name} leads", name=_name(view, view["to_act"][0]))
-            draw_fitted(d, (cx, cy), localize(locale, leads), x1 - x0 - 40, 16, WHITE, True, "mm")
+            _fitted(d, (cx, cy), localize(locale, leads), between, 18, WHITE, True, "mm")
     elif phase == "bidding":
-        cw = 48
+        cw = 40
         total = 6 * (cw + 6) - 6
+        top = cy - card_height(cw) // 2 - 24
         for i in range(6):
-            paste_with_shadow(
-                img, card_back(cw), (cx - total // 2 + i * (cw + 6), cy - card_height(cw) // 2 - 10)
-            )
-        width = x1 - x0 - 2 * SIDE_SEAT_W - 40  # between the side seats
+            paste_with_shadow(img, card_back(cw), (cx - total // 2 + i * (cw + 6), top))
+        y = top + card_height(cw) + 8
         kitty_note = localize(locale, Text("the kitty: 6 cards face down"))
-        draw_fitted(
-            d, (cx, cy + card_height(cw) // 2 + 6), kitty_note, width, 14, MUTED, anchor="mt"
-        )
+        _fitted(d, (cx, y), kitty_note, between, 16, MUTED, anchor="ma")
         minimum = view.get("bid_minimum")
         if minimum and view.get("to_act"):
             may = Text(
@@ -810,56 +849,46 @@ def _centre(img: Image.Image, view: View, sides: dict[int, str], locale: str) ->
                 name=_name(view, view["to_act"][0]),
                 minimum=minimum,
             )
-            draw_fitted(
-                d,
-                (cx, cy + card_height(cw) // 2 + 28),
-                localize(locale, may),
-                width,
-                15,
-                GOLD,
-                True,
-                "mt",
-            )
+            _centred_lines(d, (cx, y + 24), localize(locale, may), between, 17, GOLD, True)
     elif phase in ("bury", "trump"):
         kitty = view.get("kitty")
-        cw = 46
+        cw = 40
         total = 6 * (cw + 6) - 6
+        top = cy - card_height(cw) // 2 - 28
         for i in range(6):
             sprite = card_image(kitty[i], cw) if kitty else card_back(cw)
-            paste_with_shadow(
-                img, sprite, (cx - total // 2 + i * (cw + 6), cy - card_height(cw) // 2 - 14)
-            )
+            paste_with_shadow(img, sprite, (cx - total // 2 + i * (cw + 6), top))
         who = _name(view, view["declarer"])
         text = (
             Text("{name} takes the kitty and buries 6 cards", name=who)
             if phase == "bury"
             else Text("{name} names the trump suit", name=who)
         )
-        width = x1 - x0 - 2 * SIDE_SEAT_W - 40  # between the side seats
-        draw_fitted(
-            d,
-            (cx, cy + card_height(cw) // 2 + 2),
-            localize(locale, text),
-            width,
-            16,
-            WHITE,
-            True,
-            "mt",
+        y = _centred_lines(
+            d, (cx, top + card_height(cw) + 6), localize(locale, text), between, 17, WHITE, True
         )
         note = (
             Text("kitty shown to all (bid 60/65)")
             if view.get("kitty_public")
             else Text("kitty hidden (bid 70+)")
         )
-        draw_fitted(
-            d,
-            (cx, cy + card_height(cw) // 2 + 26),
-            localize(locale, note),
-            width,
-            13,
-            MUTED,
-            anchor="mt",
-        )
+        _centred_lines(d, (cx, y + 2), localize(locale, note), between, MIN_TEXT, MUTED)
+
+
+def _centred_lines(
+    d: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, width: int, size: int,
+    fill: RGB, bold: bool = False,
+) -> int:  # fmt: skip
+    """``text`` centred on up to two lines (a long name need not cut the sentence); returns
+    the y below it."""
+    x, y = xy
+    lines = wrap_text(text, width, size, bold)
+    if len(lines) > 2:
+        lines = [lines[0], " ".join(lines[1:])]
+    for line in lines:
+        _fitted(d, (x, y), line, width, size, fill, bold, "ma")
+        y += size + 6
+    return y
 
 
 def _game_over_banner(img: Image.Image, view: View, locale: str) -> None:
@@ -869,29 +898,35 @@ def _game_over_banner(img: Image.Image, view: View, locale: str) -> None:
     best = max(scores)
     winners = [s for s in range(4) if scores[s] == best]
     names = " & ".join(_name(view, s) for s in winners)
-    box = (cx - 150, cy - 62, cx + 150, cy + 62)
+    half = (x1 - x0) // 2 - 2 * SIDE_SEAT_W // 2 - 18  # between the side seats
+    room = 2 * half - 20
+    # Tied winners' names take two lines rather than lose the last of them.
+    lines = 1 if text_length(names, 24, True) <= room else 2
+    top = cy - 62 - 15 * (lines - 1)
+    box = (cx - half, top, cx + half, cy + 62 + 15 * (lines - 1))
     panel(img, box, fill=(0, 0, 0, 200), border=GOLD)
     d = Draw(img)
     over = localize(locale, Text("Match over"))
-    draw_fitted(d, (cx, cy - 36), over, 276, 18, MUTED, True, "mm")
-    text, size = fit_text(names, 276, 24, bold=True)
-    d.text((cx, cy), text, font=font(size, True), fill=GOLD, anchor="mm")
+    _fitted(d, (cx, top + 26), over, room, 18, MUTED, True, "mm")
+    size = 24 if lines == 1 else 20
+    y = _centred_lines(d, (cx, top + 46), names, room, size, GOLD, True)
     score = _signed(best)
     won = (
         Text("wins with {score}", score=score)
         if len(winners) == 1
         else Text("win with {score}", score=score)
     )
-    draw_fitted(d, (cx, cy + 34), localize(locale, won), 276, 18, WHITE, True, "mm")
+    _fitted(d, (cx, y + 18), localize(locale, won), room, 18, WHITE, True, "mm")
 
 
 def _settlement_line(img: Image.Image, view: View, locale: str) -> None:
     x0, y0, x1, y1 = FOOT
     d = Draw(img)
     history = view.get("history") or []
+    width = x1 - x0 - 28
     if not history:
         note = localize(locale, Text("The settlement of each hand appears here."))
-        draw_fitted(d, (x0 + 14, (y0 + y1) // 2), note, x1 - x0 - 28, 15, MUTED, anchor="lm")
+        _fitted(d, (x0 + 14, (y0 + y1) // 2), note, width, 17, MUTED, anchor="lm")
         return
     h = history[-1]
     head = Text(
@@ -904,16 +939,18 @@ def _settlement_line(img: Image.Image, view: View, locale: str) -> None:
         kou=KOU_DI if h["kou_di"] else NO_KOU_DI,
         case=h["case"],
     )
-    x = _paste_text_with_pip(img, (x0 + 14, y0 + 5), localize(locale, head) + " ·", None, 16)
-    draw_fitted(d, (x, y0 + 5), localize(locale, _case_name(h)), x1 - 14 - x, 16, MUTED)
+    _fitted(d, (x0 + 14, y0 + 6), localize(locale, head), width, 17, WHITE, True)
+    _fitted(d, (x0 + 14, y0 + 30), localize(locale, _case_name(h)), width, 16, MUTED)
     x = x0 + 14
+    share = width // 4
     for s in range(4):
         delta = h["settlement"][s]
-        name, size = fit_text(_name(view, s), 150, 16)
-        text = f"{name} {_signed(delta)}"
         colour = GOOD if delta > 0 else BAD
-        d.text((x, y0 + 29), text, font=font(size, True), fill=colour)
-        x += int(text_length(text, size, True)) + 24
+        score = _signed(delta)
+        score_w = int(text_length(score, 17, True))
+        name_w = _fitted(d, (x, y0 + 54), _name(view, s), share - score_w - 24, 17, colour, True)
+        d.text((x + name_w + 6, y0 + 54), score, font=font(17, True), fill=colour)
+        x += share
 
 
 def render_table(view: View, locale: str = "en-US") -> Image.Image:
@@ -923,7 +960,9 @@ def render_table(view: View, locale: str = "en-US") -> Image.Image:
     for seat, side in sides.items():
         _seat_panel(img, view, seat, side, locale)
     _info_column(img, view, locale)
-    _right_column(img, view, locale)
+    _band_bidding(img, view, locale)
+    _band_last_trick(img, view, locale)
+    _band_match(img, view, locale)
     _centre(img, view, sides, locale)
     _settlement_line(img, view, locale)
     return img
@@ -931,7 +970,13 @@ def render_table(view: View, locale: str = "en-US") -> Image.Image:
 
 # ----------------------------------------------------------------------------- hand
 
-HAND_W = 1200
+# Narrow enough for Discord's inline preview (its smallest text 9.6 px at PREVIEW_W): the
+# suits go on two rows when one would overlap the cards past their corners.
+HAND_W = 860
+HAND_CARD = 78
+HAND_GROUP_GAP = 22
+HAND_MIN_STEP = 40  # the least of a card shown when cards overlap (its corner and more)
+HAND_ROW_H = card_height(HAND_CARD) + 44  # a row: its suits' names, the cards lifted
 
 
 def _hand_groups(cards: Sequence[str], trump: str | None) -> list[tuple[str, list[str]]]:
@@ -954,14 +999,9 @@ def render_hand(view: View, locale: str = "en-US") -> Image.Image:
     trump = view.get("trump")
     seat = view.get("seat")
     groups = _hand_groups(hand, trump)
-    n, g = len(hand), len(groups)
-    group_gap = 22
-    cw = 84
-    step = cw + 6
-    avail = HAND_W - 40
-    # Width: each group is one full card plus a step per further card, groups apart.
-    if n and (n - g) * step + g * cw + (g - 1) * group_gap > avail:  # 18 cards: overlap
-        step = (avail - g * cw - (g - 1) * group_gap) // max(1, n - g)
+    n = len(hand)
+    cw = HAND_CARD
+    rows, step = _hand_rows(groups)
     ch = card_height(cw)
     extra = 0
     declarer = view.get("declarer")
@@ -970,7 +1010,7 @@ def render_hand(view: View, locale: str = "en-US") -> Image.Image:
     )
     if view.get("buried"):
         extra = 92
-    height = 88 + ch + 40 + extra
+    height = 60 + len(rows) * HAND_ROW_H + 22 + extra
     img = felt((HAND_W, height)).convert("RGB")
     d = Draw(img)
     if seat is None:
@@ -990,150 +1030,186 @@ def render_hand(view: View, locale: str = "en-US") -> Image.Image:
     trump_text = localize(locale, TRUMP) if trump else ""
     prompt = localize(locale, _hand_prompt(view))
     trump_w = int(text_length(trump_text, 17, True)) + 4 + 16 + 42 if trump else 0
-    prompt_w = int(text_length(prompt, 15, True))
+    prompt_w = int(text_length(prompt, 16, True))
     room = HAND_W - 40 - trump_w - 24
     title_room = max(room - prompt_w, room // 2)
-    title_text, title_size = fit_text(title_text, title_room, 20, True)
+    title_text, title_size = fit_text(title_text, title_room, 20, True, MIN_TEXT)
     x = _paste_text_with_pip(img, (20, 14), title_text, None, title_size)
     if trump:
         x = _paste_text_with_pip(img, (x + 16, 16), trump_text, None, 17, fill=GOLD)
         _suit_chip(img, (x, 10), trump, 34)
         x += 42
-    draw_fitted(d, (HAND_W - 20, 18), prompt, HAND_W - 20 - x - 24, 15, GOLD, True, "ra")
+    _fitted(d, (HAND_W - 20, 17), prompt, HAND_W - 20 - x - 24, 16, GOLD, True, "ra")
     legal = _legal_cards(view)
-    x = 20
-    top = 84
-    for grp, cards in groups:
-        label = localize(locale, TRUMPS if grp == TRUMP_GROUP else SUIT_NAME[grp])
-        gx = x
-        for c in cards:
-            lift = 12 if c in legal else 0
-            sprite = card_image(c, cw)
-            if c in legal:
-                gl = glow(sprite.size, HIGHLIGHT, spread=6)
-                img.paste(gl, (x - 6, top + 8 - lift - 6), gl)
-            paste_with_shadow(img, sprite, (x, top + 8 - lift))
-            x += step
-        x += cw - step + group_gap
-        d.text(
-            (gx, top - 26), label, font=font(13, True), fill=GOLD if grp == TRUMP_GROUP else MUTED
-        )
-        pts = sum(points(c) for c in cards)
-        if pts:
-            pts_text = localize(locale, ntext("{n} pt", "{n} pts", pts))
-            d.text((x - group_gap, top - 26), pts_text, font=font(12), fill=MUTED, anchor="ra")
+    top = 60 + 30
+    for row in rows:
+        x = 20
+        for grp, cards in row:
+            x = _hand_group(img, d, grp, cards, (x, top), step, legal, locale)
+        top += HAND_ROW_H
+    top -= HAND_ROW_H
     if view.get("phase") == "play" and legal:
         lifted = localize(locale, Text("Lifted cards are the ones you may play."))
-        draw_fitted(d, (20, top + ch + 18), lifted, HAND_W - 40, 14, MUTED)
+        _fitted(d, (20, top + ch + 18), lifted, HAND_W - 40, MIN_TEXT, MUTED)
     if side_cards and view.get("buried"):
         y = top + ch + 44
         buried = localize(locale, Text("Buried (face down, only you see them):"))
-        end = 20 + draw_fitted(d, (20, y), buried, HAND_W - 40 - 6 * 46, 14, MUTED, True)
+        end = 20 + _fitted(d, (20, y), buried, HAND_W - 40 - 6 * 46, MIN_TEXT, MUTED, True)
         for i, c in enumerate(sort_for_display(side_cards, trump)):
             paste_with_shadow(img, card_image(c, 40), (max(330, end + 16) + i * 46, y - 6))
     return img
 
 
+def _hand_rows(
+    groups: list[tuple[str, list[str]]],
+) -> tuple[list[list[tuple[str, list[str]]]], int]:
+    """The groups on one row, or on two when one row would show less than HAND_MIN_STEP of
+    a card; and the step between the cards of a group (the same on every row)."""
+    avail = HAND_W - 40
+
+    def step_for(row: list[tuple[str, list[str]]]) -> int:
+        n, g = sum(len(cards) for _, cards in row), len(row)
+        room = avail - g * HAND_CARD - (g - 1) * HAND_GROUP_GAP
+        return min(HAND_CARD + 6, room // max(1, n - g))
+
+    if len(groups) < 2 or step_for(groups) >= HAND_MIN_STEP:
+        return [groups], step_for(groups)
+    # Two rows, split where the wider row is the narrowest.
+    split = max(
+        range(1, len(groups)), key=lambda k: min(step_for(groups[:k]), step_for(groups[k:]))
+    )
+    rows = [groups[:split], groups[split:]]
+    return rows, min(step_for(row) for row in rows)
+
+
+def _hand_group(
+    img: Image.Image, d: ImageDraw.ImageDraw, grp: str, cards: list[str], xy: tuple[int, int],
+    step: int, legal: set[str], locale: str,
+) -> int:  # fmt: skip
+    """One suit (or the trumps) of the hand under its name and points; returns the x where
+    the next group starts."""
+    x, top = xy
+    cw = HAND_CARD
+    label = localize(locale, TRUMPS if grp == TRUMP_GROUP else SUIT_NAME[grp])
+    gx = x
+    for c in cards:
+        lift = 12 if c in legal else 0
+        sprite = card_image(c, cw)
+        if c in legal:
+            gl = glow(sprite.size, HIGHLIGHT, spread=6)
+            img.paste(gl, (x - 6, top + 8 - lift - 6), gl)
+        paste_with_shadow(img, sprite, (x, top + 8 - lift))
+        x += step
+    x += cw - step + HAND_GROUP_GAP
+    pts = sum(points(c) for c in cards)
+    pts_text = localize(locale, ntext("{n} pt", "{n} pts", pts)) if pts else ""
+    pts_w = int(text_length(pts_text, MIN_TEXT)) + 6 if pts else 0
+    width = x - HAND_GROUP_GAP - gx
+    colour = GOLD if grp == TRUMP_GROUP else MUTED
+    _fitted(d, (gx, top - 28), label, max(width - pts_w, 30), MIN_TEXT, colour, True)
+    if pts and width - pts_w >= 30:
+        d.text((gx + width, top - 28), pts_text, font=font(MIN_TEXT), fill=MUTED, anchor="ra")
+    return x
+
+
 # ----------------------------------------------------------------------------- summary
 
 
+SHEET_W, SHEET_H = 700, 668
+
+
 def render_deal_summary(view: View, locale: str = "en-US") -> Image.Image | None:
-    """The score sheet of the last finished hand: the result and the settlement table with
-    the row that applied highlighted."""
+    """The score sheet of the last finished hand: the result, the settlement table with the
+    row that applied highlighted, and each seat's settlement. One column, ``SHEET_W`` wide,
+    so that at Discord's inline preview its smallest text is 11.8 px high."""
     history = view.get("history") or []
     if not history:
         return None
     h = history[-1]
-    w, hgt = 900, 520
-    img = felt((w, hgt)).convert("RGB")
+    w = SHEET_W
+    room = w - 48
+    img = felt((w, SHEET_H)).convert("RGB")
     d = Draw(img)
     declarer = h["declarer"]
     title = localize(locale, Text("Hand {hand} — settlement", hand=h["hand"]))
-    draw_fitted(d, (24, 18), title, w - 48, 26, WHITE, True)
+    _fitted(d, (24, 16), title, room, 26, WHITE, True)
     bid = Text(
         "{name} bid {bid} (stake ×{stake}) · trump",
         name=_name(view, declarer),
         bid=h["bid"],
         stake=h["stake"],
     )
-    bid_text, bid_size = fit_text(localize(locale, bid), w - 48 - 30, 18, True)
-    _paste_text_with_pip(img, (24, 60), bid_text, h["trump"], bid_size, pip_colour=None)
+    bid_text, bid_size = fit_text(localize(locale, bid), room - 30, 18, True, MIN_TEXT)
+    _paste_text_with_pip(img, (24, 56), bid_text, h["trump"], bid_size, pip_colour=None)
     took = Text(
         "Defenders took {points} points (needed {target}, twice: {double})",
         points=h["defender_points"],
         target=h["target"],
         double=2 * h["target"],
     )
-    draw_fitted(d, (24, 92), localize(locale, took), w - 48, 18, WHITE)
+    _fitted(d, (24, 86), localize(locale, took), room, 17, WHITE)
     last = _name(view, h["last_trick_winner"])
     kou = (
         Text("{name} (a defender) won the last trick (抠底): higher stakes", name=last)
         if h["kou_di"]
         else Text("{name} (the declarer) won the last trick (no 抠底)", name=last)
     )
-    draw_fitted(d, (24, 120), localize(locale, kou), w - 48, 18, WHITE)
+    _fitted(d, (24, 112), localize(locale, kou), room, 17, WHITE)
     # The seven rows, the applied one highlighted.
-    tx0, ty = 24, 160
-    panel(img, (tx0 - 8, ty - 8, 560, ty + 7 * 34 + 40))
+    tx0, ty = 24, 156
+    right = w - 24
+    panel(img, (tx0 - 10, ty - 8, right + 10, ty + 26 + 7 * 32 + 6))
     d = Draw(img)
-    for dx, head, room in (
-        (0, Text("case", context="settlement sheet"), 56),
-        (60, Text("condition", context="settlement sheet"), 330),
-        (400, Text("declarer", context="settlement sheet"), 66),
-        (470, Text("each", context="settlement sheet"), 56),
-    ):
-        draw_fitted(d, (tx0 + dx, ty), localize(locale, head), room, 13, MUTED, True)
-    ty += 24
+    columns = (  # x from tx0, width, heading
+        (0, 50, Text("case", context="settlement sheet")),
+        (56, 420, Text("condition", context="settlement sheet")),
+        (486, 70, Text("declarer", context="settlement sheet")),
+        (570, 62, Text("each", context="settlement sheet")),
+    )
+    for dx, width, head in columns:
+        _fitted(d, (tx0 + dx, ty), localize(locale, head), width, MIN_TEXT, MUTED, True)
+    ty += 26
     for case in SETTLEMENT_CASES:
         hit = case.code == h["case"]
         if hit:
             d.rounded_rectangle(
-                (tx0 - 6, ty - 4, 552, ty + 26),
+                (tx0 - 6, ty - 4, right + 6, ty + 25),
                 radius=6,
                 fill=(90, 70, 20),
                 outline=HIGHLIGHT,
                 width=2,
             )
         colour = WHITE if hit else DIM
-        d.text((tx0, ty), case.code, font=font(16, True), fill=GOLD if hit else colour)
-        name, size = fit_text(localize(locale, case.name), 330, 15)
-        d.text((tx0 + 60, ty + 1), name, font=font(size), fill=colour)
-        d.text((tx0 + 400, ty), f"{_signed(case.declarer)}s", font=font(16, True), fill=colour)
-        d.text((tx0 + 470, ty), f"{_signed(case.defender)}s", font=font(16, True), fill=colour)
-        ty += 34
+        d.text((tx0, ty), case.code, font=font(17, True), fill=GOLD if hit else colour)
+        _fitted(d, (tx0 + 56, ty + 1), localize(locale, case.name), 420, 16, colour)
+        d.text((tx0 + 486, ty), f"{_signed(case.declarer)}s", font=font(17, True), fill=colour)
+        d.text((tx0 + 570, ty), f"{_signed(case.defender)}s", font=font(17, True), fill=colour)
+        ty += 32
     # Per-seat settlement and totals.
-    px = 590
+    top = ty + 22
     panel(
         img,
-        (px - 8, 152, w - 16, 152 + 7 * 34 + 40),
+        (tx0 - 10, top, right + 10, top + 40 + 4 * 34 + 8),
         title=localize(locale, Text("SETTLEMENT")),
+        title_size=MIN_TEXT,
     )
     d = Draw(img)
-    y = 190
-    for s in range(4):
-        name, size = fit_text(_name(view, s), 150, 16, bold=True)
-        role = localize(locale, DECLARER_MARK if s == declarer else DEFENDER_MARK)
-        d.text(
-            (px + 4, y),
-            role,
-            font=font(16, True),
-            fill=DECLARER_COLOUR if s == declarer else DEFENDER_COLOUR,
-        )
-        d.text((px + 28, y), name, font=font(size, True), fill=WHITE)
-        delta = h["settlement"][s]
-        d.text(
-            (px + 220, y),
-            _signed(delta),
-            font=font(18, True),
-            fill=GOOD if delta > 0 else BAD,
-            anchor="ra",
-        )
-        d.text((px + 290, y + 2), _signed(h["totals"][s]), font=font(15), fill=GOLD, anchor="ra")
-        y += 40
+    hand_x, total_x = right - 110, right - 6
     this_hand = localize(locale, Text("hand", context="settlement sheet"))
-    draw_fitted(d, (px + 220, 168), this_hand, 64, 12, MUTED, True, "ra")
+    _fitted(d, (hand_x, top + 8), this_hand, 90, MIN_TEXT, MUTED, True, "ra")
     total = localize(locale, Text("total", context="settlement sheet"))
-    draw_fitted(d, (px + 290, 168), total, 64, 12, MUTED, True, "ra")
+    _fitted(d, (total_x, top + 8), total, 90, MIN_TEXT, MUTED, True, "ra")
+    y = top + 40
+    for s in range(4):
+        role = localize(locale, DECLARER_MARK if s == declarer else DEFENDER_MARK)
+        role_colour = DECLARER_COLOUR if s == declarer else DEFENDER_COLOUR
+        d.text((tx0 + 4, y), role, font=font(18, True), fill=role_colour)
+        _fitted(d, (tx0 + 32, y), _name(view, s), hand_x - 80 - tx0 - 32, 18, WHITE, True)
+        delta = h["settlement"][s]
+        colour = GOOD if delta > 0 else BAD
+        d.text((hand_x, y), _signed(delta), font=font(19, True), fill=colour, anchor="ra")
+        d.text((total_x, y + 1), _signed(h["totals"][s]), font=font(17), fill=GOLD, anchor="ra")
+        y += 34
     stake_note = Text(
         "case {case}: declarer {declarer} × {stake}, each defender {defender} × {stake}",
         case=h["case"],
@@ -1141,7 +1217,7 @@ def render_deal_summary(view: View, locale: str = "en-US") -> Image.Image | None
         defender=_signed(h["defender_multiple"]),
         stake=h["stake"],
     )
-    draw_fitted(d, (24, hgt - 40), localize(locale, stake_note), w - 48, 16, MUTED)
+    _fitted(d, (24, SHEET_H - 36), localize(locale, stake_note), room, 16, MUTED)
     return img
 
 
