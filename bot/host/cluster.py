@@ -48,6 +48,9 @@ CACHE_IDLE_SECONDS = 600.0
 PRELOAD_TABLES = 1000
 #: Seconds between two sweeps of the shared clicks whose tokens expired (any process's).
 CLICK_SWEEP_SECONDS = 60.0
+#: Renewals the owners of leases that ran out during a database outage are given to take
+#: them back before another process claims them (see ``_owners_reclaiming``).
+RECLAIM_RENEWALS = 2
 
 
 class Conflict(IllegalAction):
@@ -384,7 +387,7 @@ class ClusterMixin(HostBase):
     async def _take_over_free(self) -> int:
         """Claim every free lease of an active table and drive those tables. Returns how
         many this process took."""
-        if self._closing:
+        if self._closing or self._owners_reclaiming():
             return 0
         sent = time.monotonic()
         claims = await self.store.claim_free_leases(
@@ -436,6 +439,20 @@ class ClusterMixin(HostBase):
         if claims:
             log.info("took over %d of %d free table(s)", taken, len(claims))
         return taken
+
+    def _owners_reclaiming(self) -> bool:
+        """The database has just come back from an outage. Every lease ran out meanwhile,
+        but their owners are most likely alive: they renewed nothing only because nothing
+        answered. Give them two renewals' time to take their leases back (a renewal extends
+        an owner's lease, expired or not, unless another process claimed it) rather than
+        moving every table to whichever process scans first, each table then loaded anew
+        and its players' DMs sent again. An owner that died meanwhile loses its tables
+        that much later."""
+        outage = self.store.outage
+        if outage is None or outage.back_at is None:
+            return False
+        grace = RECLAIM_RENEWALS * self.settings.lease_renew_seconds
+        return time.monotonic() - outage.back_at < grace
 
     async def _take_over_now(self, table_id: int) -> bool:
         """Take over a table whose lease was claimed for a takeover that has not reached it

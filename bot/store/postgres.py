@@ -119,6 +119,8 @@ class _PostgresTransaction(Transaction):
 class PostgresStore(Store):
     """The store on a PostgreSQL database (``postgresql://user@host:port/db``)."""
 
+    outage: Outage
+
     def __init__(self, pool: asyncpg.Pool, url: str = "") -> None:
         self._pool = pool
         self._url = url

@@ -142,6 +142,8 @@ class Outage:
         self.name = name
         self.since: float | None = None  # when (monotonic) the first failing call was made
         self.failed_calls = 0
+        #: When (monotonic) the database answered again after the last outage.
+        self.back_at: float | None = None
 
     @property
     def down(self) -> bool:
@@ -173,6 +175,7 @@ class Outage:
                 self.failed_calls,
             )
             self.since = None
+            self.back_at = time.monotonic()
 
 
 class Transaction(ABC):
@@ -279,6 +282,9 @@ class Store(ABC):
     #: table id and index, ``"<table>:<idx>"``), delivered at commit; None where nobody else
     #: could listen (SQLite: one process).
     notify_sql: str | None = None
+    #: Whether the database answers (logs an outage's start and end); None where a failing
+    #: database is not told apart from other errors (SQLite).
+    outage: Outage | None = None
 
     async def listen_for_actions(
         self,

@@ -19,9 +19,11 @@ import pytest
 from bot.config import ConfigError, Settings
 from bot.games import game_spec
 from bot.host.budget import Priority
+from bot.host.cluster import RECLAIM_RENEWALS
 from bot.host.manager import TableHost
 from bot.host.options import game_options
 from bot.store import SeatRow, Store, StoreError
+from bot.store.store import Outage
 from tests.host.offline import Click, offline_host, until
 
 log = logging.getLogger(__name__)
@@ -286,6 +288,47 @@ async def test_a_renewal_late_or_failing_pauses_the_table_and_never_gives_it_up(
         assert table.driver_restarts == 0
     finally:
         await closing(a)
+
+
+async def test_after_a_database_outage_the_owners_take_their_leases_back_first(
+    new_database,
+) -> None:
+    """The database stops answering long enough for every lease to run out. When it is back,
+    the process that scans first does not take the tables of an owner that is alive (it
+    would load them anew and send their players' DMs again): for two renewals it claims
+    nothing, the owner renews its leases and keeps driving. Past that, a lease nobody
+    renewed is free as before."""
+    path = await new_database()
+    a = await offline_host(path, record=True, **FAST)
+    b = await offline_host(path, **FAST)
+    try:
+        table_id = await open_table(a.store, [ALICE, BOB], seed="outage")
+        assert await a.restore() == 1
+        trouble_over = asyncio.Event()
+        renew = a.store.renew_leases
+
+        async def waiting_renewal(*args: Any, **kwargs: Any) -> Any:
+            await trouble_over.wait()  # the database does not answer A meanwhile
+            return await renew(*args, **kwargs)
+
+        a.store.renew_leases = waiting_renewal  # type: ignore[method-assign]
+        await asyncio.sleep(2 * FAST["lease_seconds"])  # the lease ran out in the store
+        # B saw the outage too, and the database has just come back.
+        outage = b.store.outage = b.store.outage or Outage("SQLite")
+        outage.failed(StoreError("not answering"))
+        outage.answered()
+        assert await b._take_over_free() == 0  # the owner's turn first
+        trouble_over.set()
+        await until(lambda: a._holds_lease(table_id))
+        await asyncio.sleep(RECLAIM_RENEWALS * b.settings.lease_renew_seconds)
+        assert await b._take_over_free() == 0  # renewed by its owner: not free
+        assert driven_by(a, table_id) and not driven_by(b, table_id)
+        # An owner that does not come back loses its tables once the grace is over.
+        await a.close()
+        assert await b._take_over_free() == 1
+        assert driven_by(b, table_id)
+    finally:
+        await closing(a, b)
 
 
 async def test_a_restart_reads_its_tables_in_bulk(new_database) -> None:
