@@ -45,8 +45,9 @@ def bench_koikoi(quick: bool) -> None:
 def bench_game(name: str, quick: bool) -> None:
     """The shared shape of ``bench/<game>_bench.py``."""
     mod = importlib.import_module(f"bench.{name}_bench")
-    title = importlib.import_module(f"bot.games.{name}").TITLE
-    print(title)
+    from bot.games import game_spec
+
+    print(game_spec(name).title)
     secs = 1.0 if quick else 3.0
     _line("random-playout hands/s", f"{mod.playout_hands_per_second(secs):,.0f}")
     med, p99 = mod.ai_decision_ms(50 if quick else 300)

@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import GAME_NAMES, game_module, rules_summary
+from bot.games import game_names, game_spec, game_title, rules_summary
 from bot.i18n import TRANSLATED, gettext, normalize
 
 #: The repository's top level (``cogs/`` sits right under it, in a checkout, an editable
@@ -51,7 +51,7 @@ def full_rules_file(game: str, locale: object = None) -> discord.File | None:
 
 
 def game_choices() -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=game_module(g).TITLE, value=g) for g in GAME_NAMES]
+    return [app_commands.Choice(name=game_spec(g).title, value=g) for g in game_names()]
 
 
 class Rules(commands.Cog):
@@ -62,7 +62,6 @@ class Rules(commands.Cog):
     @app_commands.describe(game="The game")
     @app_commands.choices(game=game_choices())
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
-        module = game_module(game.value)
         locale = interaction.locale
         file = full_rules_file(game.value, locale)
         if file is None:
@@ -87,7 +86,7 @@ class Rules(commands.Cog):
             )
         summary = rules_summary(game.value, locale)
         embed = discord.Embed(
-            title=gettext(locale, "{game} — rules", game=gettext(locale, module.TITLE)),
+            title=gettext(locale, "{game} — rules", game=game_title(game.value, locale)),
             description=f"{summary[: 4000 - len(more) - 2]}\n\n{more}",
             colour=discord.Colour.from_rgb(176, 48, 48),
         )

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.games import GAME_NAMES, render_module
+from bot.games import GAME_NAMES, game_spec
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.teahouse import (
     RunningBot,
@@ -75,7 +75,7 @@ async def play_whole_match(
     await eventually(lambda: any("is over" in m.content for m in fake.messages_in(thread)))
     summaries = [m for m in fake.messages_in(thread) if m.content.startswith("📜")]
     assert len(summaries) >= 1
-    if hasattr(render_module(match.game), "render_deal_summary"):
+    if game_spec(match.game).renderers().render_deal_summary is not None:
         assert all(m.attachments and m.attachments[0][1].startswith(b"\x89PNG") for m in summaries)
     return clicks
 
