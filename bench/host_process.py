@@ -278,7 +278,9 @@ async def load_table(store: Store, query: Query, table_id: int) -> BenchTable:
     row = await store.get_table(table_id)
     assert row is not None
     seats = sorted(await store.get_seats(table_id), key=lambda s: s.seat)
-    state = game_spec(row.game).replay(row.seed, [s.name for s in seats], game_options(row.options), [])
+    state = game_spec(row.game).replay(
+        row.seed, [s.name for s in seats], game_options(row.options), []
+    )
     humans = {s.user_id: s.seat for s in seats if s.user_id is not None}
     table = BenchTable(table_id, row.game, humans, state)
     await table.sync(query)

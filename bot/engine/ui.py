@@ -159,4 +159,3 @@ def _clip(text: str, limit: int) -> str:
     """``text`` cut to ``limit`` characters — left whole when it fits, so a ``Text`` keeps
     its translation (the host cuts again in the reader's language)."""
     return text if len(text) <= limit else text[:limit]
-
