@@ -46,6 +46,7 @@ NAME_W = 170
 ROW_H = 92
 CAPTION_SIZE = 18
 
+
 def hands_panel(
     game: str, views: Sequence[Mapping[str, Any]], width: int, locale: str = "en-US"
 ) -> Image.Image:
