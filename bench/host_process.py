@@ -654,7 +654,7 @@ async def _setup(fake: FakeDiscord, bots: Bots, bench: Bench, tables: int = 1) -
     ]
     await bots.start()
     await fake.wait_until(
-        lambda: {"koikoi", "mahjong"} <= {c["name"] for c in fake.commands()},
+        lambda: set(GAMES) <= {c["name"] for c in fake.commands()},
         timeout=60,
         what="the slash commands",
     )
