@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Literal, Protocol
+from typing import Any, ClassVar, Literal, Protocol
 
 from bot.engine.core import Event, State, parse_options
 from bot.engine.ui import Controls
@@ -69,8 +69,8 @@ class Renderers:
     #: The game's fixed PNG palette, built once per process (None: chosen per image).
     png_palette: Callable[[], Any] | None = None
 
-    REQUIRED = ("render_table", "render_hand", "card_face")
-    OPTIONAL = ("render_deal_summary", "png_palette")
+    REQUIRED: ClassVar[tuple[str, ...]] = ("render_table", "render_hand", "card_face")
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("render_deal_summary", "png_palette")
 
     @classmethod
     def of(cls, module: ModuleType) -> Renderers:
