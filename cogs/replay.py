@@ -29,11 +29,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.games import game_title
 from bot.host.base import draw_on_request
 from bot.host.replies import may_see_channel
 from bot.i18n import Text, format_number, gettext, localize, normalize
 from bot.replay.core import Replayer, ReplayError, ReplayRecord, to_json
-from bot.replay.render import game_title, record_key, replay_png
+from bot.replay.render import record_key, replay_png
 from bot.store.history import replay_record
 
 log = logging.getLogger(__name__)
