@@ -10,6 +10,7 @@ answer then says the attached rules are English)."""
 from __future__ import annotations
 
 import io
+from importlib import resources
 from pathlib import Path
 
 import discord
@@ -28,7 +29,8 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 def full_rules_path(game: str, locale: object = None) -> Path | None:
     """Where the complete rules of ``game`` are for ``locale`` (a ``discord.Locale`` or its
     value): ``docs/rules/<game>.<locale>.md`` for a translated locale that has its file,
-    else the English ``docs/rules/<game>.md``; None if this installation has no docs."""
+    else the English ``docs/rules/<game>.md``; else ``rules.<locale>.md`` or ``rules.md``
+    in the game's package (a game kept outside this repository's docs); None if neither."""
     loc = normalize(locale)
     names = [f"{game}.{loc}.md"] if loc in TRANSLATED else []
     for name in [*names, f"{game}.md"]:
@@ -36,6 +38,10 @@ def full_rules_path(game: str, locale: object = None) -> Path | None:
             path = base / "docs" / "rules" / name
             if path.is_file():
                 return path
+    package = Path(str(resources.files(game_spec(game).package)))
+    for name in [f"rules.{loc}.md" if loc in TRANSLATED else "", "rules.md"]:
+        if name and (package / name).is_file():
+            return package / name
     return None
 
 
@@ -46,7 +52,8 @@ def full_rules_file(game: str, locale: object = None) -> discord.File | None:
     if path is None:
         return None
     data = path.read_bytes()
-    language = path.name.removeprefix(f"{game}").removesuffix(".md")  # "" or ".ja"
+    stem = path.name.removesuffix(".md")  # koikoi, koikoi.ja, rules.ja
+    language = stem[stem.index(".") :] if "." in stem else ""  # "" or ".ja"
     return discord.File(io.BytesIO(data), filename=f"teahouse-{game}-rules{language}.md")
 
 

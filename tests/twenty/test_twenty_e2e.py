@@ -12,7 +12,7 @@ import pytest
 from bot.replay.core import Replayer, from_json
 from tests.e2e.fakediscord import FakeDiscord, find_components
 from tests.e2e.teahouse import RunningBot, settings_for
-from tests.e2e.test_games_e2e import Match, play_whole_match
+from tests.e2e.test_games_e2e import Match, match_of, play_whole_match
 from tests.e2e.test_history_e2e import (
     answer,
     button,
@@ -38,6 +38,9 @@ async def test_rules_describe_twenty(fake_discord: FakeDiscord, tmp_path, games_
         assert embed["title"] == "Twenty — rules"
         assert embed["description"].startswith("**Twenty** — two players race a running total")
         assert embed["footer"]["text"] == "Start a table with /twenty new"
+        # The complete rules: the package's own rules.md (no docs/rules/twenty.md).
+        name, data = rules.attachments[0]
+        assert name == "teahouse-twenty-rules.md" and data.startswith(b"# Twenty")
     finally:
         await running.stop()
 
@@ -107,6 +110,14 @@ async def test_a_match_of_twenty_is_played_listed_replayed_downloaded_and_rated(
         assert stats.attachments[0][1].startswith(b"\x89PNG")  # its rating over time
     finally:
         await running.stop()
+
+
+def test_a_registered_game_without_an_e2e_match_fails_there() -> None:
+    """Twenty is registered here but has no match in ``MATCHES`` of test_games_e2e: its
+    whole-match test would fail, not be skipped."""
+    with pytest.raises(pytest.fail.Exception, match="twenty is registered but has no e2e"):
+        match_of("twenty")
+    assert match_of("twenty", {"twenty": MATCH}) is MATCH
 
 
 def test_twenty_is_unlike_the_five_games_in_every_convention() -> None:
