@@ -11,8 +11,10 @@ which only render code calls).
 
 from __future__ import annotations
 
+import ast
 import functools
 import importlib
+import importlib.util
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -83,6 +85,30 @@ class Renderers:
         if wrong:
             raise TypeError(f"render module {module.__name__}: {', '.join(wrong)} not callable")
         return cls(**found)
+
+    @classmethod
+    def check_declared(cls, module_name: str) -> None:
+        """TypeError unless module ``module_name`` declares every required renderer at its
+        top level (a ``def``, an assignment or an import), read from its source without
+        importing it: a process that does not draw (the bot's, beside its render workers)
+        checks a game without loading Pillow and the game's art."""
+        found = importlib.util.find_spec(module_name)
+        if found is None or not found.origin or not found.origin.endswith(".py"):
+            raise TypeError(f"render module {module_name} not found")
+        with open(found.origin, encoding="utf-8") as source:
+            tree = ast.parse(source.read(), found.origin)
+        names: set[str] = set()
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                names.add(node.name)
+            elif isinstance(node, ast.Assign | ast.AnnAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                names.update(t.id for t in targets if isinstance(t, ast.Name))
+            elif isinstance(node, ast.Import | ast.ImportFrom):
+                names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        missing = [n for n in cls.REQUIRED if n not in names]
+        if missing:
+            raise TypeError(f"render module {module_name} lacks {', '.join(missing)}")
 
 
 @functools.cache

@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from bot.engine.spec import GameSpec
+from bot.engine.spec import GameSpec, Renderers
 
 #: The registered games, in the order menus show them.
 GAME_NAMES: tuple[str, ...] = ("koikoi", "mushi", "panda", "sandayi", "mahjong")
@@ -55,13 +55,18 @@ def game_title(name: str, locale: object = "en-US") -> str:
     return gettext(locale, game_spec(name).title)
 
 
-def check_games() -> list[GameSpec]:
-    """Every registered game's spec, its renderers loaded: TypeError (naming the game and
-    what it lacks) for a game whose package or render module does not hold up, so a broken
-    registration stops the bot's start instead of its first picture (imports Pillow)."""
+def check_games(*, load_renderers: bool = False) -> list[GameSpec]:
+    """Every registered game's spec: TypeError (naming what is missing) for a game whose
+    package or render module does not hold up, so a broken registration stops the bot's
+    start instead of its first picture. The render modules are read, not imported (the
+    bot's process leaves Pillow and the games' art to its render workers), unless
+    ``load_renderers`` (a render worker: it imports them up front anyway)."""
     specs = [game_spec(name) for name in game_names()]
     for spec in specs:
-        spec.renderers()
+        if load_renderers:
+            spec.renderers()
+        else:
+            Renderers.check_declared(spec.render_module)
     return specs
 
 

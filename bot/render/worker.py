@@ -60,7 +60,7 @@ def _start_worker() -> None:
         os.nice(RENDER_NICENESS)
     from bot.games import check_games
 
-    check_games()
+    check_games(load_renderers=True)
 
 
 def default_render_processes() -> int:
