@@ -61,7 +61,7 @@ class Renderers:
     """A game's render module as the bot uses it (Pillow images; imported only by render
     code). ``render_table``, ``render_hand`` and ``card_face`` are required: a render module
     without one is refused when its game is checked (:func:`bot.games.check_games`, at the
-    bot's start), not found missing at the first picture."""
+    bot's start and each render worker's), not found missing at the first picture."""
 
     render_table: TableRenderer
     render_hand: TableRenderer

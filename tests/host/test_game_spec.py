@@ -49,10 +49,12 @@ def test_a_render_module_without_a_required_renderer_is_refused(
 
     spec = register(monkeypatch)
     check_games()  # complete: accepted
+    check_games(load_renderers=True)
     broken = dataclasses.replace(spec, render_module="tests.host.test_game_spec")
     monkeypatch.setattr(tests.twenty, "SPEC", broken)
-    with pytest.raises(TypeError, match="lacks render_table, render_hand, card_face"):
-        check_games()
+    for load in (False, True):  # read (the bot's process), imported (a render worker)
+        with pytest.raises(TypeError, match="lacks render_table, render_hand, card_face"):
+            check_games(load_renderers=load)
     monkeypatch.delattr(tests.twenty.render, "card_face")
     with pytest.raises(TypeError, match="lacks card_face"):
         Renderers.of(tests.twenty.render)
