@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib
+import importlib.util
 import sys
 import time
 from pathlib import Path
@@ -43,10 +44,15 @@ def bench_koikoi(quick: bool) -> None:
 
 
 def bench_game(name: str, quick: bool) -> None:
-    """The shared shape of ``bench/<game>_bench.py``."""
+    """The shared shape of ``bench/<game>_bench.py`` (a registered game without one is
+    said to have none, not skipped)."""
+    from bot.games import game_spec
+
+    print(game_spec(name).title)
+    if importlib.util.find_spec(f"bench.{name}_bench") is None:
+        _line("game bench", f"none (no bench/{name}_bench.py)")
+        return
     mod = importlib.import_module(f"bench.{name}_bench")
-    title = importlib.import_module(f"bot.games.{name}").TITLE
-    print(title)
     secs = 1.0 if quick else 3.0
     _line("random-playout hands/s", f"{mod.playout_hands_per_second(secs):,.0f}")
     med, p99 = mod.ai_decision_ms(50 if quick else 300)

@@ -91,7 +91,7 @@ from typing import Any
 
 from bench import percentile
 from bench.store_bench import PostgresSchema
-from bot.games import game_module
+from bot.games import GAME_NAMES, game_spec
 from bot.host.options import game_options
 from bot.store import Store
 from tests.e2e.cluster import BotProcess, bot_environment, start_and_identify
@@ -105,7 +105,8 @@ from tests.e2e.teahouse import (
 )
 
 ROOT = Path(__file__).resolve().parents[1]
-GAMES = ("koikoi", "mushi", "panda", "sandayi", "mahjong")
+#: The games the simulated players open, in turn: every registered game.
+GAMES = GAME_NAMES
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 #: Reads the bots' database: (sql, params) → rows.
 Query = Callable[..., Awaitable[list[Any]]]
@@ -346,8 +347,9 @@ async def load_table(store: Store, query: Query, table_id: int) -> BenchTable:
     row = await store.get_table(table_id)
     assert row is not None
     seats = sorted(await store.get_seats(table_id), key=lambda s: s.seat)
-    module = game_module(row.game)
-    state = module.replay(row.seed, [s.name for s in seats], game_options(row.options), [])
+    state = game_spec(row.game).replay(
+        row.seed, [s.name for s in seats], game_options(row.options), []
+    )
     humans = {s.user_id: s.seat for s in seats if s.user_id is not None}
     table = BenchTable(table_id, row.game, humans, state)
     await table.sync(query)
@@ -453,7 +455,7 @@ class Bench:
         plan = []
         for i in range(count):
             game = GAMES[i % len(GAMES)]
-            seats = game_module(game).SEATS
+            seats = game_spec(game).seats
             humans = rng.choice([1, 2]) if seats == 2 else rng.choice([2, 3])
             users = [self.fake.add_user(f"{game}{i}-p{j}") for j in range(humans)]
             plan.append((channels[i % len(channels)], game, users, seats - humans))
@@ -749,7 +751,7 @@ async def setup_discord(fake: FakeDiscord, bots: Bots, tables: int = 1) -> list[
     ]
     await bots.start()
     await fake.wait_until(
-        lambda: {"koikoi", "mahjong"} <= {c["name"] for c in fake.commands()},
+        lambda: set(GAMES) <= {c["name"] for c in fake.commands()},
         timeout=60,
         what="the slash commands",
     )

@@ -96,7 +96,6 @@ from tests.e2e.teahouse import (
 SAMPLE_S = 0.05
 #: Seconds the bench keeps watching after a match ends (its last posts and DMs).
 SETTLE_S = 3.0
-PASS = "pass"
 #: Seconds the bot may take to stop at the end of a run.
 STOP_S = 60.0
 #: Seconds a person whose DM cannot make the AI's choice waits for it to change.
@@ -311,13 +310,15 @@ def single_answer(
     return plain and len({m.component["custom_id"] for m in moves}) == 1
 
 
-def only_pass(legal: Sequence[str], moves: Sequence[Move], normalize: Any = None) -> bool:
-    """Whether Pass is all a prompt lets the person do (Pass the only legal action, or a
-    lone Pass among the controls)."""
+def only_pass(
+    legal: Sequence[str], moves: Sequence[Move], normalize: Any = None, pass_code: str = "pass"
+) -> bool:
+    """Whether Pass (the game's ``pass_code``) is all a prompt lets the person do (Pass
+    the only legal action, or a lone Pass among the controls)."""
     norm = normalize or (lambda code: " ".join(code.split()))
-    if [norm(c) for c in legal] == [PASS]:
+    if [norm(c) for c in legal] == [pass_code]:
         return True
-    return bool(moves) and all(norm(m.code) == PASS for m in moves)
+    return bool(moves) and all(norm(m.code) == pass_code for m in moves)
 
 
 def ai_form_answer(
@@ -547,7 +548,7 @@ class PlayTable:
         moves = control_moves(comps, wanted, normalize=normalize, accepts=accepts, rng=rng)
         if not moves:
             return Plan(seat, choice, None, fits=False, single_answer=False)
-        if self.opts.ignore_pass and only_pass(legal, moves, normalize):
+        if self.opts.ignore_pass and only_pass(legal, moves, normalize, self.spec.pass_code):
             self.ignored_pass.append(time.time())
             return None
         if self.opts.wait_out_pass and table.in_answer_phase():

@@ -11,22 +11,22 @@ table figures (``koikoi_render_ms``).
 from __future__ import annotations
 
 import argparse
-import importlib
 import random
 import statistics
 import time
 from typing import Any
 
+from bot.games import GAME_NAMES, game_spec
 from bot.render.encode import to_png
 from bot.render.worker import render_png
 
-GAMES = ("koikoi", "mushi", "panda", "sandayi", "mahjong")
 KINDS = ("render_table", "render_hand", "render_deal_summary")
-PLAYERS = {2: ["Alice", "Bob"], 4: ["Alice", "Bob", "Chen", "Dana"]}
+NAMES = ("Alice", "Bob", "Chen", "Dana")
 
 
-def _seats(game: str) -> int:
-    return importlib.import_module(f"bot.games.{game}").SEATS
+def _players(game: str) -> list[str]:
+    seats = game_spec(game).seats
+    return [*NAMES, *(f"P{i + 1}" for i in range(len(NAMES), seats))][:seats]
 
 
 def game_views(
@@ -40,12 +40,12 @@ def game_views(
     """Views of AI-played matches (seeded), one every ``every`` actions, in every phase the
     matches reach: spectator views for the table, the acting seat's view for its hand, and
     the views right after a finished hand for the score sheet; at most ``cap`` of each."""
-    mod = importlib.import_module(f"bot.games.{game}")
-    players = PLAYERS[_seats(game)]
+    spec = game_spec(game)
+    players = _players(game)
     out: dict[str, list[dict[str, Any]]] = {k: [] for k in KINDS}
     for m in range(matches):
         rng = random.Random(seed + m)
-        state = mod.new_game(seed + m, players)
+        state = spec.new_game(seed + m, players)
         histories = 0
         for step in range(max_steps):
             if state.is_over or not state.to_act:
@@ -55,7 +55,7 @@ def game_views(
                 out["render_hand"].append(state.view(state.to_act[0]))
             seat = state.to_act[0]
             view = state.view(seat)
-            state.apply(seat, mod.choose(view, state.legal_actions(seat), rng))
+            state.apply(seat, spec.choose(view, state.legal_actions(seat), rng))
             spectator = state.view(None)
             if len(spectator.get("history") or []) > histories:
                 histories = len(spectator["history"])
@@ -80,7 +80,7 @@ def measure(game: str, kind: str, views: list[dict[str, Any]], rounds: int = 3) 
     """CPU ms median / p95 of ``render_png(game, kind, view)`` (what a render process does:
     draw, then encode with the game's palette) over ``rounds`` passes of the views, after one
     warm-up pass that fills the caches; PNG size median and max; the dimensions seen."""
-    fn = getattr(importlib.import_module(f"bot.games.{game}.render"), kind)
+    fn = getattr(game_spec(game).renderers(), kind)
     dims: dict[tuple[int, int], int] = {}
     kept = []
     for v in views:
@@ -112,13 +112,13 @@ def measure(game: str, kind: str, views: list[dict[str, Any]], rounds: int = 3) 
 
 def game_render_figures(game: str, quick: bool = False) -> dict[str, dict[str, Any]]:
     """Figures for each image kind of ``game`` (see ``measure``)."""
-    render = importlib.import_module(f"bot.games.{game}.render")
+    renderers = game_spec(game).renderers()
     views = game_views(
         game, matches=2 if quick else 3, every=8 if quick else 5, cap=20 if quick else 40
     )
     figures: dict[str, dict[str, Any]] = {}
     for kind in KINDS:
-        if getattr(render, kind, None) is None or not views[kind]:
+        if getattr(renderers, kind) is None or not views[kind]:
             continue
         r = measure(game, kind, views[kind], rounds=1 if quick else 3)
         if r is not None:
@@ -194,7 +194,7 @@ def koikoi_render_ms(samples: int = 50) -> dict[str, float]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.render_bench")
-    parser.add_argument("games", nargs="*", default=list(GAMES))
+    parser.add_argument("games", nargs="*", default=list(GAME_NAMES))
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args(argv)
     print("render + PNG encode, CPU time per image (target: table median ≤ 10 ms, ≤ 40 KiB)")

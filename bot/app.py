@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
-from bot.games import GAME_NAMES
+from bot.games import check_games, game_names, game_spec
 from bot.heap import collect_every, manage_collections, trim_heap_every
 from bot.host import TableHost
 from bot.host.components import ALL_DYNAMIC_ITEMS, FORM_ID, matches_a_component
@@ -27,18 +27,22 @@ log = logging.getLogger(__name__)
 #: How long closing the gateway connections may take at shutdown.
 CLOSE_SECONDS = 10.0
 
-#: One cog per registered game (``cogs/<game>.py``: ``/<game> new``), then the others.
-#: ``cogs.replay`` before ``cogs.history``, which imports it: ``load_extension`` executes a
-#: module anew, so loaded after that import it would be a second copy, whose ``Refusal``
-#: the first copy's replay cache would raise past the other's ``except Refusal``.
-COGS = (
-    *(f"cogs.{name}" for name in GAME_NAMES),
+#: The cogs after the games' own. ``cogs.replay`` before ``cogs.history``, which imports
+#: it: ``load_extension`` executes a module anew, so loaded after that import it would be
+#: a second copy, whose ``Refusal`` the first copy's replay cache would raise past the
+#: other's ``except Refusal``.
+SHARED_COGS = (
     "cogs.leaderboard",
     "cogs.replay",
     "cogs.history",
     "cogs.rules",
     "cogs.admin",
 )
+
+
+def cog_names() -> tuple[str, ...]:
+    """One cog per registered game (its spec's ``cog``: ``/<game> new``), then the others."""
+    return (*(game_spec(name).cog for name in game_names()), *SHARED_COGS)
 
 
 #: Seconds between discord.py's sweeps of its inactive rate-limit buckets.
@@ -96,7 +100,7 @@ class Teahouse(commands.AutoShardedBot):
         self,
         settings: Settings,
         *,
-        cogs: tuple[str, ...] = COGS,
+        cogs: tuple[str, ...] | None = None,
         manage_heap: bool = False,
         **client_options: Any,
     ) -> None:
@@ -116,7 +120,8 @@ class Teahouse(commands.AutoShardedBot):
             **client_options,
         )
         self.settings = settings
-        self.cog_names = cogs
+        #: The extensions loaded at start (default :func:`cog_names`).
+        self.cog_names = cog_names() if cogs is None else cogs
         #: Full garbage collections on a timer, start-up objects out of them (see
         #: bot.heap): the bot's own process; one inside another program (tests) leaves the
         #: collector alone.
@@ -134,6 +139,7 @@ class Teahouse(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         throttle_bucket_sweeps()
+        check_games()  # a registered game that does not hold up stops the start here
         self.store = await Store.open(self.settings.database)
         self.host = TableHost(self, self.store, self.settings)
         # The render workers start while the bot logs in and restores its tables: the

@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import GAME_NAMES, game_module
+from bot.games import game_names, game_title
 from bot.host.replies import channels_seen_by
 from bot.i18n import format_number, gettext, ngettext, normalize
 from bot.render.charts import number_text
@@ -52,7 +52,7 @@ def _place(place: int) -> str:
 
 def match_field(match: MatchSummary, locale: str = "en-US") -> tuple[str, str]:
     """(title, text) of one match in the list, in ``locale``."""
-    title = f"#{match.table_id} · {gettext(locale, game_module(match.game).TITLE)}"
+    title = f"#{match.table_id} · {game_title(match.game, locale)}"
     players = " · ".join(
         f"{_place(s.place)} {'🤖 ' if s.is_ai else ''}{s.name} **{format_number(locale, s.score)}**"
         for s in match.ranking()
@@ -68,10 +68,10 @@ def match_field(match: MatchSummary, locale: str = "en-US") -> tuple[str, str]:
 def history_title(game: str | None, who: str | None, locale: str = "en-US") -> str:
     """The list's title: every match, a game's, a player's, or a player's of a game."""
     if game and who:
-        name = gettext(locale, game_module(game).TITLE)
+        name = game_title(game, locale)
         return gettext(locale, "Finished matches of {game} with {player}", game=name, player=who)
     if game:
-        name = gettext(locale, game_module(game).TITLE)
+        name = game_title(game, locale)
         return gettext(locale, "Finished matches of {game}", game=name)
     if who:
         return gettext(locale, "Finished matches with {player}", player=who)
@@ -155,7 +155,7 @@ async def show_history(
     else:
         await interaction.response.defer(ephemeral=True, thinking=True)
     user = user_id or None
-    chosen = game if game in GAME_NAMES else None
+    chosen = game if game in game_names() else None
     # Only matches played in channels the member can see (a private channel's stay private).
     seen = channels_seen_by(interaction)
     total = await count_matches(store, guild, user_id=user, game=chosen, channels=seen)

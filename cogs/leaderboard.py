@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import game_module
+from bot.games import game_title
 from bot.host.base import draw_on_request
 from bot.i18n import gettext, normalize
 from bot.render.charts import (
@@ -42,11 +42,6 @@ log = logging.getLogger(__name__)
 
 #: Matches each leaderboard sparkline covers.
 SPARK_MATCHES = 20
-
-
-def game_title(game: str, locale: str) -> str:
-    """A game's name in ``locale`` (the glossary's)."""
-    return gettext(locale, game_module(game).TITLE)
 
 
 def _width(text: str) -> int:

@@ -29,11 +29,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.games import game_title
 from bot.host.base import draw_on_request
 from bot.host.replies import may_see_channel
 from bot.i18n import Text, format_number, gettext, localize, normalize
-from bot.replay.core import Replayer, ReplayError, ReplayRecord, hand_number, to_json
-from bot.replay.render import game_title, record_key, replay_png
+from bot.replay.core import Replayer, ReplayError, ReplayRecord, to_json
+from bot.replay.render import record_key, replay_png
 from bot.store.history import replay_record
 
 log = logging.getLogger(__name__)
@@ -205,7 +206,7 @@ def replay_heading(rp: Replayer, step: int, locale: str = "en-US") -> str:
         "last": rp.last,
     }
     hand = rp.hand_of(step).number
-    if record.game == "koikoi":
+    if rp.spec.deal_word == "round":
         return gettext(
             locale,
             "**{game}** #{table} — replay · step {step}/{last} · round {round}",
@@ -449,7 +450,7 @@ class HandSelect(
         *,
         locale: str = "en-US",
     ) -> None:
-        rounds = rp is not None and rp.record.game == "koikoi"
+        rounds = rp is not None and rp.spec.deal_word == "round"
         options = [
             discord.SelectOption(
                 label=gettext(locale, "Round {n}", n=h.number)
@@ -579,7 +580,7 @@ class Replays(commands.Cog):
         )
 
 
-__all__ = ["DYNAMIC_ITEMS", "Refusal", "Replays", "hand_number", "open_replay"]
+__all__ = ["DYNAMIC_ITEMS", "Refusal", "Replays", "open_replay"]
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -10,13 +10,14 @@ answer then says the attached rules are English)."""
 from __future__ import annotations
 
 import io
+from importlib import resources
 from pathlib import Path
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import GAME_NAMES, game_module, rules_summary
+from bot.games import game_names, game_spec, game_title, rules_summary
 from bot.i18n import TRANSLATED, gettext, normalize
 
 #: The repository's top level (``cogs/`` sits right under it, in a checkout, an editable
@@ -28,7 +29,8 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 def full_rules_path(game: str, locale: object = None) -> Path | None:
     """Where the complete rules of ``game`` are for ``locale`` (a ``discord.Locale`` or its
     value): ``docs/rules/<game>.<locale>.md`` for a translated locale that has its file,
-    else the English ``docs/rules/<game>.md``; None if this installation has no docs."""
+    else the English ``docs/rules/<game>.md``; else ``rules.<locale>.md`` or ``rules.md``
+    in the game's package (a game kept outside this repository's docs); None if neither."""
     loc = normalize(locale)
     names = [f"{game}.{loc}.md"] if loc in TRANSLATED else []
     for name in [*names, f"{game}.md"]:
@@ -36,6 +38,10 @@ def full_rules_path(game: str, locale: object = None) -> Path | None:
             path = base / "docs" / "rules" / name
             if path.is_file():
                 return path
+    package = Path(str(resources.files(game_spec(game).package)))
+    for name in [f"rules.{loc}.md" if loc in TRANSLATED else "", "rules.md"]:
+        if name and (package / name).is_file():
+            return package / name
     return None
 
 
@@ -46,12 +52,13 @@ def full_rules_file(game: str, locale: object = None) -> discord.File | None:
     if path is None:
         return None
     data = path.read_bytes()
-    language = path.name.removeprefix(f"{game}").removesuffix(".md")  # "" or ".ja"
+    stem = path.name.removesuffix(".md")  # koikoi, koikoi.ja, rules.ja
+    language = stem[stem.index(".") :] if "." in stem else ""  # "" or ".ja"
     return discord.File(io.BytesIO(data), filename=f"teahouse-{game}-rules{language}.md")
 
 
 def game_choices() -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=game_module(g).TITLE, value=g) for g in GAME_NAMES]
+    return [app_commands.Choice(name=game_spec(g).title, value=g) for g in game_names()]
 
 
 class Rules(commands.Cog):
@@ -62,7 +69,6 @@ class Rules(commands.Cog):
     @app_commands.describe(game="The game")
     @app_commands.choices(game=game_choices())
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
-        module = game_module(game.value)
         locale = interaction.locale
         file = full_rules_file(game.value, locale)
         if file is None:
@@ -87,7 +93,7 @@ class Rules(commands.Cog):
             )
         summary = rules_summary(game.value, locale)
         embed = discord.Embed(
-            title=gettext(locale, "{game} — rules", game=gettext(locale, module.TITLE)),
+            title=gettext(locale, "{game} — rules", game=game_title(game.value, locale)),
             description=f"{summary[: 4000 - len(more) - 2]}\n\n{more}",
             colour=discord.Colour.from_rgb(176, 48, 48),
         )

@@ -17,7 +17,6 @@ This package is pure: it imports neither ``discord`` nor ``PIL``.
 
 from bot.engine.core import (
     Event,
-    GameModule,
     IllegalAction,
     Result,
     State,
@@ -28,7 +27,6 @@ from bot.engine.rng import make_rng, shuffled
 
 __all__ = [
     "Event",
-    "GameModule",
     "IllegalAction",
     "Result",
     "State",

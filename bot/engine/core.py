@@ -327,26 +327,6 @@ class NewGame(Protocol):
     ) -> State: ...
 
 
-class GameModule(Protocol):
-    """What ``bot.games.<game>`` exports."""
-
-    NAME: str
-    TITLE: str
-    SEATS: int
-
-    new_game: NewGame
-
-    def replay(
-        self,
-        seed: int | str,
-        players: Sequence[str],
-        options: Mapping[str, Any] | None,
-        log: Sequence[tuple[int, str]],
-    ) -> State: ...
-
-    def choose(self, view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str: ...
-
-
 def replayer(new_game: Callable[..., StateT]) -> Callable[..., StateT]:
     """The ``replay(seed, players, options, log, deck=None)`` a game module exports."""
 

@@ -1,9 +1,9 @@
-"""What a game tells the host about itself: one frozen :class:`GameSpec` per game.
+"""What a game tells the bot about itself: one frozen :class:`GameSpec` per game.
 
-Each ``bot.games.<game>`` package builds its ``SPEC`` from its own functions, and
-``bot.games.GAME_NAMES`` lists the registered games. The host reads a game only through its
-spec (no attribute probing), so a new game needs its package, one line in ``GAME_NAMES`` and
-its cog — nothing in ``bot/host``.
+Each game's package builds its ``SPEC`` from its own functions, and ``bot.games`` registers
+it (``GAME_NAMES``). Everything outside the game — host, replay, cogs, store, benches —
+reads a game only through its spec (no attribute probing, no ``if game == ...``), so a new
+game needs its package (rules, AI, renderers, rules summary, cog) and its registration.
 
 Pure: no discord, no PIL (render modules are imported lazily by :meth:`GameSpec.renderers`,
 which only render code calls).
@@ -11,14 +11,17 @@ which only render code calls).
 
 from __future__ import annotations
 
+import ast
+import functools
 import importlib
+import importlib.util
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any
+from typing import Any, ClassVar, Literal, Protocol
 
-from bot.engine.core import State, parse_options
+from bot.engine.core import Event, State, parse_options
 from bot.engine.ui import Controls
 
 View = Mapping[str, Any]
@@ -37,6 +40,80 @@ def round_or_deal(view: View) -> str:
     if view.get("deal"):
         return f"hand {view['deal']}" + (f"/{view['deals']}" if view.get("deals") else "")
     return ""
+
+
+class TableRenderer(Protocol):
+    """``render_table(view, locale=...)``, ``render_hand`` and ``render_deal_summary``: a
+    Pillow image of a view, its words in ``locale`` (``render_deal_summary`` may return None:
+    no picture for this deal)."""
+
+    def __call__(self, view: View, *, locale: str = ...) -> Any: ...
+
+
+class CardFace(Protocol):
+    """One card (tile) face up, about 46-50 pixels wide: the replay's hands face up."""
+
+    def __call__(self, code: str) -> Any: ...
+
+
+@dataclass(frozen=True)
+class Renderers:
+    """A game's render module as the bot uses it (Pillow images; imported only by render
+    code). ``render_table``, ``render_hand`` and ``card_face`` are required: a render module
+    without one is refused when its game is checked (:func:`bot.games.check_games`, at the
+    bot's start and each render worker's), not found missing at the first picture."""
+
+    render_table: TableRenderer
+    render_hand: TableRenderer
+    card_face: CardFace
+    #: The picture posted when a deal ends (None: the game draws none).
+    render_deal_summary: TableRenderer | None = None
+    #: The game's fixed PNG palette, built once per process (None: chosen per image).
+    png_palette: Callable[[], Any] | None = None
+
+    REQUIRED: ClassVar[tuple[str, ...]] = ("render_table", "render_hand", "card_face")
+    OPTIONAL: ClassVar[tuple[str, ...]] = ("render_deal_summary", "png_palette")
+
+    @classmethod
+    def of(cls, module: ModuleType) -> Renderers:
+        """The renderers of ``module``; TypeError naming what is missing or not callable."""
+        missing = [n for n in cls.REQUIRED if not callable(getattr(module, n, None))]
+        if missing:
+            raise TypeError(f"render module {module.__name__} lacks {', '.join(missing)}")
+        found = {n: getattr(module, n, None) for n in (*cls.REQUIRED, *cls.OPTIONAL)}
+        wrong = [n for n, fn in found.items() if fn is not None and not callable(fn)]
+        if wrong:
+            raise TypeError(f"render module {module.__name__}: {', '.join(wrong)} not callable")
+        return cls(**found)
+
+    @classmethod
+    def check_declared(cls, module_name: str) -> None:
+        """TypeError unless module ``module_name`` declares every required renderer at its
+        top level (a ``def``, an assignment or an import), read from its source without
+        importing it: a process that does not draw (the bot's, beside its render workers)
+        checks a game without loading Pillow and the game's art."""
+        found = importlib.util.find_spec(module_name)
+        if found is None or not found.origin or not found.origin.endswith(".py"):
+            raise TypeError(f"render module {module_name} not found")
+        with open(found.origin, encoding="utf-8") as source:
+            tree = ast.parse(source.read(), found.origin)
+        names: set[str] = set()
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                names.add(node.name)
+            elif isinstance(node, ast.Assign | ast.AnnAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                names.update(t.id for t in targets if isinstance(t, ast.Name))
+            elif isinstance(node, ast.Import | ast.ImportFrom):
+                names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        missing = [n for n in cls.REQUIRED if n not in names]
+        if missing:
+            raise TypeError(f"render module {module_name} lacks {', '.join(missing)}")
+
+
+@functools.cache
+def _renderers(module_name: str) -> Renderers:
+    return Renderers.of(importlib.import_module(module_name))
 
 
 @dataclass(frozen=True)
@@ -93,13 +170,46 @@ class GameSpec:
     #: A card's (or tile's) name for people, from its code (a Text: ``Crane (Jan)``,
     #: ``5 of Dots``): public texts name cards, never codes.
     card_name: Callable[[str], str] = str
-    #: The render module (Pillow): ``render_table(view)``, ``render_hand(view)`` and
-    #: optionally ``render_deal_summary(view)`` and ``png_palette()``. Imported lazily.
+    #: The game's package: its ``summary.md`` (and translations) for ``/rules``, and by
+    #: default its render module. Default ``bot.games.<name>``.
+    package: str = ""
+    #: The render module (Pillow), read as :class:`Renderers`. Default ``<package>.render``.
     render_module: str = ""
+    #: The extension with the game's ``/<name> new`` command. Default ``cogs.<name>``.
+    cog: str = ""
+
+    # ----- the conventions between the game's states and the bot --------------------
+    #: The key of a seat's view holding its private hand (a list of codes): its DM is
+    #: refreshed when it changes, and replays lay it face up.
+    hand_key: str = "hand"
+    #: The code that passes (a timeout in an answer window is this pass).
+    pass_code: str = "pass"
+    #: The event kind that ends a deal (the host posts its summary, replays mark it).
+    deal_end_kind: str = "deal_end"
+    #: The event kind that says the match is over.
+    match_end_kind: str = "match_end"
+    #: The key of the public view counting deals (1 first): replays step by deal.
+    deal_key: str = "deal"
+    #: What a deal is called to players: ``hand`` or ``round`` (Koi-Koi's).
+    deal_word: Literal["hand", "round"] = "hand"
+    #: Ratings per hand (each hand a contest of its own: ``Result.rating_games``, San Da
+    #: Yi's declarer against three) rather than by the match's final places.
+    rated_per_hand: bool = False
+    #: Verbs whose move is said by an event of another kind (the flipped card's ``take``
+    #: by the ``flip`` event): a replay then does not repeat the move.
+    said_by: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    #: Options that keep a match going for hundreds of actions (the replay timing bench).
+    long_options: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        if not self.package:
+            object.__setattr__(self, "package", f"bot.games.{self.name}")
         if not self.render_module:
-            object.__setattr__(self, "render_module", f"bot.games.{self.name}.render")
+            object.__setattr__(self, "render_module", f"{self.package}.render")
+        if not self.cog:
+            object.__setattr__(self, "cog", f"cogs.{self.name}")
+        if self.deal_word not in ("hand", "round"):
+            raise ValueError(f"{self.name}: deal_word is 'hand' or 'round', not {self.deal_word!r}")
 
     def ai_levels(self) -> dict[str, Callable[[View, Sequence[str], random.Random], str]]:
         """Every AI level of the game, ``normal`` included, weakest first."""
@@ -112,9 +222,42 @@ class GameSpec:
         lacks), so a stored level never stops a table."""
         return self.levels.get(level, self.choose) if level in AI_LEVELS else self.choose
 
-    def renderers(self) -> ModuleType:
-        """The render module (imports Pillow: for render processes, not the host's loop)."""
-        return importlib.import_module(self.render_module)
+    def renderers(self) -> Renderers:
+        """The game's renderers (imports Pillow: for render processes, not the host's
+        loop); TypeError if its render module lacks a required one."""
+        return _renderers(self.render_module)
+
+    def deal_number(self, public_view: View) -> int:
+        """Which deal a public view is in (1 when the view does not say)."""
+        value = public_view.get(self.deal_key)
+        return value if isinstance(value, int) and not isinstance(value, bool) else 1
+
+    def hand_of(self, view: View) -> list[str]:
+        """The cards a seat's view shows in its hand (a drawn card kept apart included)."""
+        hand = view.get(self.hand_key)
+        if isinstance(hand, dict):
+            hand = [c for group in hand.values() for c in group]
+        cards = [str(c) for c in (hand or [])]
+        drawn = view.get("drawn")
+        if isinstance(drawn, str) and drawn and drawn not in cards:
+            cards.append(drawn)
+        return cards
+
+    def says_move(self, seat: int, code: str, events: Sequence[Event]) -> bool:
+        """Whether one of an action's public events already says the move: an event of
+        the acting seat whose kind is the action's verb (``play`` … ``play``), or a kind
+        that reports that verb (:attr:`said_by`)."""
+        verb = code.split(" ", 1)[0]
+        kinds = {verb, *self.said_by.get(verb, ())}
+        return any(e.seat == seat and e.kind in kinds for e in events)
+
+    def label(self, code: str) -> str:
+        """``describe(code)``, or the code itself should the game fail to say it."""
+        try:
+            label = self.describe(code)
+        except Exception:  # a label is a nicety: the code itself says it too
+            return code
+        return label if isinstance(label, str) else str(label)  # a Text stays one
 
     def parse_options(self, options: Mapping[str, Any] | None) -> Any:
         """The options dataclass from a plain dict; ValueError with a readable message."""
@@ -138,4 +281,13 @@ class GameSpec:
         return list(seen.values())
 
 
-__all__ = ["AI_LEVELS", "NORMAL", "STRONG", "GameSpec", "round_or_deal"]
+__all__ = [
+    "AI_LEVELS",
+    "NORMAL",
+    "STRONG",
+    "CardFace",
+    "GameSpec",
+    "Renderers",
+    "TableRenderer",
+    "round_or_deal",
+]

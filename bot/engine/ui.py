@@ -116,15 +116,28 @@ def button_rows(buttons: Sequence[Button]) -> list[tuple[Button, ...]]:
     ]
 
 
+#: Button styles by verb where a game says none: passing is the quiet choice.
+DEFAULT_STYLES: Mapping[str, str] = {"pass": "secondary"}
+
+
 def default_controls(
-    prompt: str, legal: Sequence[str], describe: Callable[[str], str] = str
+    prompt: str,
+    legal: Sequence[str],
+    describe: Callable[[str], str] = str,
+    styles: Mapping[str, str] = DEFAULT_STYLES,
 ) -> Controls:
-    """Buttons for up to 25 actions; beyond that, selects of up to 25 actions each."""
+    """Buttons for up to 25 actions; beyond that, selects of up to 25 actions each.
+    ``styles``: a button's style by its code's verb (``primary`` for any other)."""
     if not legal:
         return Controls(prompt=prompt)
     if len(legal) <= MAX_ROWS * MAX_BUTTONS_PER_ROW:
         buttons = [
-            Button(label=_clip(describe(c), MAX_LABEL), code=c, style=_style(c)) for c in legal
+            Button(
+                label=_clip(describe(c), MAX_LABEL),
+                code=c,
+                style=styles.get(c.split()[0], "primary"),
+            )
+            for c in legal
         ]
         return Controls(prompt=prompt, rows=tuple(button_rows(buttons)))
     rows: list[Select] = []
@@ -146,12 +159,3 @@ def _clip(text: str, limit: int) -> str:
     """``text`` cut to ``limit`` characters — left whole when it fits, so a ``Text`` keeps
     its translation (the host cuts again in the reader's language)."""
     return text if len(text) <= limit else text[:limit]
-
-
-def _style(code: str) -> str:
-    verb = code.split()[0]
-    if verb in {"pass", "stop", "cancel"}:
-        return "secondary"
-    if verb in {"koikoi", "declare"}:
-        return "success"
-    return "primary"

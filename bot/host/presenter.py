@@ -74,7 +74,7 @@ class PresenterMixin(HostBase):
             return
         for event in new_events:
             table.recent.append(event.text)
-            if event.kind == "deal_end":
+            if event.kind == table.spec.deal_end_kind:
                 await self._post_deal_summary(table, event.text)
         table.recent = table.recent[-4:]
         table.set_deadlines(self._turn_seconds(table), time.monotonic())

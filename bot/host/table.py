@@ -242,7 +242,7 @@ class Table:
     def hand_key(self, seat: int) -> str:
         """A fingerprint of the seat's private hand: its DM is refreshed when it changes."""
         view = self.state.view(seat)
-        return repr(view.get("hand"))
+        return repr(view.get(self.spec.hand_key))
 
     def changed_prompts(self) -> list[int]:
         """Seats whose decision or hand differ from what their DM shows.

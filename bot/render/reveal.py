@@ -43,9 +43,9 @@ def deal_end_png(
     in ``locale`` (the table's language). The hands are None when they could not be worked
     out (the log is then only summed up)."""
     spec = game_spec(game)
-    module = spec.renderers()
+    renderers = spec.renderers()
     parts: list[Image.Image] = []
-    summary_fn = getattr(module, "render_deal_summary", None)
+    summary_fn = renderers.render_deal_summary
     if summary_fn is not None:
         summary = summary_fn(drawable_names(public_view), locale=locale)
         if summary is not None:
@@ -64,7 +64,7 @@ def deal_end_png(
 
                 width = max((p.width for p in parts), default=HANDS_WIDTH)
                 views = [
-                    {"seat": seat, "players": list(names), "hand": list(hand)}
+                    {"seat": seat, "players": list(names), spec.hand_key: list(hand)}
                     for seat, hand in enumerate(end.hands)
                 ]
                 parts.append(hands_panel(game, views, width, locale))
@@ -76,7 +76,7 @@ def deal_end_png(
     for part in parts:
         out.paste(part, ((width - part.width) // 2, y))
         y += part.height
-    palette = getattr(module, "png_palette", None)
+    palette = renderers.png_palette
     return reveal, to_png(out, palette=palette() if palette is not None else True)
 
 

@@ -29,15 +29,15 @@ RENDER_NICENESS = 5
 def render_png(game: str, what: str, view: dict[str, Any], locale: str = "en-US") -> bytes | None:
     from bot.games import game_spec
 
-    module = game_spec(game).renderers()
-    fn = getattr(module, what, None)
+    renderers = game_spec(game).renderers()
+    fn = getattr(renderers, what, None)
     if fn is None:
         return None
     image = fn(drawable_names(view), locale=locale)
     if image is None:
         return None
     # A game's fixed palette (built once per process) saves choosing one per image.
-    palette = getattr(module, "png_palette", None)
+    palette = renderers.png_palette
     return to_png(image, palette=palette() if palette is not None else True)
 
 
@@ -58,10 +58,9 @@ def _start_worker() -> None:
     the renderers imported up front (so the first real render is not slowed by imports)."""
     with contextlib.suppress(OSError, AttributeError):  # (no os.nice on some platforms)
         os.nice(RENDER_NICENESS)
-    from bot.games import GAME_NAMES, game_spec
+    from bot.games import check_games
 
-    for game in GAME_NAMES:
-        game_spec(game).renderers()
+    check_games(load_renderers=True)
 
 
 def default_render_processes() -> int:

@@ -22,8 +22,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.engine import Event, State
-from bot.games import GAME_NAMES, game_module
+from bot.engine import State
+from bot.engine.spec import GameSpec
+from bot.games import game_names, game_spec
 from bot.i18n import Text, localize
 
 log = logging.getLogger(__name__)
@@ -87,7 +88,7 @@ class ReplayRecord:
 def game_options(game: str, options: Mapping[str, Any]) -> dict[str, Any]:
     """The options the game itself takes (a table also stores the host's, e.g.
     ``turn_seconds``, which ``new_game`` would refuse)."""
-    known = {f.name for f in dataclasses.fields(game_module(game).OPTIONS)}
+    known = {f.name for f in dataclasses.fields(game_spec(game).options)}
     return {k: v for k, v in options.items() if k in known}
 
 
@@ -100,7 +101,7 @@ def to_json(record: ReplayRecord, *, indent: int | None = 1) -> str:
         "format": FORMAT,
         "version": VERSION,
         "game": record.game,
-        "title": game_module(record.game).TITLE,
+        "title": game_spec(record.game).title,
         "table": record.table_id,
         "seed": record.seed,
         "options": record.options,
@@ -145,7 +146,7 @@ def from_json(text: str | bytes) -> ReplayRecord:
             f"replay file version {version} is newer than this Teahouse reads ({VERSION})"
         )
     game = _need(doc, "game", str)
-    if game not in GAME_NAMES:
+    if game not in game_names():
         raise ReplayError(f"unknown game {game!r}")
     seed = doc.get("seed")
     if not isinstance(seed, str | int) or isinstance(seed, bool):
@@ -215,17 +216,6 @@ def _float_or_none(value: Any) -> float | None:
 #: Most public events a step's description repeats (the last one — a match's end — is
 #: always among them).
 MAX_EVENTS = 6
-#: Event kinds that report the acting seat's move for actions of another verb (the
-#: flipped card's choice, a pass in the bidding, a claimed meld).
-SAID_BY = {
-    "take": {"flip"},
-    "pass": {"bid"},
-    "chow": {"claim"},
-    "pung": {"claim"},
-    "kong": {"claim"},
-}
-#: Event kinds saying the match is over.
-MATCH_END = {"match_end", "game_end"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,15 +248,6 @@ class Hand:
     last_step: int = 0
 
 
-def hand_number(view: Mapping[str, Any]) -> int:
-    """Which deal a view is in (Koi-Koi counts rounds, the other games deals)."""
-    for key in ("round", "deal"):
-        value = view.get(key)
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-    return 1
-
-
 @dataclass
 class Replayer:
     """Any step of a recorded match, rebuilt from its log.
@@ -283,12 +264,13 @@ class Replayer:
     memory_bytes: int = field(init=False, default=0)
 
     def __post_init__(self) -> None:
-        self.module = game_module(self.record.game)
+        self.spec: GameSpec = game_spec(self.record.game)
+        spec = self.spec
         self.options = game_options(self.record.game, self.record.options)
         state = self._fresh()
         self._checkpoints = {0: _freeze(state)}
         self.steps = []
-        first_hand = hand_number(state.view(None))
+        first_hand = spec.deal_number(state.view(None))
         self.hands = [Hand(first_hand, 0)]
         for i, action in enumerate(self.record.actions):
             try:
@@ -298,7 +280,7 @@ class Replayer:
                     f"action {i + 1} ({action.seat}: {action.code!r}) does not replay: {exc}"
                 ) from exc
             state.events.clear()
-            number = hand_number(state.view(None))
+            number = spec.deal_number(state.view(None))
             if number != self.hands[-1].number:
                 self.hands[-1].last_step = i
                 self.hands.append(Hand(number, i + 1))
@@ -308,12 +290,12 @@ class Replayer:
                     index=i,
                     seat=action.seat,
                     code=action.code,
-                    label=_label(self.module, action.code),
+                    label=spec.label(action.code),
                     events=tuple(e.text for e in public),
                     hand=number,
-                    deal_end=any(e.kind == "deal_end" for e in events),
-                    move_said=says_move(action.seat, action.code, public),
-                    match_end=any(e.kind in MATCH_END for e in public),
+                    deal_end=any(e.kind == spec.deal_end_kind for e in events),
+                    move_said=spec.says_move(action.seat, action.code, public),
+                    match_end=any(e.kind == spec.match_end_kind for e in public),
                 )
             )
             if (i + 1) % self.checkpoint_every == 0:
@@ -333,8 +315,7 @@ class Replayer:
 
     def _fresh(self) -> State:
         try:
-            state: State = self.module.new_game(self.record.seed, self.record.names, self.options)
-            return state
+            return self.spec.new_game(self.record.seed, self.record.names, self.options)
         except Exception as exc:
             raise ReplayError(f"the match cannot be set up: {exc}") from exc
 
@@ -405,26 +386,6 @@ class Replayer:
 
 def _freeze(state: State) -> bytes:
     return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
-
-
-def says_move(seat: int, code: str, events: list[Event]) -> bool:
-    """Whether one of an action's public events already says the move: an event of the
-    acting seat whose kind is the action's verb (``play`` … ``play``), or the kind that
-    reports that verb (:data:`SAID_BY`)."""
-    verb = code.split(" ", 1)[0]
-    kinds = {verb} | SAID_BY.get(verb, set())
-    return any(e.seat == seat and e.kind in kinds for e in events)
-
-
-def _label(module: Any, code: str) -> str:
-    describe = getattr(module, "describe", None)
-    if describe is None:
-        return code
-    try:
-        label = describe(code)
-    except Exception:  # a label is a nicety: the code itself says it too
-        return code
-    return label if isinstance(label, str) else str(label)  # a Text stays one
 
 
 def final_results(record: ReplayRecord) -> tuple[list[int], list[int]]:

@@ -10,17 +10,17 @@ its process, so stepping through one match rebuilds nothing but the step.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import io
 import logging
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PIL import Image
 
+from bot.games import game_spec, game_title
 from bot.i18n import gettext, ngettext
 from bot.render.charts import drawable
 from bot.render.draw import (
@@ -49,45 +49,14 @@ CAPTION_SIZE = 18
 #: it (10 px at Discord's ~550 px inline preview of a 760 px deal-end picture).
 MIN_TEXT = 14
 
-Sprite = Callable[[str], Image.Image]
-
-
-def _sprites(game: str) -> tuple[Sprite, int]:
-    """The face of one card of ``game`` at hand-panel size, and the card width."""
-    if game in ("koikoi", "mushi"):
-        from bot.games.hanafuda.render import card_image
-
-        return (lambda code: card_image(code, 46)), 46
-    if game == "panda":
-        from bot.games.panda.render import card_sprite
-
-        return (lambda code: card_sprite(code, (50, 72))), 50
-    if game == "sandayi":
-        from bot.games.sandayi.render import card_image as sandayi_card
-
-        return (lambda code: sandayi_card(code, 50)), 50
-    from bot.games.mahjong.render import tile_image
-
-    return (lambda code: tile_image(code, (48, 64))), 48
-
-
-def _hand_cards(view: Mapping[str, Any]) -> list[str]:
-    hand = view.get("hand")
-    if isinstance(hand, dict):  # (no game does this today; be lenient)
-        hand = [c for group in hand.values() for c in group]
-    cards = [str(c) for c in (hand or [])]
-    drawn = view.get("drawn")
-    if isinstance(drawn, str) and drawn and drawn not in cards:
-        cards.append(drawn)
-    return cards
-
 
 def hands_panel(
     game: str, views: Sequence[Mapping[str, Any]], width: int, locale: str = "en-US"
 ) -> Image.Image:
     """Every seat's hand face up: one row per seat (name, then its cards, overlapping
     when they do not fit); its words in ``locale``."""
-    sprite, cw = _sprites(game)
+    spec = game_spec(game)
+    sprite = spec.renderers().card_face
     height = MARGIN * 2 + 30 + ROW_H * len(views)
     img = felt((width, height), FELT_GREEN).copy()
     title = gettext(locale, "Hands, face up")
@@ -104,19 +73,21 @@ def hands_panel(
         draw_text(
             d, (inner[0] + 8, y + ROW_H // 2 - 12), label, size, WHITE, bold=True, anchor="lm"
         )
-        cards = _hand_cards(view)
+        cards = spec.hand_of(view)
         count, csize = fit_text(
             ngettext(locale, "{n} card", "{n} cards", len(cards)), NAME_W - 16, 15, False, MIN_TEXT
         )
         draw_text(d, (inner[0] + 8, y + ROW_H // 2 + 12), count, csize, MUTED, anchor="lm")
-        if cards:
-            step = min(cw + 4, (room - cw) / max(1, len(cards) - 1)) if len(cards) > 1 else cw
-            for i, code in enumerate(cards):
-                try:
-                    face = sprite(code)
-                except Exception:  # an unknown code: skip the card, keep the picture
-                    log.warning("no sprite for %s card %r", game, code)
-                    continue
+        faces = []
+        for code in cards:
+            try:
+                faces.append(sprite(code))
+            except Exception:  # an unknown code: skip the card, keep the picture
+                log.warning("no sprite for %s card %r", game, code)
+        if faces:
+            cw = faces[0].width
+            step = min(cw + 4, (room - cw) / max(1, len(faces) - 1)) if len(faces) > 1 else cw
+            for i, face in enumerate(faces):
                 top = y + (ROW_H - face.height) // 2
                 img.paste(face, (int(x0 + i * step), top), face if face.mode == "RGBA" else None)
         else:
@@ -199,26 +170,20 @@ def caption(head: str, text: str, width: int, max_lines: int = 8) -> Image.Image
     return img
 
 
-def game_title(game: str, locale: str = "en-US") -> str:
-    """A game's name in ``locale`` (the glossary's: こいこい, 三打一, 마작)."""
-    from bot.games import game_module
-
-    return gettext(locale, game_module(game).TITLE)
-
-
 def step_heading(rp: Replayer, step: int, locale: str = "en-US") -> str:
-    """The caption's heading: game, table, step and deal (round, for Koi-Koi)."""
+    """The caption's heading: game, table, step and deal (a hand, or a round where the
+    game's deals are rounds)."""
     hand = rp.hand_of(step).number
     fields = {"game": game_title(rp.record.game, locale), "step": step, "last": rp.last}
     table = rp.record.table_id
-    koikoi = rp.record.game == "koikoi"
+    rounds = rp.spec.deal_word == "round"
     if table is None:
-        if koikoi:
+        if rounds:
             return gettext(
                 locale, "{game} · step {step} / {last} · round {round}", round=hand, **fields
             )
         return gettext(locale, "{game} · step {step} / {last} · hand {hand}", hand=hand, **fields)
-    if koikoi:
+    if rounds:
         return gettext(
             locale,
             "{game} #{table} · step {step} / {last} · round {round}",
@@ -239,13 +204,13 @@ def render_step(rp: Replayer, step: int, *, reveal: bool, locale: str = "en-US")
     """The picture of ``step``: table, deal summary (if a deal just ended), every hand
     (``reveal``) and the caption, every word in ``locale``."""
     step = rp.clamp(step)
-    module = importlib.import_module(f"bot.games.{rp.record.game}.render")
+    renderers = rp.spec.renderers()
     state = rp.state_at(step)
     names = [drawable(n, bold=True) for n in state.players]
     spectator = _named(state.view(None), names)
-    parts = [module.render_table(spectator, locale=locale).convert("RGB")]
+    parts = [renderers.render_table(spectator, locale=locale).convert("RGB")]
     if step > 0 and rp.steps[step - 1].deal_end:
-        summary_fn = getattr(module, "render_deal_summary", None)
+        summary_fn = renderers.render_deal_summary
         summary = summary_fn(spectator, locale=locale) if summary_fn is not None else None
         if summary is not None:
             parts.append(summary.convert("RGB"))
@@ -318,8 +283,7 @@ def replay_png(
 
 def encode(game: str, image: Image.Image) -> bytes:
     """PNG bytes on the game's fixed palette (the step is the game's own art and felt)."""
-    module = importlib.import_module(f"bot.games.{game}.render")
-    palette = getattr(module, "png_palette", None)
+    palette = game_spec(game).renderers().png_palette
     return to_png(image, palette=palette() if palette is not None else True)
 
 

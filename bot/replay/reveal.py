@@ -29,18 +29,6 @@ class DealEnd:
     hands: tuple[tuple[str, ...], ...]
 
 
-def hand_cards(view: Mapping[str, Any]) -> list[str]:
-    """The cards a seat's view shows in its hand (a drawn card that is kept apart too)."""
-    hand = view.get("hand")
-    if isinstance(hand, dict):
-        hand = [c for group in hand.values() for c in group]
-    cards = [str(c) for c in (hand or [])]
-    drawn = view.get("drawn")
-    if isinstance(drawn, str) and drawn and drawn not in cards:
-        cards.append(drawn)
-    return cards
-
-
 def _without_played(hand: Sequence[str], code: str) -> tuple[str, ...]:
     left = list(hand)
     for word in code.split()[1:]:
@@ -67,15 +55,15 @@ def last_deal_end(
     for index, (seat, code) in enumerate(log_):
         events = state.apply(seat, code)
         state.events.clear()
-        if any(e.kind == "deal_end" for e in events):
+        if any(e.kind == spec.deal_end_kind for e in events):
             ended = index
     if ended is None:
         return None
     before = spec.replay(seed, list(names), dict(options), list(log_[:ended]))
-    hands = [hand_cards(before.view(s)) for s in range(before.num_seats)]
+    hands = [spec.hand_of(before.view(s)) for s in range(before.num_seats)]
     seat, code = log_[ended]
     hands[seat] = list(_without_played(hands[seat], code))
     return DealEnd(ended, tuple(tuple(h) for h in hands))
 
 
-__all__ = ["DealEnd", "hand_cards", "last_deal_end"]
+__all__ = ["DealEnd", "last_deal_end"]

@@ -1,7 +1,7 @@
 """How long one replay step costs: ``python -m bot.replay.timing [game ...]``.
 
-For each game, a match of ``actions`` actions (its AI on every seat; options that keep it
-going) is replayed; then steps are shown as a person steps through them (▶ runs, jumps to
+For each game, a match of ``actions`` actions (its AI on every seat; the options that keep
+it going, its spec's ``long_options``) is replayed; then steps are shown as a person steps through them (▶ runs, jumps to
 a deal and back), and the time of each part is measured: rebuilding the state from the
 nearest checkpoint, drawing the picture (table, every hand, caption), encoding the PNG.
 :func:`measure` returns the figures (milliseconds: median and 95th percentile), for
@@ -16,33 +16,26 @@ import sys
 import time
 from typing import Any
 
-from bot.games import GAME_NAMES, game_module
+from bot.games import GAME_NAMES, game_spec
 from bot.replay.core import Action, Player, Replayer, ReplayRecord
 from bot.replay.render import encode, render_step
 
-#: Options that make a match long enough to have ``actions`` actions.
-LONG: dict[str, dict[str, Any]] = {
-    "koikoi": {"rounds": 12},
-    "mushi": {"hands": 12},
-    "panda": {"target": 10000},
-    "sandayi": {"hands": 40},
-    "mahjong": {"max_hands": 0},
-}
-
 
 def long_match(game: str, actions: int = 500, seed: str = "timing") -> ReplayRecord:
-    module = game_module(game)
-    names = ["Ann", "Bob", "Cid", "Dee"][: module.SEATS]
-    state = module.new_game(seed, names, LONG[game])
+    spec = game_spec(game)
+    names = ["Ann", "Bob", "Cid", "Dee", *(f"P{i + 1}" for i in range(4, spec.seats))]
+    names = names[: spec.seats]
+    options = dict(spec.long_options)
+    state = spec.new_game(seed, names, options)
     rng = random.Random(seed)
     while not state.is_over and state.version < actions:
         seat = state.to_act[0]
         legal = state.legal_actions(seat)
-        state.apply(seat, module.choose(state.view(seat), legal, rng) or state.default_action(seat))
+        state.apply(seat, spec.choose(state.view(seat), legal, rng) or state.default_action(seat))
     return ReplayRecord(
         game=game,
         seed=seed,
-        options=LONG[game],
+        options=options,
         players=tuple(Player(i, n) for i, n in enumerate(names)),
         actions=tuple(Action(s, c) for s, c in state.log),
     )

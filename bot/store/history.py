@@ -14,6 +14,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.games import game_names, game_spec
 from bot.replay.core import Action, Player, Replayer, ReplayError, ReplayRecord
 from bot.store import ratings
 from bot.store.rows import AI_NAME, AI_USER_ID, hinted
@@ -297,11 +298,13 @@ async def rating_history(store: Store, guild_id: int, game: str) -> dict[int, li
             if int(row["table_id"]) not in hist.seen:
                 by_table.setdefault(int(row["table_id"]), []).append(row)
         unrated = await _hinted_tables(store, list(by_table))
+        # (a game no longer registered is rated by its final places)
+        per_hand = game in game_names() and game_spec(game).rated_per_hand
         for table_id, seats in by_table.items():
             if table_id in unrated:
                 hist.seen.add(table_id)
                 continue
-            games = await _rating_games(store, table_id) if game == "sandayi" else ()
+            games = await _rating_games(store, table_id) if per_hand else ()
             new = _rate(seats, games, hist.current)
             when = float(seats[0]["created_at"])
             hist.current.update(new)

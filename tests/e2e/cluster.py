@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.games import game_module, game_spec
+from bot.games import game_spec
 from bot.host.options import game_options
 from bot.store import Store
 from tests.e2e.fakediscord import FakeDiscord, FakeInteraction
@@ -210,7 +210,7 @@ async def load_table(store: Store, table_id: int) -> PlayedTable:
     row = await store.get_table(table_id)
     assert row is not None, f"table {table_id} does not exist"
     seats = sorted(await store.get_seats(table_id), key=lambda s: s.seat)
-    state = game_module(row.game).replay(
+    state = game_spec(row.game).replay(
         row.seed, [s.name for s in seats], game_options(row.options), []
     )
     table = PlayedTable(
@@ -416,7 +416,7 @@ async def check_finished_once(
         problems.append(f"table {table.id}: log indexes are not 0..{len(rows) - 1}: {indexes}")
     row = await store.get_table(table.id)
     seats = sorted(await store.get_seats(table.id), key=lambda s: s.seat)
-    state = game_module(table.game).replay(
+    state = game_spec(table.game).replay(
         row.seed,
         [s.name for s in seats],
         game_options(row.options),
@@ -428,9 +428,12 @@ async def check_finished_once(
     if not timeouts_allowed:
         # A claim window closes by itself (a pass): also for a player whose pass another
         # process took (the driving one passes for them at the close).
-        windows = bool(game_spec(table.game).answer_phases)
+        spec = game_spec(table.game)
+        windows = bool(spec.answer_phases)
         timed_out = [
-            r.idx for r in rows if r.source == "timeout" and not (windows and r.code == "pass")
+            r.idx
+            for r in rows
+            if r.source == "timeout" and not (windows and r.code == spec.pass_code)
         ]
         taken = [s.seat for s in seats if s.ai_takeover]
         if timed_out or taken:

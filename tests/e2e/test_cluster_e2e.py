@@ -30,6 +30,7 @@ from typing import Any
 
 import pytest
 
+from bot.games import GAME_NAMES
 from bot.store import Store
 from tests.e2e.cluster import (
     BotProcess,
@@ -153,7 +154,7 @@ async def running_cluster(database: str, workdir: Path) -> AsyncIterator[Cluster
         for shard, bot in enumerate(bots):
             await start_and_identify(fake, bot, [shard])
         await fake.wait_until(
-            lambda: {"koikoi", "mahjong"} <= {c["name"] for c in fake.commands()},
+            lambda: set(GAME_NAMES) <= {c["name"] for c in fake.commands()},
             timeout=60,
             what="the slash commands",
         )

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from bot.games import GAME_NAMES
 from tests.e2e.fakediscord import APPLICATION_COMMAND, FakeDiscord, FakeInteraction, find_components
 from tests.e2e.teahouse import RunningBot, eventually, settings_for, shorten_turns
 
@@ -150,7 +151,7 @@ async def test_a_table_is_reached_from_its_own_guild_only(
         assert "not valid any more" in _text(inter)
         # Table commands make no sense in DMs: Discord is told so (dm_permission false).
         commands = {c["name"]: c for c in fake.commands()}
-        for name in ("koikoi", "mushi", "panda", "sandayi", "mahjong", "table", "leaderboard"):
+        for name in (*GAME_NAMES, "table", "leaderboard"):
             assert commands[name].get("dm_permission") is False, name
         # The host, in the table's own guild, still can.
         inter = await fake.slash(alice, games_channel, "table abort", {"table": table_id})

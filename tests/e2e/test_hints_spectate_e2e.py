@@ -15,7 +15,6 @@ import pytest
 from bot.host.hints import UNRATED_NOTE, hint_message, hint_words
 from bot.host.spectate import hands_line
 from bot.render.worker import render_png
-from bot.replay.reveal import hand_cards
 from bot.store import ResultInput
 from tests.e2e.fakediscord import FakeDiscord, FakeMessage, find_components
 from tests.e2e.teahouse import (
@@ -225,7 +224,7 @@ async def test_a_hinted_match_is_recorded_and_rates_nobody(
         summaries = [m for m in fake.messages_in(thread) if m.content.startswith("📜")]
         assert summaries and all("Hands at the end:" in m.content for m in summaries)
         names = [s.name for s in table.seats]
-        final = [hand_cards(table.state.view(s)) for s in range(len(names))]
+        final = [table.spec.hand_of(table.state.view(s)) for s in range(len(names))]
         assert hands_line(names, final, "en-US", table.spec.card_name) in summaries[-1].content
         if any(final):
             assert all(name in summaries[-1].content for name in names)

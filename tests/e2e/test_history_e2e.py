@@ -13,7 +13,7 @@ import pytest
 from bot.games import GAME_NAMES
 from tests.e2e.fakediscord import FakeDiscord, FakeMessage, find_components
 from tests.e2e.teahouse import RunningBot, eventually, settings_for
-from tests.e2e.test_games_e2e import Match, play_whole_match
+from tests.e2e.test_games_e2e import Match, match_of, play_whole_match
 from tests.i18n.drawn import english_in_messages
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.no_rate_limits]
@@ -71,7 +71,7 @@ async def click_in_place(fake: FakeDiscord, user: int, message: FakeMessage, cus
 
 
 async def finished_table(fake: FakeDiscord, running: RunningBot, channel: int, game: str):
-    await play_whole_match(fake, running, channel, MATCHES[game])
+    await play_whole_match(fake, running, channel, match_of(game, MATCHES))
     rows = await running.bot.store.query("SELECT id, thread_id FROM tables ORDER BY id DESC")
     return int(rows[0]["id"]), int(rows[0]["thread_id"])
 

@@ -30,12 +30,12 @@ from typing import Any
 import pytest
 
 from bot.engine.ui import default_controls
-from bot.games import GAME_NAMES, game_module
+from bot.games import GAME_NAMES, game_module, game_spec
 from bot.host.components import controls_view
 from bot.host.manager import derived_seed
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.teahouse import RunningBot, control_moves, settings_for, state_checks
-from tests.e2e.test_games_e2e import MATCHES, play_whole_match
+from tests.e2e.test_games_e2e import match_of, play_whole_match
 
 pytestmark = [pytest.mark.soak, pytest.mark.asyncio]
 
@@ -101,7 +101,7 @@ def _click(module, state, seat: int, rng: random.Random) -> str:
 async def play_seeded_match(game: str, seed: str, options: dict[str, Any], humans: set[int]):
     """One whole match: seats in ``humans`` click their controls, the others are the AI."""
     module = game_module(game)
-    seats = getattr(module, "SEATS", 4)
+    seats = game_spec(game).seats
     state = module.new_game(seed, [f"P{s}" for s in range(seats)], options)
     considered: dict[int, int] = {}
     for _ in range(MAX_STEPS):
@@ -142,7 +142,7 @@ CASES = [(game, i) for game in GAME_NAMES for i in range(SEEDS)]
 async def test_seeded_match_through_the_controls(game: str, index: int) -> None:
     seed = derived_seed(f"{BASE}:{game}", index)
     options = _options(game, index)
-    seats = getattr(game_module(game), "SEATS", 4)
+    seats = game_spec(game).seats
     # About half the seeds are all-human tables; the others are shared with AIs.
     humans = set(range(seats)) if random.Random(seed).random() < 0.5 else set(range(0, seats, 2))
     replay = (
@@ -159,7 +159,7 @@ async def test_seeded_match_through_the_controls(game: str, index: int) -> None:
     assert again.snapshot() == state.snapshot(), replay
 
 
-E2E_CASES = [(g, i) for g in GAME_NAMES if g in MATCHES for i in range(E2E_SEEDS)]
+E2E_CASES = [(g, i) for g in GAME_NAMES for i in range(E2E_SEEDS)]
 
 
 @pytest.mark.parametrize(("game", "index"), E2E_CASES, ids=[f"{g}-e2e{i}" for g, i in E2E_CASES])
@@ -167,7 +167,7 @@ async def test_seeded_match_over_fake_discord(
     fake_discord: FakeDiscord, tmp_path, games_channel: int, game: str, index: int
 ) -> None:
     seed_base = f"{BASE}:e2e:{index}"
-    match = MATCHES[game]
+    match = match_of(game)
     replay = f"replay: TEAHOUSE_SOAK_BASE={BASE} pytest -m soak -k '{game}-e2e{index}]'"
     running = RunningBot(
         fake_discord, settings_for(str(tmp_path / f"{game}.db"), seed_base=seed_base)

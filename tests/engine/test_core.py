@@ -131,6 +131,15 @@ def test_default_controls_respect_discord_limits() -> None:
     assert len(many.rows) == 3
 
 
+def test_default_controls_style_buttons_by_the_games_verbs() -> None:
+    """Passing is quiet by default; any other style is the game's to say (no game's verb
+    is known to the engine)."""
+    plain = default_controls("Go", ["pass", "koikoi", "play 1"])
+    assert [b.style for b in plain.rows[0]] == ["secondary", "primary", "primary"]
+    styled = default_controls("Go", ["wait", "koikoi"], styles={"koikoi": "success"})
+    assert [b.style for b in styled.rows[0]] == ["primary", "success"]
+
+
 def test_select_code_keeps_option_order() -> None:
     from bot.engine.ui import Option
 

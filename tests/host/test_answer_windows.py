@@ -12,7 +12,6 @@ from __future__ import annotations
 import copy
 import dataclasses
 import random
-import sys
 from typing import Any
 
 import pytest
@@ -21,10 +20,11 @@ import bot.games.mahjong as mahjong
 from bot.engine import replay_from
 from bot.games import game_spec
 from bot.store.rows import SeatRow
+from tests import twenty
 from tests.games.mahjong.mahjong_helpers import full_deck
-from tests.host import toy_game
 from tests.host.offline import Click, offline_host, until
 from tests.host.test_leases import closing
+from tests.twenty.registration import register
 
 EAST = "1b 2b 3b 4b 5b 6b 7c 8c 9c E E P 5d N"  # discards 5 Dots first
 SOUTH_CHOW = "4d 6d 1c 1c 1c 2c 3c 7b 8b 9b S S W"
@@ -193,16 +193,20 @@ async def test_a_claim_waits_while_a_better_one_may_come(
 async def test_decisions_with_one_answer_are_played_for_the_players(
     monkeypatch: pytest.MonkeyPatch, tmp_path
 ) -> None:
-    """Twenty where every addition is the same answer (a game's ``answer_key``): each
-    decision has one answer, so the host plays the whole match for its two people."""
-    spec = dataclasses.replace(toy_game.register(monkeypatch), answer_key=lambda code: "add")
-    monkeypatch.setattr(toy_game, "SPEC", spec)
-    monkeypatch.setattr(sys.modules["bot.games.twenty"], "SPEC", spec)
+    """Twenty where every move is the same answer (a game's ``answer_key``): each decision
+    has one answer, so the host plays the whole match for its two people."""
+    spec = dataclasses.replace(register(monkeypatch), answer_key=lambda code: "one")
+    monkeypatch.setattr(twenty, "SPEC", spec)
     host = await offline_host(str(tmp_path / "one.db"), record=True, ai_delay=0.0)
     store = host.store
     try:
         table_id = await store.create_table(
-            guild_id=1, channel_id=2, game="twenty", options={"goal": 9}, seed="1", host_id=7
+            guild_id=1,
+            channel_id=2,
+            game="twenty",
+            options={"goal": 9, "rounds": 1},
+            seed="1",
+            host_id=7,
         )
         await store.set_seats(
             table_id, [SeatRow(seat=s, user_id=7 + s, name=f"P{s}") for s in (0, 1)]
@@ -212,8 +216,12 @@ async def test_decisions_with_one_answer_are_played_for_the_players(
         table = host.tables[table_id]
         await until(lambda: table.finished)
         rows = await store.action_rows(table_id)
-        # Each time the first legal code (add 1), made by the bot for the player.
-        assert [(r.code, r.source) for r in rows] == [("add 1", "auto")] * 9
+        # Each time the first legal code (the smallest card's), made by the bot for the player.
+        state = spec.new_game("1", ["P0", "P1"], {"goal": 9, "rounds": 1})
+        for row in rows:
+            assert (row.code, row.source) == (state.legal_actions(row.seat)[0], "auto")
+            state.apply(row.seat, row.code)
+        assert state.is_over and rows
     finally:
         await closing(host)
 

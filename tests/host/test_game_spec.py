@@ -1,5 +1,6 @@
 """The game contract as the host sees it: every registered game's spec, and a sixth game
-hosted with no edit of the host."""
+(``tests/twenty``) hosted with no edit of the host. Twenty through the cogs:
+``tests/twenty/test_twenty_e2e.py``."""
 
 from __future__ import annotations
 
@@ -8,12 +9,12 @@ import dataclasses
 
 import pytest
 
-from bot.engine.spec import GameSpec
-from bot.games import GAME_NAMES, game_spec
+from bot.engine.spec import GameSpec, Renderers
+from bot.games import GAME_NAMES, check_games, game_spec
 from bot.host.options import validate_options
 from bot.store import SeatRow
-from tests.host import toy_game
 from tests.host.offline import offline_host
+from tests.twenty.registration import register
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
@@ -31,7 +32,32 @@ def test_every_registered_game_has_a_consistent_spec(name: str) -> None:
     assert spec.controls(state.view(seat), legal).prompt
     assert all(isinstance(spec.describe(code), str) for code in legal)
     assert spec.replay("1", state.players, {}, []).snapshot() == state.snapshot()
+    assert spec.package == f"bot.games.{name}" and spec.cog == f"cogs.{name}"
     assert spec.render_module == f"bot.games.{name}.render"
+    assert isinstance(spec.renderers(), Renderers)
+    assert spec.deal_number(state.view(None)) == 1
+    assert isinstance(spec.hand_of(state.view(seat)), list)
+    spec.parse_options(spec.long_options)  # (the replay timing bench's: options it takes)
+
+
+def test_a_render_module_without_a_required_renderer_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A game whose renderers are incomplete stops the bot's start (``check_games``), not
+    its first picture; the message names what is missing."""
+    import tests.twenty.render
+
+    spec = register(monkeypatch)
+    check_games()  # complete: accepted
+    check_games(load_renderers=True)
+    broken = dataclasses.replace(spec, render_module="tests.host.test_game_spec")
+    monkeypatch.setattr(tests.twenty, "SPEC", broken)
+    for load in (False, True):  # read (the bot's process), imported (a render worker)
+        with pytest.raises(TypeError, match="lacks render_table, render_hand, card_face"):
+            check_games(load_renderers=load)
+    monkeypatch.delattr(tests.twenty.render, "card_face")
+    with pytest.raises(TypeError, match="lacks card_face"):
+        Renderers.of(tests.twenty.render)
 
 
 def test_unknown_games_are_refused() -> None:
@@ -40,9 +66,9 @@ def test_unknown_games_are_refused() -> None:
 
 
 def test_option_bounds_come_from_the_spec(monkeypatch: pytest.MonkeyPatch) -> None:
-    toy_game.register(monkeypatch)
-    assert validate_options("twenty", {"goal": 30, "turn_seconds": 60})
-    for bad in ({"goal": 4}, {"goal": True}, {"turn_seconds": 5}, {"colour": 1}):
+    register(monkeypatch)
+    assert validate_options("twenty", {"goal": 30, "rounds": 1, "turn_seconds": 60})
+    for bad in ({"goal": 4}, {"goal": True}, {"rounds": 6}, {"turn_seconds": 5}, {"colour": 1}):
         with pytest.raises(ValueError):
             validate_options("twenty", bad)
 
@@ -50,12 +76,17 @@ def test_option_bounds_come_from_the_spec(monkeypatch: pytest.MonkeyPatch) -> No
 async def test_a_sixth_game_is_hosted_without_editing_the_host(
     tmp_path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    toy_game.register(monkeypatch)
+    register(monkeypatch)
     host = await offline_host(str(tmp_path / "six.db"), ai_delay=0.0, edit_interval=0.0)
     store = host.store
     try:
         table_id = await store.create_table(
-            guild_id=1, channel_id=2, game="twenty", options={"goal": 12}, seed="6", host_id=7
+            guild_id=1,
+            channel_id=2,
+            game="twenty",
+            options={"goal": 12, "rounds": 2},
+            seed="6",
+            host_id=7,
         )
         await store.set_seats(
             table_id,
@@ -68,7 +99,9 @@ async def test_a_sixth_game_is_hosted_without_editing_the_host(
         await asyncio.wait_for(_until(lambda: table.finished), 30)
         assert (await store.get_table(table_id)).status == "finished"
         log = await store.actions(table_id)
-        assert sum(int(code.split()[1]) for _, code in log) == 12
+        final = game_spec("twenty").replay("6", ["AI 1", "AI 2"], {"goal": 12, "rounds": 2}, log)
+        assert final.is_over and sum(final.scores) == 2  # two rounds, each won by one
+        assert table.state.snapshot() == final.snapshot()
     finally:
         await host.close()
         await store.close()

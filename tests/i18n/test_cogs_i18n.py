@@ -5,7 +5,6 @@ Japanese hold no such English either; the replay's words follow the locale asked
 
 from __future__ import annotations
 
-import importlib
 import re
 from typing import Any
 
@@ -22,8 +21,6 @@ from bot.render.charts import (
 )
 from bot.replay.core import Replayer
 from bot.replay.render import (
-    _hand_cards,
-    _sprites,
     caption,
     hands_panel,
     render_step,
@@ -145,20 +142,19 @@ def _game_strings(rp: Replayer, step: int, locale: str) -> set[str]:
     """What the game's own renderers draw for ``step``: its table, its deal summary, its
     cards (their labels are the games' to translate and to keep within the font) — left
     out of the replay's own words below."""
-    module = importlib.import_module(f"bot.games.{rp.record.game}.render")
+    renderers = rp.spec.renderers()
     state = rp.state_at(step)
     names = [drawable(n, bold=True) for n in state.players]
     view = state.view(None)
     view["players"] = names
-    sprite, _ = _sprites(rp.record.game)
     with drawn_text() as drawn:
-        module.render_table(view, locale=locale)
-        summary = getattr(module, "render_deal_summary", None)
+        renderers.render_table(view, locale=locale)
+        summary = renderers.render_deal_summary
         if summary is not None and step > 0 and rp.steps[step - 1].deal_end:
             summary(view, locale=locale)
         for seat in range(state.num_seats):
-            for code in _hand_cards(state.view(seat)):
-                sprite(code)
+            for code in rp.spec.hand_of(state.view(seat)):
+                renderers.card_face(code)
     return set(drawn)
 
 
@@ -202,9 +198,7 @@ def test_the_replay_caption_of_the_first_and_last_step_is_the_locale(replayer: R
 
 
 def _title(rp: Replayer) -> str:
-    from bot.games import game_module
-
-    return game_module(rp.record.game).TITLE
+    return rp.spec.title
 
 
 def test_a_moves_line_is_said_in_the_locale() -> None:

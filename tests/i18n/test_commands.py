@@ -12,7 +12,7 @@ from babel.messages.pofile import read_po
 from discord.ext import commands
 
 from bot import i18n
-from bot.app import COGS, CommandTranslator
+from bot.app import CommandTranslator, cog_names
 from cogs import LANGUAGES
 
 DISCORD_LOCALES = {
@@ -36,7 +36,7 @@ NOT_COMMAND_TEXT = {
 
 async def _payloads() -> list[dict[str, Any]]:
     bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
-    for name in COGS:
+    for name in cog_names():
         await bot.load_extension(name)
     await bot.tree.set_translator(CommandTranslator())
     translator = bot.tree.translator

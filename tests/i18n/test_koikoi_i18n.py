@@ -191,16 +191,16 @@ def playout(
 def check_pictures(game: str, state: State, label: str) -> None:
     """The table, each seat's hand and the deal summary in every translated locale: no
     English the catalogs translate, no character the font lacks."""
-    module = game_spec(game).renderers()
+    renderers = game_spec(game).renderers()
     views = [("table", "render_table", state.view(None))]
     views += [(f"hand {s}", "render_hand", state.view(s)) for s in (0, 1)]
     views += [(f"seat {s}'s table", "render_table", state.view(s)) for s in (0, 1)]
-    if hasattr(module, "render_deal_summary"):
+    if renderers.render_deal_summary is not None:
         views.append(("deal summary", "render_deal_summary", state.view(None)))
     for locale in LOCALES:
         for what, fn, view in views:
             with drawn_text() as drawn:
-                getattr(module, fn)(view, locale=locale)
+                getattr(renderers, fn)(view, locale=locale)
             where = f"{game} {label} {what} {locale}"
             assert english_leaks(drawn, locale) == [], where
             missing = sorted({ch for s in drawn for ch in s if not has_glyph(ch)})

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from bot.engine import State
-from bot.games import game_module
+from bot.games import game_spec
 from bot.replay.core import Action, Player, ReplayRecord
 
 NAMES = ["Ann 🌸", "さくら", "Bob", "Dee"]
@@ -22,15 +22,13 @@ SHORT: dict[str, dict[str, Any]] = {
 
 def play(game: str, seed: str, options: dict[str, Any] | None = None, limit: int = 3000) -> State:
     """A match played to its end (or ``limit`` actions) by the game's AI on every seat."""
-    module = game_module(game)
-    state = module.new_game(
-        seed, NAMES[: module.SEATS], SHORT[game] if options is None else options
-    )
+    spec = game_spec(game)
+    state = spec.new_game(seed, NAMES[: spec.seats], SHORT[game] if options is None else options)
     rng = random.Random(seed)
     while not state.is_over and state.version < limit:
         seat = state.to_act[0]
         legal = state.legal_actions(seat)
-        code = module.choose(state.view(seat), legal, rng) or state.default_action(seat)
+        code = spec.choose(state.view(seat), legal, rng) or state.default_action(seat)
         state.apply(seat, code)
     return state
 

@@ -7,14 +7,13 @@ import json
 
 import pytest
 
-from bot.games import GAME_NAMES, game_module
+from bot.games import GAME_NAMES, game_spec
 from bot.replay.core import (
     Replayer,
     ReplayError,
     final_results,
     from_json,
     game_options,
-    hand_number,
     to_json,
 )
 from tests.replay.helpers import SHORT, play, record_of
@@ -47,12 +46,12 @@ def test_export_import_gives_the_same_final_scores_and_views(match) -> None:
 def test_every_step_is_the_state_after_that_many_actions(match) -> None:
     record = record_of(match)
     rp = Replayer(record, checkpoint_every=10)
-    module = game_module(match.game)
+    spec = game_spec(match.game)
     assert rp.last == len(match.log) == len(rp.steps)
     # Forward, backward, across checkpoints and jumps.
     last = rp.last
     for step in [0, 1, 2, 9, 10, 11, 35, 34, 33, last // 2, last - 1, last, 3, last // 3]:
-        expected = module.replay(match.seed, match.players, SHORT[match.game], match.log[:step])
+        expected = spec.replay(match.seed, match.players, SHORT[match.game], match.log[:step])
         got = rp.state_at(step)
         assert got.version == step
         assert got.view(None) == expected.view(None), step
@@ -63,7 +62,7 @@ def test_every_step_is_the_state_after_that_many_actions(match) -> None:
 
 def test_hands_start_where_the_deal_number_changes(match) -> None:
     rp = Replayer(record_of(match))
-    numbers = [hand_number(rp.state_at(s).view(None)) for s in range(rp.last + 1)]
+    numbers = [rp.spec.deal_number(rp.state_at(s).view(None)) for s in range(rp.last + 1)]
     starts = [0] + [s for s in range(1, rp.last + 1) if numbers[s] != numbers[s - 1]]
     assert [h.first_step for h in rp.hands] == starts
     for hand in rp.hands:

@@ -35,9 +35,7 @@ def test_the_step_that_ends_a_deal_shows_its_summary(replayer: Replayer) -> None
     end = next(i + 1 for i, s in enumerate(replayer.steps) if s.deal_end)
     before = render_step(replayer, end - 1, reveal=False)
     after = render_step(replayer, end, reveal=False)
-    from bot.games import render_module
-
-    if hasattr(render_module(replayer.record.game), "render_deal_summary"):
+    if replayer.spec.renderers().render_deal_summary is not None:
         assert after.height > before.height + 150
     else:  # no summary panel: only the caption may take more lines (card names are long)
         assert after.width == before.width and after.height < before.height + 150

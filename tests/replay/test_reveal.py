@@ -9,7 +9,7 @@ import pytest
 
 from bot.engine import State
 from bot.games import game_spec
-from bot.replay.reveal import _without_played, hand_cards, last_deal_end
+from bot.replay.reveal import _without_played, last_deal_end
 from tests.replay.helpers import SHORT, play
 
 GAMES = ("koikoi", "mushi", "panda", "sandayi")
@@ -22,7 +22,7 @@ def test_the_last_deal_of_a_match_ends_with_the_final_hands(game: str, seed: str
     assert state.is_over
     end = last_deal_end(game, seed, state.players, SHORT[game], state.log)
     assert end is not None and end.index == len(state.log) - 1
-    final = [hand_cards(state.view(s)) for s in range(state.num_seats)]
+    final = [game_spec(game).hand_of(state.view(s)) for s in range(state.num_seats)]
     assert [sorted(h) for h in end.hands] == [sorted(h) for h in final]
 
 
@@ -43,5 +43,6 @@ def test_a_deal_ending_play_takes_its_cards_from_the_hand() -> None:
 
 
 def test_a_drawn_card_kept_apart_is_in_the_hand() -> None:
-    assert hand_cards({"hand": ["1b", "2b"], "drawn": "3b"}) == ["1b", "2b", "3b"]
-    assert hand_cards({"hand": None}) == []
+    spec = game_spec("mahjong")
+    assert spec.hand_of({"hand": ["1b", "2b"], "drawn": "3b"}) == ["1b", "2b", "3b"]
+    assert spec.hand_of({"hand": None}) == []

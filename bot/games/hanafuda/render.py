@@ -1077,6 +1077,12 @@ def card_image(code: str, width: int = 80) -> Image.Image:
     return img
 
 
+def card_face(code: str) -> Image.Image:
+    """One card face up at the replay's hand-panel size (both hanafuda games'
+    :attr:`~bot.engine.spec.Renderers.card_face`)."""
+    return card_image(code, 46)
+
+
 @lru_cache(maxsize=64)
 def card_back(width: int = 80) -> Image.Image:
     """The back of a hanafuda card: black with a red border and a red 花 crest."""

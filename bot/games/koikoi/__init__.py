@@ -68,6 +68,11 @@ SPEC = GameSpec(
     card_name=card_label,
     # Two plains of a month are the same card to every rule: taking either is one answer.
     answer_key=answer_key,
+    # A match is rounds (the view's ``round``; its ``deal`` counts void deals too).
+    deal_key="round",
+    deal_word="round",
+    said_by={"take": frozenset({"flip"})},  # the flipped card's choice
+    long_options={"rounds": 12},
 )
 
 __all__ = [

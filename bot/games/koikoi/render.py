@@ -31,6 +31,7 @@ from bot.games.hanafuda.render import (
     HandNote,
     PasteCard,
     TableLayout,
+    card_face,
     card_height,
     draw_banner_panel,
     draw_capture_piles,
@@ -423,4 +424,4 @@ def png_palette() -> Image.Image:
     return png_palette_for(_base(), (LAYOUT.capture_card_w, LAYOUT.field_card_w))
 
 
-__all__ = ["HAND_CARD_W", "render_hand", "render_table"]
+__all__ = ["HAND_CARD_W", "card_face", "png_palette", "render_hand", "render_table"]

@@ -91,6 +91,9 @@ SPEC = GameSpec(
     option_bounds={"max_hands": (0, 200)},
     # Claim windows and the before-play kong question: everyone answers, most only pass.
     answer_phases=frozenset({"claim", "prelude"}),
+    match_end_kind="game_end",
+    said_by={verb: frozenset({"claim"}) for verb in ("chow", "pung", "kong")},
+    long_options={"max_hands": 0},
 )
 
 __all__ = [

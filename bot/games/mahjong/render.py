@@ -149,6 +149,11 @@ def tile_image(
     return img.resize(size, Image.Resampling.LANCZOS)
 
 
+def card_face(code: str) -> Image.Image:
+    """One card face up at the replay's hand-panel size."""
+    return tile_image(code, (48, 64))
+
+
 def _draw_face(d: ImageDraw.ImageDraw, code: str, box: tuple[float, float, float, float]) -> None:
     x0, y0, x1, y1 = box
     fw, fh = x1 - x0, y1 - y0

@@ -82,6 +82,8 @@ SPEC = GameSpec(
     card_name=card_label,
     # Two plains of a month are the same card to every rule: taking either is one answer.
     answer_key=answer_key,
+    said_by={"take": frozenset({"flip"})},  # the flipped card's choice
+    long_options={"hands": 12},
 )
 
 __all__ = [

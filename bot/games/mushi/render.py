@@ -34,6 +34,7 @@ from bot.games.hanafuda.render import (
     HandNote,
     PasteCard,
     TableLayout,
+    card_face,
     card_height,
     card_image,
     draw_banner_panel,
@@ -614,4 +615,4 @@ def png_palette() -> Image.Image:
     return png_palette_for(_base(), (LAYOUT.capture_card_w, LAYOUT.field_card_w))
 
 
-__all__ = ["render_deal_summary", "render_hand", "render_table"]
+__all__ = ["card_face", "png_palette", "render_deal_summary", "render_hand", "render_table"]

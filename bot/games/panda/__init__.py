@@ -84,6 +84,7 @@ SPEC = GameSpec(
     option_bounds={"target": (100, 10000)},
     progress=progress,
     card_name=card_name,
+    long_options={"target": 10000},
 )
 
 __all__ = [

@@ -92,6 +92,11 @@ def card_sprite(code: str, size: tuple[int, int] = CARD, locale: str = "en-US") 
     return _card_sprite(code, size, locale if code == CATFISH else "en-US")
 
 
+def card_face(code: str) -> Image.Image:
+    """One card face up at the replay's hand-panel size."""
+    return card_sprite(code, (50, 72))
+
+
 @lru_cache(maxsize=512)
 def _card_sprite(code: str, size: tuple[int, int], locale: str) -> Image.Image:
     w, h = size[0] * SCALE, size[1] * SCALE
@@ -816,4 +821,12 @@ def png_palette() -> Image.Image:
     )
 
 
-__all__ = ["card_sprite", "render_deal_summary", "render_hand", "render_table", "SUIT_NAMES"]
+__all__ = [
+    "card_face",
+    "card_sprite",
+    "png_palette",
+    "render_deal_summary",
+    "render_hand",
+    "render_table",
+    "SUIT_NAMES",
+]

@@ -124,4 +124,8 @@ SPEC = GameSpec(
     option_bounds={"hands": (1, 40)},
     progress=progress,
     card_name=label,
+    # Each hand is the declarer against three (``Result.rating_games``).
+    rated_per_hand=True,
+    said_by={"pass": frozenset({"bid"})},  # a pass in the bidding
+    long_options={"hands": 40},
 )

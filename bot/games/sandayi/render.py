@@ -280,6 +280,11 @@ def card_image(code: str, width: int = 80) -> Image.Image:
     return master.resize((width, card_height(width)), Image.Resampling.BOX)
 
 
+def card_face(code: str) -> Image.Image:
+    """One card face up at the replay's hand-panel size."""
+    return card_image(code, 50)
+
+
 @lru_cache(maxsize=16)
 def card_back(width: int = 80) -> Image.Image:
     w, h = width * SCALE, card_height(width) * SCALE
