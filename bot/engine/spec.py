@@ -80,7 +80,9 @@ class Renderers:
         missing = [n for n in cls.REQUIRED if not callable(getattr(module, n, None))]
         if missing:
             raise TypeError(f"render module {module.__name__} lacks {', '.join(missing)}")
-        found = {n: getattr(module, n, None) for n in (*cls.REQUIRED, *cls.OPTIONAL)}
+        found: dict[str, Any] = {
+            n: getattr(module, n, None) for n in (*cls.REQUIRED, *cls.OPTIONAL)
+        }
         wrong = [n for n, fn in found.items() if fn is not None and not callable(fn)]
         if wrong:
             raise TypeError(f"render module {module.__name__}: {', '.join(wrong)} not callable")
