@@ -50,9 +50,12 @@ def game_spec(name: str) -> GameSpec:
 
 def game_title(name: str, locale: object = "en-US") -> str:
     """The game's name in ``locale`` (the glossary's: こいこい, 三打一, 마작)."""
-    from bot.i18n import gettext
+    from bot.i18n import Text, gettext, localize
 
-    return gettext(locale, game_spec(name).title)
+    title = game_spec(name).title
+    if isinstance(title, Text):
+        return str(localize(str(locale), title))
+    return gettext(locale, str(title))
 
 
 def check_games(*, load_renderers: bool = False) -> list[GameSpec]:

@@ -11,12 +11,13 @@ import logging
 
 import discord
 
+from bot.games import game_title
 from bot.host.base import HostBase
 from bot.host.budget import Priority
 from bot.host.components import lobby_view, release_view
 from bot.host.replies import can_manage, ephemeral
 from bot.host.table import Table
-from bot.host.text import NO_PINGS, game_title, player_name
+from bot.host.text import NO_PINGS, player_name
 from bot.i18n import Text, format_number, localize, normalize
 from bot.store import ResultInput
 
@@ -101,7 +102,7 @@ class FinishMixin(HostBase):
         table.mark_dirty()
         ranking = sorted(table.seats, key=lambda s: (result.placements[s.seat], s.seat))
         loc = table.locale
-        title = game_title(table.spec, loc)
+        title = game_title(table.spec.name, loc)
         lines = [localize(loc, Text("🏁 **{game}** #{table} is over.", game=title, table=table.id))]
         medals = {1: "🥇", 2: "🥈", 3: "🥉"}
         for s in ranking:
@@ -180,7 +181,7 @@ class FinishMixin(HostBase):
                 loc = self.seat_locale(seat)
                 content = Text(
                     "**{game}** #{table}: {note}",
-                    game=game_title(table.spec, loc),
+                    game=game_title(table.spec.name, loc),
                     table=table.id,
                     note=note,
                 )

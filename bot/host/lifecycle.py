@@ -16,14 +16,13 @@ from typing import Any
 import discord
 
 from bot.engine import IllegalAction
-from bot.games import game_spec
+from bot.games import game_spec, game_title
 from bot.host.base import HostBase
 from bot.host.budget import Priority
 from bot.host.components import lobby_view, release_view
 from bot.host.options import game_options
 from bot.host.presenter import DmPlan
 from bot.host.table import Seat, Table
-from bot.host.text import game_title
 from bot.i18n import Text
 from bot.store import LeaseClaim, SeatRow
 
@@ -45,7 +44,7 @@ class LifecycleMixin(HostBase):
         with contextlib.suppress(discord.HTTPException):
             await interaction.edit_original_response(embed=embed, view=view)
         release_view(view)
-        thread_id = await self._open_thread(table, game_title(table.spec, table.locale))
+        thread_id = await self._open_thread(table, game_title(table.spec.name, table.locale))
         table.thread_id = thread_id
         await self.store.update_table(row.id, thread_id=thread_id)
         current = await self.store.get_table(row.id)

@@ -15,12 +15,12 @@ from typing import Any
 import discord
 
 from bot.engine.spec import NORMAL
-from bot.games import game_spec
+from bot.games import game_spec, game_title
 from bot.host.base import HostBase
 from bot.host.components import lobby_view, release_view
 from bot.host.options import shown_options, validate_options
 from bot.host.replies import can_manage, ephemeral
-from bot.host.text import NO_PINGS, game_title, player_name
+from bot.host.text import NO_PINGS, player_name
 from bot.i18n import Text, localize, normalize, ntext
 from bot.store import Quota, QuotaExceeded, SeatRow, TableRow
 
@@ -210,7 +210,8 @@ class LobbyMixin(HostBase):
         }[row.status]
         embed = discord.Embed(
             title=localize(
-                loc, Text("{game} — table #{table}", game=game_title(spec, loc), table=table_id)
+                loc,
+                Text("{game} — table #{table}", game=game_title(spec.name, loc), table=table_id),
             ),
             description="\n".join(lines),
             colour=discord.Colour.from_rgb(176, 48, 48),

@@ -24,13 +24,14 @@ from typing import Any
 import aiohttp
 import discord
 
+from bot.games import game_title
 from bot.host.base import HostBase
 from bot.host.budget import Priority
 from bot.host.components import controls_view, reclaim_view, release_view, table_view
 from bot.host.hints import hints_badge, hints_offered
 from bot.host.recovery import ATTACH_FILES, MISSING_PERMISSIONS
 from bot.host.table import SERVING_TASK_SUFFIX, Seat, Table, fingerprint
-from bot.host.text import NO_PINGS, game_title, pings
+from bot.host.text import NO_PINGS, pings
 from bot.host.tokens import ClickToken
 from bot.i18n import DEFAULT_LOCALE, Text, localize
 from bot.render.worker import render_png
@@ -137,7 +138,9 @@ class PresenterMixin(HostBase):
         view = state.view(None)
         head = localize(
             loc,
-            Text("**{game}** · table #{table}", game=game_title(table.spec, loc), table=table.id),
+            Text(
+                "**{game}** · table #{table}", game=game_title(table.spec.name, loc), table=table.id
+            ),
         )
         progress = table.spec.progress(view)
         if progress:
@@ -285,7 +288,7 @@ class PresenterMixin(HostBase):
     def _hand_content(self, table: Table, seat: Seat, locale: str = DEFAULT_LOCALE) -> str:
         """The text of a player's hand message (DM or Show my hand), in ``locale``."""
         fields: dict[str, Any] = {
-            "game": game_title(table.spec, locale),
+            "game": game_title(table.spec.name, locale),
             "table": table.id,
             "channel": f"<#{table.channel_for_table}>",
         }

@@ -21,10 +21,11 @@ from typing import Any, Literal
 
 import discord
 
+from bot.games import game_title
 from bot.host.base import HostBase
 from bot.host.budget import Priority
 from bot.host.table import Table
-from bot.host.text import NO_PINGS, game_title
+from bot.host.text import NO_PINGS
 from bot.i18n import Text, localize
 
 log = logging.getLogger(__name__)
@@ -224,7 +225,7 @@ class RecoveryMixin(HostBase):
     async def _new_thread(self, table: Table) -> int | None:
         """A public thread in the table's channel, not started from a message (the lobby's
         had the deleted one); None if Discord refuses it."""
-        name = f"{game_title(table.spec, table.locale)} #{table.id}"
+        name = f"{game_title(table.spec.name, table.locale)} #{table.id}"
         await self.budget.acquire(Priority.POST)
         try:
             data = await self.bot.http.start_thread_without_message(

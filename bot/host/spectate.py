@@ -23,13 +23,14 @@ from typing import Any
 
 import discord
 
+from bot.games import game_title
 from bot.host.base import HostBase
 from bot.host.budget import Priority
 from bot.host.components import spectator_view
 from bot.host.options import game_options
 from bot.host.replies import ephemeral, from_table_guild, locale_of, may_see_channel
 from bot.host.table import Table
-from bot.host.text import NO_PINGS, game_title
+from bot.host.text import NO_PINGS
 from bot.i18n import DEFAULT_LOCALE, Text, format_number, localize
 from bot.i18n.text import commas
 from bot.render.reveal import deal_end_png
@@ -45,7 +46,9 @@ def spectator_text(table: Table, locale: str = DEFAULT_LOCALE) -> str:
     view = state.view(None)
     head = localize(
         loc,
-        Text("👀 **{game}** · table #{table}", game=game_title(table.spec, loc), table=table.id),
+        Text(
+            "👀 **{game}** · table #{table}", game=game_title(table.spec.name, loc), table=table.id
+        ),
     )
     progress = table.spec.progress(view)
     if progress:

@@ -9,11 +9,8 @@ from __future__ import annotations
 
 import re
 import secrets
-from typing import Any
 
 import discord
-
-from bot.i18n import Text, gettext, localize
 
 NAME_LIMIT = 32
 #: Characters that start mentions, channel links, emoji or markdown in Discord.
@@ -44,11 +41,3 @@ def pings(*user_ids: int | None) -> discord.AllowedMentions:
 def incident_id() -> str:
     """A short id the user can quote and the log carries (not a seed: never chosen by tests)."""
     return secrets.token_hex(4)
-
-
-def game_title(spec: Any, locale: str) -> str:
-    """A game's display name in ``locale`` (麻雀, 三打一): the catalogs name every game."""
-    title = spec.title
-    if isinstance(title, Text):
-        return str(localize(locale, title))
-    return gettext(locale, str(title))
