@@ -8,7 +8,7 @@ import io
 import pytest
 from PIL import Image
 
-from bot.games import render_module
+from bot.games import game_spec
 from bot.render.reveal import HANDS_WIDTH, deal_end_png
 from tests.render.preview import PREVIEW_W, record_drawing
 from tests.replay.helpers import SHORT, play
@@ -24,7 +24,7 @@ def test_the_deal_end_picture_is_readable_at_the_preview_width(
     names = LONG_NAMES[: len(state.players)]
     view = state.view(None)
     view["players"] = names
-    palette = getattr(render_module(game), "png_palette", None)
+    palette = game_spec(game).renderers().png_palette
     if palette is not None:
         palette()  # made once (its sample texts are no part of the picture)
     drawn = record_drawing(monkeypatch, [])
