@@ -10,6 +10,7 @@ for us minus the opponent's; in the last round it is the match won or lost.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -48,6 +49,9 @@ BUDGET = Budget(samples=96, seconds=0.2)
 MARGIN = 1.5
 #: In the last round only the match counts: a win is worth this many round points.
 MATCH_POINTS = 30.0
+#: The spread of one round's score difference (normal against greedy players, measured).
+ROUND_SD = 3.7
+_MAX = 40  # round points beyond this change the match chances no more
 
 
 def unseen_cards(view: View) -> list[str]:
@@ -263,12 +267,21 @@ class _Round:
                 return None, 0
 
 
-def playout_value(view: View) -> Callable[[_Round, str, random.Random], float]:
-    """The playout function for ``view``'s seat (the outcome measure reads the match)."""
+def playout_value(
+    view: View, match_chances: bool = False
+) -> Callable[[_Round, str, random.Random], float]:
+    """The playout function for ``view``'s seat (the outcome measure reads the match).
+
+    In the last round a playout is judged by the match won or lost. Before it, by the
+    round's points, or with ``match_chances`` by the chance of winning the match that the
+    lead after this round gives (the rounds left each moving the lead by about
+    :data:`ROUND_SD` points): a point matters more when the match is close."""
     me = view["seat"]
     opp = 1 - me
     last_round = view["round"] >= view["rounds"]
     lead = view["scores"][me] - view["scores"][opp]
+    spread = ROUND_SD * math.sqrt(2 * max(1, view["rounds"] - view["round"]))
+    chances = [MATCH_POINTS * math.erf((lead + d) / spread) for d in range(-_MAX, _MAX + 1)]
 
     def playout(world: _Round, code: str, rng: random.Random) -> float:
         winner, points = world.run(code)
@@ -276,6 +289,8 @@ def playout_value(view: View) -> Callable[[_Round, str, random.Random], float]:
         if last_round:
             final = lead + delta
             return delta + MATCH_POINTS * ((final > 0) - (final < 0))
+        if match_chances:
+            return chances[max(-_MAX, min(_MAX, delta)) + _MAX]
         return float(delta)
 
     return playout
