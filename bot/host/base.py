@@ -61,6 +61,9 @@ class HostBase:
         self.tables: dict[int, Table] = {}
         self._lobby_locks: dict[int, asyncio.Lock] = {}
         self._lobby_timers: dict[int, asyncio.Task[None]] = {}
+        #: Posts tried again after Discord's server errors (they outlive their table's
+        #: eviction: a match's "is over" is posted once it is gone from memory).
+        self._late_posts: set[asyncio.Task[None]] = set()
         self._closing = False
         self.budget = rest_budget(settings)
         #: Whether the event loop keeps up (background work waits while it does not).

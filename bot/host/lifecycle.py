@@ -336,6 +336,7 @@ class LifecycleMixin(HostBase):
         tasks = [t for t in (self._restore_task, *self._lease_tasks) if t is not None]
         tasks += [t for table in self.tables.values() for t in table.tasks]
         tasks += list(self._lobby_timers.values())
+        tasks += list(self._late_posts)
         for task in tasks:
             task.cancel()
         pending = [t for t in tasks if not t.done()]

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, Literal
 
 import aiohttp
 import discord
@@ -48,6 +48,11 @@ SEND_ERRORS = (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError
 #: Attempts of one table message update: a refusal put right (a deleted message or
 #: thread, then Attach Files found missing) is followed by another at once.
 SHOW_ATTEMPTS = 3
+#: How often a post that failed for a passing reason is tried again (after the first
+#: ``RETRY_DELAYS``: 2, 5 and 15 s).
+POST_RETRIES = 3
+#: What one attempt of a post came to (see ``PresenterMixin._post_once``).
+PostOutcome = Literal["done", "again", "later"]
 
 
 class PresenterMixin(HostBase):
@@ -751,10 +756,38 @@ class PresenterMixin(HostBase):
         text = str(localize(table.locale, text))[:2000]
         mentions = pings(*ping) if ping else NO_PINGS
         for _ in range(SHOW_ATTEMPTS):
-            if not await self._post_once(table, text, file, mentions, priority):
+            outcome = await self._post_once(table, text, file, mentions, priority)
+            if outcome == "later":  # (not here: the caller may hold the table's lock)
+                task = asyncio.get_running_loop().create_task(
+                    self._post_later(table, text, file, mentions, priority),
+                    name=f"table-{table.id}-late-post",
+                )
+                self._late_posts.add(task)
+                task.add_done_callback(self._late_posts.discard)
+                return
+            if outcome == "done":
                 return
             if file is not None:
                 file.reset()
+
+    async def _post_later(
+        self,
+        table: Table,
+        text: str,
+        file: discord.File | None,
+        mentions: discord.AllowedMentions,
+        priority: Priority,
+    ) -> None:
+        """Try a post again after Discord's server errors, a few times with growing pauses:
+        a burst of 5xx must not lose a deal's summary or a match's "is over" (discord.py
+        itself tries a 500 again, not a 503)."""
+        for delay in RETRY_DELAYS[:POST_RETRIES]:
+            await asyncio.sleep(delay)
+            if file is not None:
+                file.reset()
+            if await self._post_once(table, text, file, mentions, priority) == "done":
+                return
+        log.warning("table %s: not posted after %d tries: %s", table.id, POST_RETRIES, text[:80])
 
     async def _post_once(
         self,
@@ -763,15 +796,16 @@ class PresenterMixin(HostBase):
         file: discord.File | None,
         mentions: discord.AllowedMentions,
         priority: Priority,
-    ) -> bool:
-        """One attempt of :meth:`_post`; True to try again now."""
+    ) -> PostOutcome:
+        """One attempt of :meth:`_post`: "again" to try again now (a refusal put right),
+        "later" after a pause (a failure that passes), else "done" (posted, or not to be)."""
         channel = self._channel(table.channel_for_table)
         if channel is None:
-            return False
+            return "done"
         missing = await self._check_permissions(table)
         if self._send_permission(table) in missing:
             log.info("table %s: not posted (no permission to): %s", table.id, text[:80])
-            return False
+            return "done"
         if ATTACH_FILES in missing:
             file = None
         await self.budget.acquire(priority)
@@ -780,13 +814,15 @@ class PresenterMixin(HostBase):
                 await channel.send(text, file=file, allowed_mentions=mentions)
             else:
                 await channel.send(text, allowed_mentions=mentions)
-        except discord.HTTPException as e:
-            log.warning("table %s: posting failed: %s", table.id, e)
+        except SEND_ERRORS as e:
+            log.warning("table %s: posting failed: %r", table.id, e)
             if await self._recovered(table, e, with_file=file is not None):
-                return True
-            if e.code == MISSING_PERMISSIONS:
+                return "again"
+            if passing(e):
+                return "later"
+            if isinstance(e, discord.HTTPException) and e.code == MISSING_PERMISSIONS:
                 await self._tell_host_missing(table, table.refused_permissions)
-        return False
+        return "done"
 
 
 @dataclass(frozen=True)

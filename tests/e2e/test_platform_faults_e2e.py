@@ -470,3 +470,25 @@ async def test_a_click_discord_could_not_take_in_time_is_still_played(
     await eventually(lambda: table.state.version > version)
     await eventually(lambda: settled(table) and next_decision(fake, table, [alice]))
     assert len(await running.bot.store.actions(table.id)) == len(table.state.log)
+
+
+async def test_a_post_that_meets_a_burst_of_server_errors_is_posted_later(
+    fake_discord: FakeDiscord, running: RunningBot, games_channel: int, alice: int
+) -> None:
+    """Discord answers the thread's posts with 503 for a moment (discord.py does not try a
+    503 again by itself): the post — a deal's summary, a match's "is over" — is tried again
+    after a pause, without holding up its caller, and appears once."""
+    fake = fake_discord
+    table = await start_table(fake, running.bot, games_channel, alice)
+    await eventually(lambda: table_message(fake, table) and message_idle(table))
+    await eventually(lambda: dms_quiet(table))
+    thread = table.channel_for_table
+    fake.fail_next("POST /channels/{cid}/messages", count=2, status=503, cid=thread)
+    await running.bot.host._post(table, "🏁 a post in a bad moment")  # returns at once
+    assert fake.failures_left == 1  # one try made; the next waits its pause
+    posted = await eventually(
+        lambda: [m for m in fake.messages_in(thread) if "a bad moment" in m.content],
+        timeout=30,
+    )
+    assert len(posted) == 1 and fake.failures_left == 0
+    assert [r.status for r, _ in fake.error_responses if r.status >= 500] == [503, 503]
