@@ -81,7 +81,7 @@ def _decode(png: bytes) -> Image.Image:
 def _check_table(view: dict[str, Any]) -> Image.Image:
     img = render_table(view)
     assert img.size == (kr.W, kr.H)
-    assert 1000 <= img.width <= 1300
+    assert 700 <= img.width <= 820  # laid out for Discord's ~550 px inline preview
     png = to_png(img)
     decoded = _decode(png)
     assert decoded.size == img.size
