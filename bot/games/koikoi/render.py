@@ -202,12 +202,17 @@ def _yaku_lines(
         else f"{say(locale, yaku_name(y['name']))} {y['points']}"
         for y in yaku
     ]
-    col_w = (INFO_W - 20) // (2 if two_cols else 1)
+    # Two columns: the first as wide as its lines, the second (long names) gets the rest.
+    first_w = INFO_W - 20
+    if two_cols:
+        widest = max(text_length(line, TABLE_MIN_TEXT) for line in lines[:3])
+        first_w = min(int(widest) + 12, (INFO_W - 20) // 2)
+    col_x, col_w = [0, first_w], [first_w, INFO_W - 20 - first_w]
     for i, line in enumerate(lines[:6]):
         col, row = divmod(i, 3) if len(lines) > 3 else (0, i)
-        text, size = fit_text(line, col_w - 6, TABLE_MIN_TEXT, min_size=TABLE_MIN_TEXT)
+        text, size = fit_text(line, col_w[col] - 6, TABLE_MIN_TEXT, min_size=TABLE_MIN_TEXT)
         d.text(
-            (x0 + 10 + col * col_w, ty + 28 + row * 17),
+            (x0 + 10 + col_x[col], ty + 28 + row * 17),
             text,
             font=font(size),
             fill=(236, 230, 200),
