@@ -1577,15 +1577,15 @@ def draw_pending_flip(img: Image.Image, x0: int, y: int, code: str, locale: str 
     """The flipped card waiting for its player's choice; returns the y below it."""
     d = Draw(img)
     d.text((x0 + 10, y), say(locale, Text("Flipped")), font=font(TABLE_MIN_TEXT, True), fill=MUTED)
-    paste_card(img, code, MOVE_CARD_W, (x0 + 10, y + 18), OPTION_COLOUR)
+    paste_card(img, code, MOVE_CARD_W, (x0 + 10, y + 24), OPTION_COLOUR)  # halo under the title
     d.text(
-        (x0 + 20 + MOVE_CARD_W, y + 18 + card_height(MOVE_CARD_W) // 2),
+        (x0 + 20 + MOVE_CARD_W, y + 24 + card_height(MOVE_CARD_W) // 2),
         say(locale, Text("takes one of\nthe green cards")),
-        font=font(13),
+        font=font(TABLE_MIN_TEXT),
         fill=WHITE,
         anchor="lm",
     )
-    return y + 24 + card_height(MOVE_CARD_W)
+    return y + 30 + card_height(MOVE_CARD_W)
 
 
 def draw_last_move(
