@@ -177,3 +177,19 @@ def test_every_table_text_and_card_is_readable_at_the_preview_width(
         drawn.check(mr.render_table(state.view(None), locale), f"match over in {locale}")
     assert {"play", "choose_flip"} <= seen
     assert hanafuda_render.TABLE_MIN_TEXT * PREVIEW_W / mr.W >= MIN_TEXT_PX
+
+
+def test_a_pile_label_with_its_points_takes_two_rows_when_it_does_not_fit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``短 Ribbons 4 · 20`` is wider than the ribbons' pile: it breaks at its ``·`` into
+    two pills (``短 Ribbons 4`` over ``· 20``); the junk's label, with the rest of the
+    panel as its room, stays on one row."""
+    view = mushi.new_game(5, ["A", "B"]).view(None)
+    captures = {"bright": [], "animal": [], "ribbon": ["1r", "2r", "3r", "9r"], "plain": ["1p1"]}
+    view = dict(view, captures=[captures, {k: [] for k in captures}])
+    drawn = record_drawing(monkeypatch, [])
+    mr.render_table(view)
+    texts = {text for _, _, text in drawn.texts}
+    assert {"短 Ribbons 4", "· 20", "カス Junk 1 · 1"} <= texts
+    assert "短 Ribbons 4 · 20" not in texts
