@@ -12,11 +12,11 @@ from PIL import Image
 from bot.games.hanafuda import render as hanafuda_render
 from bot.games.hanafuda.cards import ALL_CARDS, PLAIN, card, card_class
 from bot.games.hanafuda.render import card_height, hand_rows
-from bot.games.koikoi import new_game
+from bot.games.koikoi import choose, new_game
 from bot.games.koikoi import render as kr
 from bot.games.koikoi.render import render_hand, render_table
 from bot.render.encode import to_png
-from tests.render.preview import record_drawing
+from tests.render.preview import MIN_TEXT_PX, PREVIEW_W, record_drawing
 
 PLAINS = [c for c in ALL_CARDS if card_class(c) == PLAIN]
 
@@ -81,7 +81,7 @@ def _decode(png: bytes) -> Image.Image:
 def _check_table(view: dict[str, Any]) -> Image.Image:
     img = render_table(view)
     assert img.size == (kr.W, kr.H)
-    assert 1000 <= img.width <= 1300
+    assert 700 <= img.width <= 820  # laid out for Discord's ~550 px inline preview
     png = to_png(img)
     decoded = _decode(png)
     assert decoded.size == img.size
@@ -273,3 +273,35 @@ def test_every_hand_text_and_card_is_readable_at_the_preview_width(
             seat = state.to_act[0]
             drawn.check(render_hand(state.view(seat)), f"hand at {state.phase}")
             state.apply(seat, rng.choice(state.legal_actions(seat)))
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_every_table_text_and_card_is_readable_at_the_preview_width(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Scaled to 550 px wide, every text on the table (the names, NOW, TO PLAY, the last
+    play's and flip's headers, the capture-pile labels, the yaku, the match's rounds) is at
+    least 9 px and every card at least 20 px tall: over a whole 12-round match of AI
+    players (Koi-Koi calls, flip choices), spectator and player views, a long and a CJK
+    name, the end in English and Japanese (they were 5.2-5.4 px on the old 1060 px table)."""
+    drawn = record_drawing(
+        monkeypatch, [(hanafuda_render, "card_image"), (hanafuda_render, "card_back")]
+    )
+    rng = random.Random(seed)
+    state = new_game(seed, ["Bartholomew the Magnificent", "王小明"], {"rounds": 12})
+    phases: set[str] = set()
+    step = 0
+    while not state.is_over:
+        seat = state.to_act[0]
+        if step % 5 == 0 or state.phase != "play":
+            phases.add(state.phase)
+            for viewer in (None, seat):
+                table = render_table(state.view(viewer))
+                assert table.width == kr.W
+                drawn.check(table, f"{state.phase} at step {step} seen by {viewer}")
+        state.apply(seat, choose(state.view(seat), state.legal_actions(seat), rng))
+        step += 1
+    for locale in ("en-US", "ja"):
+        drawn.check(render_table(state.view(None), locale), f"match over in {locale}")
+    assert {"play", "decide", "choose_flip"} <= phases
+    assert hanafuda_render.TABLE_MIN_TEXT * PREVIEW_W / kr.W >= MIN_TEXT_PX

@@ -13,7 +13,7 @@ from bot.games.hanafuda import render as hanafuda_render
 from bot.games.mushi import render as mr
 from bot.games.mushi.rules import MushiState
 from bot.render.encode import to_png
-from tests.render.preview import record_drawing
+from tests.render.preview import MIN_TEXT_PX, PREVIEW_W, record_drawing
 
 
 def _valid_png(img: Image.Image) -> Image.Image:
@@ -140,3 +140,56 @@ def test_every_score_sheet_text_and_card_is_readable_at_the_preview_width(
             sheets += 1
         drawn.clear()
     assert sheets == 12
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_every_table_text_and_card_is_readable_at_the_preview_width(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Scaled to 550 px wide, every text on the table (the names, NOW, TO PLAY, the last
+    play's and flip's headers, the capture-pile labels with their points, the wild's tag
+    and duty, the match's hands) is at least 9 px and every card at least 20 px tall: over
+    a whole match of an AI and a random player, spectator and player views, a long and a
+    CJK name, the end in English and Japanese (they were 5.2-5.4 px on the old 1028 px
+    table)."""
+    drawn = record_drawing(
+        monkeypatch,
+        [(hanafuda_render, "card_image"), (hanafuda_render, "card_back"), (mr, "card_image")],
+    )
+    rng = random.Random(seed)
+    state = mushi.new_game(seed, ["Anastasia Featherstonehaugh", "王小明"], {"hands": 6})
+    seen: set[str] = set()
+    step = 0
+    while not state.is_over:
+        seat = state.to_act[0]
+        view = state.view(None)
+        if step % 5 == 0 or view["phase"] == "choose_flip" or view["wild_duty"]:
+            seen |= {view["phase"]} | ({"wild duty"} if view["wild_duty"] else set())
+            for viewer in (None, seat):
+                table = mr.render_table(state.view(viewer))
+                assert table.width == mr.W
+                drawn.check(table, f"{view['phase']} at step {step} seen by {viewer}")
+        legal = state.legal_actions(seat)
+        code = mushi.choose(state.view(seat), legal, rng) if seat == 0 else rng.choice(legal)
+        state.apply(seat, code)
+        step += 1
+    for locale in ("en-US", "ja"):
+        drawn.check(mr.render_table(state.view(None), locale), f"match over in {locale}")
+    assert {"play", "choose_flip"} <= seen
+    assert hanafuda_render.TABLE_MIN_TEXT * PREVIEW_W / mr.W >= MIN_TEXT_PX
+
+
+def test_a_pile_label_with_its_points_takes_two_rows_when_it_does_not_fit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``短 Ribbons 4 · 20`` is wider than the ribbons' pile: it breaks at its ``·`` into
+    two pills (``短 Ribbons 4`` over ``· 20``); the junk's label, with the rest of the
+    panel as its room, stays on one row."""
+    view = mushi.new_game(5, ["A", "B"]).view(None)
+    captures = {"bright": [], "animal": [], "ribbon": ["1r", "2r", "3r", "9r"], "plain": ["1p1"]}
+    view = dict(view, captures=[captures, {k: [] for k in captures}])
+    drawn = record_drawing(monkeypatch, [])
+    mr.render_table(view)
+    texts = {text for _, _, text in drawn.texts}
+    assert {"短 Ribbons 4", "· 20", "カス Junk 1 · 1"} <= texts
+    assert "短 Ribbons 4 · 20" not in texts

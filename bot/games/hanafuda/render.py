@@ -1109,7 +1109,9 @@ def card_back(width: int = 80) -> Image.Image:
 # ---------------------------------------------------------------- table pieces
 # Koi-Koi and Mushi draw the same two-player table: a strip per player (info | hand |
 # capture piles by class) above and below a middle row (stack column | the face-up field in
-# two rows of 8 | a status column). The game modules lay the pieces out with their own
+# two rows of 8, over a status band: now, the pending flip, the last play and flip). It is
+# laid out for Discord's inline preview (~550 px wide): about 790 px wide, so that 13 px
+# type is still 9 px there. The game modules lay the pieces out with their own
 # sizes and words; everything here is a pure function of its arguments. Words come as
 # Texts (bot.i18n) and are said in ``locale`` where they are drawn (a plain str, such as a
 # player's name, is drawn as it is).
@@ -1139,8 +1141,10 @@ CLASS_COLOUR = {
     PLAIN: (100, 96, 90),
 }
 EMPTY_PILE_COLOUR = (60, 70, 64)
-MAX_PILE_STEP = 14
-CAPTURE_CARD_W = 42
+MAX_PILE_STEP = 12
+CAPTURE_CARD_W = 34
+#: The smallest type on a table: 9 px in Discord's inline preview of a ~790 px picture.
+TABLE_MIN_TEXT = 13
 PNG_COLOURS = 48  # the tables' fixed palette (see ``png_palette_for``)
 BACK_W = 36
 MOVE_CARD_W = 36
@@ -1174,16 +1178,17 @@ class TableLayout:
     hand_cards_dy: int  # ... to the cards of the hand slot
     margin: int = 12
     gap: int = 10
-    info_w: int = 236
-    hand_w: int = 104
-    side_w: int = 150  # the stack column
-    field_card_w: int = 80
+    info_w: int = 220
+    hand_w: int = 96
+    side_w: int = 150  # the stack column (as tall as the field and the status band)
+    field_card_w: int = 64
+    band_h: int = 104  # the status band under the field
     capture_card_w: int = CAPTURE_CARD_W
     max_pile_step: int = MAX_PILE_STEP  # the widest step between the cards of a pile
     # The plains pile (only its count matters) uses smaller cards and a shorter step;
     # 0 keeps those of the other piles.
-    plain_card_w: int = 34
-    plain_pile_step: int = 9
+    plain_card_w: int = 28
+    plain_pile_step: int = 7
 
     def pile_card(self, cls: str) -> tuple[int, int]:
         """(card width, widest step) of the capture pile of class ``cls``."""
@@ -1200,8 +1205,12 @@ class TableLayout:
         return self.top_y + self.strip_h + self.gap
 
     @property
-    def bot_y(self) -> int:
+    def band_y(self) -> int:
         return self.mid_y + self.mid_h + self.gap
+
+    @property
+    def bot_y(self) -> int:
+        return self.band_y + self.band_h + self.gap
 
     @property
     def captures_x(self) -> int:
@@ -1209,20 +1218,30 @@ class TableLayout:
 
     @property
     def side_box(self) -> TableBox:
-        return (self.margin, self.mid_y, self.margin + self.side_w, self.mid_y + self.mid_h)
-
-    @property
-    def status_x(self) -> int:
-        return self.margin + self.side_w + self.gap + 8 * self.field_card_w + 7 * 8 + 2 * self.gap
+        x1, y1 = self.margin + self.side_w, self.band_y + self.band_h
+        return (self.margin, self.mid_y, x1, y1)
 
     @property
     def field_box(self) -> TableBox:
         x0 = self.margin + self.side_w + self.gap
-        return (x0, self.mid_y, self.status_x - self.gap, self.mid_y + self.mid_h)
+        return (x0, self.mid_y, self.width - self.margin, self.mid_y + self.mid_h)
 
     @property
     def status_box(self) -> TableBox:
-        return (self.status_x, self.mid_y, self.width - self.margin, self.mid_y + self.mid_h)
+        """The status band under the field."""
+        x0 = self.field_box[0]
+        return (x0, self.band_y, self.width - self.margin, self.band_y + self.band_h)
+
+    def status_slots(self, now_w: int, n: int) -> list[TableBox]:
+        """The status band cut into its ``now`` part (``now_w`` wide) and ``n`` equal slots
+        for the pending flip and the last moves."""
+        x0, y0, x1, y1 = self.status_box
+        slot_w = (x1 - x0 - now_w) // max(1, n)
+        slots = [(x0, y0, x0 + now_w, y1)]
+        for i in range(n):
+            left = x0 + now_w + i * slot_w
+            slots.append((left, y0, left + slot_w, y1))
+        return slots
 
     def strip_boxes(self, y: int) -> dict[str, TableBox]:
         """The info panel, hand slot and capture panel of the strip whose top is ``y``."""
@@ -1388,7 +1407,15 @@ def draw_turn_tab(d: ImageDraw.ImageDraw, box: TableBox, turn: str, locale: str 
     """A tab on the info panel's top edge: ``▶ TO PLAY``."""
     x1, y0 = box[2], box[1]
     text = "▶ " + say(locale, turn)
-    badge(d, (x1 - 14, y0 - 9), text, 12, fill=TURN_COLOUR, text_fill=(30, 24, 10), anchor="ra")
+    badge(
+        d,
+        (x1 - 14, y0 - 10),
+        text,
+        TABLE_MIN_TEXT,
+        fill=TURN_COLOUR,
+        text_fill=(30, 24, 10),
+        anchor="ra",
+    )
 
 
 def draw_hand_slot(
@@ -1405,7 +1432,11 @@ def draw_hand_slot(
     n = (view.get("hand_counts") or [0, 0])[seat]
     own = view.get("hand") if view.get("seat") == seat else None
     label, size = fit_text(
-        say(locale, Text("Hand {n}", context="hanafuda hand size", n=n)), x1 - x0 - 8, 14, bold=True
+        say(locale, Text("Hand {n}", context="hanafuda hand size", n=n)),
+        x1 - x0 - 8,
+        14,
+        bold=True,
+        min_size=TABLE_MIN_TEXT,
     )
     d.text(((x0 + x1) // 2, y0 + 16), label, font=font(size, True), fill=MUTED, anchor="mm")
     if n == 0:
@@ -1428,15 +1459,25 @@ def draw_capture_piles(
     paste: PasteCard,
     locale: str = "en-US",
 ) -> None:
-    """A seat's captures fanned by class, each under its label pill."""
+    """A seat's captures fanned by class, each under its label pill; a label wider than
+    its room (up to the next pile) breaks in two rows at its last `` · ``."""
     d = Draw(img)
-    for cls in CLASS_ORDER:
+    size = TABLE_MIN_TEXT
+    pad = max(3, size // 3)
+    ends = [*list(layout.pile_x.values())[1:], layout.width - layout.margin]
+    for cls, room_end in zip(CLASS_ORDER, ends, strict=True):
         x = layout.pile_x[cls]
         cards = piles[cls]
         fill = CLASS_COLOUR[cls] if cards else EMPTY_PILE_COLOUR
         text_fill = WHITE if cards else (150, 160, 150)
         label = say(locale, labels[cls])
-        badge(d, (x, y + layout.pile_label_dy), label, 13, fill=fill, text_fill=text_fill)
+        rows = [label]
+        if text_length(label, size, True) + 2 * pad > room_end - x - 4 and " · " in label:
+            head, _, tail = label.rpartition(" · ")
+            rows = [head, "· " + tail]
+        for i, row in enumerate(rows):
+            row_y = y + layout.pile_label_dy + i * (size + pad + 3)
+            badge(d, (x, row_y), row, size, fill=fill, text_fill=text_fill)
         cw, max_step = layout.pile_card(cls)
         step = min(max_step, (layout.class_width[cls] - cw) / max(1, len(cards) - 1))
         for i, code in enumerate(cards):
@@ -1479,7 +1520,7 @@ def draw_side_note(
 ) -> None:
     """A small line at the foot of the stack column (the last round's result)."""
     x0, _, x1, y1 = box
-    text, size = fit_text(say(locale, text), x1 - x0 - 12, 13, min_size=10)
+    text, size = fit_text(say(locale, text), x1 - x0 - 12, 14, min_size=TABLE_MIN_TEXT)
     d.text(
         ((x0 + x1) // 2, y1 - bottom_gap), text, font=font(size), fill=(220, 220, 200), anchor="mm"
     )
@@ -1518,7 +1559,7 @@ def draw_now(
     d.text(
         (x0 + 10, y),
         say(locale, Text("NOW", context="hanafuda")),
-        font=font(12, True),
+        font=font(TABLE_MIN_TEXT, True),
         fill=MUTED,
     )
     y += 18
@@ -1535,16 +1576,16 @@ def draw_now(
 def draw_pending_flip(img: Image.Image, x0: int, y: int, code: str, locale: str = "en-US") -> int:
     """The flipped card waiting for its player's choice; returns the y below it."""
     d = Draw(img)
-    d.text((x0 + 10, y), say(locale, Text("Flipped")), font=font(12, True), fill=MUTED)
-    paste_card(img, code, MOVE_CARD_W, (x0 + 10, y + 18), OPTION_COLOUR)
+    d.text((x0 + 10, y), say(locale, Text("Flipped")), font=font(TABLE_MIN_TEXT, True), fill=MUTED)
+    paste_card(img, code, MOVE_CARD_W, (x0 + 10, y + 24), OPTION_COLOUR)  # halo under the title
     d.text(
-        (x0 + 20 + MOVE_CARD_W, y + 18 + card_height(MOVE_CARD_W) // 2),
+        (x0 + 20 + MOVE_CARD_W, y + 24 + card_height(MOVE_CARD_W) // 2),
         say(locale, Text("takes one of\nthe green cards")),
-        font=font(13),
+        font=font(TABLE_MIN_TEXT),
         fill=WHITE,
         anchor="lm",
     )
-    return y + 24 + card_height(MOVE_CARD_W)
+    return y + 30 + card_height(MOVE_CARD_W)
 
 
 def draw_last_move(
@@ -1562,7 +1603,9 @@ def draw_last_move(
     ``stays_note``); returns the y below it."""
     d = Draw(img)
     x0, _, x1, _ = box
-    head, size = fit_text(say(locale, head), x1 - x0 - 20, 12, bold=True, min_size=10)
+    head, size = fit_text(
+        say(locale, head), x1 - x0 - 20, TABLE_MIN_TEXT, bold=True, min_size=TABLE_MIN_TEXT
+    )
     d.text((x0 + 10, y), head, font=font(size, True), fill=colour)
     y += 18
     paste(move["card"], MOVE_CARD_W, (x0 + 10, y))
@@ -1597,11 +1640,13 @@ def draw_text_columns(
     max_col_w: int,
     size: int,
     line_h: int,
+    max_rows: int = 6,
     locale: str = "en-US",
 ) -> None:
-    """``lines`` centred around ``cx``: one column, or two side by side beyond six lines."""
+    """``lines`` centred around ``cx``: one column, or two side by side beyond ``max_rows``
+    lines."""
     lines = [say(locale, line) for line in lines]
-    cols = 2 if len(lines) > 6 else 1
+    cols = 2 if len(lines) > max_rows else 1
     per_col = math.ceil(len(lines) / cols) if lines else 1
     col_w = min(max_col_w, avail_w // cols)
     fnt = font(size)
@@ -1610,7 +1655,7 @@ def draw_text_columns(
     left = cx - block_w // 2
     for i, text in enumerate(lines):
         col, row = divmod(i, per_col)
-        text, fitted = fit_text(text, col_w - 10, size, min_size=10)
+        text, fitted = fit_text(text, col_w - 10, size, min_size=TABLE_MIN_TEXT)
         d.text((left + col * col_w, top + row * line_h), text, font=font(fitted), fill=WHITE)
 
 

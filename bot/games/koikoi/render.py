@@ -3,7 +3,8 @@
 Layout of the table (the viewer's seat at the bottom; a spectator sees seat 0 there):
 
     [opponent info][hand backs][captures: brights | animals | ribbons | plains]
-    [round + stack][            board (2 rows of 8)             ][now / last move]
+    [round + stack][            board (2 rows of 8)             ]
+    [             ][now      | last play      | last flip       ]
     [viewer   info][hand      ][captures: brights | animals | ribbons | plains]
 
 The pieces both hanafuda games draw live in :mod:`bot.games.hanafuda.render`. The felt,
@@ -25,9 +26,9 @@ from bot.games.hanafuda.render import (
     HAND_CARD_W,
     LAST_MOVES,
     MATCH_TEXT,
-    MOVE_CARD_W,
     NO_MATCH_FILL,
     NO_MATCH_TEXT,
+    TABLE_MIN_TEXT,
     HandNote,
     PasteCard,
     TableLayout,
@@ -70,16 +71,15 @@ from bot.render.fonts import font
 View = Mapping[str, Any]
 
 LAYOUT = TableLayout(
-    width=1060,
-    height=604,
+    width=790,
+    height=690,
     strip_h=148,
-    mid_h=260,
+    mid_h=236,
     # Width each class pile may use, sized for its largest realistic count (24 plains squeeze).
-    class_width={BRIGHT: 122, ANIMAL: 156, RIBBON: 156, PLAIN: 186},
+    class_width={BRIGHT: 86, ANIMAL: 104, RIBBON: 104, PLAIN: 104},
     pile_label_dy=10,
-    pile_cards_dy=38,
+    pile_cards_dy=36,
     hand_cards_dy=36,
-    field_card_w=70,
 )
 W, H = LAYOUT.width, LAYOUT.height
 M = LAYOUT.margin
@@ -87,6 +87,7 @@ INFO_W = LAYOUT.info_w
 TOP_Y, MID_Y, BOT_Y = LAYOUT.top_y, LAYOUT.mid_y, LAYOUT.bot_y
 BOARD_CARD_W = LAYOUT.field_card_w
 STACK_CARD_W = 80
+NOW_W = 210  # the status band's "now" part; the last play and flip share the rest
 KOIKOI_RED = (214, 48, 52)
 PHASE_TURN = {
     "decide": Text("DECIDING", context="hanafuda"),
@@ -201,12 +202,17 @@ def _yaku_lines(
         else f"{say(locale, yaku_name(y['name']))} {y['points']}"
         for y in yaku
     ]
-    col_w = (INFO_W - 20) // (2 if two_cols else 1)
+    # Two columns: the first as wide as its lines, the second (long names) gets the rest.
+    first_w = INFO_W - 20
+    if two_cols:
+        widest = max(text_length(line, TABLE_MIN_TEXT) for line in lines[:3])
+        first_w = min(int(widest) + 12, (INFO_W - 20) // 2)
+    col_x, col_w = [0, first_w], [first_w, INFO_W - 20 - first_w]
     for i, line in enumerate(lines[:6]):
         col, row = divmod(i, 3) if len(lines) > 3 else (0, i)
-        text, size = fit_text(line, col_w - 6, 13, min_size=10)
+        text, size = fit_text(line, col_w[col] - 6, TABLE_MIN_TEXT, min_size=TABLE_MIN_TEXT)
         d.text(
-            (x0 + 10 + col * col_w, ty + 28 + row * 17),
+            (x0 + 10 + col_x[col], ty + 28 + row * 17),
             text,
             font=font(size),
             fill=(236, 230, 200),
@@ -287,29 +293,32 @@ def _now_text(view: View, width: int) -> str:
     return Text("{name} to play", context="hanafuda", name=who)
 
 
-def _status_column(img: Image.Image, view: View, locale: str) -> None:
-    box = LAYOUT.status_box
-    x0, y0, x1, y1 = box
+def _status_band(img: Image.Image, view: View, locale: str) -> None:
+    """Under the board: what the table waits for, then the pending flip (while its player
+    chooses) and the last play and flip, side by side (the first two of those)."""
+    now_box, *slots = LAYOUT.status_slots(NOW_W, 2)
     players = view.get("players", ["?", "?"])
-    y = draw_now(Draw(img), box, _now_text(view, x1 - x0 - 20), max_lines=2, locale=locale)
+    width = now_box[2] - now_box[0] - 20
+    draw_now(Draw(img), now_box, _now_text(view, width), max_lines=3, locale=locale)
     pending = view.get("pending") or {}
+    moves = [(key, title, colour) for key, title, colour in LAST_MOVES if view.get(key)]
     if view.get("phase") == "choose_flip" and pending.get("card"):
-        y = draw_pending_flip(img, x0, y, pending["card"], locale)
-    for key, title, colour in LAST_MOVES:
-        move = view.get(key)
-        if not move or y + card_height(MOVE_CARD_W) + 20 > y1:
-            continue
+        x0, y0, _, _ = slots.pop(0)
+        draw_pending_flip(img, x0, y0 + 8, pending["card"], locale)
+    for box, (key, title, colour) in zip(slots, moves, strict=False):
+        move = view[key]
         who = players[move["seat"]] if move.get("seat") is not None else ""
         head = f"{say(locale, title)} · {who}"
         stays = Text("stays on\nthe board")
-        y = draw_last_move(img, box, y, head, colour, move, _paster(img, {}), stays, locale)
+        paste = _paster(img, {})
+        draw_last_move(img, box, box[1] + 8, head, colour, move, paste, stays, locale)
 
 
 def _banner(img: Image.Image, view: View, locale: str) -> None:
     """The final result across the middle of the table."""
     players = view.get("players", ["?", "?"])
     scores = view.get("scores") or [0, 0]
-    box = (M + 60, MID_Y + 12, W - M - 60, MID_Y + LAYOUT.mid_h - 12)
+    box = (M + 20, MID_Y + 6, W - M - 20, LAYOUT.bot_y - LAYOUT.gap - 6)
     d = draw_banner_panel(img, box)
     cx = (box[0] + box[2]) // 2
     if scores[0] == scores[1]:
@@ -346,10 +355,11 @@ def _banner(img: Image.Image, view: View, locale: str) -> None:
         lines,
         cx=cx,
         top=box[1] + 82,
-        avail_w=box[2] - box[0] - 60,
-        max_col_w=460,
+        avail_w=box[2] - box[0] - 40,
+        max_col_w=box[2] - box[0] - 40,
         size=15,
-        line_h=21,
+        line_h=19,
+        max_rows=(box[3] - 10 - box[1] - 82) // 19,
         locale=locale,
     )
 
@@ -358,7 +368,7 @@ def _banner(img: Image.Image, view: View, locale: str) -> None:
 
 
 def render_table(view: View, locale: str = "en-US") -> Image.Image:
-    """The public table image (1060 x 604) for a Koi-Koi view."""
+    """The public table image (790 x 690) for a Koi-Koi view."""
     img = _base().copy()
     hl = move_highlights(view)
     top, bottom = _seats(view)
@@ -366,7 +376,7 @@ def render_table(view: View, locale: str = "en-US") -> Image.Image:
     _player_strip(img, view, bottom, BOT_Y, hl, locale)
     _stack_column(img, view, locale)
     _board(img, view, hl, locale)
-    _status_column(img, view, locale)
+    _status_band(img, view, locale)
     if view.get("is_over"):
         _banner(img, view, locale)
     return img

@@ -3,7 +3,8 @@
 Layout of the table (the viewer's seat at the bottom; a spectator sees seat 0 there):
 
     [opponent info][hand backs][captures: brights | animals | ribbons | junk  + points]
-    [hand n/12, stock][            table (2 rows of 8)             ][now / last move]
+    [hand n/12, stock][            table (2 rows of 8)             ]
+    [                ][now      | last play      | last flip       ]
     [viewer   info][hand      ][captures: brights | animals | ribbons | junk  + points]
 
 The wild card (Willow lightning) wears a violet halo and a WILD tag wherever it lies; when
@@ -29,8 +30,8 @@ from bot.games.hanafuda.render import (
     EMPTY_PILE_COLOUR,
     LAST_MOVES,
     MATCH_TEXT,
-    MOVE_CARD_W,
     NO_MATCH,
+    TABLE_MIN_TEXT,
     HandNote,
     PasteCard,
     TableLayout,
@@ -95,16 +96,16 @@ from bot.render.fonts import font
 View = Mapping[str, Any]
 
 LAYOUT = TableLayout(
-    width=1028,
-    height=624,
+    width=790,
+    height=722,
     strip_h=156,
-    mid_h=268,
+    mid_h=256,
     # Width each class pile may use, sized for its largest count (20 junk cards squeeze).
-    class_width={BRIGHT: 122, ANIMAL: 150, RIBBON: 156, PLAIN: 190},
-    pile_label_dy=10,
-    pile_cards_dy=40,
+    class_width={BRIGHT: 86, ANIMAL: 104, RIBBON: 104, PLAIN: 104},
+    # A label with its points ("短 Ribbons 4 · 20") takes two rows above its pile.
+    pile_label_dy=8,
+    pile_cards_dy=50,
     hand_cards_dy=36,
-    field_card_w=66,
 )
 W, H = LAYOUT.width, LAYOUT.height
 M = LAYOUT.margin
@@ -113,6 +114,8 @@ TOP_Y, MID_Y, BOT_Y = LAYOUT.top_y, LAYOUT.mid_y, LAYOUT.bot_y
 TABLE_BOX = LAYOUT.field_box
 STOCK_CARD_W = 64
 ASIDE_CARD_W = 30
+NOW_W = 210  # the status band's "now" part; the last play and flip share the rest
+WILD_TAG_MIN_W = 52  # narrower cards keep the wild's halo without its tag
 
 WILD_COLOUR = (190, 120, 255)  # the wild card, wherever it is
 WILD_TEXT = (30, 10, 50)
@@ -160,9 +163,9 @@ def _paste_card(
     if code == WILD and colour is None:
         colour = WILD_COLOUR
     sprite = paste_card(img, code, width, xy, colour, halo=halo)
-    if code == WILD and wild_tag and width >= 40:
-        size = max(9, min(13, width // 6))
-        tag, size = fit_text(say(locale, Text("WILD")), width - 8, size, bold=True, min_size=8)
+    if code == WILD and wild_tag and width >= WILD_TAG_MIN_W:
+        size = TABLE_MIN_TEXT
+        tag, size = fit_text(say(locale, Text("WILD")), width - 8, size, bold=True, min_size=size)
         badge(
             Draw(img),
             (xy[0] + sprite.width // 2, xy[1] + sprite.height - size - 8),
@@ -225,7 +228,7 @@ def _player_strip(
         d.text((x0 + 10, ty + 8), text, font=font(13), fill=(160, 170, 160), anchor="lm")
     for i, combo in enumerate(combos[:3]):
         line = f"★ {say(locale, combination_name(combo['name']))} +{combo['value']}"
-        text, size = fit_text(line, INFO_W - 20, 14, bold=True, min_size=10)
+        text, size = fit_text(line, INFO_W - 20, 14, bold=True, min_size=TABLE_MIN_TEXT)
         d.text(
             (x0 + 10, ty + 8 + i * 17),
             text,
@@ -277,7 +280,9 @@ def _stock_column(img: Image.Image, view: View, locale: str) -> None:
     aside = view.get("set_aside") or []
     if aside:
         y += 16
-        text, size = fit_text(say(locale, Text("Rain set aside")), x1 - x0 - 8, 12, bold=True)
+        text, size = fit_text(
+            say(locale, Text("Rain set aside")), x1 - x0 - 8, 14, True, TABLE_MIN_TEXT
+        )
         d.text((cx, y), text, font=font(size, True), fill=WILD_COLOUR, anchor="mm")
         step = ASIDE_CARD_W + 4
         ax = cx - (len(aside) * step - 4) // 2
@@ -308,7 +313,7 @@ def _table(img: Image.Image, view: View, hl: Mapping[str, tuple], locale: str) -
     duty = bool(view.get("wild_duty")) and not view.get("is_over")
     if duty:
         text = say(locale, Text("雷 The wild is on the table: the next flip must take it"))
-        text, size = fit_text(text, x1 - x0 - 30, 14, bold=True, min_size=11)
+        text, size = fit_text(text, x1 - x0 - 30, 14, bold=True, min_size=TABLE_MIN_TEXT)
         badge(
             Draw(img),
             ((x0 + x1) // 2, y0 + 8),
@@ -338,27 +343,30 @@ def _now_text(view: View) -> str:
     return Text("{name} to play", context="hanafuda", name=who)
 
 
-def _status_column(img: Image.Image, view: View, locale: str) -> None:
-    box = LAYOUT.status_box
-    x0, _, _, y1 = box
+def _status_band(img: Image.Image, view: View, locale: str) -> None:
+    """Under the table: what it waits for, then the pending flip (while its player
+    chooses) and the last play and flip, side by side (the first two of those)."""
+    now_box, *slots = LAYOUT.status_slots(NOW_W, 2)
     players = view.get("players", ["?", "?"])
-    y = draw_now(Draw(img), box, _now_text(view), max_lines=3, locale=locale)
+    draw_now(Draw(img), now_box, _now_text(view), max_lines=3, locale=locale)
     pending = view.get("pending") or {}
     choosing = view.get("phase") == "choose_flip"
     if choosing and pending.get("card"):
-        y = draw_pending_flip(img, x0, y, pending["card"], locale)
+        x0, y0, _, _ = slots.pop(0)
+        draw_pending_flip(img, x0, y0 + 8, pending["card"], locale)
     paste = _paster(img, {}, wild_tag=False)
+    moves = []
     for key, title, colour in LAST_MOVES:
         move = view.get(key)
-        if not move or y + card_height(MOVE_CARD_W) + 20 > y1:
-            continue
-        if key == "last_flip" and choosing and not move.get("took"):
-            continue  # the pending flip is shown above
+        if not move or (key == "last_flip" and choosing and not move.get("took")):
+            continue  # the pending flip is shown instead
+        moves.append((key, title, colour, move))
+    for box, (key, title, colour, move) in zip(slots, moves, strict=False):
         who = players[move["seat"]] if move.get("seat") is not None else ""
         kept = move["card"] == WILD and key == "last_flip" and not view.get("wild_duty")
         note = Text("kept by the\nyounger") if kept else Text("stays on\nthe table")
         head = f"{say(locale, title)} · {who}"
-        y = draw_last_move(img, box, y, head, colour, move, paste, note, locale)
+        draw_last_move(img, box, box[1] + 8, head, colour, move, paste, note, locale)
 
 
 def _hand_line(h: Mapping[str, Any], players: Sequence[str]) -> Text:
@@ -390,7 +398,7 @@ def _banner(img: Image.Image, view: View, locale: str) -> None:
     """The final result across the middle of the table."""
     players = view.get("players", ["?", "?"])
     scores = view.get("scores") or [0, 0]
-    box = (M + 30, MID_Y + 14, W - M - 30, MID_Y + LAYOUT.mid_h - 14)
+    box = (M + 20, MID_Y + 6, W - M - 20, LAYOUT.bot_y - LAYOUT.gap - 6)
     d = draw_banner_panel(img, box)
     cx = (box[0] + box[2]) // 2
     if scores[0] == scores[1]:
@@ -415,9 +423,10 @@ def _banner(img: Image.Image, view: View, locale: str) -> None:
         cx=cx,
         top=box[1] + 88,
         avail_w=box[2] - box[0] - 40,
-        max_col_w=470,
+        max_col_w=box[2] - box[0] - 40,
         size=14,
-        line_h=21,
+        line_h=19,
+        max_rows=(box[3] - 10 - box[1] - 88) // 19,
         locale=locale,
     )
 
@@ -426,7 +435,7 @@ def _banner(img: Image.Image, view: View, locale: str) -> None:
 
 
 def render_table(view: View, locale: str = "en-US") -> Image.Image:
-    """The public table image (1028 x 624) for a Mushi view."""
+    """The public table image (790 x 722) for a Mushi view."""
     img = _base().copy()
     hl = move_highlights(view)
     top, bottom = seats_top_bottom(view)
@@ -434,7 +443,7 @@ def render_table(view: View, locale: str = "en-US") -> Image.Image:
     _player_strip(img, view, bottom, BOT_Y, hl, locale)
     _stock_column(img, view, locale)
     _table(img, view, hl, locale)
-    _status_column(img, view, locale)
+    _status_band(img, view, locale)
     if view.get("is_over"):
         _banner(img, view, locale)
     return img
