@@ -325,7 +325,12 @@ async def test_after_a_database_outage_the_owners_take_their_leases_back_first(
         assert driven_by(a, table_id) and not driven_by(b, table_id)
         # An owner that does not come back loses its tables once the grace is over.
         await a.close()
-        assert await b._take_over_free() == 1
+        deadline = time.monotonic() + 30
+        while not driven_by(b, table_id) and time.monotonic() < deadline:
+            try:
+                await b._take_over_free()
+            except StoreError:  # (two hosts on one SQLite file: A's last write may hold
+                await asyncio.sleep(0.2)  # the lock past the busy timeout on a loaded box)
         assert driven_by(b, table_id)
     finally:
         await closing(a, b)
