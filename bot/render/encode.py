@@ -107,10 +107,18 @@ def _adaptive_palette(img: Image.Image, colors: int) -> Image.Image:
 
 
 def palette_from(
-    samples: Iterable[Image.Image], colors: int = FIXED_PALETTE_COLOURS
+    samples: Iterable[Image.Image],
+    colors: int = FIXED_PALETTE_COLOURS,
+    *,
+    keep: Iterable[tuple[int, int, int]] = (),
 ) -> Image.Image:
     """A fixed palette (a small "P" image) for ``to_png(..., palette=)``, chosen from sample
-    images stacked into one sheet: a game's felts, panels, sprites and text colours."""
+    images stacked into one sheet: a game's felts, panels, sprites and text colours.
+
+    ``keep``: colours the palette holds exactly, whatever the sample's statistics: the
+    small, saturated fills (a role badge, a wild card's ring, white text) that the octree
+    would otherwise merge into a nearby grey, so a blue badge came out beige. They take
+    their own entries; the rest of the ``colors`` are chosen from the sheet."""
     parts = [s.convert("RGB") for s in samples]
     width = max(p.width for p in parts)
     sheet = Image.new("RGB", (width, sum(p.height for p in parts)))
@@ -118,4 +126,15 @@ def palette_from(
     for p in parts:
         sheet.paste(p, (0, y))
         y += p.height
-    return sheet.quantize(colors, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    kept = list(dict.fromkeys(tuple(c[:3]) for c in keep))
+    chosen = sheet.quantize(
+        max(2, colors - len(kept)), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    )
+    if not kept:
+        return chosen
+    entries = bytes(chosen.getpalette("RGB") or [])
+    have = {tuple(entries[i : i + 3]) for i in range(0, len(entries), 3)}
+    extra = bytes(v for c in kept if c not in have for v in c)
+    out = Image.new("P", (1, 1))
+    out.putpalette(entries + extra, "RGB")
+    return out

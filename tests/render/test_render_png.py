@@ -86,6 +86,39 @@ def test_fixed_palette_keeps_the_picture() -> None:
     assert mean < 4
 
 
+def test_a_kept_colour_is_an_exact_entry_of_the_fixed_palette() -> None:
+    """A colour passed as ``keep`` is mapped onto itself, whatever the sheet's statistics,
+    and the palette stays within its size."""
+    sheet = Image.new("RGB", (400, 300), (40, 90, 60))
+    for i in range(40):  # many greys and greens, one tiny blue patch
+        sheet.paste((100 + i * 3, 110 + i * 3, 100 + i * 3), (i * 10, 0, i * 10 + 10, 290))
+    blue = (110, 180, 230)
+    sheet.paste(blue, (0, 290, 3, 293))
+    kept = encode.palette_from([sheet], 16, keep=[blue, (255, 255, 255)])
+    patch = Image.new("RGB", (8, 8), blue)
+    back = _decode(encode.to_png(patch, palette=kept)).convert("RGB")
+    assert back.getpixel((0, 0)) == blue
+    assert len(kept.getpalette() or []) <= 16 * 3
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_every_game_palette_holds_its_text_and_badge_colours(game: str) -> None:
+    """The colours a game's tables write text and badges in (those it samples for its
+    palette) are entries of its fixed palette: the San Da Yi Defender badge was beige."""
+    render = importlib.import_module(f"bot.games.{game}.render")
+    from bot.render.draw import GOLD, MUTED, WHITE
+
+    entries = render.png_palette().getpalette() or []
+    palette = {tuple(entries[i : i + 3]) for i in range(0, len(entries), 3)}
+    named = [WHITE, MUTED, GOLD]
+    if game == "sandayi":
+        named += [render.DECLARER_COLOUR, render.DEFENDER_COLOUR, render.GOOD, render.BAD]
+    if game == "mushi":
+        named += [render.WILD_COLOUR, render.LOSS_RED]
+    for colour in named:
+        assert colour in palette, colour
+
+
 def test_palette_png_is_the_image_exactly() -> None:
     """The fast writer's PNG decodes to the very palette indices and colours it was given,
     odd widths included (each row carries its own filter byte)."""

@@ -1768,7 +1768,10 @@ def ribbon_short_name(code: str) -> Text:
 
 
 def png_palette_for(
-    base: Image.Image, sizes: tuple[int, int] = (CAPTURE_CARD_W, 80), colors: int = PNG_COLOURS
+    base: Image.Image,
+    sizes: tuple[int, int] = (CAPTURE_CARD_W, 80),
+    colors: int = PNG_COLOURS,
+    extra: Sequence[RGB] = (),
 ) -> Image.Image:
     """A fixed PNG palette of ``colors`` colours for a hanafuda game whose table background
     is `base`: its felt and panels, every card face and the back at the table's two card
@@ -1778,8 +1781,10 @@ def png_palette_for(
     from bot.render.encode import palette_from
 
     colours = [WHITE, MUTED, GOLD, HIGHLIGHT, MATCH_GREEN, INK, SUN_RED, (210, 214, 204)]
+    colours += [EMPTY_PILE_COLOUR, NO_MATCH_FILL, NO_MATCH_TEXT, MATCH_TEXT, *extra]
     small, large = ([card_back(w)] + [card_image(c, w) for c in ALL_CARDS] for w in sizes)
     return palette_from(
         [palette_sheet(base, small, colours), palette_sheet(base, large, colours, panels=())],
         colors,
+        keep=colours,
     )

@@ -991,5 +991,6 @@ def png_palette() -> Image.Image:
         [
             palette_sheet(table, sprites, colours, panels=((0, 0, 0, 110), (0, 0, 0, 70))),
             palette_sheet(felt((900, 160), (60, 36, 30), seed=5), [], colours),
-        ]
+        ],
+        keep=colours,
     )

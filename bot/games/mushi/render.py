@@ -621,7 +621,11 @@ def render_deal_summary(view: View, locale: str = "en-US") -> Image.Image | None
 @lru_cache(maxsize=1)
 def png_palette() -> Image.Image:
     """The fixed palette every image of this game is encoded with (once per process)."""
-    return png_palette_for(_base(), (LAYOUT.capture_card_w, LAYOUT.field_card_w))
+    return png_palette_for(
+        _base(),
+        (LAYOUT.capture_card_w, LAYOUT.field_card_w),
+        extra=(WILD_COLOUR, WILD_TEXT, LOSS_RED),
+    )
 
 
 __all__ = ["card_face", "png_palette", "render_deal_summary", "render_hand", "render_table"]

@@ -817,7 +817,8 @@ def png_palette() -> Image.Image:
             palette_sheet(base, sprites, colours, panels=((0, 0, 0, 130), (0, 0, 0, 70))),
             hand,
             palette_sheet(felt((800, 160), (60, 40, 30)), [], colours),
-        ]
+        ],
+        keep=colours,
     )
 
 
