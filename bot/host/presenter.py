@@ -5,7 +5,7 @@ its token is valid), thread posts, and images rendered in the process pool.
 
 Languages: the table message, its picture and the thread posts are in the table's
 language (``table.locale``); a DM, its controls and hand picture in its player's (their
-last interaction's, :meth:`~bot.host.base.HostBase.seat_locale`). What the game says
+last interaction's, :meth:`~bot.host.base.HostContext.seat_locale`). What the game says
 (event lines, prompts, labels) is kept as it said it and localised when shown.
 """
 
@@ -16,7 +16,7 @@ import contextlib
 import io
 import logging
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal
@@ -25,11 +25,11 @@ import aiohttp
 import discord
 
 from bot.games import game_title
-from bot.host.base import HostBase
+from bot.host.base import HostContext
 from bot.host.budget import Priority
 from bot.host.components import controls_view, reclaim_view, release_view, table_view
 from bot.host.hints import hints_badge, hints_offered
-from bot.host.recovery import ATTACH_FILES, MISSING_PERMISSIONS
+from bot.host.recovery import ATTACH_FILES, MISSING_PERMISSIONS, Recovery
 from bot.host.table import SERVING_TASK_SUFFIX, Seat, Table, fingerprint
 from bot.host.text import NO_PINGS, pings
 from bot.host.tokens import ClickToken
@@ -51,11 +51,21 @@ SHOW_ATTEMPTS = 3
 #: How often a post that failed for a passing reason is tried again (after the first
 #: ``RETRY_DELAYS``: 2, 5 and 15 s).
 POST_RETRIES = 3
-#: What one attempt of a post came to (see ``PresenterMixin._post_once``).
+#: What one attempt of a post came to (see ``Presenter._post_once``).
 PostOutcome = Literal["done", "again", "later"]
 
 
-class PresenterMixin(HostBase):
+class Presenter:
+    """After a change: prompts, deadlines, DMs, the table message, posts, images."""
+
+    def __init__(self, ctx: HostContext, recovery: Recovery) -> None:
+        self.ctx = ctx
+        self.recovery = recovery
+        #: Subscribers to what a change shows, set by the host once every part exists: the
+        #: end of the match (the results), and a deal's end (its summary in the thread).
+        self.finish_table: Callable[[Table], Awaitable[None]] = _nothing
+        self.deal_summary: Callable[[Table, str], Awaitable[None]] = _nothing_said
+
     async def _after_change(
         self,
         table: Table,
@@ -81,9 +91,9 @@ class PresenterMixin(HostBase):
         for event in new_events:
             table.recent.append(event.text)
             if event.kind == table.spec.deal_end_kind:
-                await self._post_deal_summary(table, event.text)
+                await self.deal_summary(table, event.text)
         table.recent = table.recent[-4:]
-        table.set_deadlines(self._turn_seconds(table), time.monotonic())
+        table.set_deadlines(self.ctx.turn_seconds(table), time.monotonic())
         # Those who must act now first: the others' DMs (a hand that changed) draw at a
         # lower priority and may wait for the render pool; a decision must not wait behind
         # them.
@@ -99,7 +109,7 @@ class PresenterMixin(HostBase):
                 self._refresh_dm_soon(table, s, via=clicked)
         table.mark_dirty()
         if table.state.is_over and not table.finished:
-            await self._finish(table)
+            await self.finish_table(table)
 
     async def _render(
         self, table: Table, what: str, seat: int | None, locale: str = DEFAULT_LOCALE
@@ -128,7 +138,9 @@ class PresenterMixin(HostBase):
         """Draw ``view`` with the game's renderer ``what`` in the render process pool (by
         ``priority`` while it is busy); None if drawing failed (logged)."""
         try:
-            data = await self._in_render_pool(priority, render_png, table.game, what, view, locale)
+            data = await self.ctx.in_render_pool(
+                priority, render_png, table.game, what, view, locale
+            )
         except Exception:
             log.exception("table %s: rendering %s failed", table.id, what)
             return None
@@ -191,11 +203,11 @@ class PresenterMixin(HostBase):
 
     async def _show_table_once(self, table: Table, new: bool) -> bool:
         """One attempt of :meth:`_show_table` (under its lock); True to try again now."""
-        channel = self._channel(table.channel_for_table)
+        channel = self.ctx.channel(table.channel_for_table)
         if channel is None:
             return False
         posting = new or table.table_message_id is None
-        await self.budget.acquire(
+        await self.ctx.budget.acquire(
             Priority.POST if posting else Priority.TABLE, since=table.dirty_since
         )
         # What is drawn now is the table as it is now: later changes mark it again.
@@ -207,12 +219,12 @@ class PresenterMixin(HostBase):
             fingerprint(content),
         )
         if not posting and table.shown == shows:
-            self.budget.refund()
+            self.ctx.budget.refund()
             return False
         picture = posting or table.shown is None or table.shown[0] != shows[0]
-        missing = await self._check_permissions(table)
-        if self._send_permission(table) in missing:
-            self.budget.refund()  # nothing can go out there: the host is told
+        missing = await self.recovery._check_permissions(table)
+        if self.recovery._send_permission(table) in missing:
+            self.ctx.budget.refund()  # nothing can go out there: the host is told
             return False
         if picture and ATTACH_FILES in missing:  # the text can still follow the game
             picture = False
@@ -225,20 +237,20 @@ class PresenterMixin(HostBase):
                     content, file=file, view=view, allowed_mentions=NO_PINGS
                 )
                 table.table_message_id = message.id
-                await self.store.update_table(table.id, table_message_id=message.id)
+                await self.ctx.store.update_table(table.id, table_message_id=message.id)
             elif file is not None:
-                await self._edit_table_message(
+                await self.recovery._edit_table_message(
                     table, content=content, attachments=[file], view=view
                 )
             else:  # same picture: keep the attachment, change the text only
-                await self._edit_table_message(table, content=content, view=view)
+                await self.recovery._edit_table_message(table, content=content, view=view)
             table.shown = shows
             table.show_failures = 0
             if not missing:  # (the permissions the host was told of are back)
-                await self._tell_host_missing(table, ())
+                await self.recovery._tell_host_missing(table, ())
         except SEND_ERRORS as e:
             log.warning("table %s: table message update failed: %r", table.id, e)
-            if await self._recovered(table, e, with_file=file is not None):
+            if await self.recovery._recovered(table, e, with_file=file is not None):
                 return True
             if passing(e):
                 # Nothing else may change for a while (a person thinking): try again.
@@ -246,7 +258,7 @@ class PresenterMixin(HostBase):
                 table.show_failures += 1
                 asyncio.get_running_loop().call_later(delay, table.mark_dirty)
             elif isinstance(e, discord.HTTPException) and e.code == MISSING_PERMISSIONS:
-                await self._tell_host_missing(table, table.refused_permissions)
+                await self.recovery._tell_host_missing(table, table.refused_permissions)
         finally:
             release_view(view)
         return False
@@ -258,7 +270,7 @@ class PresenterMixin(HostBase):
         ``3 × edit_interval`` after the oldest unshown change. Two edits of a table are
         ``edit_interval`` apart (Discord: 5 messages per 5 s per channel). Under pressure
         the REST budget serves the table whose oldest unshown change is oldest first."""
-        interval = self.settings.edit_interval
+        interval = self.ctx.settings.edit_interval
         gather = 3 * interval
         last_edit = -float("inf")
         try:
@@ -486,7 +498,7 @@ class PresenterMixin(HostBase):
         made later makes this one obsolete."""
         if seat.dms_closed or seat.user_id is None:
             return None
-        locale = self.seat_locale(seat)
+        locale = self.ctx.seat_locale(seat)
         hand_key = f"{locale}:{table.hand_key(seat.seat)}"  # a new language redraws it too
         # A decision the host plays (one answer) or a passed window edits the DM in place,
         # if anything: only a real decision comes as a new (notifying) message.
@@ -503,7 +515,7 @@ class PresenterMixin(HostBase):
             or (
                 acting
                 and not was_acting
-                and table.notifies(seat, time.monotonic(), self.settings.attention_seconds)
+                and table.notifies(seat, time.monotonic(), self.ctx.settings.attention_seconds)
             )
         )
         seat.dm_plans += 1
@@ -571,7 +583,9 @@ class PresenterMixin(HostBase):
                     # edits the DM: after a restart it must not look like a DM sent for
                     # another decision (which would be sent again, first of all).
                     seat.dm_decision = plan.decision
-                    await self.store.update_seat(table.id, seat.seat, dm_decision=seat.dm_decision)
+                    await self.ctx.store.update_seat(
+                        table.id, seat.seat, dm_decision=seat.dm_decision
+                    )
             else:
                 old = seat.dm_message_id if seat.dm_has_controls else None
                 old_token = self._dm_token_for(seat, clicked)
@@ -588,7 +602,7 @@ class PresenterMixin(HostBase):
                     else:
                         table.track(asyncio.get_running_loop().create_task(retire))
                 seat.dm_decision = plan.decision
-                await self.store.update_seat(
+                await self.ctx.store.update_seat(
                     table.id,
                     seat.seat,
                     dm_channel_id=seat.dm_channel_id,
@@ -636,8 +650,8 @@ class PresenterMixin(HostBase):
                 token.note_refusal(e)
                 if file is not None:
                     file.reset()
-        await self.budget.acquire(Priority.DECISION if acting else Priority.DM)
-        channel = await self._dm_channel(seat)
+        await self.ctx.budget.acquire(Priority.DECISION if acting else Priority.DM)
+        channel = await self.recovery._dm_channel(seat)
         message = await channel.send(content, **kwargs)
         seat.dm_message_id, seat.dm_token = message.id, None
 
@@ -692,8 +706,8 @@ class PresenterMixin(HostBase):
                 log.info("DM edit through the interaction failed (%s); editing plainly", e)
                 token.note_refusal(e)
                 _rewind(edit)
-        await self.budget.acquire(priority)
-        channel = await self._dm_channel(seat)
+        await self.ctx.budget.acquire(priority)
+        channel = await self.recovery._dm_channel(seat)
         await channel.get_partial_message(message_id).edit(**edit)
 
     async def _retire_controls(self, seat: Seat, message_id: int, token: ClickToken | None) -> None:
@@ -703,32 +717,10 @@ class PresenterMixin(HostBase):
         except discord.HTTPException as e:
             log.info("could not retire the controls of DM %s (%s)", message_id, e)
 
-    async def _dm_channel(self, seat: Seat) -> Any:
-        if seat.dm_channel_id is not None:
-            # A DM channel id we know is enough to send and edit (no lookup, no request:
-            # after a restart the cache is empty and opening DMs again is rate-limited).
-            return self.bot.get_channel(seat.dm_channel_id) or self.bot.get_partial_messageable(
-                seat.dm_channel_id, type=discord.ChannelType.private
-            )
-        assert seat.user_id is not None
-        user = self.bot.get_user(seat.user_id)
-        if user is not None and user.dm_channel is not None:
-            channel: discord.DMChannel | discord.PartialMessageable = user.dm_channel
-        else:
-            # Opened from the user's id alone: looking the user up first (a user discord.py
-            # no longer caches) would be one more request per player.
-            await self.budget.acquire(Priority.DM)
-            data = await self.bot.http.start_private_message(seat.user_id)
-            channel = self.bot.get_partial_messageable(
-                int(data["id"]), type=discord.ChannelType.private
-            )
-        seat.dm_channel_id = channel.id
-        return channel
-
     async def _dms_closed(self, table: Table, seat: Seat) -> None:
         """Never retry a 50007: fall back to the ephemeral 'Show my hand' button, say so once."""
         seat.dms_closed = True
-        await self.store.update_seat(table.id, seat.seat, dms_closed=True)
+        await self.ctx.store.update_seat(table.id, seat.seat, dms_closed=True)
         await self._post(
             table,
             Text(
@@ -758,12 +750,10 @@ class PresenterMixin(HostBase):
         for _ in range(SHOW_ATTEMPTS):
             outcome = await self._post_once(table, text, file, mentions, priority)
             if outcome == "later":  # (not here: the caller may hold the table's lock)
-                task = asyncio.get_running_loop().create_task(
+                self.ctx.scheduler.start(
                     self._post_later(table, text, file, mentions, priority),
                     name=f"table-{table.id}-late-post",
                 )
-                self._late_posts.add(task)
-                task.add_done_callback(self._late_posts.discard)
                 return
             if outcome == "done":
                 return
@@ -799,16 +789,16 @@ class PresenterMixin(HostBase):
     ) -> PostOutcome:
         """One attempt of :meth:`_post`: "again" to try again now (a refusal put right),
         "later" after a pause (a failure that passes), else "done" (posted, or not to be)."""
-        channel = self._channel(table.channel_for_table)
+        channel = self.ctx.channel(table.channel_for_table)
         if channel is None:
             return "done"
-        missing = await self._check_permissions(table)
-        if self._send_permission(table) in missing:
+        missing = await self.recovery._check_permissions(table)
+        if self.recovery._send_permission(table) in missing:
             log.info("table %s: not posted (no permission to): %s", table.id, text[:80])
             return "done"
         if ATTACH_FILES in missing:
             file = None
-        await self.budget.acquire(priority)
+        await self.ctx.budget.acquire(priority)
         try:
             if file is not None:
                 await channel.send(text, file=file, allowed_mentions=mentions)
@@ -816,13 +806,21 @@ class PresenterMixin(HostBase):
                 await channel.send(text, allowed_mentions=mentions)
         except SEND_ERRORS as e:
             log.warning("table %s: posting failed: %r", table.id, e)
-            if await self._recovered(table, e, with_file=file is not None):
+            if await self.recovery._recovered(table, e, with_file=file is not None):
                 return "again"
             if passing(e):
                 return "later"
             if isinstance(e, discord.HTTPException) and e.code == MISSING_PERMISSIONS:
-                await self._tell_host_missing(table, table.refused_permissions)
+                await self.recovery._tell_host_missing(table, table.refused_permissions)
         return "done"
+
+
+async def _nothing(table: Table) -> None:
+    """No subscriber (yet)."""
+
+
+async def _nothing_said(table: Table, text: str) -> None:
+    """No subscriber (yet)."""
 
 
 @dataclass(frozen=True)
