@@ -136,10 +136,7 @@ class HostContext:
         finished in the store and is refused) and stop its updater and driver."""
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
-        for task in table.tasks:
-            if task is not asyncio.current_task():
-                task.cancel()
-        table.tasks = []
+        self.scheduler.cancel_table(table)
 
     def table_in_channel(self, channel_id: int | None) -> int | None:
         for table in self.tables.values():

@@ -207,10 +207,8 @@ class Clicks:
         """Hold an out-of-turn request briefly: plays arriving together go by priority."""
         if table.batch is None:
             table.batch = []
-            table.track(
-                asyncio.get_running_loop().create_task(
-                    self._apply_gathered(table), name=f"table-{table.id}{SERVING_TASK_SUFFIX}"
-                )
+            self.ctx.scheduler.start_for(
+                table, self._apply_gathered(table), name=f"table-{table.id}{SERVING_TASK_SUFFIX}"
             )
         table.batch.append((seat, code, version, interaction, click))
 

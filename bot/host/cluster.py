@@ -34,7 +34,7 @@ from bot.engine import IllegalAction
 from bot.host.base import HostContext
 from bot.host.options import game_options
 from bot.host.presenter import Presenter
-from bot.host.table import Table
+from bot.host.table import Table, serving
 from bot.host.tokens import TOKEN_SECONDS, ClickToken
 from bot.i18n import Text
 from bot.store import SharedClick, StoreError, TableClosed, outage_error
@@ -320,7 +320,8 @@ class Leases:
     def _stop_driving(self, table: Table, why: str) -> None:
         if table.driven:
             log.warning("table %s: no longer driven here (%s)", table.id, why)
-        table.stop_driving()
+        if table.stop_driving():
+            self.ctx.scheduler.cancel_table(table, keep=serving)
 
     async def _release(self, table_id: int) -> None:
         """Let go of the table's lease (its end, an abort): nothing is left to drive."""

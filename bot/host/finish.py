@@ -5,7 +5,6 @@ forgotten.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 
@@ -149,9 +148,7 @@ class Results:
         table.finished = True
         table.driven = False
         await self.leases._release(table.id)
-        for task in table.tasks:
-            if task is not asyncio.current_task():
-                task.cancel()
+        self.ctx.scheduler.cancel_table(table)
         async with table.lock:  # let an action in progress finish first
             if in_thread:
                 await self.presenter._post(table, note)

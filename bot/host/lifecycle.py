@@ -269,7 +269,7 @@ class Sessions:
         elapsed = max(0.0, claim.decided_ago - unowned)
         table.set_deadlines(self.ctx.turn_seconds(table), time.monotonic() - elapsed)
         self._launch(table)
-        table.track(asyncio.get_running_loop().create_task(self._resume_messages(table)))
+        self.ctx.scheduler.start_for(table, self._resume_messages(table))
         log.info(
             "table %s: driven here now (decision %.1f s old, %.1f s of it unowned)",
             table.id,
@@ -338,18 +338,16 @@ class Sessions:
         """Drive the table here (its lease is held): the table updater and the driver."""
         table.driven = True
         self.start_leases()
-        loop = asyncio.get_running_loop()
-        table.track(
-            loop.create_task(self.presenter._table_updater(table), name=f"table-{table.id}-updater")
+        self.ctx.scheduler.start_for(
+            table, self.presenter._table_updater(table), name=f"table-{table.id}-updater"
         )
         self._launch_driver(table)
 
     def _launch_driver(self, table: Table) -> None:
-        task = asyncio.get_running_loop().create_task(
-            self.driver._drive(table), name=f"table-{table.id}-driver"
+        task = self.ctx.scheduler.start_for(
+            table, self.driver._drive(table), name=f"table-{table.id}-driver"
         )
         task.add_done_callback(lambda t: self._driver_ended(table, t))
-        table.track(task)
 
     def _driver_ended(self, table: Table, task: asyncio.Task[None]) -> None:
         """A driver that died of an unexpected error is started again (the log says so)."""
@@ -375,10 +373,6 @@ class Sessions:
         tasks = self.ctx.scheduler.cancel_all()
         self.ctx.budget.close()
         self.ctx.loop_watch.close()
-        table_tasks = [t for table in self.ctx.tables.values() for t in table.tasks]
-        for task in table_tasks:
-            task.cancel()
-        tasks += table_tasks
         pending = [t for t in tasks if not t.done()]
         if pending:
             _, still = await asyncio.wait(pending, timeout=timeout)

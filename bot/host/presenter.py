@@ -433,10 +433,8 @@ class Presenter:
 
         # A serving task: it completes a change already stored and shown elsewhere, even if
         # this process stops driving the table meanwhile.
-        table.track(
-            asyncio.get_running_loop().create_task(
-                carry_out(), name=f"table-{table.id}-dm-{seat.seat}{SERVING_TASK_SUFFIX}"
-            )
+        self.ctx.scheduler.start_for(
+            table, carry_out(), name=f"table-{table.id}-dm-{seat.seat}{SERVING_TASK_SUFFIX}"
         )
 
     async def _carry_out(self, table: Table, seat: Seat, plan: DmPlan, attempt: int = 0) -> None:
@@ -481,11 +479,7 @@ class Presenter:
             if plan is not None:
                 await self._carry_out(table, seat, plan, attempt + 1)
 
-        table.track(
-            asyncio.get_running_loop().create_task(
-                retry(), name=f"table-{table.id}-dm-{seat.seat}-retry"
-            )
-        )
+        self.ctx.scheduler.start_for(table, retry(), name=f"table-{table.id}-dm-{seat.seat}-retry")
 
     @staticmethod
     def _overtaken(seat: Seat, plan: DmPlan) -> bool:
@@ -600,7 +594,7 @@ class Presenter:
                     if old_token is not None and old_token is clicked:
                         await retire
                     else:
-                        table.track(asyncio.get_running_loop().create_task(retire))
+                        self.ctx.scheduler.start_for(table, retire)
                 seat.dm_decision = plan.decision
                 await self.ctx.store.update_seat(
                     table.id,

@@ -1,17 +1,18 @@
 """The host's timers and background tasks, in one place.
 
-Every task the host starts outside a table's own (a lobby's expiry, a table being loaded
-from the log, a takeover under way, the lease loops, the restore, a post tried again
-later) is started here, under a key when someone must find it again (``("lobby", 7)``,
-``("load", 7)``, ``("takeover", 7)``) or loose when nobody will. :meth:`Scheduler.close`
-cancels them all, and a task under a key is forgotten once it is done.
+Every task the host starts is started here: under a key when someone must find it again
+(a lobby's expiry ``("lobby", 7)``, a table being loaded ``("load", 7)``, a takeover under
+way ``("takeover", 7)``, the lease loops, the restore), as one of a table's (its updater,
+its driver, DMs being sent: cancelled with the table), or loose when nobody will (a post
+tried again later). :meth:`Scheduler.cancel_all` cancels them all on close; a task is
+forgotten once it is done.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine, Hashable
+from collections.abc import Callable, Coroutine, Hashable
 from typing import Any, TypeVar
 
 log = logging.getLogger(__name__)
@@ -25,6 +26,11 @@ class Scheduler:
     def __init__(self) -> None:
         self._keyed: dict[Hashable, asyncio.Task[Any]] = {}
         self._loose: set[asyncio.Task[Any]] = set()
+        #: A table's own tasks (its updater, its driver, DMs being sent), by table object
+        #: (``id(table)``: a table evicted and loaded again is another object, with tasks of
+        #: its own).
+        #: (In the order they were started: a dict of tasks.)
+        self._tables: dict[int, dict[asyncio.Task[Any], None]] = {}
         #: Set by :meth:`close`: nothing new is worth starting.
         self.closing = False
 
@@ -47,6 +53,47 @@ class Scheduler:
         self._loose.add(task)
         task.add_done_callback(self._loose.discard)
         return task
+
+    def start_for(
+        self, table: object, coro: Coroutine[Any, Any, T], *, name: str | None = None
+    ) -> asyncio.Task[T]:
+        """Start one of ``table``'s tasks (cancelled with the table, see
+        :meth:`cancel_table`)."""
+        task = asyncio.get_running_loop().create_task(coro, name=name)
+        self.track(table, task)
+        return task
+
+    def track(self, table: object, task: asyncio.Task[Any]) -> None:
+        """Keep a task started elsewhere as one of ``table``'s."""
+        key = id(table)
+        self._tables.setdefault(key, {})[task] = None
+        task.add_done_callback(lambda t: self._untrack(key, t))
+
+    def _untrack(self, key: int, task: asyncio.Task[Any]) -> None:
+        tasks = self._tables.get(key)
+        if tasks is not None:
+            tasks.pop(task, None)
+            if not tasks:
+                del self._tables[key]
+
+    def table_tasks(self, table: object) -> list[asyncio.Task[Any]]:
+        """``table``'s tasks not done yet (or done moments ago)."""
+        return list(self._tables.get(id(table), ()))
+
+    def cancel_table(
+        self, table: object, *, keep: Callable[[asyncio.Task[Any]], bool] | None = None
+    ) -> None:
+        """Cancel ``table``'s tasks but the one calling this and those ``keep`` keeps;
+        the cancelled ones are no longer the table's."""
+        current = asyncio.current_task()
+        tasks = self._tables.get(id(table), {})
+        for task in list(tasks):
+            if task is current or (keep is not None and keep(task)):
+                continue
+            task.cancel()
+            del tasks[task]
+        if not tasks:
+            self._tables.pop(id(table), None)
 
     def get(self, key: Hashable) -> asyncio.Task[Any] | None:
         """The task under ``key``, if one is running (or done and not yet forgotten)."""
@@ -73,7 +120,8 @@ class Scheduler:
             del self._keyed[key]
 
     def tasks(self) -> list[asyncio.Task[Any]]:
-        return [*self._keyed.values(), *self._loose]
+        tables = [task for tasks in self._tables.values() for task in tasks]
+        return [*self._keyed.values(), *self._loose, *tables]
 
     def cancel_all(self) -> list[asyncio.Task[Any]]:
         """Mark closing and cancel every task; returns them (to wait for)."""

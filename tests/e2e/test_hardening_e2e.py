@@ -402,8 +402,12 @@ async def test_closing_the_host_is_quick_even_with_busy_tables(
             _, _, table = await _started_table(fake, bot, games_channel, alice)
             # A table is in the host's map before its first messages are out and its driver
             # and updater are launched (under its lock): wait for them.
-            await eventually(lambda table=table: table.tasks)
-        tasks = [t for table in bot.host.tables.values() for t in table.tasks]
+            await eventually(lambda table=table: bot.host.ctx.scheduler.table_tasks(table))
+        tasks = [
+            t
+            for table in bot.host.tables.values()
+            for t in bot.host.ctx.scheduler.table_tasks(table)
+        ]
         assert len(tasks) >= 3
         # close() must return within its own bound (generously capped here, not timed).
         await asyncio.wait_for(bot.host.close(timeout=1.0), 30)

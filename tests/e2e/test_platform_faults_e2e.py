@@ -51,11 +51,16 @@ def table_message(fake: FakeDiscord, table) -> FakeMessage | None:
     return None if message.deleted else message
 
 
+def table_tasks(table) -> list[asyncio.Task]:  # type: ignore[no-untyped-def]
+    """The table's tasks (named ``table-<id>-…`` by the host's scheduler)."""
+    return [t for t in asyncio.all_tasks() if t.get_name().startswith(f"table-{table.id}-")]
+
+
 def dms_quiet(table) -> bool:
     """Settled, and no DM work of the table under way (refreshes, retired controls)."""
     if not settled(table) or any(seat.dm_lock.locked() for seat in table.seats):
         return False
-    ongoing = [t for t in table.tasks if not t.done()]
+    ongoing = [t for t in table_tasks(table) if not t.done()]
     return all(t.get_name().endswith(("-driver", "-updater")) for t in ongoing)
 
 
@@ -411,7 +416,7 @@ async def test_a_click_made_while_the_gateway_is_down_is_replayed_at_the_resume(
 
 def running_tasks(table, kind: str) -> int:
     return sum(
-        1 for t in table.tasks if t.get_name() == f"table-{table.id}-{kind}" and not t.done()
+        1 for t in table_tasks(table) if t.get_name() == f"table-{table.id}-{kind}" and not t.done()
     )
 
 

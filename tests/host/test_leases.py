@@ -231,7 +231,7 @@ async def test_a_lease_lost_mid_drive_stops_the_driver_and_nothing_is_applied_tw
         assert stale.driven  # both drove meanwhile
         await a.leases._renew()  # A's renewal comes back: the lease is B's now
         assert not stale.driven and table_id not in a.leases._held
-        await until(lambda: all(t.done() for t in stale.tasks))
+        await until(lambda: all(t.done() for t in a.ctx.scheduler.table_tasks(stale)))
         # The match ends (B plays it on, unless A's last move ended it during the overlap)
         # and B forgets it (A keeps a cache that would serve clicks, driven no more).
         await until(lambda: table_id not in b.tables)

@@ -8,6 +8,8 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from bot.host.budget import Priority
+from bot.host.manager import TableHost
+from bot.host.table import Table
 from bot.store import SeatRow
 from tests.host.offline import offline_host
 from tests.host.test_leases import ALICE, FAST, closing, open_table
@@ -86,7 +88,7 @@ async def test_the_movers_dm_is_drawn_and_sent_after_the_table_is_let_go(tmp_pat
         first = table.seats[mover].dm_plans
         host.presenter._refresh_dm_soon(table, table.seats[mover])  # a later refresh of the same DM
         gate.set()
-        await asyncio.wait_for(asyncio.gather(*_dm_tasks(table)), 5)
+        await asyncio.wait_for(asyncio.gather(*_dm_tasks(host, table)), 5)
         assert sent == [(other.seat, other.dm_plans), (mover, first + 1)]
         assert table.state.version == version
         assert shown[mover] == table.state.view(mover)
@@ -127,7 +129,7 @@ async def test_an_overtaken_new_message_is_sent_by_the_plan_that_overtook_it(tmp
             await host.log._apply(table, mover, code, "player")
         later = host.presenter._hand_content(table, seat, host.seat_locale(seat))
         host.presenter._refresh_dm_soon(table, seat)
-        first, second = _dm_tasks(table)
+        first, second = _dm_tasks(host, table)
         await asyncio.wait_for(second, 5)  # (the first still drawing)
         assert out == [("send", later)]
         gate.set()
@@ -137,6 +139,6 @@ async def test_an_overtaken_new_message_is_sent_by_the_plan_that_overtook_it(tmp
         assert seat.dm_pending_acting is None, seat
 
 
-def _dm_tasks(table) -> list[asyncio.Task]:  # type: ignore[no-untyped-def]
+def _dm_tasks(host: TableHost, table: Table) -> list[asyncio.Task[Any]]:
     """The table's background DM refreshes, oldest first."""
-    return [t for t in table.tasks if "-dm-" in t.get_name()]
+    return [t for t in host.ctx.scheduler.table_tasks(table) if "-dm-" in t.get_name()]
