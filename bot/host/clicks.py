@@ -19,7 +19,9 @@ from bot.host.cluster import Conflict, TableLog
 from bot.host.components import form_answers, form_modal, release_view
 from bot.host.driver import Driver
 from bot.host.hints import UNRATED_NOTE, hint_message, hints_offered, mark_hinted
+from bot.host.intents import Outcome
 from bot.host.lifecycle import Sessions
+from bot.host.outbox import Outbox
 from bot.host.presenter import Presenter
 from bot.host.replies import (
     acknowledge,
@@ -45,12 +47,14 @@ class Clicks:
         sessions: Sessions,
         log: TableLog,
         presenter: Presenter,
+        outbox: Outbox,
         driver: Driver,
     ) -> None:
         self.ctx = ctx
         self.sessions = sessions
         self.log = log
         self.presenter = presenter
+        self.outbox = outbox
         self.driver = driver
 
     async def on_action(
@@ -116,7 +120,9 @@ class Clicks:
             )
             # The DM is refreshed too (even after a move from the ephemeral hand): it must not
             # keep the old decision's buttons, and the next decision then comes as a new DM.
-            await self.presenter._after_change(table, events, via=interaction if answered else None)
+            await self.log.publish(
+                Outcome(table, tuple(events), via=interaction if answered else None)
+            )
             if from_private_hand:
                 await self._edit_ephemeral_hand(interaction, table, seat)
 
@@ -181,7 +187,7 @@ class Clicks:
         if interaction.guild_id is None:
             keep_token(table.seats[seat], interaction)
         if table.driven:
-            await self.presenter._after_change(table, [], via=interaction, changed=[seat])
+            await self.log.publish(Outcome(table, via=interaction, changed=frozenset([seat])))
             table.wake_driver()  # (a claim may be in meanwhile: then the pass counts now)
         else:  # the process driving the table shows the DMs; it applies the pass at the close
             await followup(interaction, Text("👍 You pass; the window closes for everyone alike."))
@@ -248,7 +254,7 @@ class Clicks:
                         prefix="⚠️ ",
                     )
             if failure is None or (made and not isinstance(failure, Conflict)):
-                await self.presenter._after_change(table, events)
+                await self.log.publish(Outcome(table, tuple(events)))
 
     def _precheck(self, table: Table | None, user_id: int, seat: int, version: int) -> Text | None:
         """Why a click cannot be taken (None if it can). In-memory only: it must be fast."""
@@ -297,7 +303,7 @@ class Clicks:
             s.ai_takeover = False
             s.timeouts = 0
             await self.ctx.store.update_seat(table.id, seat, ai_takeover=False, timeouts=0)
-            await self.presenter._post(
+            await self.outbox._post(
                 table, Text("👋 {name} is back and plays their own seat again.", name=s.name)
             )
             if table.driven:
@@ -323,7 +329,7 @@ class Clicks:
                 await self.log._catch_up(table)
             if seat.seat not in table.prompts:
                 table.changed_prompts()
-            file = await self.presenter._render(table, "render_hand", seat.seat, locale)
+            file = await self.outbox._render(table, "render_hand", seat.seat, locale)
             kwargs: dict[str, Any] = {"content": self.presenter._hand_content(table, seat, locale)}
             view = self.presenter._hand_view(table, seat, locale)
             if view is not None:
@@ -340,7 +346,7 @@ class Clicks:
     ) -> None:
         s = table.seats[seat]
         locale = locale_of(interaction)
-        file = await self.presenter._render(table, "render_hand", seat, locale)
+        file = await self.outbox._render(table, "render_hand", seat, locale)
         view = self.presenter._hand_view(table, s, locale)
         with contextlib.suppress(discord.HTTPException):
             await interaction.edit_original_response(
@@ -396,7 +402,7 @@ class Clicks:
             await ephemeral(interaction, problem)
             return
         if first:
-            await self.presenter._post(
+            await self.outbox._post(
                 table,
                 Text(
                     "💡 {name} asked for a hint: this match will not be rated.",

@@ -32,8 +32,8 @@ from typing import Any
 
 from bot.engine import IllegalAction
 from bot.host.base import HostContext
+from bot.host.intents import Outcome, Subscriber
 from bot.host.options import game_options
-from bot.host.presenter import Presenter
 from bot.host.table import Table, serving
 from bot.host.tokens import TOKEN_SECONDS, ClickToken
 from bot.i18n import Text
@@ -87,11 +87,22 @@ class TableEnded(Conflict):
 class TableLog:
     """The action log as the truth of a table: an action is checked, appended (the commit
     point) and only then applied; a table not driven here is a cache brought up to date
-    from the log. Whatever changes is handed to the presenter."""
+    from the log. What a change made is published as an :class:`Outcome` to the
+    subscribers (the presenter), never shown from here."""
 
-    def __init__(self, ctx: HostContext, presenter: Presenter) -> None:
+    def __init__(self, ctx: HostContext) -> None:
         self.ctx = ctx
-        self.presenter = presenter
+        #: Who is told of every change (the presenter first; see bot.host.manager).
+        self._subscribers: list[Subscriber] = []
+
+    def subscribe(self, subscriber: Subscriber) -> None:
+        """Tell ``subscriber`` of every change made through this log, in order."""
+        self._subscribers.append(subscriber)
+
+    async def publish(self, outcome: Outcome) -> None:
+        """Hand what a change made to the subscribers (each in turn, awaited)."""
+        for subscriber in self._subscribers:
+            await subscriber(outcome)
 
     async def _apply(
         self, table: Table, seat: int, code: str, source: str, click: SharedClick | None = None
@@ -215,7 +226,7 @@ class TableLog:
             events = []
         if table.driven:  # the players who moved elsewhere may have changed language there
             await self.ctx.locales.load((s.user_id for s in table.humans()), refresh=True)
-        await self.presenter._after_change(table, events, changed=changed)
+        await self.publish(Outcome(table, tuple(events), changed=frozenset(changed)))
         return True
 
     def _adopt_click(self, table: Table, seat: int, click: SharedClick) -> None:

@@ -18,6 +18,8 @@ from bot.engine.spec import STRONG
 from bot.host.base import HostContext
 from bot.host.cluster import Conflict, Leases, NotSaved, TableLog
 from bot.host.finish import Results
+from bot.host.intents import Outcome
+from bot.host.outbox import Outbox
 from bot.host.presenter import Presenter
 from bot.host.table import Seat, Table
 from bot.i18n import Text, localize, ntext
@@ -71,12 +73,14 @@ class Driver:
         leases: Leases,
         results: Results,
         presenter: Presenter,
+        outbox: Outbox,
     ) -> None:
         self.ctx = ctx
         self.log = log
         self.leases = leases
         self.results = results
         self.presenter = presenter
+        self.outbox = outbox
 
     async def _drive(self, table: Table) -> None:
         """Plays AI seats and applies default actions when deadlines pass.
@@ -220,7 +224,7 @@ class Driver:
             except IllegalAction as e:
                 log.error("table %s: AI chose illegal %r (%s); using default", table.id, code, e)
                 events = await self.log._apply(table, seat, table.state.default_action(seat), "ai")
-            await self.presenter._after_change(table, events)
+            await self.log.publish(Outcome(table, tuple(events)))
 
     async def _only_answer(self, table: Table, seat: int) -> None:
         """Play a person's decision that has one answer (under the table's lock)."""
@@ -229,7 +233,7 @@ class Driver:
             events = await self.log._apply(table, seat, code, "auto")
         except Conflict:
             return  # the log moved on: the driver plans again from the new state
-        await self.presenter._after_change(table, events)
+        await self.log.publish(Outcome(table, tuple(events)))
 
     async def _answer_moot(self, table: Table) -> bool:
         """In an answer window once a claim is in: answer for a seat whose answer can no
@@ -254,7 +258,7 @@ class Driver:
                     events = await self.log._apply(table, seat, code, "player" if held else "auto")
                 except Conflict:
                     return True
-                await self.presenter._after_change(table, events)
+                await self.log.publish(Outcome(table, tuple(events)))
                 return True
         return False
 
@@ -289,7 +293,7 @@ class Driver:
                 except IllegalAction as e:
                     log.error("table %s: AI's optional %r refused: %s", table.id, code, e)
                     continue
-                await self.presenter._after_change(table, events)
+                await self.log.publish(Outcome(table, tuple(events)))
                 return True
         return False
 
@@ -332,13 +336,11 @@ class Driver:
                 except Conflict:
                     return  # the decision was made elsewhere meanwhile
                 if answering or source != "timeout":
-                    await self.presenter._after_change(table, events)
+                    await self.log.publish(Outcome(table, tuple(events)))
                     continue
                 notes = await self._timed_out(table, s)
-                await self.presenter._post(
-                    table, " ".join(localize(table.locale, n) for n in notes)
-                )
-                await self.presenter._after_change(table, events)
+                await self.outbox._post(table, " ".join(localize(table.locale, n) for n in notes))
+                await self.log.publish(Outcome(table, tuple(events)))
                 if s.ai_takeover:
                     await self.presenter._refresh_dm(table, s)
 

@@ -15,6 +15,7 @@ from bot.host.base import HostContext
 from bot.host.budget import Priority
 from bot.host.cluster import Leases
 from bot.host.lobby_board import LobbyBoard
+from bot.host.outbox import Outbox
 from bot.host.presenter import Presenter
 from bot.host.recovery import Recovery
 from bot.host.table import Table
@@ -31,12 +32,14 @@ class Results:
         self,
         ctx: HostContext,
         presenter: Presenter,
+        outbox: Outbox,
         recovery: Recovery,
         leases: Leases,
         board: LobbyBoard,
     ) -> None:
         self.ctx = ctx
         self.presenter = presenter
+        self.outbox = outbox
         self.recovery = recovery
         self.leases = leases
         self.board = board
@@ -128,7 +131,7 @@ class Results:
             lines.append(f"{medals.get(place, f'{place}.')} {who} — {score}")
         lines.append(localize(loc, Text("See `/leaderboard` for the server's standings.")))
         humans = [s.user_id for s in table.seats if s.user_id and not s.is_ai]
-        await self.presenter._post(table, "\n".join(lines), ping=humans)
+        await self.outbox._post(table, "\n".join(lines), ping=humans)
         for s in table.seats:
             if not s.is_ai and s.user_id is not None and not s.dms_closed:
                 await self.presenter._refresh_dm(table, s)
@@ -151,7 +154,7 @@ class Results:
         self.ctx.scheduler.cancel_table(table)
         async with table.lock:  # let an action in progress finish first
             if in_thread:
-                await self.presenter._post(table, note)
+                await self.outbox._post(table, note)
             for seat in table.seats:
                 if seat.user_id is None or seat.is_ai or seat.dm_message_id is None:
                     continue
@@ -163,7 +166,7 @@ class Results:
                     note=note,
                 )
                 with contextlib.suppress(discord.HTTPException):
-                    await self.presenter._edit_dm(
+                    await self.outbox._edit_dm(
                         seat, None, {"content": localize(loc, content), "view": None}
                     )
             with contextlib.suppress(discord.HTTPException):

@@ -16,10 +16,21 @@ from typing import Any
 
 import discord
 
-from bot.engine.spec import NORMAL
 from bot.host.base import HostContext
 from bot.host.clicks import Clicks, let_go_of_payloads
 from bot.host.components import release_view
+from bot.host.intents import (
+    Abort,
+    FormOpen,
+    FormSent,
+    HintIntent,
+    Intent,
+    LobbyIntent,
+    Move,
+    Reclaim,
+    ShowHand,
+    SpectateIntent,
+)
 from bot.host.lobby import Lobby
 from bot.host.replies import report_error
 from bot.host.spectate import Spectate
@@ -63,47 +74,29 @@ class Gateway:
             let_go_of_payloads(interaction)
             release_view(view)
 
-    async def on_action(
-        self, interaction: discord.Interaction, table_id: int, seat: int, version: int, code: str
-    ) -> None:
-        await self.clicks.on_action(interaction, table_id, seat, version, code)
-
-    async def on_form(
-        self, interaction: discord.Interaction, table_id: int, seat: int, version: int, verb: str
-    ) -> None:
-        await self.clicks.on_form(interaction, table_id, seat, version, verb)
-
-    async def on_form_submit(
-        self, interaction: discord.Interaction, table_id: int, seat: int, version: int, verb: str
-    ) -> None:
-        await self.clicks.on_form_submit(interaction, table_id, seat, version, verb)
-
-    async def on_show_hand(self, interaction: discord.Interaction, table_id: int) -> None:
-        await self.clicks.on_show_hand(interaction, table_id)
-
-    async def on_reclaim(self, interaction: discord.Interaction, table_id: int, seat: int) -> None:
-        await self.clicks.on_reclaim(interaction, table_id, seat)
-
-    async def on_hint(
-        self,
-        interaction: discord.Interaction,
-        table_id: int,
-        seat: int,
-        version: int,
-        *,
-        confirmed: bool,
-    ) -> None:
-        await self.clicks.on_hint(interaction, table_id, seat, version, confirmed=confirmed)
-
-    async def on_spectate(
-        self, interaction: discord.Interaction, table_id: int, *, refresh: bool
-    ) -> None:
-        await self.spectate.on_spectate(interaction, table_id, refresh=refresh)
-
-    async def on_lobby(
-        self, interaction: discord.Interaction, table_id: int, action: str, level: str = NORMAL
-    ) -> None:
-        await self.lobby.on_lobby(interaction, table_id, action, level)
+    async def handle(self, interaction: discord.Interaction, intent: Intent) -> None:
+        """Hand ``intent`` to the intake that serves its kind (which answers it)."""
+        match intent:
+            case Move(table_id, seat, version, code):
+                await self.clicks.on_action(interaction, table_id, seat, version, code)
+            case FormOpen(table_id, seat, version, verb):
+                await self.clicks.on_form(interaction, table_id, seat, version, verb)
+            case FormSent(table_id, seat, version, verb):
+                await self.clicks.on_form_submit(interaction, table_id, seat, version, verb)
+            case ShowHand(table_id):
+                await self.clicks.on_show_hand(interaction, table_id)
+            case Reclaim(table_id, seat):
+                await self.clicks.on_reclaim(interaction, table_id, seat)
+            case HintIntent(table_id, seat, version, confirmed):
+                await self.clicks.on_hint(interaction, table_id, seat, version, confirmed=confirmed)
+            case SpectateIntent(table_id, refresh):
+                await self.spectate.on_spectate(interaction, table_id, refresh=refresh)
+            case LobbyIntent(table_id, action, level):
+                await self.lobby.on_lobby(interaction, table_id, action, level)
+            case Abort(table_id):
+                await self.lobby.abort(interaction, table_id)
+            case _:
+                raise TypeError(f"no intake serves {intent!r}")
 
     async def open_lobby(
         self,
@@ -112,7 +105,5 @@ class Gateway:
         options: dict[str, Any],
         language: str | None = None,
     ) -> None:
+        """``/<game> new`` (a command, not a click: its options are the cog's)."""
         await self.lobby.open_lobby(interaction, game, options, language)
-
-    async def abort(self, interaction: discord.Interaction, table_id: int) -> None:
-        await self.lobby.abort(interaction, table_id)

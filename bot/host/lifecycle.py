@@ -31,6 +31,7 @@ from bot.host.finish import Results
 from bot.host.hints import settle_hints
 from bot.host.lobby_board import LobbyBoard
 from bot.host.options import game_options
+from bot.host.outbox import Outbox
 from bot.host.presenter import DmPlan, Presenter
 from bot.host.table import Seat, Table
 from bot.host.tokens import TOKEN_SECONDS
@@ -51,6 +52,7 @@ class Sessions:
         self,
         ctx: HostContext,
         presenter: Presenter,
+        outbox: Outbox,
         results: Results,
         driver: Driver,
         leases: Leases,
@@ -58,6 +60,7 @@ class Sessions:
     ) -> None:
         self.ctx = ctx
         self.presenter = presenter
+        self.outbox = outbox
         self.results = results
         self.driver = driver
         self.leases = leases
@@ -305,7 +308,7 @@ class Sessions:
         # they wait for a loop that keeps up (the clicks of every table that came back at
         # once come first) and for spare budget, and never hold the table while they wait.
         await self.ctx.loop_watch.calm()
-        await self.presenter._post(
+        await self.outbox._post(
             table,
             Text("♻️ Teahouse restarted — this game carries on from where it was."),
             priority=Priority.BACKGROUND,

@@ -5,19 +5,22 @@ It builds the host's parts, each a module a reader can take on its own and each 
 the parts it uses in its constructor (none inherits from another, and no module imports
 one that imports it back), in the order a click goes through them:
 
-1. the **gateway** (:mod:`bot.host.gateway`): an interaction comes in, is answered, and is
+1. the **gateway** (:mod:`bot.host.gateway`): an interaction comes in as a frozen intent
+   (:mod:`bot.host.intents`: a ``Move``, a ``LobbyIntent``…), is answered, and is
    handed to its intake — :mod:`bot.host.clicks` (moves, forms, Show my hand, I'm back,
    Hint), :mod:`bot.host.lobby` (``/<game> new``, the lobby's buttons, ``/table abort``),
    :mod:`bot.host.spectate`; any failure gets the one error reply;
 2. the **table's log** (:class:`bot.host.cluster.TableLog`): an action is checked, appended
-   to the store's log (the commit point) and applied; the driver
+   to the store's log (the commit point) and applied, and what it made is published as an
+   :class:`~bot.host.intents.Outcome` to the log's subscribers; the driver
    (:mod:`bot.host.driver`: AI seats, deadlines, timeouts) makes its moves through it too.
    The **sessions** (:mod:`bot.host.lifecycle`) start, load, take over (with the
    :class:`~bot.host.cluster.Leases`) and close tables;
 3. the **presenter** (:mod:`bot.host.presenter`): what a change shows — prompts, deadlines,
    DMs, the table message, posts; its subscribers are the results (:mod:`bot.host.finish`)
    and the deal summaries (:mod:`bot.host.spectate`);
-4. the way out: the REST budget (:mod:`bot.host.budget`), the render pool
+4. the **outbox** (:mod:`bot.host.outbox`): posts, DMs and pictures carried to Discord —
+   the REST budget (:mod:`bot.host.budget`), the render pool
    (:class:`~bot.host.base.HostContext`), click tokens (:mod:`bot.host.tokens`) and
    Discord's failure modes (:mod:`bot.host.recovery`).
 
@@ -44,12 +47,24 @@ from bot.host.cluster import Conflict, Leases, TableLog
 from bot.host.driver import Driver
 from bot.host.finish import Results
 from bot.host.gateway import Gateway
+from bot.host.intents import (
+    Abort,
+    FormOpen,
+    FormSent,
+    HintIntent,
+    LobbyIntent,
+    Move,
+    Reclaim,
+    ShowHand,
+    SpectateIntent,
+)
 from bot.host.lag import LoopWatch
 from bot.host.lifecycle import Sessions
 from bot.host.lobby import Lobby, derived_seed
 from bot.host.lobby_board import LobbyBoard
 from bot.host.locales import LocaleMemory
 from bot.host.options import game_options
+from bot.host.outbox import Outbox
 from bot.host.presenter import Presenter
 from bot.host.recovery import Recovery
 from bot.host.replies import report_error
@@ -78,21 +93,26 @@ class TableHost:
     def __init__(self, bot: discord.Client, store: Store, settings: Settings) -> None:
         self.ctx = ctx = HostContext(bot, store, settings)
         self.recovery = Recovery(ctx)
-        self.presenter = Presenter(ctx, self.recovery)
+        self.outbox = Outbox(ctx, self.recovery)
+        self.presenter = Presenter(ctx, self.recovery, self.outbox)
         self.board = LobbyBoard(ctx)
         self.leases = Leases(ctx)
-        self.log = TableLog(ctx, self.presenter)
-        self.results = Results(ctx, self.presenter, self.recovery, self.leases, self.board)
-        self.driver = Driver(ctx, self.log, self.leases, self.results, self.presenter)
-        self.sessions = Sessions(
-            ctx, self.presenter, self.results, self.driver, self.leases, self.board
+        self.log = TableLog(ctx)
+        self.results = Results(
+            ctx, self.presenter, self.outbox, self.recovery, self.leases, self.board
         )
-        self.clicks = Clicks(ctx, self.sessions, self.log, self.presenter, self.driver)
-        self.spectate = Spectate(ctx, self.sessions, self.log, self.presenter)
+        self.driver = Driver(ctx, self.log, self.leases, self.results, self.presenter, self.outbox)
+        self.sessions = Sessions(
+            ctx, self.presenter, self.outbox, self.results, self.driver, self.leases, self.board
+        )
+        self.clicks = Clicks(ctx, self.sessions, self.log, self.presenter, self.outbox, self.driver)
+        self.spectate = Spectate(ctx, self.sessions, self.log, self.presenter, self.outbox)
         self.lobby = Lobby(ctx, self.board, self.leases, self.sessions, self.results)
         self.gateway = Gateway(ctx, self.clicks, self.lobby, self.spectate)
-        # What a change shows, beyond the presenter's own: the end (results) and a deal's
+        # Data flows one way: a table's log publishes what a change made; the presenter
+        # shows it and tells its own subscribers of the end (the results) and of a deal's
         # end (its summary).
+        self.log.subscribe(self.presenter.show)
         self.presenter.finish_table = self.results._finish
         self.presenter.deal_summary = self.spectate._post_deal_summary
 
@@ -164,23 +184,23 @@ class TableHost:
     async def on_action(
         self, interaction: discord.Interaction, table_id: int, seat: int, version: int, code: str
     ) -> None:
-        await self.gateway.on_action(interaction, table_id, seat, version, code)
+        await self.gateway.handle(interaction, Move(table_id, seat, version, code))
 
     async def on_form(
         self, interaction: discord.Interaction, table_id: int, seat: int, version: int, verb: str
     ) -> None:
-        await self.gateway.on_form(interaction, table_id, seat, version, verb)
+        await self.gateway.handle(interaction, FormOpen(table_id, seat, version, verb))
 
     async def on_form_submit(
         self, interaction: discord.Interaction, table_id: int, seat: int, version: int, verb: str
     ) -> None:
-        await self.gateway.on_form_submit(interaction, table_id, seat, version, verb)
+        await self.gateway.handle(interaction, FormSent(table_id, seat, version, verb))
 
     async def on_show_hand(self, interaction: discord.Interaction, table_id: int) -> None:
-        await self.gateway.on_show_hand(interaction, table_id)
+        await self.gateway.handle(interaction, ShowHand(table_id))
 
     async def on_reclaim(self, interaction: discord.Interaction, table_id: int, seat: int) -> None:
-        await self.gateway.on_reclaim(interaction, table_id, seat)
+        await self.gateway.handle(interaction, Reclaim(table_id, seat))
 
     async def on_hint(
         self,
@@ -191,17 +211,17 @@ class TableHost:
         *,
         confirmed: bool,
     ) -> None:
-        await self.gateway.on_hint(interaction, table_id, seat, version, confirmed=confirmed)
+        await self.gateway.handle(interaction, HintIntent(table_id, seat, version, confirmed))
 
     async def on_spectate(
         self, interaction: discord.Interaction, table_id: int, *, refresh: bool
     ) -> None:
-        await self.gateway.on_spectate(interaction, table_id, refresh=refresh)
+        await self.gateway.handle(interaction, SpectateIntent(table_id, refresh))
 
     async def on_lobby(
         self, interaction: discord.Interaction, table_id: int, action: str, level: str = NORMAL
     ) -> None:
-        await self.gateway.on_lobby(interaction, table_id, action, level)
+        await self.gateway.handle(interaction, LobbyIntent(table_id, action, level))
 
     async def open_lobby(
         self,
@@ -213,7 +233,7 @@ class TableHost:
         await self.gateway.open_lobby(interaction, game, options, language)
 
     async def abort(self, interaction: discord.Interaction, table_id: int) -> None:
-        await self.gateway.abort(interaction, table_id)
+        await self.gateway.handle(interaction, Abort(table_id))
 
     # ------------------------------------------------------------------ tables
     async def table(self, table_id: int) -> Table | None:

@@ -30,6 +30,7 @@ from bot.host.cluster import TableLog
 from bot.host.components import spectator_view
 from bot.host.lifecycle import Sessions
 from bot.host.options import game_options
+from bot.host.outbox import Outbox
 from bot.host.presenter import Presenter
 from bot.host.replies import ephemeral, from_table_guild, locale_of, may_see_channel
 from bot.host.table import Table
@@ -112,12 +113,18 @@ class Spectate:
     the presenter)."""
 
     def __init__(
-        self, ctx: HostContext, sessions: Sessions, log: TableLog, presenter: Presenter
+        self,
+        ctx: HostContext,
+        sessions: Sessions,
+        log: TableLog,
+        presenter: Presenter,
+        outbox: Outbox,
     ) -> None:
         self.ctx = ctx
         self.sessions = sessions
         self.log = log
         self.presenter = presenter
+        self.outbox = outbox
 
     async def on_spectate(
         self, interaction: discord.Interaction, table_id: int, *, refresh: bool
@@ -183,7 +190,7 @@ class Spectate:
     ) -> discord.File | None:
         """The table picture of a public view in ``locale``, in the render pool (behind the
         players' renders: a spectator waits)."""
-        return await self.presenter._render_view(
+        return await self.outbox._render_view(
             table, "render_table", public, Priority.TABLE, f"{table.game}-spectator.png", locale
         )
 
@@ -223,7 +230,7 @@ class Spectate:
             if data
             else None
         )
-        await self.presenter._post(table, "\n".join(lines), file)
+        await self.outbox._post(table, "\n".join(lines), file)
 
 
 __all__ = ["Spectate", "hands_line", "spectator_text"]

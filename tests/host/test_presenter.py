@@ -70,7 +70,7 @@ async def test_the_movers_dm_is_drawn_and_sent_after_the_table_is_let_go(tmp_pat
             shown[seat.seat] = plan.hand_view
             return True  # delivered
 
-        host.presenter._render_view = render_view  # type: ignore[method-assign]
+        host.outbox._render_view = render_view  # type: ignore[method-assign]
         host.presenter._deliver_dm = deliver  # type: ignore[method-assign]
         for seat in table.seats:
             seat.dm_message_id, seat.dm_hand_key = 1000 + seat.seat, "drawn before"
@@ -116,9 +116,9 @@ async def test_an_overtaken_new_message_is_sent_by_the_plan_that_overtook_it(tmp
         async def edit_dm(seat, clicked, edit):  # type: ignore[no-untyped-def]
             out.append(("edit", edit["content"]))
 
-        host.presenter._render_view = render_view  # type: ignore[method-assign]
-        host.presenter._send_dm = send_dm  # type: ignore[method-assign]
-        host.presenter._edit_dm = edit_dm  # type: ignore[method-assign]
+        host.outbox._render_view = render_view  # type: ignore[method-assign]
+        host.outbox._send_dm = send_dm  # type: ignore[method-assign]
+        host.outbox._edit_dm = edit_dm  # type: ignore[method-assign]
         (mover,) = table.state.to_act
         seat = table.seats[1 - mover]  # not to act: its DMs are edits once it has one
         seat.dm_message_id = None
