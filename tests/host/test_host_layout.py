@@ -118,3 +118,15 @@ def test_the_checks_see_a_lazy_import_cycle_and_a_mixin(tmp_path: Path) -> None:
     trees = host_modules(tmp_path)
     assert import_cycles(trees) == [["first", "second", "first"]]
     assert mixed_classes(trees) == ["third.LobbyMixin()", "third.Host(A, B)"]
+
+
+def test_no_part_reaches_back_to_the_host_that_wires_it() -> None:
+    """The parts are handed what they use; none imports the façade that builds them (a
+    part holding ``TableHost`` would reach every other part through it)."""
+    trees = host_modules()
+    importers = sorted(
+        name
+        for name, tree in trees.items()
+        if "manager" in imported_host_modules(tree, set(trees)) and name != "__init__"
+    )
+    assert importers == []
