@@ -21,6 +21,10 @@ does not drive only applies and logs it (a DM click with its token): the driving
 shows the change, so DMs have one sender, and answers the player through that token as if
 the click had come to it (no REST budget). On PostgreSQL every append notifies the others (``LISTEN``/``NOTIFY``), so
 the driving process reads a move served elsewhere at once, not at its next look.
+
+Here: :class:`TableLog` (the log decides) and :class:`Leases` (leases held, renewed, let
+go of, and the notifications); the takeover scan and takeovers are the
+:class:`~bot.host.lifecycle.Sessions`'.
 """
 
 from __future__ import annotations

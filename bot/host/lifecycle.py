@@ -1,6 +1,8 @@
 """A table's life in this process: started from a lobby, or loaded from the log (restored
 after a restart, taken over, or loaded to serve a click); its tasks (the updater of the
-table message and the driver) launched, restarted after a crash, and stopped at close.
+table message and the driver) launched, restarted after a crash, and stopped at close;
+the takeover scan that claims free leases (see bot.host.cluster). :class:`Sessions` is the
+registry of the tables this process holds.
 """
 
 from __future__ import annotations
