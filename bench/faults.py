@@ -210,9 +210,9 @@ class Soak:
         async def post(table: Any, text: str, *args: Any, **kwargs: Any) -> None:
             self.posts.append((table.id, text))
 
-        host._render = nothing  # type: ignore[method-assign]
-        host._render_view = nothing  # type: ignore[method-assign]
-        host._post = post  # type: ignore[method-assign]
+        host.outbox._render = nothing  # type: ignore[method-assign]
+        host.outbox._render_view = nothing  # type: ignore[method-assign]
+        host.outbox._post = post  # type: ignore[method-assign]
         self.hosts[name] = host
         return host
 
@@ -332,7 +332,7 @@ class Soak:
         await asyncio.sleep(1.0)
         restarted = await self.start_host("a")
         await restarted.restore()
-        restarted.start_leases()
+        restarted.sessions.start_leases()
         self.fault_ends.append(time.monotonic())
         await asyncio.sleep(pause)
 
@@ -415,7 +415,7 @@ class Soak:
         await self.open_tables(tables)
         await first.restore()
         for host in self.hosts.values():
-            host.start_leases()
+            host.sessions.start_leases()
         people = [asyncio.ensure_future(self.person(t)) for t in self.table_ids]
         try:
             await self.faults(server)

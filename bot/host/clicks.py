@@ -14,61 +14,58 @@ import discord
 
 from bot.engine import IllegalAction
 from bot.engine.ui import Form
-from bot.host.base import HostBase
-from bot.host.cluster import Conflict
+from bot.host.base import HostContext
+from bot.host.cluster import Conflict, TableLog
 from bot.host.components import form_answers, form_modal, release_view
+from bot.host.driver import Driver
+from bot.host.hints import UNRATED_NOTE, hint_message, hints_offered, mark_hinted
+from bot.host.intents import Outcome
+from bot.host.lifecycle import Sessions
+from bot.host.outbox import Outbox
+from bot.host.presenter import Presenter
 from bot.host.replies import (
     acknowledge,
     ephemeral,
     followup,
     from_table_guild,
     locale_of,
-    report_error,
 )
 from bot.host.table import SERVING_TASK_SUFFIX, Seat, Table
 from bot.host.text import NO_PINGS
 from bot.host.tokens import ClickToken
-from bot.i18n import Text
+from bot.i18n import Text, localize
 from bot.store import SharedClick
 
 
-class ClicksMixin(HostBase):
-    async def guarded(
-        self,
-        interaction: discord.Interaction,
-        what: str,
-        table_id: int | None,
-        work: Any,
-        *,
-        view: discord.ui.View | discord.ui.LayoutView | None = None,
-    ) -> None:
-        """Run a click's handler; if it raises, log it and answer the user (never silent).
-        The clicker's language is remembered first (their DMs are written in it).
+class Clicks:
+    """The intake of a table's clicks: action buttons, selects and forms, Show my hand,
+    I'm back and Hint; each checked, answered and handed to the table's log."""
 
-        Afterwards the click lets go of what it no longer needs (see
-        :func:`let_go_of_payloads`), and ``view``, the one discord.py rebuilt from the
-        clicked message to find the component, is released (see
-        :func:`~bot.host.components.release_view`): otherwise both wait for a full garbage
-        collection. (A click held for later, an out-of-turn play gathered with others, is
-        answered through its webhook: it needs neither.)"""
-        self.remember_locale(interaction)
-        try:
-            await work
-        except Exception as error:
-            await report_error(interaction, error, what=what, table_id=table_id)
-        finally:
-            let_go_of_payloads(interaction)
-            release_view(view)
+    def __init__(
+        self,
+        ctx: HostContext,
+        sessions: Sessions,
+        log: TableLog,
+        presenter: Presenter,
+        outbox: Outbox,
+        driver: Driver,
+    ) -> None:
+        self.ctx = ctx
+        self.sessions = sessions
+        self.log = log
+        self.presenter = presenter
+        self.outbox = outbox
+        self.driver = driver
 
     async def on_action(
         self, interaction: discord.Interaction, table_id: int, seat: int, version: int, code: str
     ) -> None:
-        if table_id not in self.tables:
+        if table_id not in self.ctx.tables:
             # Loaded from the log first, which may take seconds while a restart loads every
             # table: the click is acknowledged at once, so it never runs into Discord's 3 s
             # limit ("This interaction failed"); a refusal then comes as a follow-up.
             await acknowledge(interaction)
-        table = await self.table(table_id)
+        table = await self.sessions.table(table_id)
         if table is not None and not from_table_guild(interaction, table):
             table = None
         if table is not None and not table.driven:
@@ -77,15 +74,15 @@ class ClicksMixin(HostBase):
             if not interaction.response.is_done():
                 await acknowledge(interaction)
             async with table.lock:
-                await self._catch_up(table)
+                await self.log._catch_up(table)
         problem = self._precheck(table, interaction.user.id, seat, version)
-        if problem and table is not None and table.driven and self.settings.poll_seconds > 0:
+        if problem and table is not None and table.driven and self.ctx.settings.poll_seconds > 0:
             # Other processes serve this table's clicks: the refusal may come from a move
             # made there that this process has not read yet.
             if not interaction.response.is_done():
                 await acknowledge(interaction)
             async with table.lock:  # (the driver may have read it meanwhile)
-                await self._sync_with_log(table)
+                await self.log._sync_with_log(table)
                 problem = self._precheck(table, interaction.user.id, seat, version)
         if problem:
             await ephemeral(interaction, problem)
@@ -106,7 +103,7 @@ class ClicksMixin(HostBase):
             if problem is None:
                 click = shared_click(table, interaction)
                 try:
-                    events = await self._apply(table, seat, code, "player", click)
+                    events = await self.log._apply(table, seat, code, "player", click)
                 except IllegalAction as e:
                     await followup(interaction, e.reason, prefix="⚠️ ")
                     return
@@ -123,7 +120,9 @@ class ClicksMixin(HostBase):
             )
             # The DM is refreshed too (even after a move from the ephemeral hand): it must not
             # keep the old decision's buttons, and the next decision then comes as a new DM.
-            await self._after_change(table, events, via=interaction if answered else None)
+            await self.log.publish(
+                Outcome(table, tuple(events), via=interaction if answered else None)
+            )
             if from_private_hand:
                 await self._edit_ephemeral_hand(interaction, table, seat)
 
@@ -132,12 +131,12 @@ class ClicksMixin(HostBase):
     ) -> None:
         """A button that opens a form (Panda's three passed cards): checked like a move,
         answered with the form (a modal must be the first answer: no defer before it)."""
-        table = await self.table(table_id)
+        table = await self.sessions.table(table_id)
         if table is not None and not from_table_guild(interaction, table):
             table = None
         if table is not None and not table.driven:
             async with table.lock:  # a cache of the log: catch up before judging the click
-                await self._catch_up(table)
+                await self.log._catch_up(table)
         problem = self._precheck(table, interaction.user.id, seat, version)
         form = None
         if problem is None:
@@ -188,7 +187,7 @@ class ClicksMixin(HostBase):
         if interaction.guild_id is None:
             keep_token(table.seats[seat], interaction)
         if table.driven:
-            await self._after_change(table, [], via=interaction, changed=[seat])
+            await self.log.publish(Outcome(table, via=interaction, changed=frozenset([seat])))
             table.wake_driver()  # (a claim may be in meanwhile: then the pass counts now)
         else:  # the process driving the table shows the DMs; it applies the pass at the close
             await followup(interaction, Text("👍 You pass; the window closes for everyone alike."))
@@ -199,7 +198,7 @@ class ClicksMixin(HostBase):
         s = table.seats[seat]
         s.acted_at = time.monotonic()  # they are playing: their next DM is edited in place
         if s.timeouts and not table.driven:
-            await self.store.update_seat(table.id, seat, timeouts=0)
+            await self.ctx.store.update_seat(table.id, seat, timeouts=0)
         s.timeouts = 0
 
     def _gather(
@@ -214,15 +213,13 @@ class ClicksMixin(HostBase):
         """Hold an out-of-turn request briefly: plays arriving together go by priority."""
         if table.batch is None:
             table.batch = []
-            table.track(
-                asyncio.get_running_loop().create_task(
-                    self._apply_gathered(table), name=f"table-{table.id}{SERVING_TASK_SUFFIX}"
-                )
+            self.ctx.scheduler.start_for(
+                table, self._apply_gathered(table), name=f"table-{table.id}{SERVING_TASK_SUFFIX}"
             )
         table.batch.append((seat, code, version, interaction, click))
 
     async def _apply_gathered(self, table: Table) -> None:
-        await asyncio.sleep(self.settings.simultaneous_window)
+        await asyncio.sleep(self.ctx.settings.simultaneous_window)
         async with table.lock:
             batch, table.batch = table.batch or [], None
             requests = []
@@ -238,7 +235,7 @@ class ClicksMixin(HostBase):
             start = table.state.version
             failure: IllegalAction | None = None
             try:
-                events = await self._apply_together(
+                events = await self.log._apply_together(
                     table, [(s, c) for s, c, _ in requests], "player", clicks
                 )
             except IllegalAction as e:  # a conflict, the table ended, or not saved
@@ -257,7 +254,7 @@ class ClicksMixin(HostBase):
                         prefix="⚠️ ",
                     )
             if failure is None or (made and not isinstance(failure, Conflict)):
-                await self._after_change(table, events)
+                await self.log.publish(Outcome(table, tuple(events)))
 
     def _precheck(self, table: Table | None, user_id: int, seat: int, version: int) -> Text | None:
         """Why a click cannot be taken (None if it can). In-memory only: it must be fast."""
@@ -290,7 +287,7 @@ class ClicksMixin(HostBase):
 
     async def on_reclaim(self, interaction: discord.Interaction, table_id: int, seat: int) -> None:
         """A player whose seat an AI took over plays again."""
-        table = await self.table(table_id)
+        table = await self.sessions.table(table_id)
         if table is None or table.finished or not from_table_guild(interaction, table):
             await ephemeral(interaction, Text("This game is over."))
             return
@@ -305,30 +302,19 @@ class ClicksMixin(HostBase):
         async with table.lock:
             s.ai_takeover = False
             s.timeouts = 0
-            await self.store.update_seat(table.id, seat, ai_takeover=False, timeouts=0)
-            await self._post(
+            await self.ctx.store.update_seat(table.id, seat, ai_takeover=False, timeouts=0)
+            await self.outbox._post(
                 table, Text("👋 {name} is back and plays their own seat again.", name=s.name)
             )
             if table.driven:
-                await self._seat_returned(table, s)
+                await self.driver._seat_returned(table, s)
         if not table.driven:
             # The process driving the table learns it from the store before its AI would
             # play the seat, and sends the controls then.
             await followup(interaction, Text("👋 Welcome back: your next decision comes by DM."))
 
-    async def _seat_returned(self, table: Table, s: Seat) -> None:
-        """A seat an AI played is the player's again (under the table's lock, driven here):
-        a fresh decision, deadline and DM."""
-        table.prompts.pop(s.seat, None)
-        table.deadlines.pop(s.seat, None)  # a fresh deadline for the returning player
-        table.changed_prompts()
-        table.set_deadlines(self._turn_seconds(table))
-        await self._refresh_dm(table, s, fresh=True)
-        table.mark_dirty()
-        table.wake_driver()
-
     async def on_show_hand(self, interaction: discord.Interaction, table_id: int) -> None:
-        table = await self.table(table_id)
+        table = await self.sessions.table(table_id)
         if table is None or table.finished or not from_table_guild(interaction, table):
             await ephemeral(interaction, Text("This table is no longer running."))
             return
@@ -340,12 +326,12 @@ class ClicksMixin(HostBase):
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with table.lock:
             if not table.driven:
-                await self._catch_up(table)
+                await self.log._catch_up(table)
             if seat.seat not in table.prompts:
                 table.changed_prompts()
-            file = await self._render(table, "render_hand", seat.seat, locale)
-            kwargs: dict[str, Any] = {"content": self._hand_content(table, seat, locale)}
-            view = self._hand_view(table, seat, locale)
+            file = await self.outbox._render(table, "render_hand", seat.seat, locale)
+            kwargs: dict[str, Any] = {"content": self.presenter._hand_content(table, seat, locale)}
+            view = self.presenter._hand_view(table, seat, locale)
             if view is not None:
                 kwargs["view"] = view
             if file is not None:
@@ -360,20 +346,78 @@ class ClicksMixin(HostBase):
     ) -> None:
         s = table.seats[seat]
         locale = locale_of(interaction)
-        file = await self._render(table, "render_hand", seat, locale)
-        view = self._hand_view(table, s, locale)
+        file = await self.outbox._render(table, "render_hand", seat, locale)
+        view = self.presenter._hand_view(table, s, locale)
         with contextlib.suppress(discord.HTTPException):
             await interaction.edit_original_response(
-                content=self._hand_content(table, s, locale),
+                content=self.presenter._hand_content(table, s, locale),
                 attachments=[file] if file else [],
                 view=view,
             )
         release_view(view)
 
+    async def on_hint(
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        seat: int,
+        version: int,
+        *,
+        confirmed: bool,
+    ) -> None:
+        """A Hint click: checked like a move, answered privately; the game is not touched.
+        ``confirmed``: the "Show the hint" button of an earlier version's warning (hints
+        once took two clicks); it shows the hint like any Hint click."""
+        table = await self.sessions.table(table_id)
+        if table is not None and not from_table_guild(interaction, table):
+            table = None
+        if table is not None and not hints_offered(table):
+            await ephemeral(interaction, Text("Hints are off at this table."))
+            return
+        locale = locale_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if table is not None and not table.driven:
+            async with table.lock:  # a cache of the log: catch up before judging the click
+                await self.log._catch_up(table)
+        problem = self._precheck(table, interaction.user.id, seat, version)
+        if problem:
+            await ephemeral(interaction, problem)
+            return
+        assert table is not None
+        # Who used hints: the store knows hints served by another process too.
+        row = await self.ctx.store.get_table(table.id)
+        stored = row.options.get("hinted") if row is not None else None
+        used = set(table.options.get("hinted") or []) | set(stored or [])
+        async with table.lock:
+            problem = self._precheck(table, interaction.user.id, seat, version)
+            if problem is None:
+                # Asking is playing: their next decision edits their DM in place.
+                table.seats[seat].acted_at = time.monotonic()
+                view = table.state.view(seat)
+                legal = table.state.legal_actions(seat)
+                first = seat not in used
+                if first:
+                    await mark_hinted(self.ctx.store, table, seat)
+        if problem:
+            await ephemeral(interaction, problem)
+            return
+        if first:
+            await self.outbox._post(
+                table,
+                Text(
+                    "💡 {name} asked for a hint: this match will not be rated.",
+                    name=table.seats[seat].name,
+                ),
+            )
+        text = await asyncio.to_thread(hint_message, table.spec, view, legal, locale)
+        if first:  # the button said so; the answer says it once more, the first time
+            text += "\n" + str(localize(locale, UNRATED_NOTE))
+        await interaction.followup.send(text[:2000], ephemeral=True, allowed_mentions=NO_PINGS)
+
 
 def shared_click(table: Table, interaction: discord.Interaction) -> SharedClick | None:
     """A DM click at a table another process drives, as it is logged with its action (see
-    ``ClusterMixin._apply``): that process answers the player through its token (no REST
+    ``TableLog._apply``): that process answers the player through its token (no REST
     budget), as this one would. None for a click in a server, one driven here, or one
     Discord never took (no token to answer with)."""
     if table.driven or interaction.guild_id is not None or not interaction.response.is_done():

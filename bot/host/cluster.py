@@ -21,6 +21,10 @@ does not drive only applies and logs it (a DM click with its token): the driving
 shows the change, so DMs have one sender, and answers the player through that token as if
 the click had come to it (no REST budget). On PostgreSQL every append notifies the others (``LISTEN``/``NOTIFY``), so
 the driving process reads a move served elsewhere at once, not at its next look.
+
+Here: :class:`TableLog` (the log decides) and :class:`Leases` (leases held, renewed, let
+go of, and the notifications); the takeover scan and takeovers are the
+:class:`~bot.host.lifecycle.Sessions`'.
 """
 
 from __future__ import annotations
@@ -31,12 +35,13 @@ import time
 from typing import Any
 
 from bot.engine import IllegalAction
-from bot.host.base import HostBase
+from bot.host.base import HostContext
+from bot.host.intents import Outcome, Subscriber
 from bot.host.options import game_options
-from bot.host.table import Table
+from bot.host.table import Table, serving
 from bot.host.tokens import TOKEN_SECONDS, ClickToken
 from bot.i18n import Text
-from bot.store import LeaseClaim, SharedClick, StoreError, TableClosed, outage_error
+from bot.store import SharedClick, StoreError, TableClosed, outage_error
 
 log = logging.getLogger(__name__)
 
@@ -83,8 +88,26 @@ class TableEnded(Conflict):
         super().__init__(Text("This table is no longer running."))
 
 
-class ClusterMixin(HostBase):
-    # ------------------------------------------------------------------ the log as truth
+class TableLog:
+    """The action log as the truth of a table: an action is checked, appended (the commit
+    point) and only then applied; a table not driven here is a cache brought up to date
+    from the log. What a change made is published as an :class:`Outcome` to the
+    subscribers (the presenter), never shown from here."""
+
+    def __init__(self, ctx: HostContext) -> None:
+        self.ctx = ctx
+        #: Who is told of every change (the presenter first; see bot.host.manager).
+        self._subscribers: list[Subscriber] = []
+
+    def subscribe(self, subscriber: Subscriber) -> None:
+        """Tell ``subscriber`` of every change made through this log, in order."""
+        self._subscribers.append(subscriber)
+
+    async def publish(self, outcome: Outcome) -> None:
+        """Hand what a change made to the subscribers (each in turn, awaited)."""
+        for subscriber in self._subscribers:
+            await subscriber(outcome)
+
     async def _apply(
         self, table: Table, seat: int, code: str, source: str, click: SharedClick | None = None
     ) -> list[Any]:
@@ -116,7 +139,7 @@ class ClusterMixin(HostBase):
         store, :class:`NotSaved` if the store failed."""
         index = table.state.version
         try:
-            await self.store.append_action(table.id, index, seat, code, source, click)
+            await self.ctx.store.append_action(table.id, index, seat, code, source, click)
         except Exception as error:
             raise await self._refusal(table, index, error) from error
 
@@ -167,7 +190,7 @@ class ClusterMixin(HostBase):
         made = table.state.log[start:]
         for offset, (seat, code) in enumerate(made):
             try:
-                await self.store.append_action(
+                await self.ctx.store.append_action(
                     table.id, start + offset, seat, code, source, (clicks or {}).get(seat)
                 )
             except Exception as error:
@@ -186,11 +209,11 @@ class ClusterMixin(HostBase):
         Driving the table, the DM clicks that made those actions elsewhere come with them
         (one statement): the players are answered through them (see :meth:`_adopt_click`)."""
         if table.driven:
-            missed, clicks = await self.store.actions_with_clicks_since(
+            missed, clicks = await self.ctx.store.actions_with_clicks_since(
                 table.id, table.state.version, TOKEN_SECONDS
             )
         else:
-            missed, clicks = await self.store.actions_since(table.id, table.state.version), {}
+            missed, clicks = await self.ctx.store.actions_since(table.id, table.state.version), {}
         if not missed:
             return False
         for seat, click in clicks.items():
@@ -203,11 +226,11 @@ class ClusterMixin(HostBase):
                 events += table.state.apply(seat, code)
                 changed.update(table.changed_prompts())
         except IllegalAction:  # diverged: replay the whole log
-            self._rebuild(table, await self.store.actions(table.id))
+            self._rebuild(table, await self.ctx.store.actions(table.id))
             events = []
         if table.driven:  # the players who moved elsewhere may have changed language there
-            await self.locales.load((s.user_id for s in table.humans()), refresh=True)
-        await self._after_change(table, events, changed=changed)
+            await self.ctx.locales.load((s.user_id for s in table.humans()), refresh=True)
+        await self.publish(Outcome(table, tuple(events), changed=frozenset(changed)))
         return True
 
     def _adopt_click(self, table: Table, seat: int, click: SharedClick) -> None:
@@ -218,7 +241,7 @@ class ClusterMixin(HostBase):
         if not 0 <= seat < len(table.seats):
             return
         s = table.seats[seat]
-        token = ClickToken.of_shared(self.bot, click)
+        token = ClickToken.of_shared(self.ctx.bot, click)
         kept: ClickToken | None = s.token
         if kept is None or (kept.token != token.token and kept.clicked_at < token.clicked_at):
             s.token = token
@@ -230,13 +253,13 @@ class ClusterMixin(HostBase):
         """Bring a cached table (not driven here) up to date before judging a click on it
         (under its lock): the log, and the seats' flags the driving process changes
         (an AI taking a seat over, timeouts). A table that ended elsewhere is forgotten."""
-        row = await self.store.get_table(table.id)
+        row = await self.ctx.store.get_table(table.id)
         if row is None or row.status != "active":
             table.finished = True
-            self._evict(table)
+            self.ctx.evict(table)
             return
         await self._sync_with_log(table)
-        for stored in await self.store.get_seats(table.id):
+        for stored in await self.ctx.store.get_seats(table.id):
             if 0 <= stored.seat < len(table.seats):
                 seat = table.seats[stored.seat]
                 seat.ai_takeover, seat.timeouts = stored.ai_takeover, stored.timeouts
@@ -249,25 +272,23 @@ class ClusterMixin(HostBase):
         table.state.events.clear()
         table.events_shown = 0
 
-    # ------------------------------------------------------------------ leases
-    def start_leases(self) -> None:
-        """Start renewing this process's leases and scanning for tables to take over (once;
-        restore and the first driven table start it)."""
-        if self._closing or any(not t.done() for t in self._lease_tasks):
-            return
-        self.loop_watch.start()
-        loop = asyncio.get_running_loop()
-        self._lease_tasks = [
-            loop.create_task(self._renew_loop(), name="leases-renew"),
-            loop.create_task(self._scan_loop(), name="leases-takeover-scan"),
-            loop.create_task(self._listen(), name="leases-listen"),
-        ]
+
+class Leases:
+    """This process's leases on the tables it drives: held until when, renewed, let go of;
+    and the store's notifications of appends made by other processes."""
+
+    def __init__(self, ctx: HostContext) -> None:
+        self.ctx = ctx
+        #: Table id -> until when (monotonic) this process's lease on it is confirmed.
+        self._held: dict[int, float] = {}
+        #: Set when a renewal of the leases has been tried (then replaced for the next one).
+        self._renewal_tried = asyncio.Event()
 
     async def _listen(self) -> None:
         """Where the store can notify (PostgreSQL), hear of every append at once instead of
         at the next look at the log (which stays, less urgent, as the fallback)."""
         try:
-            if await self.store.listen_for_actions(self._heard_append, self._listening_again):
+            if await self.ctx.store.listen_for_actions(self._heard_append, self._listening_again):
                 log.info("listening for actions appended by other processes")
         except Exception as e:
             log.warning("cannot listen for appended actions (%r); looking at the log only", e)
@@ -275,14 +296,14 @@ class ClusterMixin(HostBase):
     def _listening_again(self) -> None:
         """The store listens again after its connection was lost: appends made meanwhile
         were not heard, so every table driven here reads its log (a catch-up read)."""
-        driven = [t for t in self.tables.values() if t.driven and not t.finished]
+        driven = [t for t in self.ctx.tables.values() if t.driven and not t.finished]
         log.info("listening again: %d driven table(s) read their logs", len(driven))
         for table in driven:
             table.log_moved = True
             table.wake_driver()
 
     def _heard_append(self, table_id: int, idx: int) -> None:
-        table = self.tables.get(table_id)
+        table = self.ctx.tables.get(table_id)
         # Only moves this process has not applied: its own appends are heard too.
         if table is not None and table.driven and idx >= table.state.version:
             table.log_moved = True
@@ -303,7 +324,7 @@ class ClusterMixin(HostBase):
         process's, so nobody else would drive it. True once the lease is confirmed again;
         False if it was lost (another process took it, the table ended) or the table is no
         longer driven here. Meanwhile nothing is decided here (no AI move, no timeout)."""
-        while table.driven and not table.finished and not self._closing:
+        while table.driven and not table.finished and not self.ctx.closing:
             if self._holds_lease(table.id):
                 return True
             if table.id not in self._held:
@@ -314,20 +335,21 @@ class ClusterMixin(HostBase):
     def _stop_driving(self, table: Table, why: str) -> None:
         if table.driven:
             log.warning("table %s: no longer driven here (%s)", table.id, why)
-        table.stop_driving()
+        if table.stop_driving():
+            self.ctx.scheduler.cancel_table(table, keep=serving)
 
     async def _release(self, table_id: int) -> None:
         """Let go of the table's lease (its end, an abort): nothing is left to drive."""
         if self._held.pop(table_id, None) is None:
             return
         try:
-            await self.store.release_leases(self.owner, [table_id])
+            await self.ctx.store.release_leases(self.ctx.owner, [table_id])
         except Exception as e:  # it runs out on its own; the table is not active anyway
             log.warning("table %s: releasing its lease failed: %r", table_id, e)
 
     async def _renew_loop(self) -> None:
-        every = self.settings.lease_renew_seconds
-        while not self._closing:
+        every = self.ctx.settings.lease_renew_seconds
+        while not self.ctx.closing:
             await asyncio.sleep(every)
             try:
                 await self._renew()
@@ -347,155 +369,31 @@ class ClusterMixin(HostBase):
             return
         held = set(self._held)
         sent = time.monotonic()
-        ttl = self.settings.lease_seconds
-        renewed = await self.store.renew_leases(self.owner, ttl)
+        ttl = self.ctx.settings.lease_seconds
+        renewed = await self.ctx.store.renew_leases(self.ctx.owner, ttl)
         for table_id in renewed & held:
             if table_id in self._held:
                 self._held[table_id] = max(self._held[table_id], sent + ttl)
         for table_id in held - renewed:
             # Taken by another process after it expired here, or the table ended.
             self._held.pop(table_id, None)
-            table = self.tables.get(table_id)
+            table = self.ctx.tables.get(table_id)
             if table is None or table.ending or table.state.is_over:
                 continue  # gone, or ending here (its end completes, or is tried again)
             self._stop_driving(table, "its lease was not renewed")
-            row = await self.store.get_table(table_id)
+            row = await self.ctx.store.get_table(table_id)
             if row is None or row.status != "active":  # ended elsewhere: nothing to serve
                 table.finished = True
-                self._evict(table)
-
-    async def _scan_loop(self) -> None:
-        every = self.settings.takeover_scan_seconds
-        swept = time.monotonic()
-        while not self._closing:
-            await asyncio.sleep(every)
-            try:
-                await self._take_over_free()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("the takeover scan failed")
-            if time.monotonic() - swept >= CLICK_SWEEP_SECONDS:
-                swept = time.monotonic()
-                try:  # (expired tokens are ignored by every reader meanwhile)
-                    await self.store.forget_clicks(TOKEN_SECONDS)
-                except asyncio.CancelledError:
-                    raise
-                except Exception as e:
-                    log.warning("forgetting expired shared clicks failed: %r", e)
-
-    async def _take_over_free(self) -> int:
-        """Claim every free lease of an active table and drive those tables. Returns how
-        many this process took."""
-        if self._closing or self._owners_reclaiming():
-            return 0
-        sent = time.monotonic()
-        claims = await self.store.claim_free_leases(
-            self.owner, self.settings.lease_seconds, succeeding=self.lineage
-        )
-        for claim in claims:
-            self._held[claim.table_id] = sent + self.settings.lease_seconds
-        taken = 0
-        # The freshest decisions first: a table whose decision is only moments old is most
-        # likely waiting on an AI (AIs move within a second) or on a DM that never went out,
-        # and nothing but its takeover moves it on; a table waiting on a person is taken
-        # over by that person's click if it comes first (see ``_take_over_now``).
-        ordered = sorted(claims, key=lambda c: c.decided_ago)
-        lease_until = sent + self.settings.lease_seconds
-        self._claimed.update((c.table_id, (c, lease_until)) for c in ordered)
-        try:
-            for start in range(0, len(ordered), PRELOAD_TABLES):
-                chunk = ordered[start : start + PRELOAD_TABLES]
-                # Read in bulk (a restart takes every table over): three statements for the
-                # chunk instead of three per table.
-                absent = [
-                    c.table_id
-                    for c in chunk
-                    if c.table_id in self._claimed and c.table_id not in self.tables
-                ]
-                try:
-                    loaded = await self.store.load_tables(absent)
-                    self._preloaded.update(loaded)
-                    # (and the players' languages, for their DMs, in one statement too)
-                    await self.locales.load(
-                        seat.user_id for _, seats, _ in loaded.values() for seat in seats
-                    )
-                except Exception as e:  # each table is then read on its own
-                    log.warning("reading %d tables at once failed: %r", len(absent), e)
-                try:
-                    for claim in chunk:
-                        # (a click there may have taken it over already)
-                        if await self._take_over_now(claim.table_id) or self._drives(
-                            claim.table_id
-                        ):
-                            taken += 1
-                        await asyncio.sleep(0)
-                finally:
-                    for table_id in absent:  # (loaded by a click meanwhile, or not taken)
-                        self._preloaded.pop(table_id, None)
-        finally:
-            for claim in claims:  # (closing, or cancelled: nothing takes these over now)
-                self._claimed.pop(claim.table_id, None)
-        if claims:
-            log.info("took over %d of %d free table(s)", taken, len(claims))
-        return taken
-
-    def _owners_reclaiming(self) -> bool:
-        """The database has just come back from an outage. Every lease ran out meanwhile,
-        but their owners are most likely alive: they renewed nothing only because nothing
-        answered. Give them two renewals' time to take their leases back (a renewal extends
-        an owner's lease, expired or not, unless another process claimed it) rather than
-        moving every table to whichever process scans first, each table then loaded anew
-        and its players' DMs sent again. An owner that died meanwhile loses its tables
-        that much later."""
-        outage = self.store.outage
-        if outage is None or outage.back_at is None:
-            return False
-        grace = RECLAIM_RENEWALS * self.settings.lease_renew_seconds
-        return time.monotonic() - outage.back_at < grace
-
-    async def _take_over_now(self, table_id: int) -> bool:
-        """Take over a table whose lease was claimed for a takeover that has not reached it
-        yet (or join the takeover under way). A click at such a table calls this first:
-        it is then served as a driven table, with no read to catch up with the log and no
-        second read when the takeover comes round. True if this takeover drove it; False if
-        the table had no claim waiting (most tables: nothing is done) or could not be
-        driven."""
-        task = self._taking_over.get(table_id)
-        if task is None:
-            held = self._claimed.pop(table_id, None)
-            if held is None or self._closing:
-                return False
-            claim, lease_until = held
-            task = asyncio.get_running_loop().create_task(
-                self._take_over_or_release(claim, lease_until), name=f"table-{table_id}-takeover"
-            )
-            self._taking_over[table_id] = task
-            task.add_done_callback(lambda _: self._taking_over.pop(table_id, None))
-        return await asyncio.shield(task)
-
-    def _drives(self, table_id: int) -> bool:
-        table = self.tables.get(table_id)
-        return table is not None and table.driven
-
-    async def _take_over_or_release(self, claim: LeaseClaim, lease_until: float) -> bool:
-        try:
-            return await self._take_over(claim, lease_until)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("table %s: taking it over failed", claim.table_id)
-            await self._release(claim.table_id)
-            return False
+                self.ctx.evict(table)
 
     def _forget_idle_caches(self) -> None:
         """Forget cached tables nobody clicked for a while (another process drives them)."""
         now = time.monotonic()
-        for table in list(self.tables.values()):
+        for table in list(self.ctx.tables.values()):
             if (
                 not table.driven
                 and now - table.last_used > CACHE_IDLE_SECONDS
                 and not table.lock.locked()
                 and table.batch is None
             ):
-                self._evict(table)
+                self.ctx.evict(table)

@@ -14,16 +14,13 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Sequence
+from typing import Any, Protocol
 
 import discord
 
 from bot.engine.ui import MAX_FORM_LABEL, Button, Controls, Field, Form, Option, Select
 from bot.i18n import DEFAULT_LOCALE, Text, localize
-
-if TYPE_CHECKING:
-    from bot.host.manager import TableHost
 
 log = logging.getLogger(__name__)
 
@@ -37,8 +34,48 @@ _STYLES = {
 LOBBY_ACTIONS = ("join", "leave", "ai", "start", "cancel")
 
 
-def _host(interaction: discord.Interaction) -> TableHost:
-    host: TableHost = interaction.client.host  # type: ignore[attr-defined]  # (bot.app.Teahouse's)
+class ComponentHost(Protocol):
+    """What the components hand a click to (:class:`~bot.host.manager.TableHost`), named
+    here so this module need not import the host that imports it."""
+
+    def on_action(
+        self, interaction: discord.Interaction, table_id: int, seat: int, version: int, code: str
+    ) -> Awaitable[None]: ...
+    def on_form(
+        self, interaction: discord.Interaction, table_id: int, seat: int, version: int, verb: str
+    ) -> Awaitable[None]: ...
+    def on_lobby(
+        self, interaction: discord.Interaction, table_id: int, action: str, level: str = ...
+    ) -> Awaitable[None]: ...
+    def on_show_hand(self, interaction: discord.Interaction, table_id: int) -> Awaitable[None]: ...
+    def on_reclaim(
+        self, interaction: discord.Interaction, table_id: int, seat: int
+    ) -> Awaitable[None]: ...
+    def on_hint(
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        seat: int,
+        version: int,
+        *,
+        confirmed: bool,
+    ) -> Awaitable[None]: ...
+    def on_spectate(
+        self, interaction: discord.Interaction, table_id: int, *, refresh: bool
+    ) -> Awaitable[None]: ...
+    async def guarded(
+        self,
+        interaction: discord.Interaction,
+        what: str,
+        table_id: int | None,
+        work: Any,
+        *,
+        view: discord.ui.View | discord.ui.LayoutView | None = None,
+    ) -> None: ...
+
+
+def _host(interaction: discord.Interaction) -> ComponentHost:
+    host: ComponentHost = interaction.client.host  # type: ignore[attr-defined]  # (bot.app.Teahouse's)
     return host
 
 

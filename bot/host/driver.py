@@ -1,6 +1,6 @@
 """A table's driver: the task that plays AI seats (after ``ai_delay``; in an answer phase
 all at once), plays a person's decision that has one answer (after the same pause: nobody
-clicks what decides nothing), closes answer windows (see :meth:`DriverMixin._answer_moot`),
+clicks what decides nothing), closes answer windows (see :meth:`Driver._answer_moot`),
 lets AIs consider optional out-of-turn plays, applies the default action when a deadline
 passes, follows the log when other processes serve clicks, and ends a table left to AIs.
 Each step is guarded: a failing step is logged and the loop goes on.
@@ -15,9 +15,12 @@ from typing import Any
 
 from bot.engine import IllegalAction, make_rng
 from bot.engine.spec import STRONG
-from bot.host.base import HostBase
-from bot.host.cluster import Conflict, NotSaved
-from bot.host.lifecycle import DRIVER_MAX_FAILURES
+from bot.host.base import HostContext
+from bot.host.cluster import Conflict, Leases, NotSaved, TableLog
+from bot.host.finish import Results
+from bot.host.intents import Outcome
+from bot.host.outbox import Outbox
+from bot.host.presenter import Presenter
 from bot.host.table import Seat, Table
 from bot.i18n import Text, localize, ntext
 from bot.store import outage_error
@@ -28,6 +31,10 @@ log = logging.getLogger(__name__)
 #: The longest pause between two tries of a table's driver while its steps fail: the
 #: first move after the database comes back waits at most this long.
 LONGEST_RETRY_PAUSE = 2.0
+
+
+#: Consecutive failed steps after which a table's driver stops retrying (the log says so).
+DRIVER_MAX_FAILURES = 20
 
 
 def retry_pause(failures: int) -> float:
@@ -55,7 +62,26 @@ async def _think(table: Table, seat: Seat, view: Any, legal: list[str], rng: Any
     return choose(view, legal, rng)
 
 
-class DriverMixin(HostBase):
+class Driver:
+    """AI seats, deadlines and timeouts, a table left to AIs: every move it makes goes
+    through the table's log like a player's."""
+
+    def __init__(
+        self,
+        ctx: HostContext,
+        log: TableLog,
+        leases: Leases,
+        results: Results,
+        presenter: Presenter,
+        outbox: Outbox,
+    ) -> None:
+        self.ctx = ctx
+        self.log = log
+        self.leases = leases
+        self.results = results
+        self.presenter = presenter
+        self.outbox = outbox
+
     async def _drive(self, table: Table) -> None:
         """Plays AI seats and applies default actions when deadlines pass.
 
@@ -63,20 +89,20 @@ class DriverMixin(HostBase):
         the table id and the loop goes on after a short pause, so a table never freezes.
         """
         failures = 0
-        while not table.finished and not self._closing:
+        while not table.finished and not self.ctx.closing:
             # The match is over but its results are not written (the store failed): try
             # again. No lease is needed for that: the log is complete, and the store
             # records a match once, whoever writes it.
             end_owed = table.state.is_over and not table.ending
-            if not end_owed and not self._may_drive(table):
-                if await self._lease_late(table):
+            if not end_owed and not self.leases._may_drive(table):
+                if await self.leases._lease_late(table):
                     continue
-                self._stop_driving(table, "its lease is not confirmed")
+                self.leases._stop_driving(table, "its lease is not confirmed")
                 return
             try:
                 if end_owed:
                     async with table.lock:
-                        await self._finish(table, quiet=False)
+                        await self.results._finish(table, quiet=False)
                 elif await self._ai_only_expired(table):
                     return
                 else:
@@ -104,14 +130,14 @@ class DriverMixin(HostBase):
             table.log_moved = False
             try:
                 async with table.lock:
-                    if await self._sync_with_log(table):
+                    if await self.log._sync_with_log(table):
                         return
             except Exception:
                 table.log_moved = True  # (still to read, once the store answers)
                 raise
         movers = table.auto_movers()
         if movers:
-            await asyncio.sleep(self.settings.ai_delay)
+            await asyncio.sleep(self.ctx.settings.ai_delay)
             # In a claim window every AI answers after the same single delay, whatever it
             # holds: the window's timing tells nothing, and three AIs don't take three delays.
             for seat in movers if table.in_answer_phase() else movers[:1]:
@@ -124,11 +150,11 @@ class DriverMixin(HostBase):
         timeout = None
         if table.deadlines:
             timeout = max(0.0, min(table.deadlines.values()) - time.monotonic())
-        poll = self.settings.poll_seconds
+        poll = self.ctx.settings.poll_seconds
         if poll > 0:  # other processes may serve this table's clicks: look at the log
             timeout = poll if timeout is None else min(timeout, poll)
         if table.ai_only_since is not None:
-            left = table.ai_only_since + self.settings.ai_only_grace - time.monotonic()
+            left = table.ai_only_since + self.ctx.settings.ai_only_grace - time.monotonic()
             timeout = max(0.0, left) if timeout is None else min(timeout, max(0.0, left))
         try:
             await asyncio.wait_for(table.wake.wait(), timeout)
@@ -136,7 +162,7 @@ class DriverMixin(HostBase):
         except TimeoutError:
             if poll > 0:
                 async with table.lock:
-                    if await self._sync_with_log(table):
+                    if await self.log._sync_with_log(table):
                         return
             await self._timeouts(table)
 
@@ -149,13 +175,13 @@ class DriverMixin(HostBase):
         now = time.monotonic()
         if table.ai_only_since is None:
             table.ai_only_since = now
-        if now - table.ai_only_since < self.settings.ai_only_grace:
+        if now - table.ai_only_since < self.ctx.settings.ai_only_grace:
             return False
-        if not self._may_drive(table) or not await self.store.transition(
+        if not self.leases._may_drive(table) or not await self.ctx.store.transition(
             table.id, ("active",), "aborted"
         ):
             return False
-        minutes = max(1, round(self.settings.ai_only_grace / 60))
+        minutes = max(1, round(self.ctx.settings.ai_only_grace / 60))
         note = ntext(
             "🛑 Table #{table} ended without a result: no human has played for {n} minute.",
             "🛑 Table #{table} ended without a result: no human has played for {n} minutes.",
@@ -163,15 +189,15 @@ class DriverMixin(HostBase):
             table=table.id,
         )
         log.info("table %s: ended, every seat played by an AI", table.id)
-        self.tables.pop(table.id, None)
-        await self._retire(table, note, in_thread=True)
+        self.ctx.tables.pop(table.id, None)
+        await self.results._retire(table, note, in_thread=True)
         return True
 
     async def _ai_move(self, table: Table, seat: int) -> None:
         """The move of a seat the driver plays (see ``Table.auto_movers``): the AI's, or a
         person's only answer."""
         async with table.lock:
-            if not self._may_drive(table) or seat not in table.auto_movers():
+            if not self.leases._may_drive(table) or seat not in table.auto_movers():
                 return
             if await self._returned_elsewhere(table, table.seats[seat]):
                 return
@@ -190,24 +216,24 @@ class DriverMixin(HostBase):
                 )
                 code = state.default_action(seat)
             try:
-                events = await self._apply(table, seat, code, "ai")
+                events = await self.log._apply(table, seat, code, "ai")
             except Conflict:
                 return  # the log moved on: the driver plans again from the new state
             except NotSaved:
                 raise  # nothing changed: the driver tries again after a pause
             except IllegalAction as e:
                 log.error("table %s: AI chose illegal %r (%s); using default", table.id, code, e)
-                events = await self._apply(table, seat, table.state.default_action(seat), "ai")
-            await self._after_change(table, events)
+                events = await self.log._apply(table, seat, table.state.default_action(seat), "ai")
+            await self.log.publish(Outcome(table, tuple(events)))
 
     async def _only_answer(self, table: Table, seat: int) -> None:
         """Play a person's decision that has one answer (under the table's lock)."""
         code = table.answers(seat)[0]
         try:
-            events = await self._apply(table, seat, code, "auto")
+            events = await self.log._apply(table, seat, code, "auto")
         except Conflict:
             return  # the log moved on: the driver plans again from the new state
-        await self._after_change(table, events)
+        await self.log.publish(Outcome(table, tuple(events)))
 
     async def _answer_moot(self, table: Table) -> bool:
         """In an answer window once a claim is in: answer for a seat whose answer can no
@@ -218,7 +244,7 @@ class DriverMixin(HostBase):
         Before a claim nothing is answered early: the window runs to its close, the same
         length whoever could claim (see ``_timeouts``)."""
         async with table.lock:
-            if not self._may_drive(table) or not table.in_answer_phase():
+            if not self.leases._may_drive(table) or not table.in_answer_phase():
                 return False
             moot = table.state.moot_answers()
             if moot is None:
@@ -229,10 +255,10 @@ class DriverMixin(HostBase):
                     continue  # (an AI answers after its delay, as every AI does)
                 code = table.state.default_action(seat)
                 try:
-                    events = await self._apply(table, seat, code, "player" if held else "auto")
+                    events = await self.log._apply(table, seat, code, "player" if held else "auto")
                 except Conflict:
                     return True
-                await self._after_change(table, events)
+                await self.log.publish(Outcome(table, tuple(events)))
                 return True
         return False
 
@@ -240,7 +266,7 @@ class DriverMixin(HostBase):
         """Let AI seats with optional out-of-turn actions (an Ambush) use them; the AI
         answers "" to wait. Each seat considers each state version once. True if one acted."""
         async with table.lock:
-            if not self._may_drive(table):
+            if not self.leases._may_drive(table):
                 return False
             version = table.state.version
             for seat in table.state.may_act:
@@ -258,7 +284,7 @@ class DriverMixin(HostBase):
                 if not code:
                     continue
                 try:
-                    events = await self._apply(table, seat, code, "ai")
+                    events = await self.log._apply(table, seat, code, "ai")
                 except Conflict:
                     return True  # the state moved on: consider again
                 except NotSaved:
@@ -267,7 +293,7 @@ class DriverMixin(HostBase):
                 except IllegalAction as e:
                     log.error("table %s: AI's optional %r refused: %s", table.id, code, e)
                     continue
-                await self._after_change(table, events)
+                await self.log.publish(Outcome(table, tuple(events)))
                 return True
         return False
 
@@ -275,9 +301,9 @@ class DriverMixin(HostBase):
         """Whether the player of a seat an AI took over pressed "I'm back" on a process that
         does not drive the table (it wrote that to the store): then the seat is theirs
         again here too. Only asked where other processes may serve the table's clicks."""
-        if not s.ai_takeover or s.is_ai or self.settings.poll_seconds <= 0:
+        if not s.ai_takeover or s.is_ai or self.ctx.settings.poll_seconds <= 0:
             return False
-        stored = next(r for r in await self.store.get_seats(table.id) if r.seat == s.seat)
+        stored = next(r for r in await self.ctx.store.get_seats(table.id) if r.seat == s.seat)
         if stored.ai_takeover:
             return False
         s.ai_takeover, s.timeouts = False, stored.timeouts
@@ -289,7 +315,7 @@ class DriverMixin(HostBase):
             now = time.monotonic()
             expired = [s for s, t in table.deadlines.items() if t <= now]
             for seat in expired:
-                if not self._may_drive(table):
+                if not self.leases._may_drive(table):
                     continue
                 if seat not in table.waiting_on():
                     # (a decision that ended without a new deadline being set: dropped, or
@@ -306,17 +332,17 @@ class DriverMixin(HostBase):
                 code = table.state.default_action(seat)
                 source = _closing_source(table, seat)
                 try:
-                    events = await self._apply(table, seat, code, source)
+                    events = await self.log._apply(table, seat, code, source)
                 except Conflict:
                     return  # the decision was made elsewhere meanwhile
                 if answering or source != "timeout":
-                    await self._after_change(table, events)
+                    await self.log.publish(Outcome(table, tuple(events)))
                     continue
                 notes = await self._timed_out(table, s)
-                await self._post(table, " ".join(localize(table.locale, n) for n in notes))
-                await self._after_change(table, events)
+                await self.outbox._post(table, " ".join(localize(table.locale, n) for n in notes))
+                await self.log.publish(Outcome(table, tuple(events)))
                 if s.ai_takeover:
-                    await self._refresh_dm(table, s)
+                    await self.presenter._refresh_dm(table, s)
 
     async def _timed_out(self, table: Table, s: Seat) -> list[Text]:
         """Count a timeout of the seat (its default move is made); an AI takes the seat over
@@ -324,9 +350,9 @@ class DriverMixin(HostBase):
         already in the log: if the store fails here the count may stay behind, and the
         move is still shown (never left half done)."""
         try:
-            if self.settings.poll_seconds > 0:
+            if self.ctx.settings.poll_seconds > 0:
                 # A move served by another process ended the run of timeouts there.
-                stored = await self.store.get_seats(table.id)
+                stored = await self.ctx.store.get_seats(table.id)
                 s.timeouts = next(r.timeouts for r in stored if r.seat == s.seat)
         except Exception as e:
             log.warning("table %s: reading seat %s's timeouts failed: %r", table.id, s.seat, e)
@@ -334,7 +360,7 @@ class DriverMixin(HostBase):
         # The default move is not described here: it may be a hidden one (cards passed or
         # buried); the public events say what everyone may know.
         notes = [Text("⏰ {name} ran out of time; the default move was played.", name=s.name)]
-        if s.timeouts >= self.settings.timeouts_before_ai and not s.played_by_ai:
+        if s.timeouts >= self.ctx.settings.timeouts_before_ai and not s.played_by_ai:
             s.ai_takeover = True
             notes.append(
                 ntext(
@@ -345,12 +371,23 @@ class DriverMixin(HostBase):
                 )
             )
         try:
-            await self.store.update_seat(
+            await self.ctx.store.update_seat(
                 table.id, s.seat, timeouts=s.timeouts, ai_takeover=s.ai_takeover
             )
         except Exception as e:
             log.warning("table %s: storing seat %s's timeouts failed: %r", table.id, s.seat, e)
         return notes
+
+    async def _seat_returned(self, table: Table, s: Seat) -> None:
+        """A seat an AI played is the player's again (under the table's lock, driven here):
+        a fresh decision, deadline and DM."""
+        table.prompts.pop(s.seat, None)
+        table.deadlines.pop(s.seat, None)  # a fresh deadline for the returning player
+        table.changed_prompts()
+        table.set_deadlines(self.ctx.turn_seconds(table))
+        await self.presenter._refresh_dm(table, s, fresh=True)
+        table.mark_dirty()
+        table.wake_driver()
 
 
 def _closing_source(table: Table, seat: int) -> str:

@@ -5,33 +5,52 @@ forgotten.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 
 import discord
 
 from bot.games import game_title
-from bot.host.base import HostBase
+from bot.host.base import HostContext
 from bot.host.budget import Priority
-from bot.host.components import lobby_view, release_view
-from bot.host.replies import can_manage, ephemeral
+from bot.host.cluster import Leases
+from bot.host.lobby_board import LobbyBoard
+from bot.host.outbox import Outbox
+from bot.host.presenter import Presenter
+from bot.host.recovery import Recovery
 from bot.host.table import Table
-from bot.host.text import NO_PINGS, player_name
-from bot.i18n import Text, format_number, localize, normalize
+from bot.i18n import Text, format_number, localize
 from bot.store import ResultInput
 
 log = logging.getLogger(__name__)
 
 
-class FinishMixin(HostBase):
+class Results:
+    """A table's end: the result recorded and announced, an aborted table retired."""
+
+    def __init__(
+        self,
+        ctx: HostContext,
+        presenter: Presenter,
+        outbox: Outbox,
+        recovery: Recovery,
+        leases: Leases,
+        board: LobbyBoard,
+    ) -> None:
+        self.ctx = ctx
+        self.presenter = presenter
+        self.outbox = outbox
+        self.recovery = recovery
+        self.leases = leases
+        self.board = board
+
     async def _finish(self, table: Table, *, quiet: bool = True) -> None:
         """Write the results once, then announce them — only if this process wrote them:
         the store records a table's results once, also when two processes try at once, so
         "is over" is posted once.
 
         If the store fails meanwhile, the table's driver tries again after a pause, for as
-        long as it takes (``DriverMixin._drive`` calls this with ``quiet=False``: the
+        long as it takes (``Driver._drive`` calls this with ``quiet=False``: the
         failure is raised, and the driver pauses before the next try): the match is never
         left unrecorded, with its table active and its lease held."""
         if table.finished or table.ending:
@@ -67,7 +86,7 @@ class FinishMixin(HostBase):
             for s in table.seats
         ]
         assert table.guild_id is not None  # (a stored table's is never NULL)
-        recorded = await self.store.record_result(
+        recorded = await self.ctx.store.record_result(
             table.id,
             guild_id=table.guild_id,
             game=table.game,
@@ -78,11 +97,11 @@ class FinishMixin(HostBase):
             # An earlier try of ours failed, perhaps after its commit. Ours if the lease is
             # still this process's: a finished table's lease is claimed by nobody, so
             # another process writing the end would have claimed it from us before.
-            row = await self.store.get_table(table.id)
+            row = await self.ctx.store.get_table(table.id)
             recorded = (
                 row is not None
                 and row.status == "finished"
-                and await self.store.lease_owner(table.id) == self.owner
+                and await self.ctx.store.lease_owner(table.id) == self.ctx.owner
             )
         return recorded
 
@@ -91,13 +110,13 @@ class FinishMixin(HostBase):
         process), close the controls, forget the table."""
         result = table.state.result()
         table.finished = True  # recorded, here or elsewhere (or the table was aborted)
-        await self._release(table.id)
+        await self.leases._release(table.id)
         if not recorded:
             log.info(
                 "table %s: its results were recorded by another process, or it was aborted",
                 table.id,
             )
-            self._evict(table)
+            self.ctx.evict(table)
             return
         table.mark_dirty()
         ranking = sorted(table.seats, key=lambda s: (result.placements[s.seat], s.seat))
@@ -112,73 +131,34 @@ class FinishMixin(HostBase):
             lines.append(f"{medals.get(place, f'{place}.')} {who} — {score}")
         lines.append(localize(loc, Text("See `/leaderboard` for the server's standings.")))
         humans = [s.user_id for s in table.seats if s.user_id and not s.is_ai]
-        await self._post(table, "\n".join(lines), ping=humans)
+        await self.outbox._post(table, "\n".join(lines), ping=humans)
         for s in table.seats:
             if not s.is_ai and s.user_id is not None and not s.dms_closed:
-                await self._refresh_dm(table, s)
-        await self._close_lobby_message(
+                await self.presenter._refresh_dm(table, s)
+        await self.board._close_lobby_message(
             table.id,
             table.channel_id,
             table.lobby_message_id,
             Text("Finished — results in the thread."),
         )
-        await self._show_table(table)
-        self._evict(table)
+        await self.presenter._show_table(table)
+        self.ctx.evict(table)
         log.info("table %s finished: %s", table.id, result.scores)
-
-    async def abort(self, interaction: discord.Interaction, table_id: int) -> None:
-        row = await self.store.get_table(table_id)
-        # A table is reached from its own guild only; elsewhere it does not exist.
-        self.remember_locale(interaction)
-        no_table = Text("There is no open table #{table} in this server.", table=table_id)
-        if (
-            row is None
-            or row.guild_id != interaction.guild_id
-            or row.status not in ("lobby", "active")
-        ):
-            await ephemeral(interaction, no_table)
-            return
-        if not (interaction.user.id == row.host_id or can_manage(interaction)):
-            await ephemeral(
-                interaction, Text("Only the table's host or a server manager can abort it.")
-            )
-            return
-        await self.table(table_id)  # replayed first if a restart left it pending
-        if not await self.store.transition(table_id, ("lobby", "active"), "aborted"):
-            await ephemeral(interaction, no_table)
-            return
-        self._lobby_closed(table_id)
-        table = self.tables.pop(table_id, None)
-        note = Text(
-            "🛑 Table #{table} was aborted by {name}.",
-            table=table_id,
-            name=player_name(interaction.user.display_name),
-        )
-        # A public answer: in the table's language.
-        await interaction.response.send_message(
-            localize(normalize(row.locale), note), allowed_mentions=NO_PINGS
-        )
-        if table is not None:
-            await self._retire(table, note, in_thread=interaction.channel_id != table.thread_id)
-        else:
-            await self._close_lobby_message(table_id, row.channel_id, row.lobby_message_id, note)
 
     async def _retire(self, table: Table, note: str, *, in_thread: bool) -> None:
         """Stop an aborted table: its tasks, its lease, its controls (DMs, table message,
         lobby). ``note`` (a ``Text``) is said in the thread's and each player's language."""
         table.finished = True
         table.driven = False
-        await self._release(table.id)
-        for task in table.tasks:
-            if task is not asyncio.current_task():
-                task.cancel()
+        await self.leases._release(table.id)
+        self.ctx.scheduler.cancel_table(table)
         async with table.lock:  # let an action in progress finish first
             if in_thread:
-                await self._post(table, note)
+                await self.outbox._post(table, note)
             for seat in table.seats:
                 if seat.user_id is None or seat.is_ai or seat.dm_message_id is None:
                     continue
-                loc = self.seat_locale(seat)
+                loc = self.ctx.seat_locale(seat)
                 content = Text(
                     "**{game}** #{table}: {note}",
                     game=game_title(table.spec.name, loc),
@@ -186,48 +166,13 @@ class FinishMixin(HostBase):
                     note=note,
                 )
                 with contextlib.suppress(discord.HTTPException):
-                    await self._edit_dm(
+                    await self.outbox._edit_dm(
                         seat, None, {"content": localize(loc, content), "view": None}
                     )
             with contextlib.suppress(discord.HTTPException):
                 if table.table_message_id is not None:
-                    await self.budget.acquire(Priority.TABLE)
-                    await self._edit_table_message(table, view=None)
-            await self._close_lobby_message(
+                    await self.ctx.budget.acquire(Priority.TABLE)
+                    await self.recovery._edit_table_message(table, view=None)
+            await self.board._close_lobby_message(
                 table.id, table.channel_id, table.lobby_message_id, note
             )
-
-    async def _close_lobby_message(
-        self, table_id: int, channel_id: int, message_id: int | None, note: str
-    ) -> None:
-        """Show the lobby message closed (its buttons disabled) with a note why."""
-        if message_id is None:
-            return
-        with contextlib.suppress(discord.HTTPException):
-            row = await self.store.get_table(table_id)
-            if row is None:
-                return
-            embed = await self._lobby_embed(table_id, note=note, row=row)
-            await self.budget.acquire(Priority.BACKGROUND)
-            view = lobby_view(table_id, closed=True, locale=row.locale)
-            try:
-                message = self._channel(channel_id).get_partial_message(message_id)
-                await message.edit(embed=embed, view=view)
-            finally:
-                release_view(view)
-
-    def _evict(self, table: Table) -> None:
-        """Forget a finished table (its messages are final; a click on them finds the table
-        finished in the store and is refused) and stop its updater and driver."""
-        if self.tables.get(table.id) is table:
-            del self.tables[table.id]
-        for task in table.tasks:
-            if task is not asyncio.current_task():
-                task.cancel()
-        table.tasks = []
-
-    def table_in_channel(self, channel_id: int | None) -> int | None:
-        for table in self.tables.values():
-            if channel_id in (table.thread_id, table.channel_id) and not table.finished:
-                return table.id
-        return None

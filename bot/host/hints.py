@@ -17,24 +17,17 @@ privately, what the AI would play and why in a line (the game's ``hint`` in its 
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import logging
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any
-
-import discord
 
 from bot.engine.spec import GameSpec
 from bot.engine.ui import Form, Select
 from bot.games import game_spec
-from bot.host.base import HostBase
-from bot.host.replies import ephemeral, from_table_guild, locale_of
 from bot.host.table import Table
-from bot.host.text import NO_PINGS
 from bot.i18n import DEFAULT_LOCALE, Text, localize
-from bot.store import SeatRow
+from bot.store import SeatRow, Store
 from bot.store.history import matches_played
 
 log = logging.getLogger(__name__)
@@ -123,99 +116,42 @@ def hint_message(
     )
 
 
-class HintsMixin(HostBase):
-    async def _settle_hints(self, row: Any, seats: Sequence[SeatRow]) -> Any:
-        """At the start, when the seats are known: the ``hints`` option the host left unset
-        is decided (on for a newcomer playing with an AI) and stored. Returns the row with
-        its options as stored."""
-        options = dict(row.options)
-        if isinstance(options.get("hints"), bool):
-            return row
-        humans = [s.user_id for s in seats if not s.is_ai and s.user_id is not None]
-        on = False
-        if humans and any(s.is_ai for s in seats) and game_spec(row.game).hint is not None:
-            played = await matches_played(self.store, row.game, humans)
-            on = any(played.get(user, 0) < NEWCOMER_MATCHES for user in humans)
-        options["hints"] = on
-        await self.store.update_table(row.id, options=options)
-        log.info("table %s: hints %s", row.id, "on" if on else "off")
-        return dataclasses.replace(row, options=options)
+async def settle_hints(store: Store, row: Any, seats: Sequence[SeatRow]) -> Any:
+    """At the start, when the seats are known: the ``hints`` option the host left unset
+    is decided (on for a newcomer playing with an AI) and stored. Returns the row with
+    its options as stored."""
+    options = dict(row.options)
+    if isinstance(options.get("hints"), bool):
+        return row
+    humans = [s.user_id for s in seats if not s.is_ai and s.user_id is not None]
+    on = False
+    if humans and any(s.is_ai for s in seats) and game_spec(row.game).hint is not None:
+        played = await matches_played(store, row.game, humans)
+        on = any(played.get(user, 0) < NEWCOMER_MATCHES for user in humans)
+    options["hints"] = on
+    await store.update_table(row.id, options=options)
+    log.info("table %s: hints %s", row.id, "on" if on else "off")
+    return dataclasses.replace(row, options=options)
 
-    async def on_hint(
-        self,
-        interaction: discord.Interaction,
-        table_id: int,
-        seat: int,
-        version: int,
-        *,
-        confirmed: bool,
-    ) -> None:
-        """A Hint click: checked like a move, answered privately; the game is not touched.
-        ``confirmed``: the "Show the hint" button of an earlier version's warning (hints
-        once took two clicks); it shows the hint like any Hint click."""
-        table = await self.table(table_id)
-        if table is not None and not from_table_guild(interaction, table):
-            table = None
-        if table is not None and not hints_offered(table):
-            await ephemeral(interaction, Text("Hints are off at this table."))
-            return
-        locale = locale_of(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        if table is not None and not table.driven:
-            async with table.lock:  # a cache of the log: catch up before judging the click
-                await self._catch_up(table)
-        problem = self._precheck(table, interaction.user.id, seat, version)
-        if problem:
-            await ephemeral(interaction, problem)
-            return
-        assert table is not None
-        # Who used hints: the store knows hints served by another process too.
-        row = await self.store.get_table(table.id)
-        stored = row.options.get("hinted") if row is not None else None
-        used = set(table.options.get("hinted") or []) | set(stored or [])
-        async with table.lock:
-            problem = self._precheck(table, interaction.user.id, seat, version)
-            if problem is None:
-                # Asking is playing: their next decision edits their DM in place.
-                table.seats[seat].acted_at = time.monotonic()
-                view = table.state.view(seat)
-                legal = table.state.legal_actions(seat)
-                first = seat not in used
-                if first:
-                    await self._mark_hinted(table, seat)
-        if problem:
-            await ephemeral(interaction, problem)
-            return
-        if first:
-            await self._post(
-                table,
-                Text(
-                    "💡 {name} asked for a hint: this match will not be rated.",
-                    name=table.seats[seat].name,
-                ),
-            )
-        text = await asyncio.to_thread(hint_message, table.spec, view, legal, locale)
-        if first:  # the button said so; the answer says it once more, the first time
-            text += "\n" + str(localize(locale, UNRATED_NOTE))
-        await interaction.followup.send(text[:2000], ephemeral=True, allowed_mentions=NO_PINGS)
 
-    async def _mark_hinted(self, table: Table, seat: int) -> None:
-        """Store that ``seat`` used a hint (before it is shown), merged with what the store
-        holds (another process may have served a hint of another seat)."""
-        row = await self.store.get_table(table.id)
-        options = dict(row.options) if row is not None else dict(table.options)
-        seats = set(options.get("hinted") or []) | set(table.options.get("hinted") or [])
-        options["hinted"] = sorted(seats | {seat})
-        await self.store.update_table(table.id, options=options)
-        table.options["hinted"] = options["hinted"]
-        log.info("table %s: seat %s used a hint; the match will not be rated", table.id, seat)
+async def mark_hinted(store: Store, table: Table, seat: int) -> None:
+    """Store that ``seat`` used a hint (before it is shown), merged with what the store
+    holds (another process may have served a hint of another seat)."""
+    row = await store.get_table(table.id)
+    options = dict(row.options) if row is not None else dict(table.options)
+    seats = set(options.get("hinted") or []) | set(table.options.get("hinted") or [])
+    options["hinted"] = sorted(seats | {seat})
+    await store.update_table(table.id, options=options)
+    table.options["hinted"] = options["hinted"]
+    log.info("table %s: seat %s used a hint; the match will not be rated", table.id, seat)
 
 
 __all__ = [
     "NEWCOMER_MATCHES",
-    "HintsMixin",
     "hint_message",
     "hint_words",
+    "mark_hinted",
+    "settle_hints",
     "hints_badge",
     "hints_offered",
 ]

@@ -1,5 +1,5 @@
 """Lobbies: ``/<game> new`` (options, quotas), Join / Leave / Add AI / Start / Cancel, and a
-lobby's expiry. Start hands over to :meth:`~bot.host.lifecycle.LifecycleMixin._start`.
+lobby's expiry. Start hands over to :meth:`~bot.host.lifecycle.Sessions._start`.
 """
 
 from __future__ import annotations
@@ -15,19 +15,39 @@ from typing import Any
 import discord
 
 from bot.engine.spec import NORMAL
-from bot.games import game_spec, game_title
-from bot.host.base import HostBase
+from bot.games import game_spec
+from bot.host.base import HostContext
+from bot.host.cluster import Leases
 from bot.host.components import lobby_view, release_view
-from bot.host.options import shown_options, validate_options
+from bot.host.finish import Results
+from bot.host.lifecycle import Sessions
+from bot.host.lobby_board import LobbyBoard
+from bot.host.options import validate_options
 from bot.host.replies import can_manage, ephemeral
 from bot.host.text import NO_PINGS, player_name
 from bot.i18n import Text, localize, normalize, ntext
-from bot.store import Quota, QuotaExceeded, SeatRow, TableRow
+from bot.store import Quota, QuotaExceeded, SeatRow
 
 log = logging.getLogger(__name__)
 
 
-class LobbyMixin(HostBase):
+class Lobby:
+    """``/<game> new``, the lobby's buttons and quotas, and ``/table abort``."""
+
+    def __init__(
+        self,
+        ctx: HostContext,
+        board: LobbyBoard,
+        leases: Leases,
+        sessions: Sessions,
+        results: Results,
+    ) -> None:
+        self.ctx = ctx
+        self.board = board
+        self.leases = leases
+        self.sessions = sessions
+        self.results = results
+
     async def open_lobby(
         self,
         interaction: discord.Interaction,
@@ -39,7 +59,7 @@ class LobbyMixin(HostBase):
 
         ``language`` is the table's (its lobby, table message, posts and picture): one of
         ``bot.i18n.LOCALES``; by default the server's preferred locale."""
-        self.remember_locale(interaction)
+        self.ctx.remember_locale(interaction)
         try:
             validate_options(game, options)
         except ValueError as e:
@@ -53,7 +73,7 @@ class LobbyMixin(HostBase):
         try:
             # The quotas are checked and the table made in one transaction: /new clicked
             # several times at once (on one process or several) opens no more than allowed.
-            table_id = await self.store.create_table(
+            table_id = await self.ctx.store.create_table(
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,
                 game=game,
@@ -66,16 +86,16 @@ class LobbyMixin(HostBase):
         except QuotaExceeded as refused:
             await ephemeral(interaction, self._quota_refusal(refused), prefix="⏳ ")
             return
-        if self.settings.seed_base is not None:
-            await self.store.update_table(
-                table_id, seed=derived_seed(self.settings.seed_base, table_id)
+        if self.ctx.settings.seed_base is not None:
+            await self.ctx.store.update_table(
+                table_id, seed=derived_seed(self.ctx.settings.seed_base, table_id)
             )
         user = interaction.user
-        await self.store.set_seats(
+        await self.ctx.store.set_seats(
             table_id,
             [SeatRow(seat=0, user_id=user.id, name=player_name(user.display_name), is_ai=False)],
         )
-        embed = await self._lobby_embed(table_id)
+        embed = await self.board._lobby_embed(table_id)
         view = lobby_view(table_id, locale=locale, levels=list(game_spec(game).ai_levels()))
         try:
             callback = await interaction.response.send_message(
@@ -86,12 +106,12 @@ class LobbyMixin(HostBase):
         message_id = getattr(callback, "message_id", None)
         if message_id is None:
             message_id = (await interaction.original_response()).id
-        await self.store.update_table(table_id, lobby_message_id=message_id)
-        self._schedule_lobby_expiry(table_id, self.settings.lobby_ttl)
+        await self.ctx.store.update_table(table_id, lobby_message_id=message_id)
+        self.board._schedule_lobby_expiry(table_id, self.ctx.settings.lobby_ttl)
         log.info("table %s: lobby for %s (%s) opened by %s", table_id, game, locale, user.id)
 
     def _quota(self) -> Quota:
-        s = self.settings
+        s = self.ctx.settings
         return Quota(
             lobbies_per_user=s.max_lobbies_per_user,
             tables_per_user=s.max_tables_per_user,
@@ -102,7 +122,7 @@ class LobbyMixin(HostBase):
 
     def _quota_refusal(self, refused: QuotaExceeded) -> Text:
         """Why the store refused a new table (the cap it hit), for the user."""
-        s = self.settings
+        s = self.ctx.settings
         if refused.limit == "cooldown":
             return Text(
                 "You opened a table a moment ago; try again in {seconds} s.",
@@ -134,115 +154,17 @@ class LobbyMixin(HostBase):
             s.max_tables_per_guild,
         )
 
-    def _schedule_lobby_expiry(self, table_id: int, delay: float) -> None:
-        old = self._lobby_timers.pop(table_id, None)
-        if old is not None:
-            old.cancel()
-        task = asyncio.get_running_loop().create_task(
-            self._expire_lobby(table_id, delay), name=f"lobby-{table_id}-expiry"
-        )
-        self._lobby_timers[table_id] = task
-
-    async def _expire_lobby(self, table_id: int, delay: float) -> None:
-        """A lobby nobody started closes itself after ``lobby_ttl`` and says so."""
-        try:
-            await asyncio.sleep(max(0.0, delay))
-            lock = self._lobby_locks.setdefault(table_id, asyncio.Lock())
-            async with lock:
-                if not await self.store.transition(table_id, ("lobby",), "aborted"):
-                    return
-                minutes = max(1, round(self.settings.lobby_ttl / 60))
-                note = ntext(
-                    "Closed: nobody started this table within {n} minute.",
-                    "Closed: nobody started this table within {n} minutes.",
-                    minutes,
-                )
-                row = await self.store.get_table(table_id)
-                if row is not None:
-                    await self._close_lobby_message(
-                        table_id, row.channel_id, row.lobby_message_id, note
-                    )
-                log.info("table %s: lobby expired", table_id)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("table %s: closing the expired lobby failed", table_id)
-        finally:
-            self._lobby_timers.pop(table_id, None)
-            self._lobby_locks.pop(table_id, None)
-
-    def _lobby_closed(self, table_id: int) -> None:
-        """Forget a lobby's lock and expiry timer once it has started or closed."""
-        task = self._lobby_timers.pop(table_id, None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
-        self._lobby_locks.pop(table_id, None)
-
-    async def _lobby_embed(
-        self, table_id: int, note: str = "", row: TableRow | None = None
-    ) -> discord.Embed:
-        """The lobby message, in the table's language (``note``: a ``Text`` said in it)."""
-        row = row or await self.store.get_table(table_id)
-        assert row is not None
-        loc = row.locale
-        spec = game_spec(row.game)
-        seats = {s.seat: s for s in await self.store.get_seats(table_id)}
-        team_of = spec.team_of()
-        lines = []
-        for i in range(spec.seats):
-            s = seats.get(i)
-            who = (
-                localize(loc, Text("*empty*"))
-                if s is None
-                else f"🤖 {s.name}"
-                if s.is_ai
-                else f"<@{s.user_id}>"
-            )
-            team = (
-                localize(loc, Text(" · team {team}", team="AB"[team_of[i]])) if i in team_of else ""
-            )
-            lines.append(f"`{i + 1}` — {who}{team}")
-        status = {
-            "lobby": Text("Waiting for players"),
-            "active": Text("In play"),
-            "finished": Text("Finished", context="status"),
-            "aborted": Text("Cancelled", context="status"),
-        }[row.status]
-        embed = discord.Embed(
-            title=localize(
-                loc,
-                Text("{game} — table #{table}", game=game_title(spec.name, loc), table=table_id),
-            ),
-            description="\n".join(lines),
-            colour=discord.Colour.from_rgb(176, 48, 48),
-        )
-        options = shown_options(row.options, loc)
-        if options:
-            embed.add_field(name=localize(loc, Text("Options")), value=options)
-        embed.add_field(name=localize(loc, Text("Status")), value=localize(loc, status))
-        embed.set_footer(
-            text=localize(loc, note)
-            or localize(
-                loc,
-                Text(
-                    "Join to take a seat. The host may add AI players and start when all "
-                    "seats are filled."
-                ),
-            )
-        )
-        return embed
-
     async def on_lobby(
         self, interaction: discord.Interaction, table_id: int, action: str, level: str = NORMAL
     ) -> None:
-        lock = self._lobby_locks.setdefault(table_id, asyncio.Lock())
+        lock = self.board._lobby_locks.setdefault(table_id, asyncio.Lock())
         async with lock:
             await self._on_lobby(interaction, table_id, action, level)
 
     async def _on_lobby(
         self, interaction: discord.Interaction, table_id: int, action: str, level: str = NORMAL
     ) -> None:
-        row = await self.store.get_table(table_id)
+        row = await self.ctx.store.get_table(table_id)
         if row is None or row.guild_id != interaction.guild_id:
             await ephemeral(interaction, Text("There is no such lobby here."))
             return
@@ -250,7 +172,7 @@ class LobbyMixin(HostBase):
             await ephemeral(interaction, Text("This lobby is closed."))
             return
         spec = game_spec(row.game)
-        seats = await self.store.get_seats(table_id)
+        seats = await self.ctx.store.get_seats(table_id)
         user = interaction.user
         is_host = user.id == row.host_id
         mine = next((s for s in seats if s.user_id == user.id and not s.is_ai), None)
@@ -298,11 +220,11 @@ class LobbyMixin(HostBase):
             if not (is_host or can_manage(interaction)):
                 await ephemeral(interaction, Text("Only the host or a server manager can cancel."))
                 return
-            if not await self.store.transition(table_id, ("lobby",), "aborted"):
+            if not await self.ctx.store.transition(table_id, ("lobby",), "aborted"):
                 await ephemeral(interaction, Text("This lobby is closed."))
                 return
-            self._lobby_closed(table_id)
-            embed = await self._lobby_embed(
+            self.board._lobby_closed(table_id)
+            embed = await self.board._lobby_embed(
                 table_id, note=Text("Cancelled by {name}.", name=player_name(user.display_name))
             )
             view = lobby_view(table_id, closed=True, locale=row.locale)
@@ -330,26 +252,69 @@ class LobbyMixin(HostBase):
             # without a driver; then the start, atomic: a Cancel, an /abort or the lobby's
             # expiry at this moment loses or wins as a whole, never half-started.
             sent = time.monotonic()
-            if await self.store.claim_lease(table_id, self.owner, self.settings.lease_seconds):
-                self._held[table_id] = sent + self.settings.lease_seconds
-            if table_id not in self._held or not await self.store.transition(
+            if await self.ctx.store.claim_lease(
+                table_id, self.ctx.owner, self.ctx.settings.lease_seconds
+            ):
+                self.leases._held[table_id] = sent + self.ctx.settings.lease_seconds
+            if table_id not in self.leases._held or not await self.ctx.store.transition(
                 table_id, ("lobby",), "active"
             ):
-                await self._release(table_id)
+                await self.leases._release(table_id)
                 await ephemeral(interaction, Text("This lobby is closed."))
                 return
-            self._lobby_closed(table_id)
+            self.board._lobby_closed(table_id)
             await interaction.response.defer()
-            await self._start(interaction, row, seats)
+            await self.sessions._start(interaction, row, seats)
             return
         seats.sort(key=lambda s: s.seat)
-        await self.store.set_seats(table_id, seats)
-        embed = await self._lobby_embed(table_id)
+        await self.ctx.store.set_seats(table_id, seats)
+        embed = await self.board._lobby_embed(table_id)
         view = lobby_view(table_id, locale=row.locale, levels=list(spec.ai_levels()))
         try:
             await interaction.response.edit_message(embed=embed, view=view)
         finally:
             release_view(view)
+
+    async def abort(self, interaction: discord.Interaction, table_id: int) -> None:
+        row = await self.ctx.store.get_table(table_id)
+        # A table is reached from its own guild only; elsewhere it does not exist.
+        self.ctx.remember_locale(interaction)
+        no_table = Text("There is no open table #{table} in this server.", table=table_id)
+        if (
+            row is None
+            or row.guild_id != interaction.guild_id
+            or row.status not in ("lobby", "active")
+        ):
+            await ephemeral(interaction, no_table)
+            return
+        if not (interaction.user.id == row.host_id or can_manage(interaction)):
+            await ephemeral(
+                interaction, Text("Only the table's host or a server manager can abort it.")
+            )
+            return
+        await self.sessions.table(table_id)  # replayed first if a restart left it pending
+        if not await self.ctx.store.transition(table_id, ("lobby", "active"), "aborted"):
+            await ephemeral(interaction, no_table)
+            return
+        self.board._lobby_closed(table_id)
+        table = self.ctx.tables.pop(table_id, None)
+        note = Text(
+            "🛑 Table #{table} was aborted by {name}.",
+            table=table_id,
+            name=player_name(interaction.user.display_name),
+        )
+        # A public answer: in the table's language.
+        await interaction.response.send_message(
+            localize(normalize(row.locale), note), allowed_mentions=NO_PINGS
+        )
+        if table is not None:
+            await self.results._retire(
+                table, note, in_thread=interaction.channel_id != table.thread_id
+            )
+        else:
+            await self.board._close_lobby_message(
+                table_id, row.channel_id, row.lobby_message_id, note
+            )
 
 
 def derived_seed(base: str, table_id: int) -> str:

@@ -5,7 +5,7 @@ its token is valid), thread posts, and images rendered in the process pool.
 
 Languages: the table message, its picture and the thread posts are in the table's
 language (``table.locale``); a DM, its controls and hand picture in its player's (their
-last interaction's, :meth:`~bot.host.base.HostBase.seat_locale`). What the game says
+last interaction's, :meth:`~bot.host.base.HostContext.seat_locale`). What the game says
 (event lines, prompts, labels) is kept as it said it and localised when shown.
 """
 
@@ -13,49 +13,58 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Literal
+from typing import Any
 
-import aiohttp
 import discord
 
 from bot.games import game_title
-from bot.host.base import HostBase
+from bot.host.base import HostContext
 from bot.host.budget import Priority
 from bot.host.components import controls_view, reclaim_view, release_view, table_view
 from bot.host.hints import hints_badge, hints_offered
-from bot.host.recovery import ATTACH_FILES, MISSING_PERMISSIONS
+from bot.host.intents import Outcome
+from bot.host.outbox import (
+    RETRY_DELAYS,
+    SEND_ERRORS,
+    SHOW_ATTEMPTS,
+    Outbox,
+    hand_priority,
+    passing,
+)
+from bot.host.recovery import ATTACH_FILES, MISSING_PERMISSIONS, Recovery
 from bot.host.table import SERVING_TASK_SUFFIX, Seat, Table, fingerprint
-from bot.host.text import NO_PINGS, pings
+from bot.host.text import NO_PINGS
 from bot.host.tokens import ClickToken
 from bot.i18n import DEFAULT_LOCALE, Text, localize
-from bot.render.worker import render_png
 
 log = logging.getLogger(__name__)
 
 DM_CLOSED = 50007
-#: s before a DM or table message that failed for a passing reason (see :func:`passing`)
-#: is tried again, by attempt; then it is left to the next change.
-RETRY_DELAYS = (2.0, 5.0, 15.0, 30.0, 60.0, 120.0)
-#: What a request to Discord may fail with: its refusals and answers (``HTTPException``),
-#: and the network's errors, which discord.py lets through.
-SEND_ERRORS = (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError)
-#: Attempts of one table message update: a refusal put right (a deleted message or
-#: thread, then Attach Files found missing) is followed by another at once.
-SHOW_ATTEMPTS = 3
-#: How often a post that failed for a passing reason is tried again (after the first
-#: ``RETRY_DELAYS``: 2, 5 and 15 s).
-POST_RETRIES = 3
-#: What one attempt of a post came to (see ``PresenterMixin._post_once``).
-PostOutcome = Literal["done", "again", "later"]
 
 
-class PresenterMixin(HostBase):
+class Presenter:
+    """After a change: prompts, deadlines, DMs, the table message, posts, images."""
+
+    def __init__(self, ctx: HostContext, recovery: Recovery, outbox: Outbox) -> None:
+        self.ctx = ctx
+        self.recovery = recovery
+        self.outbox = outbox
+        #: Subscribers to what a change shows, set by the host once every part exists: the
+        #: end of the match (the results), and a deal's end (its summary in the thread).
+        self.finish_table: Callable[[Table], Awaitable[None]] = _nothing
+        self.deal_summary: Callable[[Table, str], Awaitable[None]] = _nothing_said
+
+    async def show(self, outcome: Outcome) -> None:
+        """A subscriber of the tables' logs: show what ``outcome`` changed."""
+        await self._after_change(
+            outcome.table, outcome.events, via=outcome.via, changed=outcome.changed
+        )
+
     async def _after_change(
         self,
         table: Table,
@@ -81,9 +90,9 @@ class PresenterMixin(HostBase):
         for event in new_events:
             table.recent.append(event.text)
             if event.kind == table.spec.deal_end_kind:
-                await self._post_deal_summary(table, event.text)
+                await self.deal_summary(table, event.text)
         table.recent = table.recent[-4:]
-        table.set_deadlines(self._turn_seconds(table), time.monotonic())
+        table.set_deadlines(self.ctx.turn_seconds(table), time.monotonic())
         # Those who must act now first: the others' DMs (a hand that changed) draw at a
         # lower priority and may wait for the render pool; a decision must not wait behind
         # them.
@@ -99,42 +108,7 @@ class PresenterMixin(HostBase):
                 self._refresh_dm_soon(table, s, via=clicked)
         table.mark_dirty()
         if table.state.is_over and not table.finished:
-            await self._finish(table)
-
-    async def _render(
-        self, table: Table, what: str, seat: int | None, locale: str = DEFAULT_LOCALE
-    ) -> discord.File | None:
-        """Render off the event loop, in the render process pool, in ``locale``."""
-        view = table.state.view(seat)
-        if what == "render_table":
-            priority = Priority.TABLE
-        elif what == "render_hand" and seat is not None:
-            priority = _hand_priority(table, seat)
-        else:
-            priority = Priority.POST
-        return await self._render_view(
-            table, what, view, priority, f"{table.game}-{what}.png", locale
-        )
-
-    async def _render_view(
-        self,
-        table: Table,
-        what: str,
-        view: dict[str, Any],
-        priority: Priority,
-        filename: str,
-        locale: str = "en-US",
-    ) -> discord.File | None:
-        """Draw ``view`` with the game's renderer ``what`` in the render process pool (by
-        ``priority`` while it is busy); None if drawing failed (logged)."""
-        try:
-            data = await self._in_render_pool(priority, render_png, table.game, what, view, locale)
-        except Exception:
-            log.exception("table %s: rendering %s failed", table.id, what)
-            return None
-        if data is None:
-            return None
-        return discord.File(io.BytesIO(data), filename=filename)
+            await self.finish_table(table)
 
     def _status_text(self, table: Table) -> str:
         """The table message's text, in the table's language."""
@@ -191,11 +165,11 @@ class PresenterMixin(HostBase):
 
     async def _show_table_once(self, table: Table, new: bool) -> bool:
         """One attempt of :meth:`_show_table` (under its lock); True to try again now."""
-        channel = self._channel(table.channel_for_table)
+        channel = self.ctx.channel(table.channel_for_table)
         if channel is None:
             return False
         posting = new or table.table_message_id is None
-        await self.budget.acquire(
+        await self.ctx.budget.acquire(
             Priority.POST if posting else Priority.TABLE, since=table.dirty_since
         )
         # What is drawn now is the table as it is now: later changes mark it again.
@@ -207,17 +181,21 @@ class PresenterMixin(HostBase):
             fingerprint(content),
         )
         if not posting and table.shown == shows:
-            self.budget.refund()
+            self.ctx.budget.refund()
             return False
         picture = posting or table.shown is None or table.shown[0] != shows[0]
-        missing = await self._check_permissions(table)
-        if self._send_permission(table) in missing:
-            self.budget.refund()  # nothing can go out there: the host is told
+        missing = await self.recovery._check_permissions(table)
+        if self.recovery._send_permission(table) in missing:
+            self.ctx.budget.refund()  # nothing can go out there: the host is told
             return False
         if picture and ATTACH_FILES in missing:  # the text can still follow the game
             picture = False
             shows = (table.shown[0] if table.shown else b"", shows[1])
-        file = await self._render(table, "render_table", None, table.locale) if picture else None
+        file = (
+            await self.outbox._render(table, "render_table", None, table.locale)
+            if picture
+            else None
+        )
         view = None if table.state.is_over else table_view(table.id, table.locale)
         try:
             if posting:
@@ -225,20 +203,20 @@ class PresenterMixin(HostBase):
                     content, file=file, view=view, allowed_mentions=NO_PINGS
                 )
                 table.table_message_id = message.id
-                await self.store.update_table(table.id, table_message_id=message.id)
+                await self.ctx.store.update_table(table.id, table_message_id=message.id)
             elif file is not None:
-                await self._edit_table_message(
+                await self.recovery._edit_table_message(
                     table, content=content, attachments=[file], view=view
                 )
             else:  # same picture: keep the attachment, change the text only
-                await self._edit_table_message(table, content=content, view=view)
+                await self.recovery._edit_table_message(table, content=content, view=view)
             table.shown = shows
             table.show_failures = 0
             if not missing:  # (the permissions the host was told of are back)
-                await self._tell_host_missing(table, ())
+                await self.recovery._tell_host_missing(table, ())
         except SEND_ERRORS as e:
             log.warning("table %s: table message update failed: %r", table.id, e)
-            if await self._recovered(table, e, with_file=file is not None):
+            if await self.recovery._recovered(table, e, with_file=file is not None):
                 return True
             if passing(e):
                 # Nothing else may change for a while (a person thinking): try again.
@@ -246,7 +224,7 @@ class PresenterMixin(HostBase):
                 table.show_failures += 1
                 asyncio.get_running_loop().call_later(delay, table.mark_dirty)
             elif isinstance(e, discord.HTTPException) and e.code == MISSING_PERMISSIONS:
-                await self._tell_host_missing(table, table.refused_permissions)
+                await self.recovery._tell_host_missing(table, table.refused_permissions)
         finally:
             release_view(view)
         return False
@@ -258,7 +236,7 @@ class PresenterMixin(HostBase):
         ``3 × edit_interval`` after the oldest unshown change. Two edits of a table are
         ``edit_interval`` apart (Discord: 5 messages per 5 s per channel). Under pressure
         the REST budget serves the table whose oldest unshown change is oldest first."""
-        interval = self.settings.edit_interval
+        interval = self.ctx.settings.edit_interval
         gather = 3 * interval
         last_edit = -float("inf")
         try:
@@ -421,10 +399,8 @@ class PresenterMixin(HostBase):
 
         # A serving task: it completes a change already stored and shown elsewhere, even if
         # this process stops driving the table meanwhile.
-        table.track(
-            asyncio.get_running_loop().create_task(
-                carry_out(), name=f"table-{table.id}-dm-{seat.seat}{SERVING_TASK_SUFFIX}"
-            )
+        self.ctx.scheduler.start_for(
+            table, carry_out(), name=f"table-{table.id}-dm-{seat.seat}{SERVING_TASK_SUFFIX}"
         )
 
     async def _carry_out(self, table: Table, seat: Seat, plan: DmPlan, attempt: int = 0) -> None:
@@ -469,11 +445,7 @@ class PresenterMixin(HostBase):
             if plan is not None:
                 await self._carry_out(table, seat, plan, attempt + 1)
 
-        table.track(
-            asyncio.get_running_loop().create_task(
-                retry(), name=f"table-{table.id}-dm-{seat.seat}-retry"
-            )
-        )
+        self.ctx.scheduler.start_for(table, retry(), name=f"table-{table.id}-dm-{seat.seat}-retry")
 
     @staticmethod
     def _overtaken(seat: Seat, plan: DmPlan) -> bool:
@@ -486,7 +458,7 @@ class PresenterMixin(HostBase):
         made later makes this one obsolete."""
         if seat.dms_closed or seat.user_id is None:
             return None
-        locale = self.seat_locale(seat)
+        locale = self.ctx.seat_locale(seat)
         hand_key = f"{locale}:{table.hand_key(seat.seat)}"  # a new language redraws it too
         # A decision the host plays (one answer) or a passed window edits the DM in place,
         # if anything: only a real decision comes as a new (notifying) message.
@@ -503,7 +475,7 @@ class PresenterMixin(HostBase):
             or (
                 acting
                 and not was_acting
-                and table.notifies(seat, time.monotonic(), self.settings.attention_seconds)
+                and table.notifies(seat, time.monotonic(), self.ctx.settings.attention_seconds)
             )
         )
         seat.dm_plans += 1
@@ -518,7 +490,7 @@ class PresenterMixin(HostBase):
             make_view=self._hand_view_maker(table, seat, locale),
             hand_view=table.state.view(seat.seat),
             hand_key=hand_key,
-            priority=_hand_priority(table, seat.seat),
+            priority=hand_priority(table, seat.seat),
             acting=acting,
             new_message=new_message,
             hand_changed=seat.dm_new_owed or seat.dm_hand_key != hand_key,
@@ -532,7 +504,7 @@ class PresenterMixin(HostBase):
         )
 
     async def _render_dm_hand(self, table: Table, plan: DmPlan) -> discord.File | None:
-        return await self._render_view(
+        return await self.outbox._render_view(
             table,
             "render_hand",
             plan.hand_view,
@@ -565,30 +537,32 @@ class PresenterMixin(HostBase):
             if not new_message:
                 # (a decision shown by an edit — the player is playing — goes first too)
                 priority = Priority.DECISION if plan.acting else Priority.DM
-                await self._edit_dm(seat, clicked, edit, priority)
+                await self.outbox._edit_dm(seat, clicked, edit, priority)
                 if plan.acting and view is not None and seat.dm_decision != plan.decision:
                     # The same player's next step of a decision (Panda's three passes, say)
                     # edits the DM: after a restart it must not look like a DM sent for
                     # another decision (which would be sent again, first of all).
                     seat.dm_decision = plan.decision
-                    await self.store.update_seat(table.id, seat.seat, dm_decision=seat.dm_decision)
+                    await self.ctx.store.update_seat(
+                        table.id, seat.seat, dm_decision=seat.dm_decision
+                    )
             else:
                 old = seat.dm_message_id if seat.dm_has_controls else None
-                old_token = self._dm_token_for(seat, clicked)
-                await self._send_dm(seat, content, file, view, plan.acting)
+                old_token = self.outbox._dm_token_for(seat, clicked)
+                await self.outbox._send_dm(seat, content, file, view, plan.acting)
                 seat.dm_new_owed = False
                 if old is not None:
                     # Retire the old message's controls (the new one carries the current
                     # ones) after the new one is out, and in the background unless a click
                     # answers it: a counted edit may wait for budget, and the decision and
                     # the table must not wait for it (clicks on it are checked meanwhile).
-                    retire = self._retire_controls(seat, old, old_token)
+                    retire = self.outbox._retire_controls(seat, old, old_token)
                     if old_token is not None and old_token is clicked:
                         await retire
                     else:
-                        table.track(asyncio.get_running_loop().create_task(retire))
+                        self.ctx.scheduler.start_for(table, retire)
                 seat.dm_decision = plan.decision
-                await self.store.update_seat(
+                await self.ctx.store.update_seat(
                     table.id,
                     seat.seat,
                     dm_channel_id=seat.dm_channel_id,
@@ -600,7 +574,7 @@ class PresenterMixin(HostBase):
             seat.dm_has_controls = view is not None
         except discord.Forbidden as e:
             if e.code == DM_CLOSED:
-                await self._dms_closed(table, seat)
+                await self.outbox._dms_closed(table, seat)
             else:
                 log.warning("table %s: DM to seat %s refused: %s", table.id, seat.seat, e)
         except SEND_ERRORS as e:
@@ -610,219 +584,13 @@ class PresenterMixin(HostBase):
             release_view(view)
         return True
 
-    def _token_of(self, seat: Seat) -> ClickToken | None:
-        """The seat's last DM click while its token is valid (Discord: 15 minutes)."""
-        token: ClickToken | None = seat.token
-        return token if token is not None and token.usable else None
 
-    async def _send_dm(
-        self, seat: Seat, content: str, file: discord.File | None, view: Any, acting: bool
-    ) -> None:
-        """A new DM message (it notifies). Through the player's last click when its token is
-        still valid: interaction webhooks do not count against the bot's REST budget."""
-        kwargs: dict[str, Any] = {"allowed_mentions": NO_PINGS}
-        if file is not None:
-            kwargs["file"] = file
-        if view is not None:
-            kwargs["view"] = view
-        token = self._token_of(seat)
-        if token is not None:
-            try:
-                message = await token.followup.send(content, wait=True, **kwargs)
-                seat.dm_message_id, seat.dm_token = message.id, token
-                return
-            except discord.HTTPException as e:
-                log.info("DM through the interaction failed (%s); sending it plainly", e)
-                token.note_refusal(e)
-                if file is not None:
-                    file.reset()
-        await self.budget.acquire(Priority.DECISION if acting else Priority.DM)
-        channel = await self._dm_channel(seat)
-        message = await channel.send(content, **kwargs)
-        seat.dm_message_id, seat.dm_token = message.id, None
+async def _nothing(table: Table) -> None:
+    """No subscriber (yet)."""
 
-    async def _edit_dm(
-        self,
-        seat: Seat,
-        clicked: ClickToken | None,
-        edit: dict[str, Any],
-        priority: Priority = Priority.DM,
-    ) -> None:
-        """Edit the seat's current DM, through an interaction while one can (no REST
-        budget: see :meth:`_dm_token_for`), else plainly, at ``priority``."""
-        assert seat.dm_message_id is not None
-        await self._edit_dm_message(
-            seat, seat.dm_message_id, self._dm_token_for(seat, clicked), edit, priority
-        )
 
-    def _dm_token_for(self, seat: Seat, clicked: ClickToken | None) -> ClickToken | None:
-        """An interaction that can edit the seat's current DM without REST budget: the click
-        on it, the player's last click if it was on it, or the interaction that sent it if it
-        is still the player's latest; None if there is none."""
-        if clicked is not None and clicked.usable:
-            return clicked
-        latest = self._token_of(seat)
-        if latest is None or seat.dm_message_id is None:
-            return None
-        if latest.message_id == seat.dm_message_id or seat.dm_token is latest:
-            return latest
-        return None
-
-    async def _edit_dm_message(
-        self,
-        seat: Seat,
-        message_id: int,
-        token: ClickToken | None,
-        edit: dict[str, Any],
-        priority: Priority = Priority.DM,
-    ) -> None:
-        """Edit one of the seat's DMs through ``token`` while it is valid, else plainly (a
-        REST request at ``priority``)."""
-        if token is not None and token.usable:  # (it may have been refused meanwhile)
-            try:
-                if token.message_id == message_id:
-                    # A component click's original response is the message it is on: the
-                    # DM a player clicked stays editable through that click for 15 minutes,
-                    # even when the bot sent it plainly (a game's first DM, a restart's).
-                    await token.edit_original_response(**edit)
-                else:  # a follow-up that interaction sent
-                    await token.followup.edit_message(message_id, **edit)
-                return
-            except discord.HTTPException as e:
-                log.info("DM edit through the interaction failed (%s); editing plainly", e)
-                token.note_refusal(e)
-                _rewind(edit)
-        await self.budget.acquire(priority)
-        channel = await self._dm_channel(seat)
-        await channel.get_partial_message(message_id).edit(**edit)
-
-    async def _retire_controls(self, seat: Seat, message_id: int, token: ClickToken | None) -> None:
-        """Take the controls off a DM that is no longer the seat's current one."""
-        try:
-            await self._edit_dm_message(seat, message_id, token, {"view": None})
-        except discord.HTTPException as e:
-            log.info("could not retire the controls of DM %s (%s)", message_id, e)
-
-    async def _dm_channel(self, seat: Seat) -> Any:
-        if seat.dm_channel_id is not None:
-            # A DM channel id we know is enough to send and edit (no lookup, no request:
-            # after a restart the cache is empty and opening DMs again is rate-limited).
-            return self.bot.get_channel(seat.dm_channel_id) or self.bot.get_partial_messageable(
-                seat.dm_channel_id, type=discord.ChannelType.private
-            )
-        assert seat.user_id is not None
-        user = self.bot.get_user(seat.user_id)
-        if user is not None and user.dm_channel is not None:
-            channel: discord.DMChannel | discord.PartialMessageable = user.dm_channel
-        else:
-            # Opened from the user's id alone: looking the user up first (a user discord.py
-            # no longer caches) would be one more request per player.
-            await self.budget.acquire(Priority.DM)
-            data = await self.bot.http.start_private_message(seat.user_id)
-            channel = self.bot.get_partial_messageable(
-                int(data["id"]), type=discord.ChannelType.private
-            )
-        seat.dm_channel_id = channel.id
-        return channel
-
-    async def _dms_closed(self, table: Table, seat: Seat) -> None:
-        """Never retry a 50007: fall back to the ephemeral 'Show my hand' button, say so once."""
-        seat.dms_closed = True
-        await self.store.update_seat(table.id, seat.seat, dms_closed=True)
-        await self._post(
-            table,
-            Text(
-                "{player}, I can't send you direct messages. Press **Show my hand** on the "
-                "table message to see your hand and play (or allow DMs from server members).",
-                player=f"<@{seat.user_id}>",
-            ),
-            ping=[seat.user_id] if seat.user_id else [],
-        )
-
-    async def _post(
-        self,
-        table: Table,
-        text: str,
-        file: discord.File | None = None,
-        *,
-        ping: Sequence[int] = (),
-        priority: Priority = Priority.POST,
-    ) -> None:
-        """Post in the table's thread, in the table's language (``text``: a ``Text``, or a
-        line already said in it); only the users in ``ping`` may be notified. A refusal
-        that could be put right (see :meth:`_recovered`: the thread deleted, Attach Files
-        missing) is followed by another attempt; a post the bot's permissions do not allow
-        is not made (the table's host is told)."""
-        text = str(localize(table.locale, text))[:2000]
-        mentions = pings(*ping) if ping else NO_PINGS
-        for _ in range(SHOW_ATTEMPTS):
-            outcome = await self._post_once(table, text, file, mentions, priority)
-            if outcome == "later":  # (not here: the caller may hold the table's lock)
-                task = asyncio.get_running_loop().create_task(
-                    self._post_later(table, text, file, mentions, priority),
-                    name=f"table-{table.id}-late-post",
-                )
-                self._late_posts.add(task)
-                task.add_done_callback(self._late_posts.discard)
-                return
-            if outcome == "done":
-                return
-            if file is not None:
-                file.reset()
-
-    async def _post_later(
-        self,
-        table: Table,
-        text: str,
-        file: discord.File | None,
-        mentions: discord.AllowedMentions,
-        priority: Priority,
-    ) -> None:
-        """Try a post again after Discord's server errors, a few times with growing pauses:
-        a burst of 5xx must not lose a deal's summary or a match's "is over" (discord.py
-        itself tries a 500 again, not a 503)."""
-        for delay in RETRY_DELAYS[:POST_RETRIES]:
-            await asyncio.sleep(delay)
-            if file is not None:
-                file.reset()
-            if await self._post_once(table, text, file, mentions, priority) == "done":
-                return
-        log.warning("table %s: not posted after %d tries: %s", table.id, POST_RETRIES, text[:80])
-
-    async def _post_once(
-        self,
-        table: Table,
-        text: str,
-        file: discord.File | None,
-        mentions: discord.AllowedMentions,
-        priority: Priority,
-    ) -> PostOutcome:
-        """One attempt of :meth:`_post`: "again" to try again now (a refusal put right),
-        "later" after a pause (a failure that passes), else "done" (posted, or not to be)."""
-        channel = self._channel(table.channel_for_table)
-        if channel is None:
-            return "done"
-        missing = await self._check_permissions(table)
-        if self._send_permission(table) in missing:
-            log.info("table %s: not posted (no permission to): %s", table.id, text[:80])
-            return "done"
-        if ATTACH_FILES in missing:
-            file = None
-        await self.budget.acquire(priority)
-        try:
-            if file is not None:
-                await channel.send(text, file=file, allowed_mentions=mentions)
-            else:
-                await channel.send(text, allowed_mentions=mentions)
-        except SEND_ERRORS as e:
-            log.warning("table %s: posting failed: %r", table.id, e)
-            if await self._recovered(table, e, with_file=file is not None):
-                return "again"
-            if passing(e):
-                return "later"
-            if isinstance(e, discord.HTTPException) and e.code == MISSING_PERMISSIONS:
-                await self._tell_host_missing(table, table.refused_permissions)
-        return "done"
+async def _nothing_said(table: Table, text: str) -> None:
+    """No subscriber (yet)."""
 
 
 @dataclass(frozen=True)
@@ -844,29 +612,9 @@ class DmPlan:
     message_id: int | None  #: the seat's DM when planned
 
 
-def passing(error: BaseException) -> bool:
-    """Whether a request failed for a reason that may pass: Discord's server errors, a rate
-    limit discord.py gave up waiting for, the network. (Other refusals would come again.)"""
-    if isinstance(error, discord.HTTPException):
-        return error.status == 429 or error.status >= 500
-    return isinstance(error, SEND_ERRORS)
-
-
 def _click_token(seat: Seat, via: discord.Interaction) -> ClickToken:
     """The click's token as the seat keeps it when it is the seat's last click: one object
     per click, so Discord's refusal of it (see ``ClickToken.note_refusal``) is known to
     every use of it."""
     kept: ClickToken | None = seat.token
     return kept if kept is not None and kept.token == via.token else ClickToken.of(via)
-
-
-def _hand_priority(table: Table, seat: int) -> Priority:
-    """A hand picture's render priority: a decision's first."""
-    return Priority.DECISION if seat in table.waiting_on() else Priority.DM
-
-
-def _rewind(edit: dict[str, Any]) -> None:
-    """Make an edit's files readable again after a failed attempt (to send it plainly)."""
-    for attachment in edit.get("attachments") or []:
-        if isinstance(attachment, discord.File):
-            attachment.reset()

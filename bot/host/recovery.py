@@ -22,9 +22,9 @@ from typing import Any, Literal
 import discord
 
 from bot.games import game_title
-from bot.host.base import HostBase
+from bot.host.base import HostContext
 from bot.host.budget import Priority
-from bot.host.table import Table
+from bot.host.table import Seat, Table
 from bot.host.text import NO_PINGS
 from bot.i18n import Text, localize
 
@@ -52,7 +52,13 @@ PERMISSION_NAMES: dict[str, Text] = {
 REFUSED_RETRY_DELAYS = (30.0, 120.0, 300.0, 600.0)
 
 
-class RecoveryMixin(HostBase):
+class Recovery:
+    """Discord's failure modes around a table's thread, its table message and its players'
+    DM channels."""
+
+    def __init__(self, ctx: HostContext) -> None:
+        self.ctx = ctx
+
     # ------------------------------------------------------------------ permissions
 
     def _send_permission(self, table: Table) -> str:
@@ -83,7 +89,7 @@ class RecoveryMixin(HostBase):
     def _channel_permissions(self, channel_id: int) -> discord.Permissions | None:
         """The bot's permissions in a guild channel (its threads have the same), from
         discord.py's cache; None if it does not know the channel."""
-        channel = self.bot.get_channel(channel_id)
+        channel = self.ctx.bot.get_channel(channel_id)
         guild = getattr(channel, "guild", None)
         me = getattr(guild, "me", None)
         if channel is None or me is None or not hasattr(channel, "permissions_for"):
@@ -105,7 +111,7 @@ class RecoveryMixin(HostBase):
         host = table.seat_of(table.host_id)
         if host is None or host.dms_closed:
             return
-        loc = self.seat_locale(host)
+        loc = self.ctx.seat_locale(host)
         names = tuple(PERMISSION_NAMES[name] for name in sorted(missing))
         text = Text(
             "⚠️ I can't keep table #{table} up to date in {channel}: I'm missing this "
@@ -117,7 +123,7 @@ class RecoveryMixin(HostBase):
         )
         try:
             channel = await self._dm_channel(host)
-            await self.budget.acquire(Priority.DM)
+            await self.ctx.budget.acquire(Priority.DM)
             await channel.send(localize(loc, text), allowed_mentions=NO_PINGS)
         except discord.HTTPException as e:
             log.warning("table %s: could not tell the host about permissions: %s", table.id, e)
@@ -141,7 +147,7 @@ class RecoveryMixin(HostBase):
     def permissions_changed(self, channel_id: int) -> None:
         """A channel's permissions changed (CHANNEL_UPDATE), or the bot's roles did (then
         ``channel_id`` is 0: every table): tables there that lacked a permission try again."""
-        for table in self.tables.values():
+        for table in self.ctx.tables.values():
             if not table.driven or table.finished:
                 continue
             if channel_id and table.channel_id != channel_id:
@@ -156,7 +162,7 @@ class RecoveryMixin(HostBase):
     async def _edit_table_message(self, table: Table, **edit: Any) -> None:
         """Edit the table message; in a thread archived for inactivity (Discord refuses
         edits there, 50083), unarchive it first."""
-        channel = self._channel(table.channel_for_table)
+        channel = self.ctx.channel(table.channel_for_table)
         message = channel.get_partial_message(table.table_message_id)
         try:
             await message.edit(**edit)
@@ -173,9 +179,9 @@ class RecoveryMixin(HostBase):
         the bot may, the thread not being locked); False if Discord refused."""
         if table.thread_id is None:
             return False
-        await self.budget.acquire(Priority.TABLE)
+        await self.ctx.budget.acquire(Priority.TABLE)
         try:
-            await self.bot.http.edit_channel(table.thread_id, archived=False)
+            await self.ctx.bot.http.edit_channel(table.thread_id, archived=False)
         except discord.HTTPException as e:
             log.warning("table %s: could not unarchive its thread: %s", table.id, e)
             return False
@@ -219,19 +225,43 @@ class RecoveryMixin(HostBase):
         log.warning("table %s: its thread was deleted; opening another", table.id)
         thread_id = await self._new_thread(table)
         table.thread_id, table.table_message_id, table.shown = thread_id, None, None
-        await self.store.update_table(table.id, thread_id=thread_id, table_message_id=None)
+        await self.ctx.store.update_table(table.id, thread_id=thread_id, table_message_id=None)
         table.mark_dirty()
 
     async def _new_thread(self, table: Table) -> int | None:
         """A public thread in the table's channel, not started from a message (the lobby's
         had the deleted one); None if Discord refuses it."""
         name = f"{game_title(table.spec.name, table.locale)} #{table.id}"
-        await self.budget.acquire(Priority.POST)
+        await self.ctx.budget.acquire(Priority.POST)
         try:
-            data = await self.bot.http.start_thread_without_message(
+            data = await self.ctx.bot.http.start_thread_without_message(
                 table.channel_id, name=name[:100], auto_archive_duration=1440, type=PUBLIC_THREAD
             )
         except discord.HTTPException as e:
             log.warning("table %s: no new thread (%s); playing in the channel", table.id, e)
             return None
         return int(data["id"])
+
+    async def _dm_channel(self, seat: Seat) -> Any:
+        if seat.dm_channel_id is not None:
+            # A DM channel id we know is enough to send and edit (no lookup, no request:
+            # after a restart the cache is empty and opening DMs again is rate-limited).
+            return self.ctx.bot.get_channel(
+                seat.dm_channel_id
+            ) or self.ctx.bot.get_partial_messageable(
+                seat.dm_channel_id, type=discord.ChannelType.private
+            )
+        assert seat.user_id is not None
+        user = self.ctx.bot.get_user(seat.user_id)
+        if user is not None and user.dm_channel is not None:
+            channel: discord.DMChannel | discord.PartialMessageable = user.dm_channel
+        else:
+            # Opened from the user's id alone: looking the user up first (a user discord.py
+            # no longer caches) would be one more request per player.
+            await self.ctx.budget.acquire(Priority.DM)
+            data = await self.ctx.bot.http.start_private_message(seat.user_id)
+            channel = self.ctx.bot.get_partial_messageable(
+                int(data["id"]), type=discord.ChannelType.private
+            )
+        seat.dm_channel_id = channel.id
+        return channel

@@ -24,10 +24,14 @@ from typing import Any
 import discord
 
 from bot.games import game_title
-from bot.host.base import HostBase
+from bot.host.base import HostContext
 from bot.host.budget import Priority
+from bot.host.cluster import TableLog
 from bot.host.components import spectator_view
+from bot.host.lifecycle import Sessions
 from bot.host.options import game_options
+from bot.host.outbox import Outbox
+from bot.host.presenter import Presenter
 from bot.host.replies import ephemeral, from_table_guild, locale_of, may_see_channel
 from bot.host.table import Table
 from bot.host.text import NO_PINGS
@@ -104,7 +108,24 @@ def hands_line(
     return str(localize(locale, Text("Hands at the end: {hands}", hands=" · ".join(parts))))
 
 
-class SpectateMixin(HostBase):
+class Spectate:
+    """The Spectate button, and the deal summaries posted in the thread (a subscriber of
+    the presenter)."""
+
+    def __init__(
+        self,
+        ctx: HostContext,
+        sessions: Sessions,
+        log: TableLog,
+        presenter: Presenter,
+        outbox: Outbox,
+    ) -> None:
+        self.ctx = ctx
+        self.sessions = sessions
+        self.log = log
+        self.presenter = presenter
+        self.outbox = outbox
+
     async def on_spectate(
         self, interaction: discord.Interaction, table_id: int, *, refresh: bool
     ) -> None:
@@ -118,7 +139,7 @@ class SpectateMixin(HostBase):
                 interaction, Text("Spectate works from the table's message in its server.")
             )
             return
-        table = await self.table(table_id)
+        table = await self.sessions.table(table_id)
         if table is None or table.finished or not from_table_guild(interaction, table):
             if refresh:
                 with contextlib.suppress(discord.HTTPException):
@@ -145,7 +166,7 @@ class SpectateMixin(HostBase):
             await interaction.response.defer(ephemeral=True, thinking=True)
         async with table.lock:
             if not table.driven:  # a cache of the log: catch up first
-                await self._catch_up(table)
+                await self.log._catch_up(table)
             public = table.state.view(None)
             content = spectator_text(table, locale)
             over = table.state.is_over
@@ -169,7 +190,7 @@ class SpectateMixin(HostBase):
     ) -> discord.File | None:
         """The table picture of a public view in ``locale``, in the render pool (behind the
         players' renders: a spectator waits)."""
-        return await self._render_view(
+        return await self.outbox._render_view(
             table, "render_table", public, Priority.TABLE, f"{table.game}-spectator.png", locale
         )
 
@@ -185,7 +206,7 @@ class SpectateMixin(HostBase):
         )
         reveal = data = None
         try:
-            reveal, data = await self._in_render_pool(
+            reveal, data = await self.ctx.in_render_pool(
                 Priority.POST,
                 functools.partial(deal_end_png, locale=loc),
                 table.game,
@@ -209,7 +230,7 @@ class SpectateMixin(HostBase):
             if data
             else None
         )
-        await self._post(table, "\n".join(lines), file)
+        await self.outbox._post(table, "\n".join(lines), file)
 
 
-__all__ = ["SpectateMixin", "hands_line", "spectator_text"]
+__all__ = ["Spectate", "hands_line", "spectator_text"]

@@ -70,6 +70,11 @@ class Seat:
         return (self.ai_level or NORMAL) if self.is_ai else NORMAL
 
 
+def serving(task: asyncio.Task[Any]) -> bool:
+    """A task serving clicks (kept when the table stops being driven here)."""
+    return task.get_name().endswith(SERVING_TASK_SUFFIX)
+
+
 def fingerprint(text: str) -> bytes:
     """16 bytes that tell whether ``text`` changed: a table compares what it shows with
     these, not with a copy (the public view's text is several KiB, kept per table)."""
@@ -154,7 +159,6 @@ class Table:
     ending: bool = False
     #: Writing the results failed once, perhaps after its commit (see bot.host.finish).
     result_unsure: bool = False
-    tasks: list[asyncio.Task[Any]] = field(default_factory=list)
     #: Out-of-turn requests being gathered: (seat, code, version, interaction, the click
     #: shared with the process driving the table or None; see ``clicks.shared_click``).
     batch: list[tuple[int, str, int, Any, Any]] | None = None
@@ -172,21 +176,14 @@ class Table:
     #: When (monotonic) a click last used this table: idle caches are forgotten.
     last_used: float = field(default_factory=time.monotonic)
 
-    def track(self, task: asyncio.Task[Any]) -> None:
-        """Keep a task of this table (cancelled when the host closes); drop finished ones."""
-        self.tasks = [t for t in self.tasks if not t.done()]
-        self.tasks.append(task)
-
-    def stop_driving(self) -> None:
-        """Stop the driver, the table updater and the restart messages (not the gathering
-        of clicks being served): from now on this is a cache of the log."""
+    def stop_driving(self) -> bool:
+        """No longer driven here: from now on this is a cache of the log. True if the
+        driver, the table updater and the restart messages are to stop (the caller's
+        scheduler cancels them, not the gathering of clicks being served: see
+        :func:`serving`); False while its end is being written and shown (let that
+        complete)."""
         self.driven = False
-        if self.ending:  # its end is being written and shown: let that complete
-            return
-        current = asyncio.current_task()
-        for task in self.tasks:
-            if task is not current and not task.get_name().endswith(SERVING_TASK_SUFFIX):
-                task.cancel()
+        return not self.ending
 
     def mark_dirty(self) -> None:
         """The table message no longer shows the table: its updater will edit it."""

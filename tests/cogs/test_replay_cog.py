@@ -26,7 +26,7 @@ async def test_replay_leaderboard_and_stats_pictures_wait_behind_the_games(tmp_p
         asked.append(priority)
         return b"\x89PNG"
 
-    host._in_render_pool = in_render_pool  # type: ignore[method-assign]
+    host.ctx.in_render_pool = in_render_pool  # type: ignore[method-assign]
     bot = SimpleNamespace(host=host, settings=host.settings)
     try:
         record = record_of(play("koikoi", "priority"))

@@ -176,7 +176,7 @@ async def test_only_a_player_who_can_claim_is_asked_and_the_window_closes_alike(
             await eventually(lambda: no_controls(fake_discord, users[3]))
         # Before its time nothing closes the window (there is no claim): the host answers
         # for nobody early.
-        assert await running.bot.host._answer_moot(table) is False
+        assert await running.bot.host.driver._answer_moot(table) is False
         assert table.auto_movers() == []
         start = table.state.version
         await close_window(table, unanswered=True)

@@ -227,7 +227,8 @@ async def test_quotas_cooldown_and_lobby_expiry(
         )
         assert (await bot.store.get_table(table_id)).status == "aborted"
         assert all(c["disabled"] for c in find_components(lobby))
-        assert not bot.host._lobby_timers and not bot.host._lobby_locks
+        assert not bot.host.board._lobby_locks
+        assert not any(t.get_name().startswith("lobby-") for t in bot.host.ctx.scheduler.tasks())
     finally:
         await running.stop()
 
@@ -324,7 +325,7 @@ async def test_errors_are_answered_with_an_incident_id_and_change_nothing(
         async def broken(*args, **kwargs):
             raise RuntimeError("injected failure")
 
-        monkeypatch.setattr(bot.host, "_on_lobby", broken)
+        monkeypatch.setattr(bot.host.lobby, "_on_lobby", broken)
         inter = await fake.click(alice, lobby, label="Add AI")
         await inter.wait_response()
         assert "incident `" in _text(inter)
@@ -367,7 +368,7 @@ async def test_a_failing_ai_falls_back_and_the_match_finishes(
 
         # The host reaches a game through its spec: tables started from now on use this one.
         monkeypatch.setattr(koikoi, "SPEC", dataclasses.replace(koikoi.SPEC, choose=flaky_choose))
-        real_step = bot.host._drive_step
+        real_step = bot.host.driver._drive_step
         failed = {"n": 0}
 
         async def step_failing_once(table):
@@ -376,7 +377,7 @@ async def test_a_failing_ai_falls_back_and_the_match_finishes(
                 raise RuntimeError("injected driver failure")
             await real_step(table)
 
-        monkeypatch.setattr(bot.host, "_drive_step", step_failing_once)
+        monkeypatch.setattr(bot.host.driver, "_drive_step", step_failing_once)
         table_id, _, table = await _started_table(
             fake, bot, games_channel, alice, options={"rounds": 6}
         )
@@ -401,8 +402,12 @@ async def test_closing_the_host_is_quick_even_with_busy_tables(
             _, _, table = await _started_table(fake, bot, games_channel, alice)
             # A table is in the host's map before its first messages are out and its driver
             # and updater are launched (under its lock): wait for them.
-            await eventually(lambda table=table: table.tasks)
-        tasks = [t for table in bot.host.tables.values() for t in table.tasks]
+            await eventually(lambda table=table: bot.host.ctx.scheduler.table_tasks(table))
+        tasks = [
+            t
+            for table in bot.host.tables.values()
+            for t in bot.host.ctx.scheduler.table_tasks(table)
+        ]
         assert len(tasks) >= 3
         # close() must return within its own bound (generously capped here, not timed).
         await asyncio.wait_for(bot.host.close(timeout=1.0), 30)

@@ -25,7 +25,9 @@ pytestmark = pytest.mark.asyncio
 
 @pytest.fixture(autouse=True)
 def quick_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (the DMs' and the table message's retries, and the posts')
     monkeypatch.setattr("bot.host.presenter.RETRY_DELAYS", (0.2, 0.3, 0.5))
+    monkeypatch.setattr("bot.host.outbox.RETRY_DELAYS", (0.2, 0.3, 0.5))
 
 
 def failures(fake: FakeDiscord, method: str, path_start: str) -> int:

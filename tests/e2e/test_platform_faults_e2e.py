@@ -51,11 +51,16 @@ def table_message(fake: FakeDiscord, table) -> FakeMessage | None:
     return None if message.deleted else message
 
 
+def table_tasks(table) -> list[asyncio.Task]:  # type: ignore[no-untyped-def]
+    """The table's tasks (named ``table-<id>-…`` by the host's scheduler)."""
+    return [t for t in asyncio.all_tasks() if t.get_name().startswith(f"table-{table.id}-")]
+
+
 def dms_quiet(table) -> bool:
     """Settled, and no DM work of the table under way (refreshes, retired controls)."""
     if not settled(table) or any(seat.dm_lock.locked() for seat in table.seats):
         return False
-    ongoing = [t for t in table.tasks if not t.done()]
+    ongoing = [t for t in table_tasks(table) if not t.done()]
     return all(t.get_name().endswith(("-driver", "-updater")) for t in ongoing)
 
 
@@ -115,7 +120,7 @@ async def test_a_post_in_an_archived_thread_unarchives_it(
     thread = fake.channel(table.thread_id)
     await fake.archive_thread(thread.id)
     posted = len(fake.messages_in(thread.id))
-    await running.bot.host._post(table, "A line for the thread.")
+    await running.bot.host.outbox._post(table, "A line for the thread.")
     assert len(fake.messages_in(thread.id)) == posted + 1
     assert not thread.archived and not fake.error_responses
 
@@ -191,7 +196,9 @@ async def test_posts_that_find_the_thread_deleted_at_once_open_one_new_thread(
     gone = table.thread_id
     await fake.moderator_deletes_channel(gone)
     host = running.bot.host
-    await asyncio.gather(host._post(table, "First line."), host._post(table, "Second line."))
+    await asyncio.gather(
+        host.outbox._post(table, "First line."), host.outbox._post(table, "Second line.")
+    )
     assert len(refusals(fake, 10003)) == 2
     threads = fake.threads_of(games_channel)
     assert threads == [table.thread_id] and table.thread_id != gone
@@ -409,7 +416,7 @@ async def test_a_click_made_while_the_gateway_is_down_is_replayed_at_the_resume(
 
 def running_tasks(table, kind: str) -> int:
     return sum(
-        1 for t in table.tasks if t.get_name() == f"table-{table.id}-{kind}" and not t.done()
+        1 for t in table_tasks(table) if t.get_name() == f"table-{table.id}-{kind}" and not t.done()
     )
 
 
@@ -484,7 +491,7 @@ async def test_a_post_that_meets_a_burst_of_server_errors_is_posted_later(
     await eventually(lambda: dms_quiet(table))
     thread = table.channel_for_table
     fake.fail_next("POST /channels/{cid}/messages", count=2, status=503, cid=thread)
-    await running.bot.host._post(table, "🏁 a post in a bad moment")  # returns at once
+    await running.bot.host.outbox._post(table, "🏁 a post in a bad moment")  # returns at once
     assert fake.failures_left == 1  # one try made; the next waits its pause
     posted = await eventually(
         lambda: [m for m in fake.messages_in(thread) if "a bad moment" in m.content],

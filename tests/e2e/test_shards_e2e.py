@@ -90,7 +90,7 @@ async def test_two_bots_on_two_shards_serve_one_table(tmp_path) -> None:
         # The bot that served the clicks holds the table as a cache of the log, without
         # driving it; the bot running the table followed every move.
         table0 = bot0.host.tables[table_id]
-        assert not table0.tasks
+        assert not bot0.host.ctx.scheduler.table_tasks(table0)
         await eventually(lambda: table1.state.log == log)
         # The serving bot applied the moves it served (all of them here: every click was a DM
         # click) and never wrote one of its own beyond the log.

@@ -107,7 +107,7 @@ async def test_a_window_lasts_as_long_whoever_can_claim(
         # ... and nobody is answered for before the close: no AI, no one-answer seat
         # played early, nothing moot (no claim is in).
         assert table.auto_movers() == [] and table.state.moot_answers() is None
-        assert await host._answer_moot(table) is False
+        assert await host.driver._answer_moot(table) is False
         start = table.state.version
         await run_out(table)
         # The pass-only seats are answered by the bot; a seat that could claim and let

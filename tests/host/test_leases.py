@@ -20,6 +20,7 @@ from bot.config import ConfigError, Settings
 from bot.games import game_spec
 from bot.host.budget import Priority
 from bot.host.cluster import RECLAIM_RENEWALS
+from bot.host.lifecycle import LEASE_TASKS
 from bot.host.manager import TableHost
 from bot.host.options import game_options
 from bot.store import SeatRow, Store, StoreError
@@ -61,7 +62,7 @@ async def stored_state(store: Store, table_id: int) -> Any:
 
 async def closing(*hosts: TableHost) -> None:
     for host in hosts:
-        if not host._closing:
+        if not host.ctx.closing:
             await host.close()
         await host.store.close()
 
@@ -94,7 +95,9 @@ async def alice_to_decide_after_a_move(host: TableHost, table_id: int) -> None:
             return
         async with table.lock:  # Alice moves first here: a move of hers served by the owner
             code = table.state.legal_actions(0)[0]
-            await host._after_change(table, await host._apply(table, 0, code, "player"))
+            await host.presenter._after_change(
+                table, await host.log._apply(table, 0, code, "player")
+            )
 
 
 async def test_a_dead_owners_table_is_taken_over_with_its_timer_running(new_database) -> None:
@@ -111,7 +114,7 @@ async def test_a_dead_owners_table_is_taken_over_with_its_timer_running(new_data
         alice_deadline = a.tables[table_id].deadlines[0]
         killed = time.monotonic()
         await a.close(release=False)  # as kill -9: the lease runs out on its own
-        b.start_leases()
+        b.sessions.start_leases()
         await until(lambda: driven_by(b, table_id))
         seen = time.monotonic()
         log.info("failover: table driven by the other host %.2f s after the kill", seen - killed)
@@ -185,7 +188,7 @@ async def test_the_taking_host_drives_the_timer_and_the_ai_to_the_end(new_databa
         await alice_to_decide_after_a_move(a, table_id)
         before = a.tables[table_id].state.version
         await a.close(release=False)
-        b.start_leases()
+        b.sessions.start_leases()
         await until(lambda: driven_by(b, table_id))
         table = b.tables[table_id]
         await until(lambda: table.finished and table_id not in b.tables)
@@ -217,18 +220,18 @@ async def test_a_lease_lost_mid_drive_stops_the_driver_and_nothing_is_applied_tw
         table_id = await open_table(a.store, [ai0, AI], seed="stall")
         assert await a.restore() == 1
         stale = a.tables[table_id]
-        for task in a._lease_tasks:  # the stall: no renewal from now on...
-            task.cancel()
-        a._held[table_id] = time.monotonic() + 3600  # ...and A thinks it still holds it
-        b.start_leases()
+        for key in LEASE_TASKS:  # the stall: no renewal from now on...
+            a.ctx.scheduler.cancel(key)
+        a.leases._held[table_id] = time.monotonic() + 3600  # ...and A thinks it still holds it
+        b.sessions.start_leases()
         await until(lambda: driven_by(b, table_id))
         fresh = b.tables[table_id]
         both_from = fresh.state.version
         await until(lambda: fresh.state.version >= both_from + 4 or fresh.finished)
         assert stale.driven  # both drove meanwhile
-        await a._renew()  # A's renewal comes back: the lease is B's now
-        assert not stale.driven and table_id not in a._held
-        await until(lambda: all(t.done() for t in stale.tasks))
+        await a.leases._renew()  # A's renewal comes back: the lease is B's now
+        assert not stale.driven and table_id not in a.leases._held
+        await until(lambda: all(t.done() for t in a.ctx.scheduler.table_tasks(stale)))
         # The match ends (B plays it on, unless A's last move ended it during the overlap)
         # and B forgets it (A keeps a cache that would serve clicks, driven no more).
         await until(lambda: table_id not in b.tables)
@@ -276,13 +279,13 @@ async def test_a_renewal_late_or_failing_pauses_the_table_and_never_gives_it_up(
         a.store.renew_leases = troubled(a.store.renew_leases)  # type: ignore[method-assign]
         a.store.claim_free_leases = troubled(a.store.claim_free_leases)  # type: ignore[method-assign]
         # (a move that began while the lease was confirmed completes)
-        await until(lambda: not a._holds_lease(table_id) and not table.lock.locked())
+        await until(lambda: not a.leases._holds_lease(table_id) and not table.lock.locked())
         paused_at = table.state.version
         await asyncio.sleep(3 * FAST["lease_seconds"])  # (a pause long enough to matter)
-        assert table.driven and table_id in a._held
+        assert table.driven and table_id in a.leases._held
         assert table.state.version == paused_at  # nothing was decided meanwhile
         trouble_over.set()
-        await until(lambda: a._holds_lease(table_id))
+        await until(lambda: a.leases._holds_lease(table_id))
         await until(lambda: table.state.version >= paused_at + 3 or table.finished)
         assert table.driven or table.finished
         assert table.driver_restarts == 0
@@ -317,18 +320,18 @@ async def test_after_a_database_outage_the_owners_take_their_leases_back_first(
         outage = b.store.outage = b.store.outage or Outage("SQLite")
         outage.failed(StoreError("not answering"))
         outage.answered()
-        assert await b._take_over_free() == 0  # the owner's turn first
+        assert await b.sessions._take_over_free() == 0  # the owner's turn first
         trouble_over.set()
-        await until(lambda: a._holds_lease(table_id))
+        await until(lambda: a.leases._holds_lease(table_id))
         await asyncio.sleep(RECLAIM_RENEWALS * b.settings.lease_renew_seconds)
-        assert await b._take_over_free() == 0  # renewed by its owner: not free
+        assert await b.sessions._take_over_free() == 0  # renewed by its owner: not free
         assert driven_by(a, table_id) and not driven_by(b, table_id)
         # An owner that does not come back loses its tables once the grace is over.
         await a.close()
         deadline = time.monotonic() + 30
         while not driven_by(b, table_id) and time.monotonic() < deadline:
             try:
-                await b._take_over_free()
+                await b.sessions._take_over_free()
             except StoreError:  # (two hosts on one SQLite file: A's last write may hold
                 await asyncio.sleep(0.2)  # the lock past the busy timeout on a loaded box)
         assert driven_by(b, table_id)
@@ -376,9 +379,9 @@ async def test_a_clean_shutdown_hands_the_tables_over_at_once(new_database) -> N
     try:
         table_id = await open_table(a.store, [ALICE, AI])
         assert await a.restore() == 1
-        assert await b._take_over_free() == 0  # held for an hour
+        assert await b.sessions._take_over_free() == 0  # held for an hour
         await a.close()  # lets go of its leases
-        assert await b._take_over_free() == 1  # no waiting for an expiry
+        assert await b.sessions._take_over_free() == 1  # no waiting for an expiry
         assert driven_by(b, table_id)
     finally:
         await closing(a, b)
@@ -402,7 +405,9 @@ async def test_a_click_served_elsewhere_is_shown_by_the_driving_process(new_data
             async with owned.lock:
                 seat = owned.state.to_act[0]
                 code = owned.state.legal_actions(seat)[0]
-                await a._after_change(owned, await a._apply(owned, seat, code, "player"))
+                await a.presenter._after_change(
+                    owned, await a.log._apply(owned, seat, code, "player")
+                )
         assert cache.state.version < owned.state.version
         seat = owned.state.to_act[0]
         version = owned.prompts[seat].version  # what A stamped on the seat's DM controls
@@ -488,7 +493,7 @@ async def test_on_postgres_the_driver_hears_of_a_move_served_elsewhere(new_datab
         assert await a.restore() == 1
         owned = a.tables[table_id]
         await until(
-            lambda: any(t.get_name() == "leases-listen" and t.done() for t in a._lease_tasks)
+            lambda: not a.ctx.scheduler.running(("leases", "listen"))  # (listening: it is done)
         )
         cache = await b.table(table_id)
         assert cache is not None
@@ -516,13 +521,13 @@ async def test_a_restart_takes_over_the_freshest_decisions_first(new_database) -
             opened.append(await open_table(host.store, [ALICE, AI], seed=f"fresh{n}"))
             await asyncio.sleep(0.05)
         order: list[int] = []
-        take_over = host._take_over
+        take_over = host.sessions._take_over
 
         async def recording(claim, lease_until):
             order.append(claim.table_id)
             return await take_over(claim, lease_until)
 
-        host._take_over = recording  # type: ignore[method-assign]
+        host.sessions._take_over = recording  # type: ignore[method-assign]
         assert await host.restore() == 3
         assert order == opened[::-1]
     finally:
@@ -541,7 +546,7 @@ async def test_a_click_during_a_restart_takes_its_table_over_at_once(new_databas
     host = await offline_host(path, record=True, **SLOW)
     order: list[int] = []
     hold = asyncio.Event()
-    take_over = host._take_over
+    take_over = host.sessions._take_over
 
     async def held_at_the_first(claim: Any, lease_until: float) -> bool:
         order.append(claim.table_id)
@@ -549,7 +554,7 @@ async def test_a_click_during_a_restart_takes_its_table_over_at_once(new_databas
             await hold.wait()
         return await take_over(claim, lease_until)
 
-    host._take_over = held_at_the_first  # type: ignore[method-assign]
+    host.sessions._take_over = held_at_the_first  # type: ignore[method-assign]
     restoring = host.start_restore()
     try:
         await until(lambda: order)  # the takeover is at its first table, and waits there

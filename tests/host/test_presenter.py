@@ -8,6 +8,8 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from bot.host.budget import Priority
+from bot.host.manager import TableHost
+from bot.host.table import Table
 from bot.store import SeatRow
 from tests.host.offline import offline_host
 from tests.host.test_leases import ALICE, FAST, closing, open_table
@@ -38,7 +40,9 @@ async def test_the_player_who_must_act_next_gets_their_dm_first(tmp_path) -> Non
             async with table.lock:
                 host.dms.clear()  # type: ignore[attr-defined]
                 code = table.state.legal_actions(mover)[0]
-                await host._after_change(table, await host._apply(table, mover, code, "player"))
+                await host.presenter._after_change(
+                    table, await host.log._apply(table, mover, code, "player")
+                )
             if table.state.to_act == [1 - mover]:
                 refreshed = [seat for _, seat in host.dms]  # type: ignore[attr-defined]
                 assert set(refreshed) == {0, 1}
@@ -66,25 +70,25 @@ async def test_the_movers_dm_is_drawn_and_sent_after_the_table_is_let_go(tmp_pat
             shown[seat.seat] = plan.hand_view
             return True  # delivered
 
-        host._render_view = render_view  # type: ignore[method-assign]
-        host._deliver_dm = deliver  # type: ignore[method-assign]
+        host.outbox._render_view = render_view  # type: ignore[method-assign]
+        host.presenter._deliver_dm = deliver  # type: ignore[method-assign]
         for seat in table.seats:
             seat.dm_message_id, seat.dm_hand_key = 1000 + seat.seat, "drawn before"
         (mover,) = table.state.to_act
         other = table.seats[1 - mover]
         async with table.lock:
             code = table.state.legal_actions(mover)[0]
-            events = await host._apply(table, mover, code, "player")
-            await asyncio.wait_for(host._after_change(table, events), 5)
+            events = await host.log._apply(table, mover, code, "player")
+            await asyncio.wait_for(host.presenter._after_change(table, events), 5)
         assert table.state.to_act == [1 - mover]
         # The next decision is out; the mover's DM is still waiting for its picture.
         assert [s for s, _ in sent] == [other.seat]
         assert not table.lock.locked()
         version = table.state.version
         first = table.seats[mover].dm_plans
-        host._refresh_dm_soon(table, table.seats[mover])  # a later refresh of the same DM
+        host.presenter._refresh_dm_soon(table, table.seats[mover])  # a later refresh of the same DM
         gate.set()
-        await asyncio.wait_for(asyncio.gather(*_dm_tasks(table)), 5)
+        await asyncio.wait_for(asyncio.gather(*_dm_tasks(host, table)), 5)
         assert sent == [(other.seat, other.dm_plans), (mover, first + 1)]
         assert table.state.version == version
         assert shown[mover] == table.state.view(mover)
@@ -112,20 +116,20 @@ async def test_an_overtaken_new_message_is_sent_by_the_plan_that_overtook_it(tmp
         async def edit_dm(seat, clicked, edit):  # type: ignore[no-untyped-def]
             out.append(("edit", edit["content"]))
 
-        host._render_view = render_view  # type: ignore[method-assign]
-        host._send_dm = send_dm  # type: ignore[method-assign]
-        host._edit_dm = edit_dm  # type: ignore[method-assign]
+        host.outbox._render_view = render_view  # type: ignore[method-assign]
+        host.outbox._send_dm = send_dm  # type: ignore[method-assign]
+        host.outbox._edit_dm = edit_dm  # type: ignore[method-assign]
         (mover,) = table.state.to_act
         seat = table.seats[1 - mover]  # not to act: its DMs are edits once it has one
         seat.dm_message_id = None
-        host._refresh_dm_soon(table, seat)  # its first DM: a new message, drawing slowly
+        host.presenter._refresh_dm_soon(table, seat)  # its first DM: a new message, drawing slowly
         await asyncio.sleep(0)
         async with table.lock:  # a move, and the seat's DM is planned again
             code = table.state.legal_actions(mover)[0]
-            await host._apply(table, mover, code, "player")
-        later = host._hand_content(table, seat, host.seat_locale(seat))
-        host._refresh_dm_soon(table, seat)
-        first, second = _dm_tasks(table)
+            await host.log._apply(table, mover, code, "player")
+        later = host.presenter._hand_content(table, seat, host.seat_locale(seat))
+        host.presenter._refresh_dm_soon(table, seat)
+        first, second = _dm_tasks(host, table)
         await asyncio.wait_for(second, 5)  # (the first still drawing)
         assert out == [("send", later)]
         gate.set()
@@ -135,6 +139,6 @@ async def test_an_overtaken_new_message_is_sent_by_the_plan_that_overtook_it(tmp
         assert seat.dm_pending_acting is None, seat
 
 
-def _dm_tasks(table) -> list[asyncio.Task]:  # type: ignore[no-untyped-def]
+def _dm_tasks(host: TableHost, table: Table) -> list[asyncio.Task[Any]]:
     """The table's background DM refreshes, oldest first."""
-    return [t for t in table.tasks if "-dm-" in t.get_name()]
+    return [t for t in host.ctx.scheduler.table_tasks(table) if "-dm-" in t.get_name()]

@@ -140,12 +140,12 @@ async def test_plays_applied_together_are_undone_when_their_append_fails(new_dat
         down.down = True
         async with table.lock:
             with pytest.raises(NotSaved):
-                await host._apply_together(table, [(seat, code)], "player")
+                await host.log._apply_together(table, [(seat, code)], "player")
         assert table.state.log == before and seat in table.state.to_act
         down.down = False
         assert table.state.log == await host.store.actions(table_id)
         async with table.lock:
-            await host._apply_together(table, [(seat, code)], "player")
+            await host.log._apply_together(table, [(seat, code)], "player")
         assert table.state.log == before + [(seat, code)] == await host.store.actions(table_id)
     finally:
         down.down = False
@@ -163,13 +163,13 @@ async def test_a_driver_whose_store_fails_waits_between_tries_and_carries_on(
     host, table_id = await a_driven_table(await new_database(), [ALICE, BOB])
     down = StoreDown(host.store)
     calls = Counter[str]()
-    real_timeouts = host._timeouts
+    real_timeouts = host.driver._timeouts
 
     async def counted_timeouts(table: Any) -> None:
         calls["timeouts"] += 1
         await real_timeouts(table)
 
-    host._timeouts = counted_timeouts  # type: ignore[method-assign]
+    host.driver._timeouts = counted_timeouts  # type: ignore[method-assign]
     try:
         table = host.tables[table_id]
         await until(lambda: table.state.to_act and not table.lock.locked())

@@ -38,8 +38,8 @@ async def _updater(tmp_path: Any, interval: float) -> tuple[Any, StubTable, list
         t.dirty_since = None
         shows.append(time.monotonic())
 
-    host._show_table = show  # type: ignore[method-assign]
-    task = asyncio.create_task(host._table_updater(table))  # type: ignore[arg-type]
+    host.presenter._show_table = show  # type: ignore[method-assign]
+    task = asyncio.create_task(host.presenter._table_updater(table))  # type: ignore[arg-type]
     return host, table, shows, task
 
 

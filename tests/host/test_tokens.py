@@ -83,15 +83,15 @@ def test_a_shared_click_keeps_its_age_across_processes(monkeypatch: pytest.Monke
 def test_the_driver_takes_a_shared_click_as_the_seats_latest_unless_it_holds_a_later_one(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from bot.host.cluster import ClusterMixin
+    from bot.host.cluster import TableLog
     from bot.store import SharedClick
 
     now = [1000.0]
     monkeypatch.setattr(tokens, "clock", lambda: now[0])
-    host = SimpleNamespace(bot=SimpleNamespace())
+    host = SimpleNamespace(ctx=SimpleNamespace(bot=SimpleNamespace()))
     table = SimpleNamespace(seats=[Seat(seat=0, name="Alice", user_id=1)])
     seat = table.seats[0]
-    adopt = ClusterMixin._adopt_click
+    adopt = TableLog._adopt_click
     adopt(host, table, 0, SharedClick(7, "t1", 55, age=5.0))  # type: ignore[arg-type]
     assert seat.token.token == "t1" and seat.token.clicked_at == 995.0
     assert seat.acted_at is not None  # playing since the click: the next DM is an edit

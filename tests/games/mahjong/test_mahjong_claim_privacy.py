@@ -31,7 +31,7 @@ except ImportError:
 
 
 def host_status(g: MahjongState, since: int) -> dict:
-    """What the host prints about the table (see ``Manager._status_text``): the head from
+    """What the host prints about the table (see ``Presenter._status_text``): the head from
     the public view, the public event lines, who is waiting (each with a deadline)."""
     v = g.view(None)
     return {
