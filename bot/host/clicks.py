@@ -103,7 +103,7 @@ class Clicks:
             if problem is None:
                 click = shared_click(table, interaction)
                 try:
-                    events = await self.log._apply(table, seat, code, "player", click)
+                    await self.log._apply(table, seat, code, "player", click)
                 except IllegalAction as e:
                     await followup(interaction, e.reason, prefix="⚠️ ")
                     return
@@ -120,9 +120,7 @@ class Clicks:
             )
             # The DM is refreshed too (even after a move from the ephemeral hand): it must not
             # keep the old decision's buttons, and the next decision then comes as a new DM.
-            await self.log.publish(
-                Outcome(table, tuple(events), via=interaction if answered else None)
-            )
+            await self.log.publish(Outcome(table, via=interaction if answered else None))
             if from_private_hand:
                 await self._edit_ephemeral_hand(interaction, table, seat)
 
@@ -235,11 +233,11 @@ class Clicks:
             start = table.state.version
             failure: IllegalAction | None = None
             try:
-                events = await self.log._apply_together(
+                await self.log._apply_together(
                     table, [(s, c) for s, c, _ in requests], "player", clicks
                 )
             except IllegalAction as e:  # a conflict, the table ended, or not saved
-                events, failure = [], e
+                failure = e
             # (after a failure: those the log took before it, if any)
             made = table.state.log[start:]
             for seat, code, interaction in requests:
@@ -254,7 +252,7 @@ class Clicks:
                         prefix="⚠️ ",
                     )
             if failure is None or (made and not isinstance(failure, Conflict)):
-                await self.log.publish(Outcome(table, tuple(events)))
+                await self.log.publish(Outcome(table))
 
     def _precheck(self, table: Table | None, user_id: int, seat: int, version: int) -> Text | None:
         """Why a click cannot be taken (None if it can). In-memory only: it must be fast."""

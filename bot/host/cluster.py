@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from dataclasses import replace
 from typing import Any
 
 from bot.engine import IllegalAction
@@ -104,7 +105,18 @@ class TableLog:
         self._subscribers.append(subscriber)
 
     async def publish(self, outcome: Outcome) -> None:
-        """Hand what a change made to the subscribers (each in turn, awaited)."""
+        """Hand what a change made to the subscribers, each in turn and awaited (their order
+        is the order of the effects: see bot.host.manager).
+
+        The outcome's ``events`` are the public events the state holds since the last
+        outcome (a change may apply several actions): taken from the state here, which then
+        drops them, so a long match does not hold every event text in memory (the store's
+        action log is the record)."""
+        table = outcome.table
+        shown = tuple(table.state.visible_events(None, table.events_shown))
+        table.state.events.clear()
+        table.events_shown = 0
+        outcome = replace(outcome, events=shown)
         for subscriber in self._subscribers:
             await subscriber(outcome)
 
@@ -230,7 +242,7 @@ class TableLog:
             events = []
         if table.driven:  # the players who moved elsewhere may have changed language there
             await self.ctx.locales.load((s.user_id for s in table.humans()), refresh=True)
-        await self.publish(Outcome(table, tuple(events), changed=frozenset(changed)))
+        await self.publish(Outcome(table, changed=frozenset(changed)))
         return True
 
     def _adopt_click(self, table: Table, seat: int, click: SharedClick) -> None:

@@ -102,7 +102,7 @@ class Driver:
             try:
                 if end_owed:
                     async with table.lock:
-                        await self.results._finish(table, quiet=False)
+                        await self.results.finish(table, quiet=False)
                 elif await self._ai_only_expired(table):
                     return
                 else:
@@ -216,24 +216,24 @@ class Driver:
                 )
                 code = state.default_action(seat)
             try:
-                events = await self.log._apply(table, seat, code, "ai")
+                await self.log._apply(table, seat, code, "ai")
             except Conflict:
                 return  # the log moved on: the driver plans again from the new state
             except NotSaved:
                 raise  # nothing changed: the driver tries again after a pause
             except IllegalAction as e:
                 log.error("table %s: AI chose illegal %r (%s); using default", table.id, code, e)
-                events = await self.log._apply(table, seat, table.state.default_action(seat), "ai")
-            await self.log.publish(Outcome(table, tuple(events)))
+                await self.log._apply(table, seat, table.state.default_action(seat), "ai")
+            await self.log.publish(Outcome(table))
 
     async def _only_answer(self, table: Table, seat: int) -> None:
         """Play a person's decision that has one answer (under the table's lock)."""
         code = table.answers(seat)[0]
         try:
-            events = await self.log._apply(table, seat, code, "auto")
+            await self.log._apply(table, seat, code, "auto")
         except Conflict:
             return  # the log moved on: the driver plans again from the new state
-        await self.log.publish(Outcome(table, tuple(events)))
+        await self.log.publish(Outcome(table))
 
     async def _answer_moot(self, table: Table) -> bool:
         """In an answer window once a claim is in: answer for a seat whose answer can no
@@ -255,10 +255,10 @@ class Driver:
                     continue  # (an AI answers after its delay, as every AI does)
                 code = table.state.default_action(seat)
                 try:
-                    events = await self.log._apply(table, seat, code, "player" if held else "auto")
+                    await self.log._apply(table, seat, code, "player" if held else "auto")
                 except Conflict:
                     return True
-                await self.log.publish(Outcome(table, tuple(events)))
+                await self.log.publish(Outcome(table))
                 return True
         return False
 
@@ -284,7 +284,7 @@ class Driver:
                 if not code:
                     continue
                 try:
-                    events = await self.log._apply(table, seat, code, "ai")
+                    await self.log._apply(table, seat, code, "ai")
                 except Conflict:
                     return True  # the state moved on: consider again
                 except NotSaved:
@@ -293,7 +293,7 @@ class Driver:
                 except IllegalAction as e:
                     log.error("table %s: AI's optional %r refused: %s", table.id, code, e)
                     continue
-                await self.log.publish(Outcome(table, tuple(events)))
+                await self.log.publish(Outcome(table))
                 return True
         return False
 
@@ -332,15 +332,15 @@ class Driver:
                 code = table.state.default_action(seat)
                 source = _closing_source(table, seat)
                 try:
-                    events = await self.log._apply(table, seat, code, source)
+                    await self.log._apply(table, seat, code, source)
                 except Conflict:
                     return  # the decision was made elsewhere meanwhile
                 if answering or source != "timeout":
-                    await self.log.publish(Outcome(table, tuple(events)))
+                    await self.log.publish(Outcome(table))
                     continue
                 notes = await self._timed_out(table, s)
                 await self.outbox._post(table, " ".join(localize(table.locale, n) for n in notes))
-                await self.log.publish(Outcome(table, tuple(events)))
+                await self.log.publish(Outcome(table))
                 if s.ai_takeover:
                     await self.presenter._refresh_dm(table, s)
 

@@ -14,6 +14,7 @@ from bot.games import game_title
 from bot.host.base import HostContext
 from bot.host.budget import Priority
 from bot.host.cluster import Leases
+from bot.host.intents import Outcome
 from bot.host.lobby_board import LobbyBoard
 from bot.host.outbox import Outbox
 from bot.host.presenter import Presenter
@@ -44,7 +45,14 @@ class Results:
         self.leases = leases
         self.board = board
 
-    async def _finish(self, table: Table, *, quiet: bool = True) -> None:
+    async def on_outcome(self, outcome: Outcome) -> None:
+        """A subscriber of the tables' logs (after the presenter): a change that ended the
+        match writes and announces its results — where the table is driven (one end)."""
+        table = outcome.table
+        if table.driven and table.state.is_over and not table.finished:
+            await self.finish(table)
+
+    async def finish(self, table: Table, *, quiet: bool = True) -> None:
         """Write the results once, then announce them — only if this process wrote them:
         the store records a table's results once, also when two processes try at once, so
         "is over" is posted once.

@@ -111,9 +111,10 @@ Intent: TypeAlias = (
 
 @dataclass(frozen=True)
 class Outcome:
-    """What one change of a table made: the game's ``events`` (shown ones are dropped from
-    the state), the seats whose DMs must be redrawn beyond those whose decision changed
-    (``changed``), and the click that made it (``via``: answered through, if any)."""
+    """What one change of a table made: the public ``events`` it added (filled in by the
+    table's log when it publishes; they are dropped from the state then), the seats whose
+    DMs must be redrawn beyond those whose decision changed (``changed``), and the click
+    that made it (``via``: answered through, if any)."""
 
     table: Table
     events: tuple[Any, ...] = ()

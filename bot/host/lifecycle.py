@@ -26,11 +26,13 @@ from bot.host.cluster import (
     PRELOAD_TABLES,
     RECLAIM_RENEWALS,
     Leases,
+    TableLog,
 )
 from bot.host.components import lobby_view, release_view
 from bot.host.driver import DRIVER_MAX_FAILURES, Driver
 from bot.host.finish import Results
 from bot.host.hints import settle_hints
+from bot.host.intents import Outcome
 from bot.host.lobby_board import LobbyBoard
 from bot.host.options import game_options
 from bot.host.outbox import Outbox
@@ -53,6 +55,7 @@ class Sessions:
     def __init__(
         self,
         ctx: HostContext,
+        tables_log: TableLog,
         presenter: Presenter,
         outbox: Outbox,
         results: Results,
@@ -61,6 +64,7 @@ class Sessions:
         board: LobbyBoard,
     ) -> None:
         self.ctx = ctx
+        self.log = tables_log
         self.presenter = presenter
         self.outbox = outbox
         self.results = results
@@ -96,7 +100,7 @@ class Sessions:
         async with table.lock:  # an abort right now waits for the first messages
             table.driven = True  # its lease was claimed before the start (see the lobby)
             await self.presenter._show_table(table, new=True)
-            await self.presenter._after_change(table, [])
+            await self.log.publish(Outcome(table))  # its first prompts and DMs
             if not table.finished:
                 self._launch(table)
         log.info("table %s: %s started with %s", table.id, row.game, [s.name for s in table.seats])
@@ -266,7 +270,7 @@ class Sessions:
         if table.state.is_over:  # the last action was made, the end was not shown
             table.driven = True
             async with table.lock:
-                await self.results._finish(table)
+                await self.results.finish(table)
             return True
         # A deadline runs from when the decision appeared, not from now; time during which
         # no process held the table's lease (a restart, a crash) does not count.

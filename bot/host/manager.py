@@ -12,13 +12,14 @@ one that imports it back), in the order a click goes through them:
    :mod:`bot.host.spectate`; any failure gets the one error reply;
 2. the **table's log** (:class:`bot.host.cluster.TableLog`): an action is checked, appended
    to the store's log (the commit point) and applied, and what it made is published as an
-   :class:`~bot.host.intents.Outcome` to the log's subscribers; the driver
+   :class:`~bot.host.intents.Outcome` to the log's subscribers (the deal summaries of
+   :mod:`bot.host.spectate`, the presenter, the results of :mod:`bot.host.finish`, in
+   that order); the driver
    (:mod:`bot.host.driver`: AI seats, deadlines, timeouts) makes its moves through it too.
    The **sessions** (:mod:`bot.host.lifecycle`) start, load, take over (with the
    :class:`~bot.host.cluster.Leases`) and close tables;
 3. the **presenter** (:mod:`bot.host.presenter`): what a change shows — prompts, deadlines,
-   DMs, the table message, posts; its subscribers are the results (:mod:`bot.host.finish`)
-   and the deal summaries (:mod:`bot.host.spectate`);
+   DMs, the table message, posts;
 4. the **outbox** (:mod:`bot.host.outbox`): posts, DMs and pictures carried to Discord —
    the REST budget (:mod:`bot.host.budget`), the render pool
    (:class:`~bot.host.base.HostContext`), click tokens (:mod:`bot.host.tokens`) and
@@ -103,18 +104,28 @@ class TableHost:
         )
         self.driver = Driver(ctx, self.log, self.leases, self.results, self.presenter, self.outbox)
         self.sessions = Sessions(
-            ctx, self.presenter, self.outbox, self.results, self.driver, self.leases, self.board
+            ctx,
+            self.log,
+            self.presenter,
+            self.outbox,
+            self.results,
+            self.driver,
+            self.leases,
+            self.board,
         )
         self.clicks = Clicks(ctx, self.sessions, self.log, self.presenter, self.outbox, self.driver)
         self.spectate = Spectate(ctx, self.sessions, self.log, self.presenter, self.outbox)
         self.lobby = Lobby(ctx, self.board, self.leases, self.sessions, self.results)
         self.gateway = Gateway(ctx, self.clicks, self.lobby, self.spectate)
-        # Data flows one way: a table's log publishes what a change made; the presenter
-        # shows it and tells its own subscribers of the end (the results) and of a deal's
-        # end (its summary).
+        # Data flows one way: a table's log publishes what a change made to its
+        # subscribers, each awaited in this order, which is the order of the effects:
+        # a deal's summary is posted first (before the next deal's prompts, as a player
+        # reads the thread), then the presenter shows the change (prompts, deadlines, DMs,
+        # the table message marked for its updater), and only then are the results written
+        # and announced (the end shows the final table before the "is over" post).
+        self.log.subscribe(self.spectate.on_outcome)
         self.log.subscribe(self.presenter.show)
-        self.presenter.finish_table = self.results._finish
-        self.presenter.deal_summary = self.spectate._post_deal_summary
+        self.log.subscribe(self.results.on_outcome)
 
     # ------------------------------------------------------------------ shared state
     @property

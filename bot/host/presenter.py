@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -54,44 +54,21 @@ class Presenter:
         self.ctx = ctx
         self.recovery = recovery
         self.outbox = outbox
-        #: Subscribers to what a change shows, set by the host once every part exists: the
-        #: end of the match (the results), and a deal's end (its summary in the thread).
-        self.finish_table: Callable[[Table], Awaitable[None]] = _nothing
-        self.deal_summary: Callable[[Table, str], Awaitable[None]] = _nothing_said
 
     async def show(self, outcome: Outcome) -> None:
-        """A subscriber of the tables' logs: show what ``outcome`` changed."""
-        await self._after_change(
-            outcome.table, outcome.events, via=outcome.via, changed=outcome.changed
-        )
-
-    async def _after_change(
-        self,
-        table: Table,
-        events: Sequence[Any],
-        *,
-        via: discord.Interaction | None = None,
-        changed: Iterable[int] = (),
-    ) -> None:
-        """Refresh DMs whose decision or hand changed (and the seats in ``changed``), the
-        deadlines and the table message; write the end once the match is over.
+        """A subscriber of the tables' logs: refresh DMs whose decision or hand changed (and
+        the seats in ``outcome.changed``), the recent lines, the deadlines and the table
+        message. (The deal summaries and the end are other subscribers': bot.host.spectate
+        and bot.host.finish.)
 
         Only the process driving the table shows anything: elsewhere the table is a cache
         serving clicks, and the driving process shows the change once it has read it from
-        the log (one sender of every DM, one table message editor, one end)."""
-        new_events = table.state.visible_events(None, table.events_shown)
-        # Shown events are not needed again (the store's action log is the record): drop
-        # them, so a long match does not hold every event text in memory.
-        table.state.events.clear()
-        table.events_shown = 0
-        refresh = set(changed) | set(table.changed_prompts())
+        the log (one sender of every DM, one table message editor)."""
+        table, via = outcome.table, outcome.via
+        refresh = set(outcome.changed) | set(table.changed_prompts())
         if not table.driven:
             return
-        for event in new_events:
-            table.recent.append(event.text)
-            if event.kind == table.spec.deal_end_kind:
-                await self.deal_summary(table, event.text)
-        table.recent = table.recent[-4:]
+        table.recent = (table.recent + [event.text for event in outcome.events])[-4:]
         table.set_deadlines(self.ctx.turn_seconds(table), time.monotonic())
         # Those who must act now first: the others' DMs (a hand that changed) draw at a
         # lower priority and may wait for the render pool; a decision must not wait behind
@@ -107,8 +84,6 @@ class Presenter:
             else:  # (the mover's own hand, say) the next move need not wait for its picture
                 self._refresh_dm_soon(table, s, via=clicked)
         table.mark_dirty()
-        if table.state.is_over and not table.finished:
-            await self.finish_table(table)
 
     def _status_text(self, table: Table) -> str:
         """The table message's text, in the table's language."""
@@ -583,14 +558,6 @@ class Presenter:
         finally:
             release_view(view)
         return True
-
-
-async def _nothing(table: Table) -> None:
-    """No subscriber (yet)."""
-
-
-async def _nothing_said(table: Table, text: str) -> None:
-    """No subscriber (yet)."""
 
 
 @dataclass(frozen=True)

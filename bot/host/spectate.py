@@ -28,6 +28,7 @@ from bot.host.base import HostContext
 from bot.host.budget import Priority
 from bot.host.cluster import TableLog
 from bot.host.components import spectator_view
+from bot.host.intents import Outcome
 from bot.host.lifecycle import Sessions
 from bot.host.options import game_options
 from bot.host.outbox import Outbox
@@ -110,7 +111,7 @@ def hands_line(
 
 class Spectate:
     """The Spectate button, and the deal summaries posted in the thread (a subscriber of
-    the presenter)."""
+    the tables' logs)."""
 
     def __init__(
         self,
@@ -194,7 +195,17 @@ class Spectate:
             table, "render_table", public, Priority.TABLE, f"{table.game}-spectator.png", locale
         )
 
-    async def _post_deal_summary(self, table: Table, text: str) -> None:
+    async def on_outcome(self, outcome: Outcome) -> None:
+        """A subscriber of the tables' logs: a deal that ended gets its summary in the
+        thread — where the table is driven (one poster)."""
+        table = outcome.table
+        if not table.driven:
+            return
+        for event in outcome.events:
+            if event.kind == table.spec.deal_end_kind:
+                await self.post_deal_summary(table, event.text)
+
+    async def post_deal_summary(self, table: Table, text: str) -> None:
         """A deal ended: post its result, the totals and the hands as they stood at the end
         (with the score sheet and the hands face up in one picture), in the table's
         language."""

@@ -20,6 +20,7 @@ from bot.config import ConfigError, Settings
 from bot.games import game_spec
 from bot.host.budget import Priority
 from bot.host.cluster import RECLAIM_RENEWALS
+from bot.host.intents import Outcome
 from bot.host.lifecycle import LEASE_TASKS
 from bot.host.manager import TableHost
 from bot.host.options import game_options
@@ -95,9 +96,8 @@ async def alice_to_decide_after_a_move(host: TableHost, table_id: int) -> None:
             return
         async with table.lock:  # Alice moves first here: a move of hers served by the owner
             code = table.state.legal_actions(0)[0]
-            await host.presenter._after_change(
-                table, await host.log._apply(table, 0, code, "player")
-            )
+            await host.log._apply(table, 0, code, "player")
+            await host.log.publish(Outcome(table))
 
 
 async def test_a_dead_owners_table_is_taken_over_with_its_timer_running(new_database) -> None:
@@ -405,9 +405,8 @@ async def test_a_click_served_elsewhere_is_shown_by_the_driving_process(new_data
             async with owned.lock:
                 seat = owned.state.to_act[0]
                 code = owned.state.legal_actions(seat)[0]
-                await a.presenter._after_change(
-                    owned, await a.log._apply(owned, seat, code, "player")
-                )
+                await a.log._apply(owned, seat, code, "player")
+                await a.log.publish(Outcome(owned))
         assert cache.state.version < owned.state.version
         seat = owned.state.to_act[0]
         version = owned.prompts[seat].version  # what A stamped on the seat's DM controls

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from bot.host.budget import Priority
+from bot.host.intents import Outcome
 from bot.host.manager import TableHost
 from bot.host.table import Table
 from bot.store import SeatRow
@@ -40,9 +41,8 @@ async def test_the_player_who_must_act_next_gets_their_dm_first(tmp_path) -> Non
             async with table.lock:
                 host.dms.clear()  # type: ignore[attr-defined]
                 code = table.state.legal_actions(mover)[0]
-                await host.presenter._after_change(
-                    table, await host.log._apply(table, mover, code, "player")
-                )
+                await host.log._apply(table, mover, code, "player")
+                await host.log.publish(Outcome(table))
             if table.state.to_act == [1 - mover]:
                 refreshed = [seat for _, seat in host.dms]  # type: ignore[attr-defined]
                 assert set(refreshed) == {0, 1}
@@ -52,8 +52,8 @@ async def test_the_player_who_must_act_next_gets_their_dm_first(tmp_path) -> Non
 
 
 async def test_the_movers_dm_is_drawn_and_sent_after_the_table_is_let_go(tmp_path) -> None:
-    """The mover's own DM (no decision in it) does not hold the table: ``_after_change``
-    returns while its picture is still waiting for the render pool, the picture shows the
+    """The mover's own DM (no decision in it) does not hold the table: publishing the
+    outcome returns while its picture is still waiting for the render pool, the picture shows the
     state as it was when it was planned, and a later refresh of the same DM overtakes it
     (only the newest is sent)."""
     async with alice_and_bob(tmp_path) as (host, table):
@@ -78,8 +78,8 @@ async def test_the_movers_dm_is_drawn_and_sent_after_the_table_is_let_go(tmp_pat
         other = table.seats[1 - mover]
         async with table.lock:
             code = table.state.legal_actions(mover)[0]
-            events = await host.log._apply(table, mover, code, "player")
-            await asyncio.wait_for(host.presenter._after_change(table, events), 5)
+            await host.log._apply(table, mover, code, "player")
+            await asyncio.wait_for(host.log.publish(Outcome(table)), 5)
         assert table.state.to_act == [1 - mover]
         # The next decision is out; the mover's DM is still waiting for its picture.
         assert [s for s, _ in sent] == [other.seat]
