@@ -210,9 +210,9 @@ class Soak:
         async def post(table: Any, text: str, *args: Any, **kwargs: Any) -> None:
             self.posts.append((table.id, text))
 
-        host.outbox._render = nothing  # type: ignore[method-assign]
-        host.outbox._render_view = nothing  # type: ignore[method-assign]
-        host.outbox._post = post  # type: ignore[method-assign]
+        host.outbox.render = nothing  # type: ignore[method-assign]
+        host.outbox.render_view = nothing  # type: ignore[method-assign]
+        host.outbox.post = post  # type: ignore[method-assign]
         self.hosts[name] = host
         return host
 

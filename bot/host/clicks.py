@@ -74,7 +74,7 @@ class Clicks:
             if not interaction.response.is_done():
                 await acknowledge(interaction)
             async with table.lock:
-                await self.log._catch_up(table)
+                await self.log.catch_up(table)
         problem = self._precheck(table, interaction.user.id, seat, version)
         if problem and table is not None and table.driven and self.ctx.settings.poll_seconds > 0:
             # Other processes serve this table's clicks: the refusal may come from a move
@@ -82,7 +82,7 @@ class Clicks:
             if not interaction.response.is_done():
                 await acknowledge(interaction)
             async with table.lock:  # (the driver may have read it meanwhile)
-                await self.log._sync_with_log(table)
+                await self.log.sync_with_log(table)
                 problem = self._precheck(table, interaction.user.id, seat, version)
         if problem:
             await ephemeral(interaction, problem)
@@ -103,7 +103,7 @@ class Clicks:
             if problem is None:
                 click = shared_click(table, interaction)
                 try:
-                    await self.log._apply(table, seat, code, "player", click)
+                    await self.log.commit(table, seat, code, "player", click)
                 except IllegalAction as e:
                     await followup(interaction, e.reason, prefix="⚠️ ")
                     return
@@ -134,7 +134,7 @@ class Clicks:
             table = None
         if table is not None and not table.driven:
             async with table.lock:  # a cache of the log: catch up before judging the click
-                await self.log._catch_up(table)
+                await self.log.catch_up(table)
         problem = self._precheck(table, interaction.user.id, seat, version)
         form = None
         if problem is None:
@@ -233,7 +233,7 @@ class Clicks:
             start = table.state.version
             failure: IllegalAction | None = None
             try:
-                await self.log._apply_together(
+                await self.log.commit_together(
                     table, [(s, c) for s, c, _ in requests], "player", clicks
                 )
             except IllegalAction as e:  # a conflict, the table ended, or not saved
@@ -301,11 +301,11 @@ class Clicks:
             s.ai_takeover = False
             s.timeouts = 0
             await self.ctx.store.update_seat(table.id, seat, ai_takeover=False, timeouts=0)
-            await self.outbox._post(
+            await self.outbox.post(
                 table, Text("👋 {name} is back and plays their own seat again.", name=s.name)
             )
             if table.driven:
-                await self.driver._seat_returned(table, s)
+                await self.driver.seat_returned(table, s)
         if not table.driven:
             # The process driving the table learns it from the store before its AI would
             # play the seat, and sends the controls then.
@@ -324,12 +324,12 @@ class Clicks:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with table.lock:
             if not table.driven:
-                await self.log._catch_up(table)
+                await self.log.catch_up(table)
             if seat.seat not in table.prompts:
                 table.changed_prompts()
-            file = await self.outbox._render(table, "render_hand", seat.seat, locale)
-            kwargs: dict[str, Any] = {"content": self.presenter._hand_content(table, seat, locale)}
-            view = self.presenter._hand_view(table, seat, locale)
+            file = await self.outbox.render(table, "render_hand", seat.seat, locale)
+            kwargs: dict[str, Any] = {"content": self.presenter.hand_content(table, seat, locale)}
+            view = self.presenter.hand_view(table, seat, locale)
             if view is not None:
                 kwargs["view"] = view
             if file is not None:
@@ -344,11 +344,11 @@ class Clicks:
     ) -> None:
         s = table.seats[seat]
         locale = locale_of(interaction)
-        file = await self.outbox._render(table, "render_hand", seat, locale)
-        view = self.presenter._hand_view(table, s, locale)
+        file = await self.outbox.render(table, "render_hand", seat, locale)
+        view = self.presenter.hand_view(table, s, locale)
         with contextlib.suppress(discord.HTTPException):
             await interaction.edit_original_response(
-                content=self.presenter._hand_content(table, s, locale),
+                content=self.presenter.hand_content(table, s, locale),
                 attachments=[file] if file else [],
                 view=view,
             )
@@ -376,7 +376,7 @@ class Clicks:
         await interaction.response.defer(ephemeral=True, thinking=True)
         if table is not None and not table.driven:
             async with table.lock:  # a cache of the log: catch up before judging the click
-                await self.log._catch_up(table)
+                await self.log.catch_up(table)
         problem = self._precheck(table, interaction.user.id, seat, version)
         if problem:
             await ephemeral(interaction, problem)
@@ -400,7 +400,7 @@ class Clicks:
             await ephemeral(interaction, problem)
             return
         if first:
-            await self.outbox._post(
+            await self.outbox.post(
                 table,
                 Text(
                     "💡 {name} asked for a hint: this match will not be rated.",
@@ -415,7 +415,7 @@ class Clicks:
 
 def shared_click(table: Table, interaction: discord.Interaction) -> SharedClick | None:
     """A DM click at a table another process drives, as it is logged with its action (see
-    ``TableLog._apply``): that process answers the player through its token (no REST
+    ``TableLog.commit``): that process answers the player through its token (no REST
     budget), as this one would. None for a click in a server, one driven here, or one
     Discord never took (no token to answer with)."""
     if table.driven or interaction.guild_id is not None or not interaction.response.is_done():

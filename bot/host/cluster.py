@@ -120,7 +120,7 @@ class TableLog:
         for subscriber in self._subscribers:
             await subscriber(outcome)
 
-    async def _apply(
+    async def commit(
         self, table: Table, seat: int, code: str, source: str, click: SharedClick | None = None
     ) -> list[Any]:
         """Make one action: checked, appended to the log, and only then applied.
@@ -135,7 +135,7 @@ class TableLog:
 
         ``click``: the DM click that made the action, where another process drives the
         table: logged with it, so that process answers the player through it (see
-        :meth:`_sync_with_log`).
+        :meth:`sync_with_log`).
         """
         code = table.state.validate(seat, code)
         await self._append(table, seat, code, source, click)
@@ -166,7 +166,7 @@ class TableLog:
             # The index is taken: another writer's action stands. Catch up with it.
             log.info("table %s: action %d was taken by another writer", table.id, index)
             try:
-                await self._sync_with_log(table)
+                await self.sync_with_log(table)
             except Exception:
                 table.log_moved = True  # (the driver reads it once the store answers)
                 return NotSaved()
@@ -183,7 +183,7 @@ class TableLog:
         table.wake_driver()
         return NotSaved()
 
-    async def _apply_together(
+    async def commit_together(
         self,
         table: Table,
         requests: list[tuple[int, str]],
@@ -196,7 +196,7 @@ class TableLog:
         holds — from memory (the state's own log up to the failed index is exactly what
         was committed): no database read. The rare path (Panda's out-of-turn plays): the
         rebuild costs a replay of the match, and only when the store fails. ``clicks``: by
-        seat, the DM clicks logged with their actions (see :meth:`_apply`)."""
+        seat, the DM clicks logged with their actions (see :meth:`commit`)."""
         start = table.state.version
         events = table.state.apply_simultaneous(requests)
         made = table.state.log[start:]
@@ -212,7 +212,7 @@ class TableLog:
         table.wake_driver()
         return events
 
-    async def _sync_with_log(self, table: Table) -> bool:
+    async def sync_with_log(self, table: Table) -> bool:
         """Apply what the log holds beyond this state; True if there was anything.
 
         Actions are applied one by one and the prompts follow each, so a decision's prompt
@@ -261,7 +261,7 @@ class TableLog:
         if s.acted_at is None or s.acted_at < acted:
             s.acted_at = acted
 
-    async def _catch_up(self, table: Table) -> None:
+    async def catch_up(self, table: Table) -> None:
         """Bring a cached table (not driven here) up to date before judging a click on it
         (under its lock): the log, and the seats' flags the driving process changes
         (an AI taking a seat over, timeouts). A table that ended elsewhere is forgotten."""
@@ -270,7 +270,7 @@ class TableLog:
             table.finished = True
             self.ctx.evict(table)
             return
-        await self._sync_with_log(table)
+        await self.sync_with_log(table)
         for stored in await self.ctx.store.get_seats(table.id):
             if 0 <= stored.seat < len(table.seats):
                 seat = table.seats[stored.seat]
@@ -292,11 +292,11 @@ class Leases:
     def __init__(self, ctx: HostContext) -> None:
         self.ctx = ctx
         #: Table id -> until when (monotonic) this process's lease on it is confirmed.
-        self._held: dict[int, float] = {}
+        self.held: dict[int, float] = {}
         #: Set when a renewal of the leases has been tried (then replaced for the next one).
         self._renewal_tried = asyncio.Event()
 
-    async def _listen(self) -> None:
+    async def listen(self) -> None:
         """Where the store can notify (PostgreSQL), hear of every append at once instead of
         at the next look at the log (which stays, less urgent, as the fallback)."""
         try:
@@ -323,13 +323,13 @@ class Leases:
 
     def _holds_lease(self, table_id: int) -> bool:
         """This process's lease on the table is confirmed until later than now."""
-        return self._held.get(table_id, 0.0) > time.monotonic()
+        return self.held.get(table_id, 0.0) > time.monotonic()
 
-    def _may_drive(self, table: Table) -> bool:
+    def may_drive(self, table: Table) -> bool:
         """Whether a timeout, an AI move or the table's end may be carried out here now."""
         return table.driven and not table.finished and self._holds_lease(table.id)
 
-    async def _lease_late(self, table: Table) -> bool:
+    async def lease_late(self, table: Table) -> bool:
         """The table's lease is not confirmed now, but this process still counts it as its
         own: its renewal is late (a busy moment, a slow database), not refused. Wait for the
         renewal rather than give the table up — in the store the lease is still this
@@ -339,27 +339,27 @@ class Leases:
         while table.driven and not table.finished and not self.ctx.closing:
             if self._holds_lease(table.id):
                 return True
-            if table.id not in self._held:
+            if table.id not in self.held:
                 return False
             await self._renewal_tried.wait()
         return False
 
-    def _stop_driving(self, table: Table, why: str) -> None:
+    def stop_driving(self, table: Table, why: str) -> None:
         if table.driven:
             log.warning("table %s: no longer driven here (%s)", table.id, why)
         if table.stop_driving():
             self.ctx.scheduler.cancel_table(table, keep=serving)
 
-    async def _release(self, table_id: int) -> None:
+    async def release(self, table_id: int) -> None:
         """Let go of the table's lease (its end, an abort): nothing is left to drive."""
-        if self._held.pop(table_id, None) is None:
+        if self.held.pop(table_id, None) is None:
             return
         try:
             await self.ctx.store.release_leases(self.ctx.owner, [table_id])
         except Exception as e:  # it runs out on its own; the table is not active anyway
             log.warning("table %s: releasing its lease failed: %r", table_id, e)
 
-    async def _renew_loop(self) -> None:
+    async def renew_loop(self) -> None:
         every = self.ctx.settings.lease_renew_seconds
         while not self.ctx.closing:
             await asyncio.sleep(every)
@@ -377,22 +377,22 @@ class Leases:
             self._forget_idle_caches()
 
     async def _renew(self) -> None:
-        if not self._held:
+        if not self.held:
             return
-        held = set(self._held)
+        held = set(self.held)
         sent = time.monotonic()
         ttl = self.ctx.settings.lease_seconds
         renewed = await self.ctx.store.renew_leases(self.ctx.owner, ttl)
         for table_id in renewed & held:
-            if table_id in self._held:
-                self._held[table_id] = max(self._held[table_id], sent + ttl)
+            if table_id in self.held:
+                self.held[table_id] = max(self.held[table_id], sent + ttl)
         for table_id in held - renewed:
             # Taken by another process after it expired here, or the table ended.
-            self._held.pop(table_id, None)
+            self.held.pop(table_id, None)
             table = self.ctx.tables.get(table_id)
             if table is None or table.ending or table.state.is_over:
                 continue  # gone, or ending here (its end completes, or is tried again)
-            self._stop_driving(table, "its lease was not renewed")
+            self.stop_driving(table, "its lease was not renewed")
             row = await self.ctx.store.get_table(table_id)
             if row is None or row.status != "active":  # ended elsewhere: nothing to serve
                 table.finished = True

@@ -82,7 +82,7 @@ class Driver:
         self.presenter = presenter
         self.outbox = outbox
 
-    async def _drive(self, table: Table) -> None:
+    async def drive(self, table: Table) -> None:
         """Plays AI seats and applies default actions when deadlines pass.
 
         Each step is guarded: a step that raises (the AI, the game, the store) is logged with
@@ -94,10 +94,10 @@ class Driver:
             # again. No lease is needed for that: the log is complete, and the store
             # records a match once, whoever writes it.
             end_owed = table.state.is_over and not table.ending
-            if not end_owed and not self.leases._may_drive(table):
-                if await self.leases._lease_late(table):
+            if not end_owed and not self.leases.may_drive(table):
+                if await self.leases.lease_late(table):
                     continue
-                self.leases._stop_driving(table, "its lease is not confirmed")
+                self.leases.stop_driving(table, "its lease is not confirmed")
                 return
             try:
                 if end_owed:
@@ -130,7 +130,7 @@ class Driver:
             table.log_moved = False
             try:
                 async with table.lock:
-                    if await self.log._sync_with_log(table):
+                    if await self.log.sync_with_log(table):
                         return
             except Exception:
                 table.log_moved = True  # (still to read, once the store answers)
@@ -162,7 +162,7 @@ class Driver:
         except TimeoutError:
             if poll > 0:
                 async with table.lock:
-                    if await self.log._sync_with_log(table):
+                    if await self.log.sync_with_log(table):
                         return
             await self._timeouts(table)
 
@@ -177,7 +177,7 @@ class Driver:
             table.ai_only_since = now
         if now - table.ai_only_since < self.ctx.settings.ai_only_grace:
             return False
-        if not self.leases._may_drive(table) or not await self.ctx.store.transition(
+        if not self.leases.may_drive(table) or not await self.ctx.store.transition(
             table.id, ("active",), "aborted"
         ):
             return False
@@ -190,14 +190,14 @@ class Driver:
         )
         log.info("table %s: ended, every seat played by an AI", table.id)
         self.ctx.tables.pop(table.id, None)
-        await self.results._retire(table, note, in_thread=True)
+        await self.results.retire(table, note, in_thread=True)
         return True
 
     async def _ai_move(self, table: Table, seat: int) -> None:
         """The move of a seat the driver plays (see ``Table.auto_movers``): the AI's, or a
         person's only answer."""
         async with table.lock:
-            if not self.leases._may_drive(table) or seat not in table.auto_movers():
+            if not self.leases.may_drive(table) or seat not in table.auto_movers():
                 return
             if await self._returned_elsewhere(table, table.seats[seat]):
                 return
@@ -216,21 +216,21 @@ class Driver:
                 )
                 code = state.default_action(seat)
             try:
-                await self.log._apply(table, seat, code, "ai")
+                await self.log.commit(table, seat, code, "ai")
             except Conflict:
                 return  # the log moved on: the driver plans again from the new state
             except NotSaved:
                 raise  # nothing changed: the driver tries again after a pause
             except IllegalAction as e:
                 log.error("table %s: AI chose illegal %r (%s); using default", table.id, code, e)
-                await self.log._apply(table, seat, table.state.default_action(seat), "ai")
+                await self.log.commit(table, seat, table.state.default_action(seat), "ai")
             await self.log.publish(Outcome(table))
 
     async def _only_answer(self, table: Table, seat: int) -> None:
         """Play a person's decision that has one answer (under the table's lock)."""
         code = table.answers(seat)[0]
         try:
-            await self.log._apply(table, seat, code, "auto")
+            await self.log.commit(table, seat, code, "auto")
         except Conflict:
             return  # the log moved on: the driver plans again from the new state
         await self.log.publish(Outcome(table))
@@ -244,7 +244,7 @@ class Driver:
         Before a claim nothing is answered early: the window runs to its close, the same
         length whoever could claim (see ``_timeouts``)."""
         async with table.lock:
-            if not self.leases._may_drive(table) or not table.in_answer_phase():
+            if not self.leases.may_drive(table) or not table.in_answer_phase():
                 return False
             moot = table.state.moot_answers()
             if moot is None:
@@ -255,7 +255,7 @@ class Driver:
                     continue  # (an AI answers after its delay, as every AI does)
                 code = table.state.default_action(seat)
                 try:
-                    await self.log._apply(table, seat, code, "player" if held else "auto")
+                    await self.log.commit(table, seat, code, "player" if held else "auto")
                 except Conflict:
                     return True
                 await self.log.publish(Outcome(table))
@@ -266,7 +266,7 @@ class Driver:
         """Let AI seats with optional out-of-turn actions (an Ambush) use them; the AI
         answers "" to wait. Each seat considers each state version once. True if one acted."""
         async with table.lock:
-            if not self.leases._may_drive(table):
+            if not self.leases.may_drive(table):
                 return False
             version = table.state.version
             for seat in table.state.may_act:
@@ -284,7 +284,7 @@ class Driver:
                 if not code:
                     continue
                 try:
-                    await self.log._apply(table, seat, code, "ai")
+                    await self.log.commit(table, seat, code, "ai")
                 except Conflict:
                     return True  # the state moved on: consider again
                 except NotSaved:
@@ -307,7 +307,7 @@ class Driver:
         if stored.ai_takeover:
             return False
         s.ai_takeover, s.timeouts = False, stored.timeouts
-        await self._seat_returned(table, s)
+        await self.seat_returned(table, s)
         return True
 
     async def _timeouts(self, table: Table) -> None:
@@ -315,7 +315,7 @@ class Driver:
             now = time.monotonic()
             expired = [s for s, t in table.deadlines.items() if t <= now]
             for seat in expired:
-                if not self.leases._may_drive(table):
+                if not self.leases.may_drive(table):
                     continue
                 if seat not in table.waiting_on():
                     # (a decision that ended without a new deadline being set: dropped, or
@@ -332,17 +332,17 @@ class Driver:
                 code = table.state.default_action(seat)
                 source = _closing_source(table, seat)
                 try:
-                    await self.log._apply(table, seat, code, source)
+                    await self.log.commit(table, seat, code, source)
                 except Conflict:
                     return  # the decision was made elsewhere meanwhile
                 if answering or source != "timeout":
                     await self.log.publish(Outcome(table))
                     continue
                 notes = await self._timed_out(table, s)
-                await self.outbox._post(table, " ".join(localize(table.locale, n) for n in notes))
+                await self.outbox.post(table, " ".join(localize(table.locale, n) for n in notes))
                 await self.log.publish(Outcome(table))
                 if s.ai_takeover:
-                    await self.presenter._refresh_dm(table, s)
+                    await self.presenter.refresh_dm(table, s)
 
     async def _timed_out(self, table: Table, s: Seat) -> list[Text]:
         """Count a timeout of the seat (its default move is made); an AI takes the seat over
@@ -378,14 +378,14 @@ class Driver:
             log.warning("table %s: storing seat %s's timeouts failed: %r", table.id, s.seat, e)
         return notes
 
-    async def _seat_returned(self, table: Table, s: Seat) -> None:
+    async def seat_returned(self, table: Table, s: Seat) -> None:
         """A seat an AI played is the player's again (under the table's lock, driven here):
         a fresh decision, deadline and DM."""
         table.prompts.pop(s.seat, None)
         table.deadlines.pop(s.seat, None)  # a fresh deadline for the returning player
         table.changed_prompts()
         table.set_deadlines(self.ctx.turn_seconds(table))
-        await self.presenter._refresh_dm(table, s, fresh=True)
+        await self.presenter.refresh_dm(table, s, fresh=True)
         table.mark_dirty()
         table.wake_driver()
 

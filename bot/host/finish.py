@@ -58,7 +58,7 @@ class Results:
         "is over" is posted once.
 
         If the store fails meanwhile, the table's driver tries again after a pause, for as
-        long as it takes (``Driver._drive`` calls this with ``quiet=False``: the
+        long as it takes (``Driver.drive`` calls this with ``quiet=False``: the
         failure is raised, and the driver pauses before the next try): the match is never
         left unrecorded, with its table active and its lease held."""
         if table.finished or table.ending:
@@ -118,7 +118,7 @@ class Results:
         process), close the controls, forget the table."""
         result = table.state.result()
         table.finished = True  # recorded, here or elsewhere (or the table was aborted)
-        await self.leases._release(table.id)
+        await self.leases.release(table.id)
         if not recorded:
             log.info(
                 "table %s: its results were recorded by another process, or it was aborted",
@@ -139,30 +139,30 @@ class Results:
             lines.append(f"{medals.get(place, f'{place}.')} {who} — {score}")
         lines.append(localize(loc, Text("See `/leaderboard` for the server's standings.")))
         humans = [s.user_id for s in table.seats if s.user_id and not s.is_ai]
-        await self.outbox._post(table, "\n".join(lines), ping=humans)
+        await self.outbox.post(table, "\n".join(lines), ping=humans)
         for s in table.seats:
             if not s.is_ai and s.user_id is not None and not s.dms_closed:
-                await self.presenter._refresh_dm(table, s)
-        await self.board._close_lobby_message(
+                await self.presenter.refresh_dm(table, s)
+        await self.board.close_lobby_message(
             table.id,
             table.channel_id,
             table.lobby_message_id,
             Text("Finished — results in the thread."),
         )
-        await self.presenter._show_table(table)
+        await self.presenter.show_table(table)
         self.ctx.evict(table)
         log.info("table %s finished: %s", table.id, result.scores)
 
-    async def _retire(self, table: Table, note: str, *, in_thread: bool) -> None:
+    async def retire(self, table: Table, note: str, *, in_thread: bool) -> None:
         """Stop an aborted table: its tasks, its lease, its controls (DMs, table message,
         lobby). ``note`` (a ``Text``) is said in the thread's and each player's language."""
         table.finished = True
         table.driven = False
-        await self.leases._release(table.id)
+        await self.leases.release(table.id)
         self.ctx.scheduler.cancel_table(table)
         async with table.lock:  # let an action in progress finish first
             if in_thread:
-                await self.outbox._post(table, note)
+                await self.outbox.post(table, note)
             for seat in table.seats:
                 if seat.user_id is None or seat.is_ai or seat.dm_message_id is None:
                     continue
@@ -174,13 +174,13 @@ class Results:
                     note=note,
                 )
                 with contextlib.suppress(discord.HTTPException):
-                    await self.outbox._edit_dm(
+                    await self.outbox.edit_dm(
                         seat, None, {"content": localize(loc, content), "view": None}
                     )
             with contextlib.suppress(discord.HTTPException):
                 if table.table_message_id is not None:
                     await self.ctx.budget.acquire(Priority.TABLE)
-                    await self.recovery._edit_table_message(table, view=None)
-            await self.board._close_lobby_message(
+                    await self.recovery.edit_table_message(table, view=None)
+            await self.board.close_lobby_message(
                 table.id, table.channel_id, table.lobby_message_id, note
             )

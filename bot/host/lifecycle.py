@@ -77,13 +77,11 @@ class Sessions:
         #: until when the lease holds) (see ``_take_over_now``).
         self._claimed: dict[int, tuple[Any, float]] = {}
 
-    async def _start(
-        self, interaction: discord.Interaction, row: Any, seats: list[SeatRow]
-    ) -> None:
+    async def start(self, interaction: discord.Interaction, row: Any, seats: list[SeatRow]) -> None:
         row = await settle_hints(self.ctx.store, row, seats)
         table = self._build_table(row, seats, log=[])
         await self.ctx.locales.load(s.user_id for s in table.humans())
-        embed = await self.board._lobby_embed(row.id, note=Text("The game is on — see the thread."))
+        embed = await self.board.lobby_embed(row.id, note=Text("The game is on — see the thread."))
         view = lobby_view(row.id, closed=True, locale=table.locale)
         with contextlib.suppress(discord.HTTPException):
             await interaction.edit_original_response(embed=embed, view=view)
@@ -93,13 +91,13 @@ class Sessions:
         await self.ctx.store.update_table(row.id, thread_id=thread_id)
         current = await self.ctx.store.get_table(row.id)
         if current is None or current.status != "active":
-            await self.leases._release(row.id)
+            await self.leases.release(row.id)
             return  # aborted meanwhile: /table abort found nothing running and closed it
         # No await between the check and this line: an abort from now on finds the table.
         self.ctx.tables[table.id] = table
         async with table.lock:  # an abort right now waits for the first messages
             table.driven = True  # its lease was claimed before the start (see the lobby)
-            await self.presenter._show_table(table, new=True)
+            await self.presenter.show_table(table, new=True)
             await self.log.publish(Outcome(table))  # its first prompts and DMs
             if not table.finished:
                 self._launch(table)
@@ -168,7 +166,7 @@ class Sessions:
         """
         now = time.time()
         for row in await self.ctx.store.tables_with_status("lobby"):
-            self.board._schedule_lobby_expiry(
+            self.board.schedule_lobby_expiry(
                 row.id, row.created_at + self.ctx.settings.lobby_ttl - now
             )
         self.start_leases()
@@ -250,8 +248,8 @@ class Sessions:
         refresh the cached copy), let its pending decisions keep the time they had left,
         launch its driver, and send the notice and fresh DMs. False if it cannot be driven
         (its lease is then let go)."""
-        self.leases._held[claim.table_id] = max(
-            self.leases._held.get(claim.table_id, 0.0), lease_until
+        self.leases.held[claim.table_id] = max(
+            self.leases.held.get(claim.table_id, 0.0), lease_until
         )
         table = self.ctx.tables.get(claim.table_id)
         if table is not None and table.driven:
@@ -263,7 +261,7 @@ class Sessions:
             async with table.lock:
                 ok = await self._reload(table)
         if table is None or not ok or table.finished:
-            await self.leases._release(claim.table_id)
+            await self.leases.release(claim.table_id)
             if table is not None and not ok:
                 self.ctx.evict(table)
             return False
@@ -304,9 +302,7 @@ class Sessions:
             behind = [s for s in table.seats if s.user_id is not None and table.dm_behind(s)]
             driven = table.driven and not table.finished
             plans = [
-                (seat, self.presenter._plan_dm(table, seat, True, None))
-                for seat in behind
-                if driven
+                (seat, self.presenter.plan_dm(table, seat, True, None)) for seat in behind if driven
             ]
         for seat, plan in plans:
             await self._fresh_dm(table, seat, plan)
@@ -314,7 +310,7 @@ class Sessions:
         # they wait for a loop that keeps up (the clicks of every table that came back at
         # once come first) and for spare budget, and never hold the table while they wait.
         await self.ctx.loop_watch.calm()
-        await self.outbox._post(
+        await self.outbox.post(
             table,
             Text("♻️ Teahouse restarted — this game carries on from where it was."),
             priority=Priority.BACKGROUND,
@@ -329,7 +325,7 @@ class Sessions:
             async with table.lock:
                 plan = None
                 if not table.finished and table.driven:
-                    plan = self.presenter._plan_dm(table, seat, True, None)
+                    plan = self.presenter.plan_dm(table, seat, True, None)
             if plan is not None:
                 # Its picture is drawn last too: after a restart every table's players get
                 # one, and those of players who have no controls at all must not wait
@@ -341,20 +337,20 @@ class Sessions:
         """Draw and send a DM planned under the table's lock, after it (a later plan for the
         seat, a click's, overtakes it)."""
         if plan is not None:
-            await self.presenter._carry_out(table, seat, plan)
+            await self.presenter.carry_out(table, seat, plan)
 
     def _launch(self, table: Table) -> None:
         """Drive the table here (its lease is held): the table updater and the driver."""
         table.driven = True
         self.start_leases()
         self.ctx.scheduler.start_for(
-            table, self.presenter._table_updater(table), name=f"table-{table.id}-updater"
+            table, self.presenter.table_updater(table), name=f"table-{table.id}-updater"
         )
         self._launch_driver(table)
 
     def _launch_driver(self, table: Table) -> None:
         task = self.ctx.scheduler.start_for(
-            table, self.driver._drive(table), name=f"table-{table.id}-driver"
+            table, self.driver.drive(table), name=f"table-{table.id}-driver"
         )
         task.add_done_callback(lambda t: self._driver_ended(table, t))
 
@@ -391,8 +387,8 @@ class Sessions:
             table.driven = False
         await self.ctx.locales.flush(timeout)
         await self.ctx.budget.close_shared()
-        held = list(self.leases._held)
-        self.leases._held.clear()
+        held = list(self.leases.held)
+        self.leases.held.clear()
         if release and held:
             try:
                 released = await asyncio.wait_for(
@@ -409,9 +405,9 @@ class Sessions:
         if self.ctx.closing or any(scheduler.running(key) for key in LEASE_TASKS):
             return
         self.ctx.loop_watch.start()
-        scheduler.spawn(LEASE_TASKS[0], self.leases._renew_loop(), name="leases-renew")
+        scheduler.spawn(LEASE_TASKS[0], self.leases.renew_loop(), name="leases-renew")
         scheduler.spawn(LEASE_TASKS[1], self._scan_loop(), name="leases-takeover-scan")
-        scheduler.spawn(LEASE_TASKS[2], self.leases._listen(), name="leases-listen")
+        scheduler.spawn(LEASE_TASKS[2], self.leases.listen(), name="leases-listen")
 
     async def _scan_loop(self) -> None:
         every = self.ctx.settings.takeover_scan_seconds
@@ -443,7 +439,7 @@ class Sessions:
             self.ctx.owner, self.ctx.settings.lease_seconds, succeeding=self.ctx.lineage
         )
         for claim in claims:
-            self.leases._held[claim.table_id] = sent + self.ctx.settings.lease_seconds
+            self.leases.held[claim.table_id] = sent + self.ctx.settings.lease_seconds
         taken = 0
         # The freshest decisions first: a table whose decision is only moments old is most
         # likely waiting on an AI (AIs move within a second) or on a DM that never went out,
@@ -534,7 +530,7 @@ class Sessions:
             raise
         except Exception:
             log.exception("table %s: taking it over failed", claim.table_id)
-            await self.leases._release(claim.table_id)
+            await self.leases.release(claim.table_id)
             return False
 
 

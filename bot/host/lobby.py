@@ -1,5 +1,5 @@
 """Lobbies: ``/<game> new`` (options, quotas), Join / Leave / Add AI / Start / Cancel, and a
-lobby's expiry. Start hands over to :meth:`~bot.host.lifecycle.Sessions._start`.
+lobby's expiry. Start hands over to :meth:`~bot.host.lifecycle.Sessions.start`.
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ class Lobby:
             table_id,
             [SeatRow(seat=0, user_id=user.id, name=player_name(user.display_name), is_ai=False)],
         )
-        embed = await self.board._lobby_embed(table_id)
+        embed = await self.board.lobby_embed(table_id)
         view = lobby_view(table_id, locale=locale, levels=list(game_spec(game).ai_levels()))
         try:
             callback = await interaction.response.send_message(
@@ -107,7 +107,7 @@ class Lobby:
         if message_id is None:
             message_id = (await interaction.original_response()).id
         await self.ctx.store.update_table(table_id, lobby_message_id=message_id)
-        self.board._schedule_lobby_expiry(table_id, self.ctx.settings.lobby_ttl)
+        self.board.schedule_lobby_expiry(table_id, self.ctx.settings.lobby_ttl)
         log.info("table %s: lobby for %s (%s) opened by %s", table_id, game, locale, user.id)
 
     def _quota(self) -> Quota:
@@ -157,7 +157,7 @@ class Lobby:
     async def on_lobby(
         self, interaction: discord.Interaction, table_id: int, action: str, level: str = NORMAL
     ) -> None:
-        lock = self.board._lobby_locks.setdefault(table_id, asyncio.Lock())
+        lock = self.board.lobby_locks.setdefault(table_id, asyncio.Lock())
         async with lock:
             await self._on_lobby(interaction, table_id, action, level)
 
@@ -223,8 +223,8 @@ class Lobby:
             if not await self.ctx.store.transition(table_id, ("lobby",), "aborted"):
                 await ephemeral(interaction, Text("This lobby is closed."))
                 return
-            self.board._lobby_closed(table_id)
-            embed = await self.board._lobby_embed(
+            self.board.lobby_closed(table_id)
+            embed = await self.board.lobby_embed(
                 table_id, note=Text("Cancelled by {name}.", name=player_name(user.display_name))
             )
             view = lobby_view(table_id, closed=True, locale=row.locale)
@@ -255,20 +255,20 @@ class Lobby:
             if await self.ctx.store.claim_lease(
                 table_id, self.ctx.owner, self.ctx.settings.lease_seconds
             ):
-                self.leases._held[table_id] = sent + self.ctx.settings.lease_seconds
-            if table_id not in self.leases._held or not await self.ctx.store.transition(
+                self.leases.held[table_id] = sent + self.ctx.settings.lease_seconds
+            if table_id not in self.leases.held or not await self.ctx.store.transition(
                 table_id, ("lobby",), "active"
             ):
-                await self.leases._release(table_id)
+                await self.leases.release(table_id)
                 await ephemeral(interaction, Text("This lobby is closed."))
                 return
-            self.board._lobby_closed(table_id)
+            self.board.lobby_closed(table_id)
             await interaction.response.defer()
-            await self.sessions._start(interaction, row, seats)
+            await self.sessions.start(interaction, row, seats)
             return
         seats.sort(key=lambda s: s.seat)
         await self.ctx.store.set_seats(table_id, seats)
-        embed = await self.board._lobby_embed(table_id)
+        embed = await self.board.lobby_embed(table_id)
         view = lobby_view(table_id, locale=row.locale, levels=list(spec.ai_levels()))
         try:
             await interaction.response.edit_message(embed=embed, view=view)
@@ -296,7 +296,7 @@ class Lobby:
         if not await self.ctx.store.transition(table_id, ("lobby", "active"), "aborted"):
             await ephemeral(interaction, no_table)
             return
-        self.board._lobby_closed(table_id)
+        self.board.lobby_closed(table_id)
         table = self.ctx.tables.pop(table_id, None)
         note = Text(
             "🛑 Table #{table} was aborted by {name}.",
@@ -308,11 +308,11 @@ class Lobby:
             localize(normalize(row.locale), note), allowed_mentions=NO_PINGS
         )
         if table is not None:
-            await self.results._retire(
+            await self.results.retire(
                 table, note, in_thread=interaction.channel_id != table.thread_id
             )
         else:
-            await self.board._close_lobby_message(
+            await self.board.close_lobby_message(
                 table_id, row.channel_id, row.lobby_message_id, note
             )
 

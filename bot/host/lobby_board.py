@@ -25,13 +25,13 @@ class LobbyBoard:
 
     def __init__(self, ctx: HostContext) -> None:
         self.ctx = ctx
-        self._lobby_locks: dict[int, asyncio.Lock] = {}
+        self.lobby_locks: dict[int, asyncio.Lock] = {}
 
     def lock(self, table_id: int) -> asyncio.Lock:
         """The lobby's lock (one change of the lobby at a time)."""
-        return self._lobby_locks.setdefault(table_id, asyncio.Lock())
+        return self.lobby_locks.setdefault(table_id, asyncio.Lock())
 
-    def _schedule_lobby_expiry(self, table_id: int, delay: float) -> None:
+    def schedule_lobby_expiry(self, table_id: int, delay: float) -> None:
         self.ctx.scheduler.spawn(
             ("lobby", table_id),
             self._expire_lobby(table_id, delay),
@@ -54,7 +54,7 @@ class LobbyBoard:
                 )
                 row = await self.ctx.store.get_table(table_id)
                 if row is not None:
-                    await self._close_lobby_message(
+                    await self.close_lobby_message(
                         table_id, row.channel_id, row.lobby_message_id, note
                     )
                 log.info("table %s: lobby expired", table_id)
@@ -64,14 +64,14 @@ class LobbyBoard:
             log.exception("table %s: closing the expired lobby failed", table_id)
         finally:
             self.ctx.scheduler.discard(("lobby", table_id), asyncio.current_task())
-            self._lobby_locks.pop(table_id, None)
+            self.lobby_locks.pop(table_id, None)
 
-    def _lobby_closed(self, table_id: int) -> None:
+    def lobby_closed(self, table_id: int) -> None:
         """Forget a lobby's lock and expiry timer once it has started or closed."""
         self.ctx.scheduler.cancel(("lobby", table_id))
-        self._lobby_locks.pop(table_id, None)
+        self.lobby_locks.pop(table_id, None)
 
-    async def _lobby_embed(
+    async def lobby_embed(
         self, table_id: int, note: str = "", row: TableRow | None = None
     ) -> discord.Embed:
         """The lobby message, in the table's language (``note``: a ``Text`` said in it)."""
@@ -125,7 +125,7 @@ class LobbyBoard:
         )
         return embed
 
-    async def _close_lobby_message(
+    async def close_lobby_message(
         self, table_id: int, channel_id: int, message_id: int | None, note: str
     ) -> None:
         """Show the lobby message closed (its buttons disabled) with a note why."""
@@ -135,7 +135,7 @@ class LobbyBoard:
             row = await self.ctx.store.get_table(table_id)
             if row is None:
                 return
-            embed = await self._lobby_embed(table_id, note=note, row=row)
+            embed = await self.lobby_embed(table_id, note=note, row=row)
             await self.ctx.budget.acquire(Priority.BACKGROUND)
             view = lobby_view(table_id, closed=True, locale=row.locale)
             try:

@@ -2,8 +2,9 @@
 every component click arrives here through the dynamic items of :mod:`bot.host.components`.
 
 It builds the host's parts, each a module a reader can take on its own and each handed
-the parts it uses in its constructor (none inherits from another, and no module imports
-one that imports it back), in the order a click goes through them:
+the parts it uses in its constructor (none inherits from another, no module imports one
+that imports it back, and a part uses only the public methods of the parts it is handed:
+see tests/host/test_host_layout.py), in the order a click goes through them:
 
 1. the **gateway** (:mod:`bot.host.gateway`): an interaction comes in as a frozen intent
    (:mod:`bot.host.intents`: a ``Move``, a ``LobbyIntent``…), is answered, and is
@@ -11,7 +12,8 @@ one that imports it back), in the order a click goes through them:
    Hint), :mod:`bot.host.lobby` (``/<game> new``, the lobby's buttons, ``/table abort``),
    :mod:`bot.host.spectate`; any failure gets the one error reply;
 2. the **table's log** (:class:`bot.host.cluster.TableLog`): an action is checked, appended
-   to the store's log (the commit point) and applied, and what it made is published as an
+   to the store's log (the commit point) and applied (:meth:`TableLog.commit
+   <bot.host.cluster.TableLog.commit>`), and what it made is published as an
    :class:`~bot.host.intents.Outcome` to the log's subscribers (the deal summaries of
    :mod:`bot.host.spectate`, the presenter, the results of :mod:`bot.host.finish`, in
    that order); the driver

@@ -51,7 +51,7 @@ class Outbox:
         self.ctx = ctx
         self.recovery = recovery
 
-    async def _render(
+    async def render(
         self, table: Table, what: str, seat: int | None, locale: str = DEFAULT_LOCALE
     ) -> discord.File | None:
         """Render off the event loop, in the render process pool, in ``locale``."""
@@ -62,11 +62,11 @@ class Outbox:
             priority = hand_priority(table, seat)
         else:
             priority = Priority.POST
-        return await self._render_view(
+        return await self.render_view(
             table, what, view, priority, f"{table.game}-{what}.png", locale
         )
 
-    async def _render_view(
+    async def render_view(
         self,
         table: Table,
         what: str,
@@ -93,7 +93,7 @@ class Outbox:
         token: ClickToken | None = seat.token
         return token if token is not None and token.usable else None
 
-    async def _send_dm(
+    async def send_dm(
         self, seat: Seat, content: str, file: discord.File | None, view: Any, acting: bool
     ) -> None:
         """A new DM message (it notifies). Through the player's last click when its token is
@@ -115,11 +115,11 @@ class Outbox:
                 if file is not None:
                     file.reset()
         await self.ctx.budget.acquire(Priority.DECISION if acting else Priority.DM)
-        channel = await self.recovery._dm_channel(seat)
+        channel = await self.recovery.dm_channel(seat)
         message = await channel.send(content, **kwargs)
         seat.dm_message_id, seat.dm_token = message.id, None
 
-    async def _edit_dm(
+    async def edit_dm(
         self,
         seat: Seat,
         clicked: ClickToken | None,
@@ -127,13 +127,13 @@ class Outbox:
         priority: Priority = Priority.DM,
     ) -> None:
         """Edit the seat's current DM, through an interaction while one can (no REST
-        budget: see :meth:`_dm_token_for`), else plainly, at ``priority``."""
+        budget: see :meth:`dm_token_for`), else plainly, at ``priority``."""
         assert seat.dm_message_id is not None
         await self._edit_dm_message(
-            seat, seat.dm_message_id, self._dm_token_for(seat, clicked), edit, priority
+            seat, seat.dm_message_id, self.dm_token_for(seat, clicked), edit, priority
         )
 
-    def _dm_token_for(self, seat: Seat, clicked: ClickToken | None) -> ClickToken | None:
+    def dm_token_for(self, seat: Seat, clicked: ClickToken | None) -> ClickToken | None:
         """An interaction that can edit the seat's current DM without REST budget: the click
         on it, the player's last click if it was on it, or the interaction that sent it if it
         is still the player's latest; None if there is none."""
@@ -171,21 +171,21 @@ class Outbox:
                 token.note_refusal(e)
                 _rewind(edit)
         await self.ctx.budget.acquire(priority)
-        channel = await self.recovery._dm_channel(seat)
+        channel = await self.recovery.dm_channel(seat)
         await channel.get_partial_message(message_id).edit(**edit)
 
-    async def _retire_controls(self, seat: Seat, message_id: int, token: ClickToken | None) -> None:
+    async def retire_controls(self, seat: Seat, message_id: int, token: ClickToken | None) -> None:
         """Take the controls off a DM that is no longer the seat's current one."""
         try:
             await self._edit_dm_message(seat, message_id, token, {"view": None})
         except discord.HTTPException as e:
             log.info("could not retire the controls of DM %s (%s)", message_id, e)
 
-    async def _dms_closed(self, table: Table, seat: Seat) -> None:
+    async def dms_closed(self, table: Table, seat: Seat) -> None:
         """Never retry a 50007: fall back to the ephemeral 'Show my hand' button, say so once."""
         seat.dms_closed = True
         await self.ctx.store.update_seat(table.id, seat.seat, dms_closed=True)
-        await self._post(
+        await self.post(
             table,
             Text(
                 "{player}, I can't send you direct messages. Press **Show my hand** on the "
@@ -195,7 +195,7 @@ class Outbox:
             ping=[seat.user_id] if seat.user_id else [],
         )
 
-    async def _post(
+    async def post(
         self,
         table: Table,
         text: str,
@@ -251,13 +251,13 @@ class Outbox:
         mentions: discord.AllowedMentions,
         priority: Priority,
     ) -> PostOutcome:
-        """One attempt of :meth:`_post`: "again" to try again now (a refusal put right),
+        """One attempt of :meth:`post`: "again" to try again now (a refusal put right),
         "later" after a pause (a failure that passes), else "done" (posted, or not to be)."""
         channel = self.ctx.channel(table.channel_for_table)
         if channel is None:
             return "done"
-        missing = await self.recovery._check_permissions(table)
-        if self.recovery._send_permission(table) in missing:
+        missing = await self.recovery.check_permissions(table)
+        if self.recovery.send_permission(table) in missing:
             log.info("table %s: not posted (no permission to): %s", table.id, text[:80])
             return "done"
         if ATTACH_FILES in missing:
@@ -270,12 +270,12 @@ class Outbox:
                 await channel.send(text, allowed_mentions=mentions)
         except SEND_ERRORS as e:
             log.warning("table %s: posting failed: %r", table.id, e)
-            if await self.recovery._recovered(table, e, with_file=file is not None):
+            if await self.recovery.recovered(table, e, with_file=file is not None):
                 return "again"
             if passing(e):
                 return "later"
             if isinstance(e, discord.HTTPException) and e.code == MISSING_PERMISSIONS:
-                await self.recovery._tell_host_missing(table, table.refused_permissions)
+                await self.recovery.tell_host_missing(table, table.refused_permissions)
         return "done"
 
 

@@ -80,7 +80,7 @@ class Presenter:
                 continue
             clicked = via if via is not None and via.user.id == s.user_id else None
             if seat in waited_on:
-                await self._refresh_dm(table, s, via=clicked)
+                await self.refresh_dm(table, s, via=clicked)
             else:  # (the mover's own hand, say) the next move need not wait for its picture
                 self._refresh_dm_soon(table, s, via=clicked)
         table.mark_dirty()
@@ -127,7 +127,7 @@ class Presenter:
             lines.append(localize(loc, line))
         return "\n".join(lines)[:1900]
 
-    async def _show_table(self, table: Table, new: bool = False) -> None:
+    async def show_table(self, table: Table, new: bool = False) -> None:
         """Post or edit the table message. Calls are serialised per table and each draws the
         state as it is when its turn comes, so an older picture never follows a newer one;
         an unchanged picture and text are not sent again. A refusal that could be put right
@@ -139,7 +139,7 @@ class Presenter:
                     return
 
     async def _show_table_once(self, table: Table, new: bool) -> bool:
-        """One attempt of :meth:`_show_table` (under its lock); True to try again now."""
+        """One attempt of :meth:`show_table` (under its lock); True to try again now."""
         channel = self.ctx.channel(table.channel_for_table)
         if channel is None:
             return False
@@ -159,17 +159,15 @@ class Presenter:
             self.ctx.budget.refund()
             return False
         picture = posting or table.shown is None or table.shown[0] != shows[0]
-        missing = await self.recovery._check_permissions(table)
-        if self.recovery._send_permission(table) in missing:
+        missing = await self.recovery.check_permissions(table)
+        if self.recovery.send_permission(table) in missing:
             self.ctx.budget.refund()  # nothing can go out there: the host is told
             return False
         if picture and ATTACH_FILES in missing:  # the text can still follow the game
             picture = False
             shows = (table.shown[0] if table.shown else b"", shows[1])
         file = (
-            await self.outbox._render(table, "render_table", None, table.locale)
-            if picture
-            else None
+            await self.outbox.render(table, "render_table", None, table.locale) if picture else None
         )
         view = None if table.state.is_over else table_view(table.id, table.locale)
         try:
@@ -180,18 +178,18 @@ class Presenter:
                 table.table_message_id = message.id
                 await self.ctx.store.update_table(table.id, table_message_id=message.id)
             elif file is not None:
-                await self.recovery._edit_table_message(
+                await self.recovery.edit_table_message(
                     table, content=content, attachments=[file], view=view
                 )
             else:  # same picture: keep the attachment, change the text only
-                await self.recovery._edit_table_message(table, content=content, view=view)
+                await self.recovery.edit_table_message(table, content=content, view=view)
             table.shown = shows
             table.show_failures = 0
             if not missing:  # (the permissions the host was told of are back)
-                await self.recovery._tell_host_missing(table, ())
+                await self.recovery.tell_host_missing(table, ())
         except SEND_ERRORS as e:
             log.warning("table %s: table message update failed: %r", table.id, e)
-            if await self.recovery._recovered(table, e, with_file=file is not None):
+            if await self.recovery.recovered(table, e, with_file=file is not None):
                 return True
             if passing(e):
                 # Nothing else may change for a while (a person thinking): try again.
@@ -199,12 +197,12 @@ class Presenter:
                 table.show_failures += 1
                 asyncio.get_running_loop().call_later(delay, table.mark_dirty)
             elif isinstance(e, discord.HTTPException) and e.code == MISSING_PERMISSIONS:
-                await self.recovery._tell_host_missing(table, table.refused_permissions)
+                await self.recovery.tell_host_missing(table, table.refused_permissions)
         finally:
             release_view(view)
         return False
 
-    async def _table_updater(self, table: Table) -> None:
+    async def table_updater(self, table: Table) -> None:
         """Edits the table message after a change. At once when a person acts next (they
         are reading it); while only AI seats are to move (each after ``ai_delay``), or in a
         claim window, it waits for the moves to show them in one edit, but no longer than
@@ -234,7 +232,7 @@ class Presenter:
                     ):
                         break
                 table.table_dirty.clear()
-                await self._show_table(table)
+                await self.show_table(table)
                 last_edit = time.monotonic()
                 if table.finished:
                     return
@@ -243,7 +241,7 @@ class Presenter:
         except Exception:
             log.exception("table %s: table updater crashed", table.id)
 
-    def _hand_content(self, table: Table, seat: Seat, locale: str = DEFAULT_LOCALE) -> str:
+    def hand_content(self, table: Table, seat: Seat, locale: str = DEFAULT_LOCALE) -> str:
         """The text of a player's hand message (DM or Show my hand), in ``locale``."""
         fields: dict[str, Any] = {
             "game": game_title(table.spec.name, locale),
@@ -302,7 +300,7 @@ class Presenter:
             epoch = round(time.time())
         return f"<t:{epoch}:R>"
 
-    def _hand_view(
+    def hand_view(
         self, table: Table, seat: Seat, locale: str = DEFAULT_LOCALE
     ) -> discord.ui.View | None:
         """The controls of a player's hand message (DM or Show my hand), in ``locale``."""
@@ -334,7 +332,7 @@ class Presenter:
             locale=locale,
         )
 
-    async def _refresh_dm(
+    async def refresh_dm(
         self,
         table: Table,
         seat: Seat,
@@ -349,9 +347,9 @@ class Presenter:
         clicked goes through that click's interaction (exempt from the REST budget), and the
         hand image is only uploaded again when the hand changed.
         """
-        plan = self._plan_dm(table, seat, fresh, via)
+        plan = self.plan_dm(table, seat, fresh, via)
         if plan is not None:
-            await self._carry_out(table, seat, plan)
+            await self.carry_out(table, seat, plan)
 
     def _refresh_dm_soon(
         self, table: Table, seat: Seat, via: discord.Interaction | None = None
@@ -360,13 +358,13 @@ class Presenter:
         who just moved, or of one the table does not wait on): what it shows is taken now,
         from the stored state; its picture is drawn and sent meanwhile, so the next click at
         the table, or an AI's move, does not wait for that picture."""
-        plan = self._plan_dm(table, seat, False, via)
+        plan = self.plan_dm(table, seat, False, via)
         if plan is None:
             return
 
         async def carry_out() -> None:
             try:
-                await self._carry_out(table, seat, plan)
+                await self.carry_out(table, seat, plan)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -378,7 +376,7 @@ class Presenter:
             table, carry_out(), name=f"table-{table.id}-dm-{seat.seat}{SERVING_TASK_SUFFIX}"
         )
 
-    async def _carry_out(self, table: Table, seat: Seat, plan: DmPlan, attempt: int = 0) -> None:
+    async def carry_out(self, table: Table, seat: Seat, plan: DmPlan, attempt: int = 0) -> None:
         """Draw and send ``plan`` unless a later plan for the seat overtook it (that one shows
         more, and sends the new message this one owed, if any); the seat's DMs go out one
         at a time. One that fails for a passing reason is tried again later."""
@@ -416,9 +414,9 @@ class Presenter:
             async with table.lock:  # planned from the stored state, as every refresh
                 if table.finished or not table.driven or seat.dm_plans != number:
                     return
-                plan = self._plan_dm(table, seat, False, None)
+                plan = self.plan_dm(table, seat, False, None)
             if plan is not None:
-                await self._carry_out(table, seat, plan, attempt + 1)
+                await self.carry_out(table, seat, plan, attempt + 1)
 
         self.ctx.scheduler.start_for(table, retry(), name=f"table-{table.id}-dm-{seat.seat}-retry")
 
@@ -426,7 +424,7 @@ class Presenter:
     def _overtaken(seat: Seat, plan: DmPlan) -> bool:
         return plan.number != seat.dm_plans
 
-    def _plan_dm(
+    def plan_dm(
         self, table: Table, seat: Seat, fresh: bool, via: discord.Interaction | None
     ) -> DmPlan | None:
         """What the seat's DM is to show now (None: no DM for the seat), numbered: a plan
@@ -461,7 +459,7 @@ class Presenter:
         return DmPlan(
             number=seat.dm_plans,
             locale=locale,
-            content=self._hand_content(table, seat, locale),
+            content=self.hand_content(table, seat, locale),
             make_view=self._hand_view_maker(table, seat, locale),
             hand_view=table.state.view(seat.seat),
             hand_key=hand_key,
@@ -479,7 +477,7 @@ class Presenter:
         )
 
     async def _render_dm_hand(self, table: Table, plan: DmPlan) -> discord.File | None:
-        return await self.outbox._render_view(
+        return await self.outbox.render_view(
             table,
             "render_hand",
             plan.hand_view,
@@ -512,7 +510,7 @@ class Presenter:
             if not new_message:
                 # (a decision shown by an edit — the player is playing — goes first too)
                 priority = Priority.DECISION if plan.acting else Priority.DM
-                await self.outbox._edit_dm(seat, clicked, edit, priority)
+                await self.outbox.edit_dm(seat, clicked, edit, priority)
                 if plan.acting and view is not None and seat.dm_decision != plan.decision:
                     # The same player's next step of a decision (Panda's three passes, say)
                     # edits the DM: after a restart it must not look like a DM sent for
@@ -523,15 +521,15 @@ class Presenter:
                     )
             else:
                 old = seat.dm_message_id if seat.dm_has_controls else None
-                old_token = self.outbox._dm_token_for(seat, clicked)
-                await self.outbox._send_dm(seat, content, file, view, plan.acting)
+                old_token = self.outbox.dm_token_for(seat, clicked)
+                await self.outbox.send_dm(seat, content, file, view, plan.acting)
                 seat.dm_new_owed = False
                 if old is not None:
                     # Retire the old message's controls (the new one carries the current
                     # ones) after the new one is out, and in the background unless a click
                     # answers it: a counted edit may wait for budget, and the decision and
                     # the table must not wait for it (clicks on it are checked meanwhile).
-                    retire = self.outbox._retire_controls(seat, old, old_token)
+                    retire = self.outbox.retire_controls(seat, old, old_token)
                     if old_token is not None and old_token is clicked:
                         await retire
                     else:
@@ -549,7 +547,7 @@ class Presenter:
             seat.dm_has_controls = view is not None
         except discord.Forbidden as e:
             if e.code == DM_CLOSED:
-                await self.outbox._dms_closed(table, seat)
+                await self.outbox.dms_closed(table, seat)
             else:
                 log.warning("table %s: DM to seat %s refused: %s", table.id, seat.seat, e)
         except SEND_ERRORS as e:

@@ -61,23 +61,23 @@ class Recovery:
 
     # ------------------------------------------------------------------ permissions
 
-    def _send_permission(self, table: Table) -> str:
+    def send_permission(self, table: Table) -> str:
         """The permission that posting where the table is needs."""
         return SEND_IN_THREADS if table.thread_id is not None else SEND_MESSAGES
 
-    async def _check_permissions(self, table: Table) -> tuple[str, ...]:
+    async def check_permissions(self, table: Table) -> tuple[str, ...]:
         """The permissions the table lacks where it is played (see
         :meth:`_missing_permissions`); the table's host is told when they change."""
         missing = self._missing_permissions(table)
         if missing:
-            await self._tell_host_missing(table, missing)
+            await self.tell_host_missing(table, missing)
         return missing
 
     def _missing_permissions(self, table: Table) -> tuple[str, ...]:
         """The permissions the table's messages need where it is played (to send, to attach
         its picture) and the bot lacks: as its cache of the channel and its roles says, or
         as Discord refused lately (see :meth:`_learn_refusal`)."""
-        needed = (self._send_permission(table), ATTACH_FILES)
+        needed = (self.send_permission(table), ATTACH_FILES)
         granted = self._channel_permissions(table.channel_id)
         return tuple(
             name
@@ -96,7 +96,7 @@ class Recovery:
             return None
         return channel.permissions_for(me)
 
-    async def _tell_host_missing(self, table: Table, missing: Iterable[str]) -> None:
+    async def tell_host_missing(self, table: Table, missing: Iterable[str]) -> None:
         """Tell the table's host by DM which permissions the table lacks where it is played,
         once for each set of them (nothing while they are what the host was told; when
         nothing is missing any more, the next set is told again)."""
@@ -122,7 +122,7 @@ class Recovery:
             permissions=names,
         )
         try:
-            channel = await self._dm_channel(host)
+            channel = await self.dm_channel(host)
             await self.ctx.budget.acquire(Priority.DM)
             await channel.send(localize(loc, text), allowed_mentions=NO_PINGS)
         except discord.HTTPException as e:
@@ -159,7 +159,7 @@ class Recovery:
 
     # ------------------------------------------------------------------ thread and message
 
-    async def _edit_table_message(self, table: Table, **edit: Any) -> None:
+    async def edit_table_message(self, table: Table, **edit: Any) -> None:
         """Edit the table message; in a thread archived for inactivity (Discord refuses
         edits there, 50083), unarchive it first."""
         channel = self.ctx.channel(table.channel_for_table)
@@ -188,7 +188,7 @@ class Recovery:
         log.info("table %s: its thread was archived; unarchived it", table.id)
         return True
 
-    async def _recovered(self, table: Table, error: BaseException, *, with_file: bool) -> bool:
+    async def recovered(self, table: Table, error: BaseException, *, with_file: bool) -> bool:
         """After Discord refused a table message or post: put right what can be (a message
         or thread a moderator deleted, a permission learnt missing); True if sending again
         now may work."""
@@ -205,7 +205,7 @@ class Recovery:
         if error.code == MISSING_PERMISSIONS:
             # With a picture, Attach Files may be all that is missing: without it, the
             # message may go (and if it does not, Send Messages is what is missing).
-            self._learn_refusal(table, ATTACH_FILES if with_file else self._send_permission(table))
+            self._learn_refusal(table, ATTACH_FILES if with_file else self.send_permission(table))
             return with_file
         return False
 
@@ -242,7 +242,7 @@ class Recovery:
             return None
         return int(data["id"])
 
-    async def _dm_channel(self, seat: Seat) -> Any:
+    async def dm_channel(self, seat: Seat) -> Any:
         if seat.dm_channel_id is not None:
             # A DM channel id we know is enough to send and edit (no lookup, no request:
             # after a restart the cache is empty and opening DMs again is rate-limited).

@@ -167,7 +167,7 @@ class Spectate:
             await interaction.response.defer(ephemeral=True, thinking=True)
         async with table.lock:
             if not table.driven:  # a cache of the log: catch up first
-                await self.log._catch_up(table)
+                await self.log.catch_up(table)
             public = table.state.view(None)
             content = spectator_text(table, locale)
             over = table.state.is_over
@@ -191,7 +191,7 @@ class Spectate:
     ) -> discord.File | None:
         """The table picture of a public view in ``locale``, in the render pool (behind the
         players' renders: a spectator waits)."""
-        return await self.outbox._render_view(
+        return await self.outbox.render_view(
             table, "render_table", public, Priority.TABLE, f"{table.game}-spectator.png", locale
         )
 
@@ -241,7 +241,7 @@ class Spectate:
             if data
             else None
         )
-        await self.outbox._post(table, "\n".join(lines), file)
+        await self.outbox.post(table, "\n".join(lines), file)
 
 
 __all__ = ["Spectate", "hands_line", "spectator_text"]

@@ -227,7 +227,7 @@ async def test_quotas_cooldown_and_lobby_expiry(
         )
         assert (await bot.store.get_table(table_id)).status == "aborted"
         assert all(c["disabled"] for c in find_components(lobby))
-        assert not bot.host.board._lobby_locks
+        assert not bot.host.board.lobby_locks
         assert not any(t.get_name().startswith("lobby-") for t in bot.host.ctx.scheduler.tasks())
     finally:
         await running.stop()

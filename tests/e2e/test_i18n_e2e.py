@@ -102,13 +102,13 @@ def _record_renders(bot: Any) -> list[tuple[str, str, Any]]:
     """(what, locale, seat) of every picture the host draws from now on."""
     host = bot.host
     seen: list[tuple[str, str, Any]] = []
-    render_view = host.outbox._render_view
+    render_view = host.outbox.render_view
 
     async def recording(table, what, view, priority, filename, locale="en-US"):  # type: ignore[no-untyped-def]
         seen.append((what, locale, view.get("seat")))
         return await render_view(table, what, view, priority, filename, locale)
 
-    host.outbox._render_view = recording
+    host.outbox.render_view = recording
     return seen
 
 

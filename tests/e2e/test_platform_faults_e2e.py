@@ -120,7 +120,7 @@ async def test_a_post_in_an_archived_thread_unarchives_it(
     thread = fake.channel(table.thread_id)
     await fake.archive_thread(thread.id)
     posted = len(fake.messages_in(thread.id))
-    await running.bot.host.outbox._post(table, "A line for the thread.")
+    await running.bot.host.outbox.post(table, "A line for the thread.")
     assert len(fake.messages_in(thread.id)) == posted + 1
     assert not thread.archived and not fake.error_responses
 
@@ -197,7 +197,7 @@ async def test_posts_that_find_the_thread_deleted_at_once_open_one_new_thread(
     await fake.moderator_deletes_channel(gone)
     host = running.bot.host
     await asyncio.gather(
-        host.outbox._post(table, "First line."), host.outbox._post(table, "Second line.")
+        host.outbox.post(table, "First line."), host.outbox.post(table, "Second line.")
     )
     assert len(refusals(fake, 10003)) == 2
     threads = fake.threads_of(games_channel)
@@ -491,7 +491,7 @@ async def test_a_post_that_meets_a_burst_of_server_errors_is_posted_later(
     await eventually(lambda: dms_quiet(table))
     thread = table.channel_for_table
     fake.fail_next("POST /channels/{cid}/messages", count=2, status=503, cid=thread)
-    await running.bot.host.outbox._post(table, "🏁 a post in a bad moment")  # returns at once
+    await running.bot.host.outbox.post(table, "🏁 a post in a bad moment")  # returns at once
     assert fake.failures_left == 1  # one try made; the next waits its pause
     posted = await eventually(
         lambda: [m for m in fake.messages_in(thread) if "a bad moment" in m.content],

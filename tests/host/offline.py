@@ -45,8 +45,8 @@ async def offline_host(path: str, *, record: bool = False, **settings: Any) -> T
     async def no_image(*args: Any, **kwargs: Any) -> None:
         return None
 
-    host.outbox._render = no_image  # type: ignore[method-assign]
-    host.outbox._render_view = no_image  # type: ignore[method-assign]
+    host.outbox.render = no_image  # type: ignore[method-assign]
+    host.outbox.render_view = no_image  # type: ignore[method-assign]
     if record:
         host.posts = []  # type: ignore[attr-defined]
         host.dms = []  # type: ignore[attr-defined]
@@ -66,9 +66,9 @@ async def offline_host(path: str, *, record: bool = False, **settings: Any) -> T
                 host.dms.append((table.id, seat.seat))  # type: ignore[attr-defined]
                 host.fresh_dms.append((table.id, seat.seat, plan.priority))  # type: ignore[attr-defined]
 
-        host.outbox._post = post  # type: ignore[method-assign]
+        host.outbox.post = post  # type: ignore[method-assign]
         host.sessions._fresh_dm = fresh_dm  # type: ignore[method-assign]
-        host.presenter._refresh_dm = refresh_dm  # type: ignore[method-assign]
+        host.presenter.refresh_dm = refresh_dm  # type: ignore[method-assign]
         host.presenter._refresh_dm_soon = refresh_dm_soon  # type: ignore[method-assign]
     return host
 

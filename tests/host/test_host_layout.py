@@ -1,6 +1,7 @@
 """The host's layout (issue 28): parts composed, not mixed in, and no import cycle among
 the modules of ``bot/host`` — a reader can take each module on its own, following its
-imports down, never round and back to where they started."""
+imports down, never round and back to where they started; and a part uses only what the
+parts it is handed make public."""
 
 from __future__ import annotations
 
@@ -130,3 +131,73 @@ def test_no_part_reaches_back_to_the_host_that_wires_it() -> None:
         if "manager" in imported_host_modules(tree, set(trees)) and name != "__init__"
     )
     assert importers == []
+
+
+def private_reaches(trees: dict[str, ast.Module]) -> list[str]:
+    """Where a part uses a private member (``_name``) of another part it was handed: the
+    attributes a class sets in ``__init__`` from a parameter typed with one of the host's
+    own classes are its parts, and ``self.<part>._name`` reaches into one."""
+    own = {
+        node.name
+        for tree in trees.values()
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ClassDef)
+    }
+    found = []
+    for module, tree in trees.items():
+        for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
+            init = next(
+                (f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"),
+                None,
+            )
+            if init is None:
+                continue
+            typed = {
+                a.arg
+                for a in init.args.args + init.args.kwonlyargs
+                if a.annotation is not None and ast.unparse(a.annotation).split(".")[-1] in own
+            }
+            parts = {
+                target.attr
+                for node in ast.walk(init)
+                if isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in typed
+                for target in node.targets
+                if isinstance(target, ast.Attribute)
+                and isinstance(target.value, ast.Name)
+                and target.value.id == "self"
+            }
+            for node in ast.walk(cls):
+                if (
+                    isinstance(node, ast.Attribute)
+                    and node.attr.startswith("_")
+                    and not node.attr.startswith("__")
+                    and isinstance(node.value, ast.Attribute)
+                    and isinstance(node.value.value, ast.Name)
+                    and node.value.value.id == "self"
+                    and node.value.attr in parts
+                ):
+                    found.append(f"{module}:{node.lineno} {ast.unparse(node)}")
+    return found
+
+
+def test_no_part_calls_a_private_method_of_another() -> None:
+    """What one part needs of another is a public method (or attribute) whose name says
+    what it is: a part's private members are its own to change."""
+    assert private_reaches(host_modules()) == []
+
+
+def test_the_check_sees_a_part_reaching_into_another(tmp_path: Path) -> None:
+    (tmp_path / "outbox.py").write_text("class Outbox:\n    async def _post(self):\n        pass\n")
+    (tmp_path / "results.py").write_text(
+        "from bot.host.outbox import Outbox\n\n"
+        "class Results:\n"
+        "    def __init__(self, outbox: Outbox, client: object) -> None:\n"
+        "        self.outbox = outbox\n"
+        "        self.client = client\n"
+        "    async def end(self):\n"
+        "        self.client._connection\n"  # not a part of the host: not counted
+        "        await self.outbox._post()\n"
+    )
+    assert private_reaches(host_modules(tmp_path)) == ["results:9 self.outbox._post"]

@@ -96,7 +96,7 @@ async def alice_to_decide_after_a_move(host: TableHost, table_id: int) -> None:
             return
         async with table.lock:  # Alice moves first here: a move of hers served by the owner
             code = table.state.legal_actions(0)[0]
-            await host.log._apply(table, 0, code, "player")
+            await host.log.commit(table, 0, code, "player")
             await host.log.publish(Outcome(table))
 
 
@@ -222,7 +222,7 @@ async def test_a_lease_lost_mid_drive_stops_the_driver_and_nothing_is_applied_tw
         stale = a.tables[table_id]
         for key in LEASE_TASKS:  # the stall: no renewal from now on...
             a.ctx.scheduler.cancel(key)
-        a.leases._held[table_id] = time.monotonic() + 3600  # ...and A thinks it still holds it
+        a.leases.held[table_id] = time.monotonic() + 3600  # ...and A thinks it still holds it
         b.sessions.start_leases()
         await until(lambda: driven_by(b, table_id))
         fresh = b.tables[table_id]
@@ -230,7 +230,7 @@ async def test_a_lease_lost_mid_drive_stops_the_driver_and_nothing_is_applied_tw
         await until(lambda: fresh.state.version >= both_from + 4 or fresh.finished)
         assert stale.driven  # both drove meanwhile
         await a.leases._renew()  # A's renewal comes back: the lease is B's now
-        assert not stale.driven and table_id not in a.leases._held
+        assert not stale.driven and table_id not in a.leases.held
         await until(lambda: all(t.done() for t in a.ctx.scheduler.table_tasks(stale)))
         # The match ends (B plays it on, unless A's last move ended it during the overlap)
         # and B forgets it (A keeps a cache that would serve clicks, driven no more).
@@ -282,7 +282,7 @@ async def test_a_renewal_late_or_failing_pauses_the_table_and_never_gives_it_up(
         await until(lambda: not a.leases._holds_lease(table_id) and not table.lock.locked())
         paused_at = table.state.version
         await asyncio.sleep(3 * FAST["lease_seconds"])  # (a pause long enough to matter)
-        assert table.driven and table_id in a.leases._held
+        assert table.driven and table_id in a.leases.held
         assert table.state.version == paused_at  # nothing was decided meanwhile
         trouble_over.set()
         await until(lambda: a.leases._holds_lease(table_id))
@@ -405,7 +405,7 @@ async def test_a_click_served_elsewhere_is_shown_by_the_driving_process(new_data
             async with owned.lock:
                 seat = owned.state.to_act[0]
                 code = owned.state.legal_actions(seat)[0]
-                await a.log._apply(owned, seat, code, "player")
+                await a.log.commit(owned, seat, code, "player")
                 await a.log.publish(Outcome(owned))
         assert cache.state.version < owned.state.version
         seat = owned.state.to_act[0]

@@ -180,10 +180,10 @@ async def test_a_table_keeps_its_language_across_a_restart_and_its_players_their
         status = host.presenter._status_text(table)
         assert status.startswith("**こいこい** · 卓 #") and "の番" in status
         # Seat 0 reads Korean, whatever the table speaks.
-        assert "코이코이" in host.presenter._hand_content(
+        assert "코이코이" in host.presenter.hand_content(
             table, table.seats[0], host.seat_locale(table.seats[0])
         )
-        assert host.presenter._hand_content(table, table.seats[1]).startswith("**Koi-Koi**")
+        assert host.presenter.hand_content(table, table.seats[1]).startswith("**Koi-Koi**")
     finally:
         await host.close()
         await host.store.close()
@@ -305,9 +305,9 @@ async def test_the_driving_process_learns_a_language_seen_by_another(tmp_path) -
         await b.locales.flush()
         seat = tb.state.to_act[0]
         async with tb.lock:
-            await b.log._apply(tb, seat, tb.state.legal_actions(seat)[0], "player")
+            await b.log.commit(tb, seat, tb.state.legal_actions(seat)[0], "player")
         async with ta.lock:
-            assert await a.log._sync_with_log(ta)
+            assert await a.log.sync_with_log(ta)
         assert a.seat_locale(ta.seats[0]) == "ko"
     finally:
         for host in (a, b):

@@ -68,7 +68,7 @@ async def _flat_memory(tmp_path: Any, warmup: int, measured: int) -> None:
         tracemalloc.stop()
         # Nothing of a finished table is kept: no table, lock, timer or task.
         assert host.tables == {}
-        assert host.board._lobby_locks == {} and not any(
+        assert host.board.lobby_locks == {} and not any(
             t.get_name().startswith("lobby-") for t in host.ctx.scheduler.tasks()
         )
         growth = sum(s.size_diff for s in after.compare_to(before, "filename"))

@@ -41,7 +41,7 @@ async def test_the_player_who_must_act_next_gets_their_dm_first(tmp_path) -> Non
             async with table.lock:
                 host.dms.clear()  # type: ignore[attr-defined]
                 code = table.state.legal_actions(mover)[0]
-                await host.log._apply(table, mover, code, "player")
+                await host.log.commit(table, mover, code, "player")
                 await host.log.publish(Outcome(table))
             if table.state.to_act == [1 - mover]:
                 refreshed = [seat for _, seat in host.dms]  # type: ignore[attr-defined]
@@ -70,7 +70,7 @@ async def test_the_movers_dm_is_drawn_and_sent_after_the_table_is_let_go(tmp_pat
             shown[seat.seat] = plan.hand_view
             return True  # delivered
 
-        host.outbox._render_view = render_view  # type: ignore[method-assign]
+        host.outbox.render_view = render_view  # type: ignore[method-assign]
         host.presenter._deliver_dm = deliver  # type: ignore[method-assign]
         for seat in table.seats:
             seat.dm_message_id, seat.dm_hand_key = 1000 + seat.seat, "drawn before"
@@ -78,7 +78,7 @@ async def test_the_movers_dm_is_drawn_and_sent_after_the_table_is_let_go(tmp_pat
         other = table.seats[1 - mover]
         async with table.lock:
             code = table.state.legal_actions(mover)[0]
-            await host.log._apply(table, mover, code, "player")
+            await host.log.commit(table, mover, code, "player")
             await asyncio.wait_for(host.log.publish(Outcome(table)), 5)
         assert table.state.to_act == [1 - mover]
         # The next decision is out; the mover's DM is still waiting for its picture.
@@ -116,9 +116,9 @@ async def test_an_overtaken_new_message_is_sent_by_the_plan_that_overtook_it(tmp
         async def edit_dm(seat, clicked, edit):  # type: ignore[no-untyped-def]
             out.append(("edit", edit["content"]))
 
-        host.outbox._render_view = render_view  # type: ignore[method-assign]
-        host.outbox._send_dm = send_dm  # type: ignore[method-assign]
-        host.outbox._edit_dm = edit_dm  # type: ignore[method-assign]
+        host.outbox.render_view = render_view  # type: ignore[method-assign]
+        host.outbox.send_dm = send_dm  # type: ignore[method-assign]
+        host.outbox.edit_dm = edit_dm  # type: ignore[method-assign]
         (mover,) = table.state.to_act
         seat = table.seats[1 - mover]  # not to act: its DMs are edits once it has one
         seat.dm_message_id = None
@@ -126,8 +126,8 @@ async def test_an_overtaken_new_message_is_sent_by_the_plan_that_overtook_it(tmp
         await asyncio.sleep(0)
         async with table.lock:  # a move, and the seat's DM is planned again
             code = table.state.legal_actions(mover)[0]
-            await host.log._apply(table, mover, code, "player")
-        later = host.presenter._hand_content(table, seat, host.seat_locale(seat))
+            await host.log.commit(table, mover, code, "player")
+        later = host.presenter.hand_content(table, seat, host.seat_locale(seat))
         host.presenter._refresh_dm_soon(table, seat)
         first, second = _dm_tasks(host, table)
         await asyncio.wait_for(second, 5)  # (the first still drawing)

@@ -46,12 +46,12 @@ async def test_a_host_behind_the_log_catches_up_and_refuses(two_hosts) -> None:
     seat = ta.state.to_act[0]
     code = ta.state.legal_actions(seat)[0]
     async with ta.lock:
-        await a.log._apply(ta, seat, code, "player")
+        await a.log.commit(ta, seat, code, "player")
     assert ta.state.version == 1 and tb.state.version == 0
     stale = tb.state.legal_actions(seat)[-1]
     async with tb.lock:
         with pytest.raises(Conflict, match="just before yours"):
-            await b.log._apply(tb, seat, stale, "player")
+            await b.log.commit(tb, seat, stale, "player")
     # B caught up with A's move and made none of its own.
     assert tb.state.log == ta.state.log == await a.store.actions(ta.id)
 
@@ -64,7 +64,7 @@ async def test_two_hosts_applying_at_once_make_one_action(two_hosts) -> None:
     async def move(host: TableHost, table: Any, code: str) -> str:
         async with table.lock:
             try:
-                await host.log._apply(table, seat, code, "player")
+                await host.log.commit(table, seat, code, "player")
                 return "made"
             except Conflict:
                 return "refused"

@@ -140,12 +140,12 @@ async def test_plays_applied_together_are_undone_when_their_append_fails(new_dat
         down.down = True
         async with table.lock:
             with pytest.raises(NotSaved):
-                await host.log._apply_together(table, [(seat, code)], "player")
+                await host.log.commit_together(table, [(seat, code)], "player")
         assert table.state.log == before and seat in table.state.to_act
         down.down = False
         assert table.state.log == await host.store.actions(table_id)
         async with table.lock:
-            await host.log._apply_together(table, [(seat, code)], "player")
+            await host.log.commit_together(table, [(seat, code)], "player")
         assert table.state.log == before + [(seat, code)] == await host.store.actions(table_id)
     finally:
         down.down = False

@@ -38,8 +38,8 @@ async def _updater(tmp_path: Any, interval: float) -> tuple[Any, StubTable, list
         t.dirty_since = None
         shows.append(time.monotonic())
 
-    host.presenter._show_table = show  # type: ignore[method-assign]
-    task = asyncio.create_task(host.presenter._table_updater(table))  # type: ignore[arg-type]
+    host.presenter.show_table = show  # type: ignore[method-assign]
+    task = asyncio.create_task(host.presenter.table_updater(table))  # type: ignore[arg-type]
     return host, table, shows, task
 
 
