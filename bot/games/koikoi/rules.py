@@ -40,6 +40,15 @@ from bot.games.hanafuda.deal import (
     next_deck,
 )
 from bot.games.hanafuda.deal import parse_decks as parse_hanafuda_decks
+from bot.games.hanafuda.views import HanafudaPlay
+from bot.games.hanafuda.views import copy_play as _copy_play
+from bot.games.koikoi.views import (
+    FlipChoice,
+    KoiKoiDecision,
+    KoiKoiPart,
+    KoiKoiView,
+    RoundRecord,
+)
 from bot.i18n import Text, ntext
 
 log = logging.getLogger(__name__)
@@ -345,12 +354,12 @@ class KoiKoiState(State):
         self.yaku_points = [0, 0]
         self.koikoi = [False, False]
         self.match_scores = [0, 0]
-        self.history: list[dict[str, Any]] = []
+        self.history: list[RoundRecord] = []
         self.turn_start_points = 0
         self.flipped: str | None = None  # the flipped card waiting for its target
         self.flip_options: list[str] = []
-        self.last_play: dict[str, Any] | None = None
-        self.last_flip: dict[str, Any] | None = None
+        self.last_play: HanafudaPlay | None = None
+        self.last_flip: HanafudaPlay | None = None
         self.events.extend(self._start_round())
 
     # ----- dealing -------------------------------------------------------------------------
@@ -749,9 +758,14 @@ class KoiKoiState(State):
         return Text("`{code}` is not a legal move now.", context="hanafuda", code=code)
 
     # ----- the view ---------------------------------------------------------------------------
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        pending: dict[str, Any] | None = None
+    def view(self, seat: int | None = None) -> KoiKoiView:
+        common = self._common(seat)  # (first: it refuses a seat not at the table)
+        return {**self._view(seat), **common}
+
+    def _view(self, seat: int | None) -> KoiKoiPart:
+        pending: FlipChoice | KoiKoiDecision | None = None
         if self.phase == CHOOSE_FLIP and not self.is_over:
+            assert self.flipped is not None
             pending = {"card": self.flipped, "options": list(self.flip_options)}
         elif self.phase == DECIDE and not self.is_over:
             pending = {"points": self.yaku_points[self.current]}
@@ -771,9 +785,9 @@ class KoiKoiState(State):
             "koikoi": list(self.koikoi),
             "phase": OVER if self.is_over else self.phase,
             "pending": pending,
-            "last_play": dict(self.last_play) if self.last_play else None,
-            "last_flip": dict(self.last_flip) if self.last_flip else None,
-            "history": [dict(h, yaku=[dict(y) for y in h["yaku"]]) for h in self.history],
+            "last_play": _copy_play(self.last_play),
+            "last_flip": _copy_play(self.last_flip),
+            "history": [{**h, "yaku": [{**y} for y in h["yaku"]]} for h in self.history],
             "void_deals": self.void_deals,
         }
 
