@@ -13,7 +13,7 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
@@ -224,7 +224,7 @@ class HostBase:
             self,
             table: Table,
             what: str,
-            view: dict[str, Any],
+            view: Mapping[str, Any],
             priority: Priority,
             filename: str,
             locale: str = "en-US",

@@ -16,7 +16,7 @@ import contextlib
 import io
 import logging
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal
@@ -120,7 +120,7 @@ class PresenterMixin(HostBase):
         self,
         table: Table,
         what: str,
-        view: dict[str, Any],
+        view: Mapping[str, Any],
         priority: Priority,
         filename: str,
         locale: str = "en-US",
@@ -833,7 +833,7 @@ class DmPlan:
     locale: str
     content: str
     make_view: Callable[[], discord.ui.View] | None  #: builds its controls (None: none)
-    hand_view: dict[str, Any]  #: what its picture draws
+    hand_view: Mapping[str, Any]  #: what its picture draws
     hand_key: str
     priority: Priority  #: of its picture
     acting: bool  #: a decision the seat must make (comes as a new message)
