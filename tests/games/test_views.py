@@ -106,7 +106,9 @@ def test_the_check_finds_what_does_not_fit() -> None:
     assert mismatches({k: v for k, v in view.items() if k != "seat"}, TableView, "v") == [
         "v.seat: missing"
     ]
-    assert mismatches({**view, "to_act": [True]}, TableView, "v") == ["v.to_act[0]: True is not an int"]
+    assert mismatches({**view, "to_act": [True]}, TableView, "v") == [
+        "v.to_act[0]: True is not an int"
+    ]
     assert mismatches({**view, "seat": "0"}, TableView, "v")
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from bot.games.mahjong.hand import decompositions, is_complete, regular_waits
 from bot.games.mahjong.specials import (
@@ -40,6 +40,7 @@ from bot.games.mahjong.tiles import (
     is_honour,
     is_terminal,
 )
+from bot.games.mahjong.views import SheetLine, SheetScore
 from bot.i18n.text import Text
 
 GOLDEN_COIN_CARD = 22  # 5 Dots
@@ -105,7 +106,7 @@ class Line:
     name: str
     value: float  # points for items, the fraction for multipliers
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> SheetLine:
         v = self.value
         return {"name": self.name, "value": int(v) if float(v).is_integer() else v}
 
@@ -127,7 +128,7 @@ class Sheet:
     def factor(self) -> float:
         return self.quarters / QUARTER
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> SheetScore:
         return {
             "items": [i.as_dict() for i in self.items],
             "multipliers": [m.as_dict() for m in self.multipliers],

@@ -77,8 +77,8 @@ class SheetGroup(TypedDict):
     concealed: bool
 
 
-class Sheet(TypedDict):
-    """A seat's score for one hand, item by item."""
+class SheetScore(TypedDict):
+    """A seat's score for one hand, item by item (``Sheet.as_dict`` of the scoring)."""
 
     items: list[SheetLine]
     multipliers: list[SheetLine]
@@ -88,6 +88,11 @@ class Sheet(TypedDict):
     special: str | None
     groups: list[SheetGroup]
     pair: str | None
+
+
+class Sheet(SheetScore):
+    """A seat's score sheet in ``history``: its score and what it paid or was paid."""
+
     payment: int
 
 
@@ -174,6 +179,7 @@ __all__ = [
     "Prelude",
     "PublicHand",
     "Sheet",
+    "SheetScore",
     "SheetGroup",
     "SheetLine",
     "Standing",
