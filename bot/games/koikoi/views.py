@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import TypedDict, final
 
 from bot.engine.view import TableView
 from bot.games.hanafuda.views import HanafudaView
@@ -14,6 +14,7 @@ class Yaku(TypedDict):
     points: int
 
 
+@final
 class FlipChoice(TypedDict):
     """``pending`` while the flipped card waits for one of two targets."""
 
@@ -21,6 +22,7 @@ class FlipChoice(TypedDict):
     options: list[str]
 
 
+@final
 class KoiKoiDecision(TypedDict):
     """``pending`` while the seat that made a yaku says ``koikoi`` or ``stop``."""
 

@@ -5,8 +5,7 @@ the player's language by the host (``bot.i18n.localize``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from bot.engine.ui import (
     MAX_ROWS,
@@ -19,6 +18,7 @@ from bot.engine.ui import (
 )
 from bot.games.mahjong.rules import describe
 from bot.games.mahjong.tiles import INDEX, name
+from bot.games.mahjong.views import MahjongView
 from bot.i18n.text import Text, commas
 
 GAME_OVER = Text("The game is over.")
@@ -91,7 +91,7 @@ def _turn_prompt(pending: str | None, last: bool, drawn: str | None, declares: b
     return Text("Your turn: discard a card.")
 
 
-def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
+def controls(view: MahjongView, legal: Sequence[str]) -> Controls:
     """The prompt and components for the seat's pending decision."""
     players = view.get("players", [])
     if not legal:
