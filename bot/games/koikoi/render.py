@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -63,12 +62,13 @@ from bot.games.hanafuda.render import (
     turn_label,
 )
 from bot.games.koikoi.rules import yaku_name
+from bot.games.koikoi.views import KoiKoiView
 from bot.i18n import DEFAULT_LOCALE, Text, normalize, ntext
 from bot.i18n.text import commas
 from bot.render.draw import GOLD, MATCH_GREEN, MUTED, WHITE, Draw, badge, fit_text, text_length
 from bot.render.fonts import font
 
-View = Mapping[str, Any]
+View = KoiKoiView
 
 LAYOUT = TableLayout(
     width=790,
@@ -251,13 +251,14 @@ def _stack_column(img: Image.Image, view: View, locale: str) -> None:
     if history and not view.get("is_over"):
         last = history[-1]
         players = view.get("players", ["?", "?"])
-        if last.get("winner") is None:
+        winner = last.get("winner")
+        if winner is None:
             text = Text("R{round}: draw", round=last["round"])
         else:
             text = Text(
                 "R{round}: {name} +{points}",
                 round=last["round"],
-                name=players[last["winner"]],
+                name=players[winner],
                 points=last["points"],
             )
         draw_side_note(d, box, text, bottom_gap=18, locale=locale)
@@ -277,10 +278,10 @@ def _now_text(view: View, width: int) -> str:
     if not to_act:
         return Text("Waiting…", context="hanafuda")
     who = fit_text(str(players[to_act[0]]), width * 2 // 3, 16, bold=True, min_size=16)[0]
-    pending = view.get("pending") or {}
+    pending = view.get("pending")
     phase = view.get("phase")
     if phase == "decide":
-        points = int(pending.get("points") or 0)
+        points = pending["points"] if pending and "points" in pending else 0
         return ntext(
             "{name}: Koi-Koi or stop? ({points} pt)",
             "{name}: Koi-Koi or stop? ({points} pts)",
@@ -300,13 +301,14 @@ def _status_band(img: Image.Image, view: View, locale: str) -> None:
     players = view.get("players", ["?", "?"])
     width = now_box[2] - now_box[0] - 20
     draw_now(Draw(img), now_box, _now_text(view, width), max_lines=3, locale=locale)
-    pending = view.get("pending") or {}
-    moves = [(key, title, colour) for key, title, colour in LAST_MOVES if view.get(key)]
-    if view.get("phase") == "choose_flip" and pending.get("card"):
+    pending = view.get("pending")
+    plays = {"last_play": view.get("last_play"), "last_flip": view.get("last_flip")}
+    moves = [(plays[key], title, colour) for key, title, colour in LAST_MOVES if plays[key]]
+    if view.get("phase") == "choose_flip" and pending and "card" in pending and pending["card"]:
         x0, y0, _, _ = slots.pop(0)
         draw_pending_flip(img, x0, y0 + 8, pending["card"], locale)
-    for box, (key, title, colour) in zip(slots, moves, strict=False):
-        move = view[key]
+    for box, (move, title, colour) in zip(slots, moves, strict=False):
+        assert move is not None  # (moves holds the plays there are)
         who = players[move["seat"]] if move.get("seat") is not None else ""
         head = f"{say(locale, title)} · {who}"
         stays = Text("stays on\nthe board")
@@ -336,7 +338,8 @@ def _banner(img: Image.Image, view: View, locale: str) -> None:
     d.text((cx, box[1] + 52), headline, font=font(size, True), fill=GOLD, anchor="mm")
     lines = []
     for h in view.get("history") or []:
-        if h.get("winner") is None:
+        winner = h.get("winner")
+        if winner is None:
             lines.append(Text("Round {round}: draw", round=h["round"]))
         else:
             names = commas([yaku_name(y["name"]) for y in h.get("yaku", [])])
@@ -345,7 +348,7 @@ def _banner(img: Image.Image, view: View, locale: str) -> None:
                 Text(
                     "Round {round}: {name} +{points}  ({yaku})",
                     round=h["round"],
-                    name=players[h["winner"]],
+                    name=players[winner],
                     points=h["points"],
                     yaku=names,
                 )

@@ -17,6 +17,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games.mahjong.tiles import INDEX, WIND_NAMES, name
+from bot.games.mahjong.views import MahjongView
 from bot.i18n import DEFAULT_LOCALE, format_number, normalize
 from bot.i18n.text import Text, localize, ntext, semicolons
 from bot.render.draw import (
@@ -440,7 +441,7 @@ def table_height() -> int:
     return HEADER_H + 2 * PANEL_H + PANEL_GAP + 10
 
 
-def render_table(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
+def render_table(view: MahjongView, locale: str = "en-US") -> Image.Image:
     """The public table: every seat's melds, extras and discards, winds, wall and turn."""
     order = _seat_order(view)
     canvas = _table_base(tuple(_active(view, seat) for seat in order)).copy()
@@ -645,7 +646,7 @@ def _badge_text(text: str, size: int, max_width: float, bold: bool = True) -> tu
 
 
 # ----- a seat's hand ------------------------------------------------------------------------
-def render_hand(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
+def render_hand(view: MahjongView, locale: str = "en-US") -> Image.Image:
     """The seat's private hand (big cards; the drawn card set apart), its melds and extras."""
     seat = view.get("seat")
     hand: Sequence[str] = view.get("hand") or []
@@ -778,7 +779,7 @@ SHEET_CARD = (24, 32)
 SHEET_HEAD = 52 + 2 * (SHEET_CARD[1] + 4) + 10
 
 
-def render_deal_summary(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image | None:
+def render_deal_summary(view: MahjongView, locale: str = "en-US") -> Image.Image | None:
     """The score sheet of the last finished hand: every item of every player's score."""
     history = view.get("history") or []
     if not history:

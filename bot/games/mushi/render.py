@@ -75,6 +75,7 @@ from bot.games.mushi.rules import (
     sort_mushi,
     wild_targets,
 )
+from bot.games.mushi.views import MushiView
 from bot.i18n import Text, ntext
 from bot.i18n.text import commas
 from bot.render.draw import (
@@ -93,7 +94,7 @@ from bot.render.draw import (
 )
 from bot.render.fonts import font
 
-View = Mapping[str, Any]
+View = MushiView
 
 LAYOUT = TableLayout(
     width=790,
@@ -349,15 +350,16 @@ def _status_band(img: Image.Image, view: View, locale: str) -> None:
     now_box, *slots = LAYOUT.status_slots(NOW_W, 2)
     players = view.get("players", ["?", "?"])
     draw_now(Draw(img), now_box, _now_text(view), max_lines=3, locale=locale)
-    pending = view.get("pending") or {}
+    pending = view.get("pending")
     choosing = view.get("phase") == "choose_flip"
-    if choosing and pending.get("card"):
+    if choosing and pending and pending["card"]:
         x0, y0, _, _ = slots.pop(0)
         draw_pending_flip(img, x0, y0 + 8, pending["card"], locale)
     paste = _paster(img, {}, wild_tag=False)
     moves = []
+    plays = {"last_play": view.get("last_play"), "last_flip": view.get("last_flip")}
     for key, title, colour in LAST_MOVES:
-        move = view.get(key)
+        move = plays[key]
         if not move or (key == "last_flip" and choosing and not move.get("took")):
             continue  # the pending flip is shown instead
         moves.append((key, title, colour, move))

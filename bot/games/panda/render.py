@@ -25,6 +25,7 @@ from bot.games.panda.cards import (
     rank_name,
 )
 from bot.games.panda.text import commas, place
+from bot.games.panda.views import PandaView
 from bot.i18n.text import Text, localize, ntext
 from bot.render.draw import (
     FELT_GREEN,
@@ -363,7 +364,7 @@ def _row_of_cards(
 # ----- the table --------------------------------------------------------------------------------------
 
 
-def render_table(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
+def render_table(view: PandaView, locale: str = "en-US") -> Image.Image:
     """The public table: every seat's card count, calls, tricks; the trick; team scores."""
     positions = _seat_positions(view.get("seat"))
     canvas = _table_base(tuple(sorted((pos, seat % 2) for seat, pos in positions.items()))).copy()
@@ -643,7 +644,7 @@ def _trick(
 # ----- the hand (DM) ----------------------------------------------------------------------------------
 
 
-def render_hand(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
+def render_hand(view: PandaView, locale: str = "en-US") -> Image.Image:
     """The seat's own hand, with what it passed/received and its team's situation."""
     seat = view.get("seat")
     hand = list(view.get("hand") or [])
@@ -667,8 +668,9 @@ def render_hand(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
     sub: list[str] = []
     if view["calls"][seat]:
         sub.append(Text("You called Panda!"))
-    if view.get("wish"):
-        sub.append(Text("Wish: {rank}", rank=rank_name(view["wish"])))
+    wish = view.get("wish")
+    if wish:
+        sub.append(Text("Wish: {rank}", rank=rank_name(wish)))
     given = view.get("given") or {}
     received = view.get("received") or {}
     tags: dict[str, tuple[str, tuple[int, int, int]]] = {}
@@ -718,7 +720,7 @@ def render_hand(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
 # ----- the score sheet ---------------------------------------------------------------------------------
 
 
-def render_deal_summary(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image | None:
+def render_deal_summary(view: PandaView, locale: str = "en-US") -> Image.Image | None:
     """The last finished hand's score lines and the match totals."""
     history = view.get("history") or []
     if not history:
