@@ -194,7 +194,9 @@ class GameSpec(Generic[ViewT]):
     #: The key of a seat's view holding its private hand (a list of codes): its DM is
     #: refreshed when it changes, and replays lay it face up.
     hand_key: str = "hand"
-    #: The code that passes (a timeout in an answer window is this pass).
+    #: The code that passes (a timeout in an answer window is this pass): the game's
+    #: ``State.pass_code``, which ``State.default_action`` answers when it is legal
+    #: (tests/engine/test_pass_code.py checks that the two agree).
     pass_code: str = "pass"
     #: The event kind that ends a deal (the host posts its summary, replays mark it).
     deal_end_kind: str = "deal_end"
