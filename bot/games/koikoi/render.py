@@ -27,6 +27,7 @@ from bot.games.hanafuda.render import (
     MATCH_TEXT,
     NO_MATCH_FILL,
     NO_MATCH_TEXT,
+    RGB,
     TABLE_MIN_TEXT,
     HandNote,
     PasteCard,
@@ -136,7 +137,7 @@ def _seats(view: View) -> tuple[int, int]:
 # ----------------------------------------------------------------------------- pieces
 
 
-def _paster(img: Image.Image, hl: Mapping[str, tuple], *, halo: bool = True) -> PasteCard:
+def _paster(img: Image.Image, hl: Mapping[str, RGB | None], *, halo: bool = True) -> PasteCard:
     """Paste cards on ``img``, a highlighted one with a halo (loose) or a ring (fanned)."""
 
     def paste(code: str, width: int, xy: tuple[int, int]) -> None:
@@ -146,7 +147,7 @@ def _paster(img: Image.Image, hl: Mapping[str, tuple], *, halo: bool = True) -> 
 
 
 def _player_strip(
-    img: Image.Image, view: View, seat: int, y: int, hl: Mapping[str, tuple], locale: str
+    img: Image.Image, view: View, seat: int, y: int, hl: Mapping[str, RGB | None], locale: str
 ) -> None:
     d = Draw(img)
     boxes = LAYOUT.strip_boxes(y)
@@ -221,7 +222,7 @@ def _yaku_lines(
 
 
 def _captures(
-    img: Image.Image, view: View, seat: int, y: int, hl: Mapping[str, tuple], locale: str
+    img: Image.Image, view: View, seat: int, y: int, hl: Mapping[str, RGB | None], locale: str
 ) -> None:
     caps = (view.get("captures") or [[], []])[seat]
     piles: dict[str, list[str]] = {cls: [] for cls in CLASS_ORDER}
@@ -264,7 +265,7 @@ def _stack_column(img: Image.Image, view: View, locale: str) -> None:
         draw_side_note(d, box, text, bottom_gap=18, locale=locale)
 
 
-def _board(img: Image.Image, view: View, hl: Mapping[str, tuple], locale: str) -> None:
+def _board(img: Image.Image, view: View, hl: Mapping[str, RGB | None], locale: str) -> None:
     board = sort_cards(view.get("board") or [])
     empty = Text("The board is empty")
     draw_field(img, LAYOUT, board, _paster(img, hl), empty, locale=locale)

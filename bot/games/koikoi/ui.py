@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.engine.ui import Button, Controls
+from bot.games.hanafuda.deal import card_text
 from bot.games.hanafuda.ui import action_label, card_controls, flip_choice_controls, idle_controls
-from bot.games.koikoi.rules import MONTH, card_text, describe, yaku_points_text
+from bot.games.koikoi.rules import MONTH, describe, yaku_points_text
 from bot.games.koikoi.views import KoiKoiView
 from bot.i18n import Text, ntext
 

@@ -400,7 +400,9 @@ class OwnWindGroup(Multiplier):
     name, quarters = Text("Pung/kong of own wind"), 2
 
     @classmethod
-    def times(cls, groups, hand, win) -> int:
+    def times(
+        cls, groups: Sequence[tuple[str, int, bool]], hand: PlayerHand, win: WinInfo | None
+    ) -> int:
         return int(hand.own_tile in _pung_tiles(groups))
 
 
@@ -408,7 +410,9 @@ class RoundWindGroup(Multiplier):
     name, quarters = Text("Pung/kong of the round wind"), 2
 
     @classmethod
-    def times(cls, groups, hand, win) -> int:
+    def times(
+        cls, groups: Sequence[tuple[str, int, bool]], hand: PlayerHand, win: WinInfo | None
+    ) -> int:
         return int(hand.round_tile in _pung_tiles(groups))
 
 
@@ -416,7 +420,9 @@ class OwnSeasonOrFlower(Multiplier):
     name, quarters = Text("Own-seat season/flower"), 1
 
     @classmethod
-    def times(cls, groups, hand, win) -> int:
+    def times(
+        cls, groups: Sequence[tuple[str, int, bool]], hand: PlayerHand, win: WinInfo | None
+    ) -> int:
         return sum(1 for e in hand.extras if extra_wind(e) == hand.own)
 
 
@@ -424,7 +430,9 @@ class DragonGroup(Multiplier):
     name, quarters = Text("Pung/kong of dragons"), 2
 
     @classmethod
-    def times(cls, groups, hand, win) -> int:
+    def times(
+        cls, groups: Sequence[tuple[str, int, bool]], hand: PlayerHand, win: WinInfo | None
+    ) -> int:
         return int(bool(_pung_tiles(groups) & set(DRAGONS)))
 
 
@@ -432,7 +440,9 @@ class FourWindsOrFlowers(Multiplier):
     name, quarters = Text("All four winds or flowers"), 6
 
     @classmethod
-    def times(cls, groups, hand, win) -> int:
+    def times(
+        cls, groups: Sequence[tuple[str, int, bool]], hand: PlayerHand, win: WinInfo | None
+    ) -> int:
         extras = set(hand.extras)
         return int(
             set(WINDS) <= _pung_tiles(groups) or set(FLOWERS) <= extras or set(SEASONS) <= extras
@@ -443,7 +453,9 @@ class Composition(Multiplier):
     """The hand's make-up; these exclude each other (the highest that applies counts)."""
 
     @classmethod
-    def times(cls, groups, hand, win) -> int:
+    def times(
+        cls, groups: Sequence[tuple[str, int, bool]], hand: PlayerHand, win: WinInfo | None
+    ) -> int:
         return int(cls.fits(hand.all_tiles()))
 
     @classmethod
@@ -516,7 +528,9 @@ class WinWithKong(Multiplier):
     name, quarters, winner_only = Text("Win with a kong"), 2, True
 
     @classmethod
-    def times(cls, groups, hand, win) -> int:
+    def times(
+        cls, groups: Sequence[tuple[str, int, bool]], hand: PlayerHand, win: WinInfo | None
+    ) -> int:
         return int(win is not None and win.after_kong)
 
 
@@ -526,7 +540,9 @@ class CelestialBlessing(Multiplier):
     name, quarters, winner_only = Text("Original hand (Celestial Blessing)"), 6, True
 
     @classmethod
-    def times(cls, groups, hand, win) -> int:
+    def times(
+        cls, groups: Sequence[tuple[str, int, bool]], hand: PlayerHand, win: WinInfo | None
+    ) -> int:
         return int(win is not None and win.original)
 
 

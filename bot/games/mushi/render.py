@@ -31,6 +31,7 @@ from bot.games.hanafuda.render import (
     LAST_MOVES,
     MATCH_TEXT,
     NO_MATCH,
+    RGB,
     TABLE_MIN_TEXT,
     HandNote,
     PasteCard,
@@ -150,7 +151,7 @@ def _paste_card(
     code: str,
     width: int,
     xy: tuple[int, int],
-    hl: Mapping[str, tuple],
+    hl: Mapping[str, RGB | None],
     *,
     halo: bool = True,
     wild_tag: bool = True,
@@ -180,7 +181,7 @@ def _paste_card(
 
 def _paster(
     img: Image.Image,
-    hl: Mapping[str, tuple],
+    hl: Mapping[str, RGB | None],
     *,
     halo: bool = True,
     wild_tag: bool = True,
@@ -193,7 +194,7 @@ def _paster(
 
 
 def _player_strip(
-    img: Image.Image, view: View, seat: int, y: int, hl: Mapping[str, tuple], locale: str
+    img: Image.Image, view: View, seat: int, y: int, hl: Mapping[str, RGB | None], locale: str
 ) -> None:
     d = Draw(img)
     boxes = LAYOUT.strip_boxes(y)
@@ -253,7 +254,7 @@ def _pile_label(cls: str, cards: Sequence[str]) -> Text:
 
 
 def _captures(
-    img: Image.Image, view: View, seat: int, y: int, hl: Mapping[str, tuple], locale: str
+    img: Image.Image, view: View, seat: int, y: int, hl: Mapping[str, RGB | None], locale: str
 ) -> None:
     groups = (view.get("captures") or [{}, {}])[seat]
     piles = {cls: list(groups.get(cls, [])) for cls in CLASS_ORDER}
@@ -309,7 +310,7 @@ def _stock_column(img: Image.Image, view: View, locale: str) -> None:
         draw_side_note(d, box, text, bottom_gap=16, locale=locale)
 
 
-def _table(img: Image.Image, view: View, hl: Mapping[str, tuple], locale: str) -> None:
+def _table(img: Image.Image, view: View, hl: Mapping[str, RGB | None], locale: str) -> None:
     x0, y0, x1, _ = TABLE_BOX
     duty = bool(view.get("wild_duty")) and not view.get("is_over")
     if duty:

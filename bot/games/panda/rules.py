@@ -370,7 +370,7 @@ class PandaState(State):
             self._remember(key, cached)
         return list(cached)
 
-    def _remember(self, key: tuple[int, int], value: list) -> None:
+    def _remember(self, key: tuple[int, int], value: list[Any]) -> None:
         # Legal actions and optional actors per version: views and checks ask repeatedly.
         if len(self._cache) > 32:
             self._cache.clear()
