@@ -408,9 +408,9 @@ class KoiKoiState(State):
                 )
                 continue
             wins = [instant_win(self.hands[s]) for s in (0, 1)]
-            winner = next((s for s in (0, 1) if wins[s]), None)
-            if winner is not None:
-                kind, what = wins[winner]  # type: ignore[misc]  # (the winner's is not None)
+            found = next(((s, w) for s in (0, 1) if (w := wins[s]) is not None), None)
+            if found is not None:
+                winner, (kind, what) = found
                 name = self.players[winner]
                 if kind == "teshi":
                     text = Text(
@@ -564,7 +564,11 @@ class KoiKoiState(State):
             self.board.append(code)
             return []
         # 1: the pair; 2: the one the move names; 3: collect all four
-        took: list[str] = [target] if len(targets) == 2 else targets  # type: ignore[list-item]  # (two: the move names one)
+        if len(targets) == 2:
+            assert target is not None  # (two: the move, checked legal, names one)
+            took = [target]
+        else:
+            took = targets
         for t in took:
             self.board.remove(t)
         self.captures[seat].extend([code, *took])

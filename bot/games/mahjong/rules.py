@@ -754,9 +754,11 @@ class MahjongState(State):
                 self._exhausted(events)
                 return
             w = self.standing[p]
-            if w is not None and self.drawn != w:
+            drawn = self.drawn
+            assert drawn is not None  # (_draw set it)
+            if w is not None and drawn != w:
                 # a locked standing hand: the drawn card goes straight out
-                if self._discard(p, self.drawn, events, auto=True):  # type: ignore[arg-type]  # (_draw set it)
+                if self._discard(p, drawn, events, auto=True):
                     return
                 p = self.next_player(p)
                 continue
@@ -1290,7 +1292,8 @@ class MahjongState(State):
             if not self._draw(p, False, False, events):
                 break  # the live wall ran out: stop early
             if self.standing[p] is not None:
-                self._discard(p, self.drawn, events, auto=True)  # type: ignore[arg-type]  # (_draw set it)
+                assert self.drawn is not None  # (_draw set it)
+                self._discard(p, self.drawn, events, auto=True)
                 self.last_queue.pop(0)
                 continue
             self.phase = LAST

@@ -585,7 +585,11 @@ class MushiState(State):
     # ----- a turn ---------------------------------------------------------------------------
     def _play(self, seat: int, code: str, target: str | None) -> list[Event]:
         choices = capture_choices(code, self.table)
-        took: list[str] = list(choices[0]) if len(choices) == 1 else [target]  # type: ignore[list-item]  # (a choice: the move names it)
+        if len(choices) == 1:
+            took = list(choices[0])
+        else:
+            assert target is not None  # (a choice: the move, checked legal, names it)
+            took = [target]
         self.hands[seat].remove(code)
         events = [self._play_event(seat, code, took)]
         events.extend(self._lay(seat, code, took))

@@ -353,7 +353,8 @@ class PandaState(State):
         if self.phase != PLAY:
             return []
         if self.pending is not None:
-            return [self.pending_seat]  # type: ignore[list-item]  # (set with pending)
+            assert self.pending_seat is not None  # (set with pending)
+            return [self.pending_seat]
         return [self.turn] if self.turn is not None else []
 
     @property
