@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image
 
@@ -76,7 +75,7 @@ from bot.games.mushi.rules import (
     sort_mushi,
     wild_targets,
 )
-from bot.games.mushi.views import MushiView
+from bot.games.mushi.views import HandRecord, MushiView
 from bot.i18n import Text, ntext
 from bot.i18n.text import commas
 from bot.render.draw import (
@@ -372,7 +371,7 @@ def _status_band(img: Image.Image, view: View, locale: str) -> None:
         draw_last_move(img, box, box[1] + 8, head, colour, move, paste, note, locale)
 
 
-def _hand_line(h: Mapping[str, Any], players: Sequence[str]) -> Text:
+def _hand_line(h: HandRecord, players: Sequence[str]) -> Text:
     a, b = h["scores"]
     combos = commas([combination_name(c["name"]) for cs in h["combos"] for c in cs])
     first, second = h["card_points"]

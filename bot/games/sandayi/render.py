@@ -10,12 +10,12 @@ the next seats counter-clockwise: right, top, left.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.engine.view import PlayedCard
 from bot.games.sandayi.cards import (
     BIG_JOKER,
     JOKERS,
@@ -32,7 +32,7 @@ from bot.games.sandayi.cards import (
 )
 from bot.games.sandayi.rules import KOU_DI, NO_KOU_DI, PASS
 from bot.games.sandayi.scoring import CASES_BY_CODE, SETTLEMENT_CASES
-from bot.games.sandayi.views import SanDaYiView
+from bot.games.sandayi.views import HandRecord, SanDaYiView
 from bot.i18n.text import Text, localize, ntext
 from bot.render.draw import (
     GOLD,
@@ -336,7 +336,7 @@ TRUMP = Text("Trump")
 TRUMPS = Text("Trumps")
 
 
-def _case_name(entry: Mapping[str, Any]) -> str:
+def _case_name(entry: HandRecord) -> str:
     """The settlement row's name (a Text) for a hand of the view's history."""
     case = CASES_BY_CODE.get(entry["case"])
     return case.name if case is not None else str(entry.get("case_name", ""))
@@ -360,7 +360,7 @@ def _signed(n: int) -> str:
     return f"{n:+d}".replace("-", "−")
 
 
-def _trick_winner(trick: Sequence[Mapping[str, Any]], trump: str | None) -> int | None:
+def _trick_winner(trick: Sequence[PlayedCard], trump: str | None) -> int | None:
     if not trick or trump is None:
         return None
     led = group(trick[0]["card"], trump)
