@@ -8,6 +8,7 @@ is declared, every required key present, every value (nested ones too) of its ty
 
 from __future__ import annotations
 
+import functools
 import random
 import types
 import typing
@@ -40,6 +41,11 @@ GAMES: dict[str, tuple[Any, list[dict[str, Any]]]] = {
 SEEDS = (1, 2)
 
 
+@functools.cache
+def _hints(tp: Any) -> dict[str, Any]:
+    return get_type_hints(tp)
+
+
 def mismatches(value: object, tp: Any, where: str) -> list[str]:
     """What in ``value`` does not fit the type ``tp`` (empty: it fits)."""
     if tp is Any or tp is object:
@@ -55,7 +61,7 @@ def mismatches(value: object, tp: Any, where: str) -> list[str]:
     if is_typeddict(tp):
         if not isinstance(value, dict):
             return [f"{where}: {type(value).__name__}, not a dict ({tp.__name__})"]
-        hints = get_type_hints(tp)
+        hints = _hints(tp)
         out = [f"{where}.{k}: not declared in {tp.__name__}" for k in value if k not in hints]
         out += [f"{where}.{k}: missing" for k in tp.__required_keys__ if k not in value]
         for k, v in value.items():

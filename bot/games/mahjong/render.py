@@ -734,15 +734,15 @@ def _hand_status(view: MahjongView, locale: str = DEFAULT_LOCALE) -> str:
     if view.get("is_over"):
         return Text("The game is over.")
     if phase == "claim":
-        claim = view.get("claim") or {}
-        if seat in (claim.get("waiting") or []):
+        claim = view.get("claim")
+        if claim and seat in claim["waiting"]:
             if any(c != "pass" for c in claim.get("my_options") or []):
                 return Text("A discard you can claim — see the buttons.")
             return Text("Nothing to claim this time: pass.")
         return Text("Waiting for claims.")
     if phase == "prelude":
-        prelude = view.get("prelude") or {}
-        if seat in (prelude.get("waiting") or []):
+        prelude = view.get("prelude")
+        if prelude and seat in prelude["waiting"]:
             if any(c != "pass" for c in prelude.get("my_options") or []):
                 return Text("Before play: declare a concealed kong or keep your cards.")
             return Text("Before play: no four of a kind, nothing to declare: pass.")

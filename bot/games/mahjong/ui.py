@@ -121,10 +121,10 @@ def controls(view: MahjongView, legal: Sequence[str]) -> Controls:
             rows=tuple(button_rows(buttons)[:MAX_ROWS]),
         )
     if phase == "claim":
-        claim = view.get("claim") or {}
-        by = claim.get("by")
+        claim = view.get("claim")
+        by = claim["by"] if claim else None
         who = players[by] if by is not None and by < len(players) else Text("A player")
-        card = _card(claim["card"]) if claim.get("card") else Text("a card")
+        card = _card(claim["card"]) if claim and claim["card"] else Text("a card")
         buttons = []
         for c in legal:
             style = "success" if c == "mahjong" else "secondary" if c == "pass" else "primary"

@@ -1,9 +1,9 @@
 """Mah-Jongg's view: what :meth:`MahjongState.view` returns (``_view`` builds
 :class:`MahjongPart`, the engine adds :class:`~bot.engine.view.TableView`'s keys)."""
 
-from __future__ import annotations
-
-from typing import TypedDict
+# (no `from __future__ import annotations`: with it, Python 3.11 cannot see NotRequired
+# in a TypedDict and counts such keys as required)
+from typing import NotRequired, TypedDict
 
 from bot.engine.view import TableView
 
@@ -30,24 +30,26 @@ class Standing(TypedDict):
     hand: list[str]
 
 
-class Claim(TypedDict, total=False):
+class Claim(TypedDict):
     """The claim window on a discard (``my_*``: the viewer's own, when it is asked)."""
 
     card: str
     by: int
     asked: list[int]
     waiting: list[int]
-    my_options: list[str]
-    my_answer: str | None
+    my_options: NotRequired[list[str]]
+    #: None: not answered yet.
+    my_answer: NotRequired[str | None]
 
 
-class Prelude(TypedDict, total=False):
+class Prelude(TypedDict):
     """The declarations before play (``my_*``: the viewer's own, when it is asked)."""
 
     asked: list[int]
     waiting: list[int]
-    my_options: list[str]
-    my_answer: str | None
+    my_options: NotRequired[list[str]]
+    #: None: not answered yet.
+    my_answer: NotRequired[str | None]
 
 
 # A declared Mah-Jongg waiting for the hand to be scored (the functional form: ``from``, the
@@ -102,7 +104,7 @@ class Penalty(TypedDict):
     reason: str
 
 
-class HandRecord(TypedDict, total=False):
+class HandRecord(TypedDict):
     """One finished hand (``history``): won (``mahjong``), a ``draw`` or ``void``."""
 
     deal: int
@@ -117,8 +119,8 @@ class HandRecord(TypedDict, total=False):
     deltas: list[int]
     totals: list[int]
     penalties: list[Penalty]
-    #: Why a void hand was void.
-    reason: str
+    #: Why a void hand was void (only a void hand's).
+    reason: NotRequired[str]
 
 
 class MahjongOptionsView(TypedDict):
