@@ -72,7 +72,7 @@ def _decks(deck: Sequence[str] | Sequence[Sequence[str]] | None) -> list[list[st
     if not deck:
         return []
     if isinstance(deck[0], str):
-        return [list(deck)]  # type: ignore[arg-type]  # (one deck: a sequence of str)
+        return [[str(card) for card in deck]]  # (one deck: a sequence of str)
     return [list(d) for d in deck]
 
 
