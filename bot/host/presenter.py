@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -601,7 +601,7 @@ class DmPlan:
     locale: str
     content: str
     make_view: Callable[[], discord.ui.View] | None  #: builds its controls (None: none)
-    hand_view: dict[str, Any]  #: what its picture draws
+    hand_view: Mapping[str, Any]  #: what its picture draws
     hand_key: str
     priority: Priority  #: of its picture
     acting: bool  #: a decision the seat must make (comes as a new message)
