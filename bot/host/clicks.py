@@ -17,6 +17,7 @@ from bot.engine.ui import Form
 from bot.host.base import HostBase
 from bot.host.cluster import Conflict
 from bot.host.components import form_answers, form_modal, release_view
+from bot.host.forms import answer_from_shared_form
 from bot.host.replies import (
     acknowledge,
     ephemeral,
@@ -131,7 +132,14 @@ class ClicksMixin(HostBase):
         self, interaction: discord.Interaction, table_id: int, seat: int, version: int, verb: str
     ) -> None:
         """A button that opens a form (Panda's three passed cards): checked like a move,
-        answered with the form (a modal must be the first answer: no defer before it)."""
+        answered with the form (a modal must be the first answer: no defer before it).
+        At a table another process drives, from the form it shared (one read, no load:
+        see ``bot.host.forms``) when that is clearly current; otherwise judged by the table."""
+        cached = self.tables.get(table_id)
+        if (cached is None or not cached.driven) and await answer_from_shared_form(
+            self.store, interaction, table_id, seat, version, verb
+        ):
+            return
         table = await self.table(table_id)
         if table is not None and not from_table_guild(interaction, table):
             table = None

@@ -379,6 +379,7 @@ class ClusterMixin(HostBase):
                 swept = time.monotonic()
                 try:  # (expired tokens are ignored by every reader meanwhile)
                     await self.store.forget_clicks(TOKEN_SECONDS)
+                    await self.store.forget_forms()  # (ended tables': bot.host.forms)
                 except asyncio.CancelledError:
                     raise
                 except Exception as e:

@@ -28,6 +28,7 @@ from bot.games import game_title
 from bot.host.base import HostBase
 from bot.host.budget import Priority
 from bot.host.components import controls_view, reclaim_view, release_view, table_view
+from bot.host.forms import share_forms
 from bot.host.hints import hints_badge, hints_offered
 from bot.host.recovery import ATTACH_FILES, MISSING_PERMISSIONS
 from bot.host.table import SERVING_TASK_SUFFIX, Seat, Table, fingerprint
@@ -439,6 +440,8 @@ class PresenterMixin(HostBase):
         async with seat.dm_lock:
             if self._overtaken(seat, plan):
                 return
+            # (before the DM: its form button may be clicked at another process at once)
+            await share_forms(self.store, table, seat, plan.locale)
             try:
                 delivered = await self._deliver_dm(table, seat, plan, file)
             finally:

@@ -59,6 +59,9 @@ class Seat:
     #: player who acted a moment ago is playing, and their next decision edits their DM
     #: in place instead of notifying them again (see ``Table.notifies``).
     acted_at: float | None = None
+    #: The prompt version and language of the seat's forms written to the store for other
+    #: processes to answer its form buttons (``bot.host.forms``; None: none written here).
+    forms_shared: tuple[int, str] | None = None
 
     @property
     def played_by_ai(self) -> bool:
