@@ -51,6 +51,9 @@ CLICK_SWEEP_SECONDS = 60.0
 #: Renewals the owners of leases that ran out during a database outage are given to take
 #: them back before another process claims them (see ``_owners_reclaiming``).
 RECLAIM_RENEWALS = 2
+#: Seconds between a driven table's looks at its log while the store notifies every append
+#: (a safety net only: see ``ClusterMixin._log_poll_seconds``).
+LISTENING_POLL_SECONDS = 30.0
 
 
 class Conflict(IllegalAction):
@@ -115,10 +118,15 @@ class ClusterMixin(HostBase):
         if another writer had taken the index, :class:`TableEnded` if the table ended in the
         store, :class:`NotSaved` if the store failed."""
         index = table.state.version
+        table.appending = index
         try:
             await self.store.append_action(table.id, index, seat, code, source, click)
         except Exception as error:
             raise await self._refusal(table, index, error) from error
+        finally:
+            # (the caller applies the action before it awaits anything: a notification of
+            # this append heard later finds the state past it)
+            table.appending = None
 
     async def _refusal(self, table: Table, index: int, error: Exception) -> IllegalAction:
         """What a failed append of action ``index`` means for the one who made it (with the
@@ -283,10 +291,29 @@ class ClusterMixin(HostBase):
 
     def _heard_append(self, table_id: int, idx: int) -> None:
         table = self.tables.get(table_id)
-        # Only moves this process has not applied: its own appends are heard too.
-        if table is not None and table.driven and idx >= table.state.version:
+        # Only moves this process has not applied: its own appends are heard too — often
+        # before the append's own answer (another connection), while the state is still at
+        # the index appended; reading the log then found nothing, a read per own move.
+        if (
+            table is not None
+            and table.driven
+            and idx >= table.state.version
+            and idx != table.appending
+        ):
             table.log_moved = True
             table.wake_driver()
+
+    def _log_poll_seconds(self) -> float:
+        """How often a driven table looks at the log for moves served elsewhere (0: never,
+        one process). While the store notifies every append (PostgreSQL's LISTEN is up)
+        only rarely (:data:`LISTENING_POLL_SECONDS`): the notification brings each move at
+        once, and a LISTEN connection lost and made again reads every log. Polling every
+        second as well was 150 empty reads a second per process at 300 tables on two
+        processes — most of the log reads, and their CPU, for nothing."""
+        poll = self.settings.poll_seconds
+        if poll > 0 and self.store.listening:
+            return max(poll, LISTENING_POLL_SECONDS)
+        return poll
 
     def _holds_lease(self, table_id: int) -> bool:
         """This process's lease on the table is confirmed until later than now."""

@@ -172,6 +172,9 @@ class Table:
     driven: bool = False
     #: Another process appended to the log (a notification said so): the driver catches up.
     log_moved: bool = False
+    #: The index this process is appending now (its own append's notification, heard
+    #: before the append returns, is no move of another process: see ``_heard_append``).
+    appending: int | None = None
     #: When (monotonic) a click last used this table: idle caches are forgotten.
     last_used: float = field(default_factory=time.monotonic)
 

@@ -298,6 +298,11 @@ class Store(ABC):
         (then nothing is called: look at the log instead)."""
         return False
 
+    @property
+    def listening(self) -> bool:
+        """Every append is heard now (see :meth:`listen_for_actions`; SQLite: never)."""
+        return False
+
     @abstractmethod
     def _transaction(self) -> AbstractAsyncContextManager[Transaction]: ...
 
