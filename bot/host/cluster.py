@@ -185,15 +185,20 @@ class ClusterMixin(HostBase):
         table.wake_driver()
         return events
 
-    async def _sync_with_log(self, table: Table) -> bool:
+    async def _sync_with_log(self, table: Table, read: list[tuple[int, str]] | None = None) -> bool:
         """Apply what the log holds beyond this state; True if there was anything.
+        ``read``: the log from this state's version on, read by the caller (a cache's
+        catch-up), if it was.
 
         Actions are applied one by one and the prompts follow each, so a decision's prompt
         version here is the one the process that saw it happen stamped on its controls.
 
         Driving the table, the DM clicks that made those actions elsewhere come with them
         (one statement): the players are answered through them (see :meth:`_adopt_click`)."""
-        if table.driven:
+        clicks: dict[int, SharedClick]
+        if read is not None and not table.driven:
+            missed, clicks = read, {}
+        elif table.driven:
             missed, clicks = await self.store.actions_with_clicks_since(
                 table.id, table.state.version, TOKEN_SECONDS
             )
@@ -238,17 +243,18 @@ class ClusterMixin(HostBase):
         """Bring a cached table (not driven here) up to date before judging a click on it
         (under its lock): the log, and the seats' flags the driving process changes
         (an AI taking a seat over, timeouts). A table that ended elsewhere is forgotten."""
-        row = await self.store.get_table(table.id)
-        if row is None or row.status != "active":
+        # (one statement: the status, the log and the seats, not three a click)
+        read = await self.store.catch_up(table.id, table.state.version)
+        if read is None or read.status != "active":
             table.finished = True
             self._evict(table)
             return
-        await self._sync_with_log(table)
-        for stored in await self.store.get_seats(table.id):
-            if 0 <= stored.seat < len(table.seats):
-                seat = table.seats[stored.seat]
-                seat.ai_takeover, seat.timeouts = stored.ai_takeover, stored.timeouts
-                seat.dms_closed = stored.dms_closed
+        await self._sync_with_log(table, read.actions)
+        for number, (ai_takeover, timeouts, dms_closed) in read.seats.items():
+            if 0 <= number < len(table.seats):
+                seat = table.seats[number]
+                seat.ai_takeover, seat.timeouts = ai_takeover, timeouts
+                seat.dms_closed = dms_closed
 
     def _rebuild(self, table: Table, actions: list[tuple[int, str]]) -> None:
         table.state = table.spec.replay(

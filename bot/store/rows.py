@@ -181,6 +181,18 @@ class SharedClick:
 
 
 @dataclass(frozen=True, slots=True)
+class CatchUp:
+    """What a process serving a click at a table another process drives reads first, in
+    one statement (``Store.catch_up``): the table's status, the log from its copy's version
+    on, and the flags of the seats the driving process changes."""
+
+    status: str
+    actions: list[tuple[int, str]]
+    #: By seat: (ai_takeover, timeouts, dms_closed).
+    seats: dict[int, tuple[bool, int, bool]]
+
+
+@dataclass(frozen=True, slots=True)
 class SharedForms:
     """A seat's latest decision with forms (``dm_forms``) as the process driving its table
     wrote it, with what a click on one of its form buttons is judged by, read in one
