@@ -26,6 +26,7 @@ from bot.games import game_title
 from bot.host.base import HostContext
 from bot.host.budget import Priority
 from bot.host.components import controls_view, reclaim_view, release_view, table_view
+from bot.host.forms import share_forms
 from bot.host.hints import hints_badge, hints_offered
 from bot.host.intents import Outcome
 from bot.host.outbox import (
@@ -415,6 +416,8 @@ class Presenter:
         async with seat.dm_lock:
             if self._overtaken(seat, plan):
                 return
+            # (before the DM: its form button may be clicked at another process at once)
+            await share_forms(self.ctx.store, table, seat, plan.locale)
             try:
                 delivered = await self._deliver_dm(table, seat, plan, file)
             finally:
