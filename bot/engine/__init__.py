@@ -8,7 +8,8 @@ A game is a deterministic state machine over string notation (see docs/architect
 - ``state.legal_actions(seat)`` — action codes; ``state.apply(seat, code)`` validates and
   raises :class:`IllegalAction` with a readable reason, changing nothing on error;
 - ``state.default_action(seat)`` — what a timeout does;
-- ``state.view(seat | None)`` — exactly what that seat (None: a spectator) may see;
+- ``state.view(seat | None)`` — exactly what that seat (None: a spectator) may see (a
+  :class:`TableView`, which each game's view type extends);
 - ``state.is_over``, ``state.scores``, ``state.result()``;
 - ``replay(seed, players, options, log)`` rebuilds a state from its action log.
 
@@ -24,12 +25,14 @@ from bot.engine.core import (
     replayer,
 )
 from bot.engine.rng import make_rng, shuffled
+from bot.engine.view import TableView
 
 __all__ = [
     "Event",
     "IllegalAction",
     "Result",
     "State",
+    "TableView",
     "make_rng",
     "replay_from",
     "replayer",

@@ -13,7 +13,9 @@ import functools
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, cast
+
+from bot.engine.view import TableView
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -151,6 +153,9 @@ class State:
     #: Out-of-turn actions that arrive at the same moment are applied by the game's priority
     #: (``apply_simultaneous``), e.g. Panda's Ambushes. The host gathers them briefly first.
     batches_out_of_turn: ClassVar[bool] = False
+    #: The code that passes: the timeout's answer when it is legal (``default_action``).
+    #: The game's spec declares the same (``GameSpec.pass_code``, checked by the tests).
+    pass_code: ClassVar[str] = "pass"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -186,8 +191,9 @@ class State:
         """Carry out an action already known to be legal."""
         raise NotImplementedError
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        """The game-specific part of what ``seat`` may see."""
+    def _view(self, seat: int | None) -> Mapping[str, Any]:
+        """The game-specific part of what ``seat`` may see (a game's own ``TypedDict``: its
+        view type less :class:`TableView`'s keys)."""
         raise NotImplementedError
 
     @property
@@ -216,11 +222,12 @@ class State:
         return f"`{code}` is not a legal move now."
 
     def default_action(self, seat: int) -> str:
-        """What a timeout does: pass if passing is legal, else the first legal action."""
+        """What a timeout does: pass (:attr:`pass_code`) if passing is legal, else the first
+        legal action."""
         legal = self.legal_actions(seat)
         if not legal:
             raise IllegalAction("There is nothing to decide for this seat now.")
-        return "pass" if "pass" in legal else legal[0]
+        return self.pass_code if self.pass_code in legal else legal[0]
 
     def describe(self, code: str) -> str:
         """A short label for an action code, for buttons."""
@@ -282,24 +289,34 @@ class State:
                 continue
         return events
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def view(self, seat: int | None = None) -> TableView:
         """Exactly what ``seat`` (None: a spectator) may see. ``may_act`` holds at most the
         viewer itself: who else could act out of turn (Panda: who holds a bomb) is secret.
-        Raises IllegalAction for a seat that is not at the table."""
+        Raises IllegalAction for a seat that is not at the table.
+
+        A game narrows the type: ``def view(...) -> KoiKoiView`` returning
+        ``{**self._view(seat), **self._common(seat)}`` (``_common`` first: it checks the seat)."""
+        common = self._common(seat)
+        v = dict(self._view(seat))
+        v.update(common)
+        # (a game that does not narrow its view: its own keys are _view's, unchecked here)
+        return cast(TableView, v)
+
+    def _common(self, seat: int | None) -> TableView:
+        """The keys every view carries (:class:`TableView`); IllegalAction for a seat that is
+        not at the table."""
         if seat is not None and not is_seat(self, seat):
             raise IllegalAction("You are not seated at this table.")
-        v = self._view(seat)
-        v.update(
-            game=self.game,
-            seat=seat,
-            players=list(self.players),
-            version=self.version,
-            to_act=list(self.to_act),
-            may_act=[seat] if seat is not None and seat in self.may_act else [],
-            scores=list(self.scores),
-            is_over=self.is_over,
-        )
-        return v
+        return {
+            "game": self.game,
+            "seat": seat,
+            "players": list(self.players),
+            "version": self.version,
+            "to_act": list(self.to_act),
+            "may_act": [seat] if seat is not None and seat in self.may_act else [],
+            "scores": list(self.scores),
+            "is_over": self.is_over,
+        }
 
     def visible_events(self, seat: int | None, since: int = 0) -> list[Event]:
         return [e for e in self.events[since:] if e.private_to is None or e.private_to == seat]

@@ -19,12 +19,18 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, ClassVar, Literal, Protocol
+from typing import Any, ClassVar, Generic, Literal, Protocol
+
+# (typing's TypeVar takes a default from Python 3.13 on)
+from typing_extensions import TypeVar
 
 from bot.engine.core import Event, State, parse_options
 from bot.engine.ui import Controls
 
 View = Mapping[str, Any]
+#: A game's view type (its ``TypedDict``, extending :class:`~bot.engine.view.TableView`): the
+#: type its controls, hint and progress take. Code outside the game knows only ``View``.
+ViewT = TypeVar("ViewT", bound=Mapping[str, Any], default=View)
 
 #: The AI levels a seat may have, weakest first; ``normal`` is the game's ``choose``.
 AI_LEVELS = ("easy", "normal", "strong")
@@ -119,8 +125,12 @@ def _renderers(module_name: str) -> Renderers:
 
 
 @dataclass(frozen=True)
-class GameSpec:
-    """A registered game: its identity, its pure functions and how the host should treat it."""
+class GameSpec(Generic[ViewT]):
+    """A registered game: its identity, its pure functions and how the host should treat it.
+
+    A game declares ``SPEC: GameSpec[KoiKoiView] = GameSpec(...)``: its controls, hint and
+    progress are checked against its own view type; the bot reads every game as a plain
+    ``GameSpec`` (its views as mappings)."""
 
     #: Short name: the ``bot.games`` package, the database's ``game`` column, custom ids.
     name: str
@@ -134,18 +144,18 @@ class GameSpec:
     replay: Callable[..., State]
     #: The AI: ``choose(view, legal, rng) -> code`` ("" means "nothing now" for optional
     #: out-of-turn actions).
-    choose: Callable[[View, Sequence[str], random.Random], str]
+    choose: Callable[[ViewT, Sequence[str], random.Random], str]
     #: The controls of a seat's pending decision: ``controls(view, legal) -> Controls``.
-    controls: Callable[[View, Sequence[str]], Controls]
+    controls: Callable[[ViewT, Sequence[str]], Controls]
     #: A short label for an action code.
     describe: Callable[[str], str]
     #: Advice for newcomers: ``hint(view, legal) -> (code, reason)``, what the AI would play
     #: from this view and why, in a line. ``code`` is ``""`` when the advice is to do
     #: nothing now (an optional out-of-turn play best kept for later). None: no hints.
-    hint: Callable[[View, Sequence[str]], tuple[str, str]] | None = None
+    hint: Callable[[ViewT, Sequence[str]], tuple[str, str]] | None = None
     #: The AI's other levels by name (``easy``, ``strong``), each ``choose``'s signature;
     #: ``normal`` is :attr:`choose` itself. A level the game lacks plays ``normal``.
-    levels: Mapping[str, Callable[[View, Sequence[str], random.Random], str]] = field(
+    levels: Mapping[str, Callable[[ViewT, Sequence[str], random.Random], str]] = field(
         default_factory=dict
     )
     #: Fixed teams as tuples of seats (Panda's partners), shown in the lobby; () if none.
@@ -165,7 +175,7 @@ class GameSpec:
     #: is its own answer. ``apply`` still takes every legal code (old logs replay).
     answer_key: Callable[[str], str] | None = None
     #: The progress part of the table's status line, from the public view.
-    progress: Callable[[View], str] = round_or_deal
+    progress: Callable[[ViewT], str] = round_or_deal
     #: The game's deal summary already shows every hand face up (Mah-Jongg's score sheet):
     #: the host's deal-end post then adds no picture of the hands.
     summary_shows_hands: bool = False
@@ -184,7 +194,9 @@ class GameSpec:
     #: The key of a seat's view holding its private hand (a list of codes): its DM is
     #: refreshed when it changes, and replays lay it face up.
     hand_key: str = "hand"
-    #: The code that passes (a timeout in an answer window is this pass).
+    #: The code that passes (a timeout in an answer window is this pass): the game's
+    #: ``State.pass_code``, which ``State.default_action`` answers when it is legal
+    #: (tests/engine/test_pass_code.py checks that the two agree).
     pass_code: str = "pass"
     #: The event kind that ends a deal (the host posts its summary, replays mark it).
     deal_end_kind: str = "deal_end"
@@ -213,13 +225,13 @@ class GameSpec:
         if self.deal_word not in ("hand", "round"):
             raise ValueError(f"{self.name}: deal_word is 'hand' or 'round', not {self.deal_word!r}")
 
-    def ai_levels(self) -> dict[str, Callable[[View, Sequence[str], random.Random], str]]:
+    def ai_levels(self) -> dict[str, Callable[[ViewT, Sequence[str], random.Random], str]]:
         """Every AI level of the game, ``normal`` included, weakest first."""
         out = {name: fn for name, fn in self.levels.items() if name in AI_LEVELS}
         out["normal"] = self.choose
         return {name: out[name] for name in AI_LEVELS if name in out}
 
-    def ai(self, level: str = NORMAL) -> Callable[[View, Sequence[str], random.Random], str]:
+    def ai(self, level: str = NORMAL) -> Callable[[ViewT, Sequence[str], random.Random], str]:
         """The ``choose`` of an AI level; ``normal`` for an unknown one (or one the game
         lacks), so a stored level never stops a table."""
         return self.levels.get(level, self.choose) if level in AI_LEVELS else self.choose

@@ -18,6 +18,7 @@ from bot.host.base import HostContext
 from bot.host.cluster import Conflict, TableLog
 from bot.host.components import form_answers, form_modal, release_view
 from bot.host.driver import Driver
+from bot.host.forms import answer_from_shared_form
 from bot.host.hints import UNRATED_NOTE, hint_message, hints_offered, mark_hinted
 from bot.host.intents import Outcome
 from bot.host.lifecycle import Sessions
@@ -128,7 +129,14 @@ class Clicks:
         self, interaction: discord.Interaction, table_id: int, seat: int, version: int, verb: str
     ) -> None:
         """A button that opens a form (Panda's three passed cards): checked like a move,
-        answered with the form (a modal must be the first answer: no defer before it)."""
+        answered with the form (a modal must be the first answer: no defer before it).
+        At a table another process drives, from the form it shared (one read, no load:
+        see ``bot.host.forms``) when that is clearly current; otherwise judged by the table."""
+        cached = self.ctx.tables.get(table_id)
+        if (cached is None or not cached.driven) and await answer_from_shared_form(
+            self.ctx.store, interaction, table_id, seat, version, verb
+        ):
+            return
         table = await self.sessions.table(table_id)
         if table is not None and not from_table_guild(interaction, table):
             table = None

@@ -57,6 +57,9 @@ CLICK_SWEEP_SECONDS = 60.0
 #: Renewals the owners of leases that ran out during a database outage are given to take
 #: them back before another process claims them (see ``_owners_reclaiming``).
 RECLAIM_RENEWALS = 2
+#: Seconds between a driven table's looks at its log while the store notifies every append
+#: (a safety net only: see ``Leases.log_poll_seconds``).
+LISTENING_POLL_SECONDS = 30.0
 
 
 class Conflict(IllegalAction):
@@ -150,10 +153,15 @@ class TableLog:
         if another writer had taken the index, :class:`TableEnded` if the table ended in the
         store, :class:`NotSaved` if the store failed."""
         index = table.state.version
+        table.appending = index
         try:
             await self.ctx.store.append_action(table.id, index, seat, code, source, click)
         except Exception as error:
             raise await self._refusal(table, index, error) from error
+        finally:
+            # (the caller applies the action before it awaits anything: a notification of
+            # this append heard later finds the state past it)
+            table.appending = None
 
     async def _refusal(self, table: Table, index: int, error: Exception) -> IllegalAction:
         """What a failed append of action ``index`` means for the one who made it (with the
@@ -212,15 +220,20 @@ class TableLog:
         table.wake_driver()
         return events
 
-    async def sync_with_log(self, table: Table) -> bool:
+    async def sync_with_log(self, table: Table, read: list[tuple[int, str]] | None = None) -> bool:
         """Apply what the log holds beyond this state; True if there was anything.
+        ``read``: the log from this state's version on, read by the caller (a cache's
+        catch-up), if it was.
 
         Actions are applied one by one and the prompts follow each, so a decision's prompt
         version here is the one the process that saw it happen stamped on its controls.
 
         Driving the table, the DM clicks that made those actions elsewhere come with them
         (one statement): the players are answered through them (see :meth:`_adopt_click`)."""
-        if table.driven:
+        clicks: dict[int, SharedClick]
+        if read is not None and not table.driven:
+            missed, clicks = read, {}
+        elif table.driven:
             missed, clicks = await self.ctx.store.actions_with_clicks_since(
                 table.id, table.state.version, TOKEN_SECONDS
             )
@@ -231,15 +244,13 @@ class TableLog:
         for seat, click in clicks.items():
             self._adopt_click(table, seat, click)
         log.debug("table %s: catching up %d action(s) from the log", table.id, len(missed))
-        events: list[Any] = []
         changed: set[int] = set()
         try:
             for seat, code in missed:
-                events += table.state.apply(seat, code)
+                table.state.apply(seat, code)  # (its events are the outcome's: see publish)
                 changed.update(table.changed_prompts())
         except IllegalAction:  # diverged: replay the whole log
             self._rebuild(table, await self.ctx.store.actions(table.id))
-            events = []
         if table.driven:  # the players who moved elsewhere may have changed language there
             await self.ctx.locales.load((s.user_id for s in table.humans()), refresh=True)
         await self.publish(Outcome(table, changed=frozenset(changed)))
@@ -265,17 +276,18 @@ class TableLog:
         """Bring a cached table (not driven here) up to date before judging a click on it
         (under its lock): the log, and the seats' flags the driving process changes
         (an AI taking a seat over, timeouts). A table that ended elsewhere is forgotten."""
-        row = await self.ctx.store.get_table(table.id)
-        if row is None or row.status != "active":
+        # (one statement: the status, the log and the seats, not three a click)
+        read = await self.ctx.store.catch_up(table.id, table.state.version)
+        if read is None or read.status != "active":
             table.finished = True
             self.ctx.evict(table)
             return
-        await self.sync_with_log(table)
-        for stored in await self.ctx.store.get_seats(table.id):
-            if 0 <= stored.seat < len(table.seats):
-                seat = table.seats[stored.seat]
-                seat.ai_takeover, seat.timeouts = stored.ai_takeover, stored.timeouts
-                seat.dms_closed = stored.dms_closed
+        await self.sync_with_log(table, read.actions)
+        for number, (ai_takeover, timeouts, dms_closed) in read.seats.items():
+            if 0 <= number < len(table.seats):
+                seat = table.seats[number]
+                seat.ai_takeover, seat.timeouts = ai_takeover, timeouts
+                seat.dms_closed = dms_closed
 
     def _rebuild(self, table: Table, actions: list[tuple[int, str]]) -> None:
         table.state = table.spec.replay(
@@ -316,10 +328,29 @@ class Leases:
 
     def _heard_append(self, table_id: int, idx: int) -> None:
         table = self.ctx.tables.get(table_id)
-        # Only moves this process has not applied: its own appends are heard too.
-        if table is not None and table.driven and idx >= table.state.version:
+        # Only moves this process has not applied: its own appends are heard too — often
+        # before the append's own answer (another connection), while the state is still at
+        # the index appended; reading the log then found nothing, a read per own move.
+        if (
+            table is not None
+            and table.driven
+            and idx >= table.state.version
+            and idx != table.appending
+        ):
             table.log_moved = True
             table.wake_driver()
+
+    def log_poll_seconds(self) -> float:
+        """How often a driven table looks at the log for moves served elsewhere (0: never,
+        one process). While the store notifies every append (PostgreSQL's LISTEN is up)
+        only rarely (:data:`LISTENING_POLL_SECONDS`): the notification brings each move at
+        once, and a LISTEN connection lost and made again reads every log. Polling every
+        second as well was 150 empty reads a second per process at 300 tables on two
+        processes — most of the log reads, and their CPU, for nothing."""
+        poll = self.ctx.settings.poll_seconds
+        if poll > 0 and self.ctx.store.listening:
+            return max(poll, LISTENING_POLL_SECONDS)
+        return poll
 
     def _holds_lease(self, table_id: int) -> bool:
         """This process's lease on the table is confirmed until later than now."""

@@ -150,7 +150,7 @@ class Driver:
         timeout = None
         if table.deadlines:
             timeout = max(0.0, min(table.deadlines.values()) - time.monotonic())
-        poll = self.ctx.settings.poll_seconds
+        poll = self.leases.log_poll_seconds()
         if poll > 0:  # other processes may serve this table's clicks: look at the log
             timeout = poll if timeout is None else min(timeout, poll)
         if table.ai_only_since is not None:

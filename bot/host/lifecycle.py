@@ -424,6 +424,7 @@ class Sessions:
                 swept = time.monotonic()
                 try:  # (expired tokens are ignored by every reader meanwhile)
                     await self.ctx.store.forget_clicks(TOKEN_SECONDS)
+                    await self.ctx.store.forget_forms()  # (ended tables': bot.host.forms)
                 except asyncio.CancelledError:
                     raise
                 except Exception as e:

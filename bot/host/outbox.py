@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 import aiohttp
@@ -70,7 +70,7 @@ class Outbox:
         self,
         table: Table,
         what: str,
-        view: dict[str, Any],
+        view: Mapping[str, Any],
         priority: Priority,
         filename: str,
         locale: str = "en-US",

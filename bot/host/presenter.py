@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -26,6 +26,7 @@ from bot.games import game_title
 from bot.host.base import HostContext
 from bot.host.budget import Priority
 from bot.host.components import controls_view, reclaim_view, release_view, table_view
+from bot.host.forms import share_forms
 from bot.host.hints import hints_badge, hints_offered
 from bot.host.intents import Outcome
 from bot.host.outbox import (
@@ -388,6 +389,8 @@ class Presenter:
         async with seat.dm_lock:
             if self._overtaken(seat, plan):
                 return
+            # (before the DM: its form button may be clicked at another process at once)
+            await share_forms(self.ctx.store, table, seat, plan.locale)
             try:
                 delivered = await self._deliver_dm(table, seat, plan, file)
             finally:
@@ -566,7 +569,7 @@ class DmPlan:
     locale: str
     content: str
     make_view: Callable[[], discord.ui.View] | None  #: builds its controls (None: none)
-    hand_view: dict[str, Any]  #: what its picture draws
+    hand_view: Mapping[str, Any]  #: what its picture draws
     hand_key: str
     priority: Priority  #: of its picture
     acting: bool  #: a decision the seat must make (comes as a new message)

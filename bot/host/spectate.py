@@ -18,7 +18,7 @@ import functools
 import io
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import discord
@@ -187,7 +187,7 @@ class Spectate:
         await interaction.followup.send(ephemeral=True, allowed_mentions=NO_PINGS, **kwargs)
 
     async def _render_public(
-        self, table: Table, public: dict[str, Any], locale: str = DEFAULT_LOCALE
+        self, table: Table, public: Mapping[str, Any], locale: str = DEFAULT_LOCALE
     ) -> discord.File | None:
         """The table picture of a public view in ``locale``, in the render pool (behind the
         players' renders: a spectator waits)."""

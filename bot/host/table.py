@@ -59,6 +59,9 @@ class Seat:
     #: player who acted a moment ago is playing, and their next decision edits their DM
     #: in place instead of notifying them again (see ``Table.notifies``).
     acted_at: float | None = None
+    #: The prompt version and language of the seat's forms written to the store for other
+    #: processes to answer its form buttons (``bot.host.forms``; None: none written here).
+    forms_shared: tuple[int, str] | None = None
 
     @property
     def played_by_ai(self) -> bool:
@@ -173,6 +176,9 @@ class Table:
     driven: bool = False
     #: Another process appended to the log (a notification said so): the driver catches up.
     log_moved: bool = False
+    #: The index this process is appending now (its own append's notification, heard
+    #: before the append returns, is no move of another process: see ``_heard_append``).
+    appending: int | None = None
     #: When (monotonic) a click last used this table: idle caches are forgotten.
     last_used: float = field(default_factory=time.monotonic)
 

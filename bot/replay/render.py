@@ -20,6 +20,7 @@ from typing import Any
 
 from PIL import Image
 
+from bot.engine.view import TableView
 from bot.games import game_spec, game_title
 from bot.i18n import gettext, ngettext
 from bot.render.charts import drawable
@@ -228,7 +229,7 @@ def render_step(rp: Replayer, step: int, *, reveal: bool, locale: str = "en-US")
     return out
 
 
-def _named(view: dict[str, Any], names: list[str]) -> dict[str, Any]:
+def _named(view: TableView, names: list[str]) -> TableView:
     """The view with player names the font can draw (emoji dropped: no empty boxes)."""
     view["players"] = names
     return view

@@ -181,6 +181,40 @@ class SharedClick:
 
 
 @dataclass(frozen=True, slots=True)
+class CatchUp:
+    """What a process serving a click at a table another process drives reads first, in
+    one statement (``Store.catch_up``): the table's status, the log from its copy's version
+    on, and the flags of the seats the driving process changes."""
+
+    status: str
+    actions: list[tuple[int, str]]
+    #: By seat: (ai_takeover, timeouts, dms_closed).
+    seats: dict[int, tuple[bool, int, bool]]
+
+
+@dataclass(frozen=True, slots=True)
+class SharedForms:
+    """A seat's latest decision with forms (``dm_forms``) as the process driving its table
+    wrote it, with what a click on one of its form buttons is judged by, read in one
+    statement by a process that does not hold the table (see ``Store.dm_forms``)."""
+
+    #: The prompt version the decision's controls carry.
+    version: int
+    #: The decision's forms (JSON, as ``bot.host.forms`` writes them).
+    forms: str
+    #: The table is running.
+    active: bool
+    guild_id: int
+    #: The seat's player (None: an AI seat).
+    user_id: int | None
+    ai_takeover: bool
+    #: The seat has moved since ``version``: the decision is over (its controls are stale).
+    acted: bool
+    #: The state's version as the log has it (its next index).
+    log_version: int
+
+
+@dataclass(frozen=True, slots=True)
 class LeaseClaim:
     """A table whose lease a process has just claimed (times by the database's clock)."""
 

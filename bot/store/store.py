@@ -29,6 +29,7 @@ from bot.store.rows import (
     AI_USER_ID,
     TABLE_STATUSES,
     ActionRow,
+    CatchUp,
     LeaderRow,
     LeaseClaim,
     Quota,
@@ -36,6 +37,7 @@ from bot.store.rows import (
     ResultInput,
     SeatRow,
     SharedClick,
+    SharedForms,
     StatsRow,
     StoreError,
     StoreUnavailable,
@@ -295,6 +297,11 @@ class Store(ABC):
         process, soon after its commit; ``on_relisten()`` after listening was interrupted
         (notifications were missed: read the logs again). False if the backend cannot tell
         (then nothing is called: look at the log instead)."""
+        return False
+
+    @property
+    def listening(self) -> bool:
+        """Every append is heard now (see :meth:`listen_for_actions`; SQLite: never)."""
         return False
 
     @abstractmethod
@@ -648,6 +655,35 @@ class Store(ABC):
         )
         return [(row["seat"], row["code"]) for row in rows]
 
+    async def catch_up(self, table_id: int, start: int) -> CatchUp | None:
+        """The table's status, its log from index ``start`` on and its seats' flags
+        (AI takeover, timeouts, DMs closed) in one statement — what a cache of a table
+        another process drives reads before judging a click (it was three statements a
+        click). None if there is no such table."""
+        if not holds_id(table_id):
+            return None
+        rows = await self._fetchall(
+            "SELECT 0 AS part, NULL AS seat, NULL AS code, status, 0 AS n, 0 AS flag1,"
+            " 0 AS flag2 FROM tables WHERE id = ?"
+            " UNION ALL SELECT 1, seat, code, NULL, idx, 0, 0 FROM actions"
+            " WHERE table_id = ? AND idx >= ?"
+            " UNION ALL SELECT 2, seat, NULL, NULL, timeouts,"
+            " CASE WHEN ai_takeover THEN 1 ELSE 0 END, CASE WHEN dms_closed THEN 1 ELSE 0 END"
+            " FROM seats WHERE table_id = ?"
+            " ORDER BY part, n",
+            (table_id, table_id, start, table_id),
+        )
+        if not rows or rows[0]["part"] != 0:
+            return None
+        actions: list[tuple[int, str]] = []
+        seats: dict[int, tuple[bool, int, bool]] = {}
+        for row in rows[1:]:
+            if row["part"] == 1:
+                actions.append((int(row["seat"]), str(row["code"])))
+            else:
+                seats[int(row["seat"])] = (bool(row["flag1"]), int(row["n"]), bool(row["flag2"]))
+        return CatchUp(str(rows[0]["status"]), actions, seats)
+
     async def actions_with_clicks_since(
         self, table_id: int, start: int, max_age: float
     ) -> tuple[list[tuple[int, str]], dict[int, SharedClick]]:
@@ -694,6 +730,65 @@ class Store(ABC):
             " ON CONFLICT (table_id, seat) DO UPDATE SET idx = excluded.idx,"
             " application_id = excluded.application_id, token = excluded.token,"
             " message_id = excluded.message_id, clicked_at = excluded.clicked_at"
+        )
+
+    # -- forms of DM decisions (issue 31) -------------------------------------------------
+
+    async def share_forms(self, table_id: int, seat: int, version: int, forms: str) -> None:
+        """Write the seat's decision with forms (``forms``: JSON, as ``bot.host.forms``
+        writes them) and the prompt version its controls carry, replacing the seat's
+        earlier one: a process that does not hold the table answers a click on its form
+        button from it (:meth:`dm_forms`)."""
+        await self._write_one(
+            "INSERT INTO dm_forms (table_id, seat, version, forms) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (table_id, seat) DO UPDATE SET version = excluded.version,"
+            " forms = excluded.forms",
+            (table_id, seat, version, forms),
+        )
+
+    async def unshare_forms(self, table_id: int, seat: int) -> None:
+        """The seat's decision has no form any more (its decision changed otherwise)."""
+        await self._write_one(
+            "DELETE FROM dm_forms WHERE table_id = ? AND seat = ?", (table_id, seat)
+        )
+
+    async def dm_forms(self, table_id: int, seat: int) -> SharedForms | None:
+        """The seat's latest decision with forms, with the table's status and guild, the
+        seat's player and AI takeover, whether the seat has moved since (the log), and the
+        log's length — one statement, no replay. None if none was written."""
+        if not holds_id(table_id):
+            return None
+        rows = await self._fetchall(
+            "SELECT f.version, f.forms, t.status, t.guild_id, s.user_id, s.ai_takeover,"
+            " EXISTS (SELECT 1 FROM actions a WHERE a.table_id = f.table_id"
+            " AND a.seat = f.seat AND a.idx >= f.version) AS acted,"
+            " (SELECT COALESCE(MAX(a.idx) + 1, 0) FROM actions a"
+            " WHERE a.table_id = f.table_id) AS log_version"
+            " FROM dm_forms f JOIN tables t ON t.id = f.table_id"
+            " LEFT JOIN seats s ON s.table_id = f.table_id AND s.seat = f.seat"
+            " WHERE f.table_id = ? AND f.seat = ?",
+            (table_id, seat),
+        )
+        if not rows:
+            return None
+        row = rows[0]
+        return SharedForms(
+            version=int(row["version"]),
+            forms=str(row["forms"]),
+            active=row["status"] == "active",
+            guild_id=int(row["guild_id"]),
+            user_id=None if row["user_id"] is None else int(row["user_id"]),
+            ai_takeover=bool(row["ai_takeover"]),
+            acted=bool(row["acted"]),
+            log_version=int(row["log_version"]),
+        )
+
+    async def forget_forms(self) -> int:
+        """Delete the forms of tables no longer running; how many were deleted."""
+        return await self._write_one(
+            "DELETE FROM dm_forms WHERE table_id NOT IN"
+            " (SELECT id FROM tables WHERE status = 'active')",
+            (),
         )
 
     async def action_rows(self, table_id: int) -> list[ActionRow]:

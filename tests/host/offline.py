@@ -88,6 +88,10 @@ class Click:
         self.locale = "en-US"
         self.answers: list[str] = []
         self.deferred = False
+        #: The modal it was answered with (a form button's), if any.
+        self.modal: Any = None
+        #: A form's submission (``bot.host.components.form_answers`` reads it).
+        self.data: dict[str, Any] | None = None
         click = self
 
         class Response:
@@ -100,6 +104,10 @@ class Click:
             async def send_message(self, text: str = "", **kwargs: Any) -> None:
                 click.deferred = True
                 click.answers.append(text)
+
+            async def send_modal(self, modal: Any) -> None:
+                click.deferred = True
+                click.modal = modal
 
         class Followup:
             async def send(self, text: str = "", **kwargs: Any) -> None:

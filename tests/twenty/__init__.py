@@ -44,6 +44,7 @@ class TwentyOptions:
 
 class TwentyState(State):
     game = NAME
+    pass_code = WAIT
 
     def __init__(self, seed: int | str, players: Sequence[str], options: TwentyOptions):
         super().__init__(seed, players, {"goal": options.goal, "rounds": options.rounds})
@@ -152,7 +153,7 @@ SPEC = GameSpec(
     package=__name__,
     cog=f"{__name__}.cog",
     hand_key="cards",
-    pass_code=WAIT,
+    pass_code=TwentyState.pass_code,
     deal_end_kind="round_won",
     match_end_kind="final",
     deal_key="round",

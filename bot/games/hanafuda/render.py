@@ -46,6 +46,8 @@ MASTER_W, MASTER_H = 100 * U, 160 * U
 
 Pt = tuple[float, float]
 RGB = tuple[int, int, int]
+#: A fill or outline colour for the pen (RGB or RGBA); None: none.
+Ink = tuple[int, ...] | None
 
 # Traditional palette
 CREAM: RGB = (245, 236, 214)
@@ -172,7 +174,9 @@ class _Pen:
     def _p(pts: Sequence[Pt]) -> list[Pt]:
         return [(x * U, y * U) for x, y in pts]
 
-    def poly(self, pts: Sequence[Pt], fill=None, outline=None, width: float = 0) -> None:
+    def poly(
+        self, pts: Sequence[Pt], fill: Ink = None, outline: Ink = None, width: float = 0
+    ) -> None:
         self.d.polygon(
             self._p(pts),
             fill=fill,
@@ -181,7 +185,14 @@ class _Pen:
         )
 
     def ellipse(
-        self, cx: float, cy: float, rx: float, ry: float, fill=None, outline=None, width: float = 0
+        self,
+        cx: float,
+        cy: float,
+        rx: float,
+        ry: float,
+        fill: Ink = None,
+        outline: Ink = None,
+        width: float = 0,
     ) -> None:
         box = ((cx - rx) * U, (cy - ry) * U, (cx + rx) * U, (cy + ry) * U)
         self.d.ellipse(
@@ -189,7 +200,13 @@ class _Pen:
         )
 
     def circle(
-        self, cx: float, cy: float, r: float, fill=None, outline=None, width: float = 0
+        self,
+        cx: float,
+        cy: float,
+        r: float,
+        fill: Ink = None,
+        outline: Ink = None,
+        width: float = 0,
     ) -> None:
         self.ellipse(cx, cy, r, r, fill, outline, width)
 
@@ -200,13 +217,22 @@ class _Pen:
         rx: float,
         ry: float,
         angle: float,
-        fill=None,
-        outline=None,
-        width=0.0,
-    ):
+        fill: Ink = None,
+        outline: Ink = None,
+        width: float = 0.0,
+    ) -> None:
         self.poly(_oval_pts(cx, cy, rx, ry, angle), fill, outline, width)
 
-    def leaf(self, x, y, length, width, angle, fill, vein=None) -> None:
+    def leaf(
+        self,
+        x: float,
+        y: float,
+        length: float,
+        width: float,
+        angle: float,
+        fill: Ink,
+        vein: Ink = None,
+    ) -> None:
         self.poly(_leaf_pts(x, y, length, width, angle), fill)
         if vein:
             a = math.radians(angle)
@@ -216,11 +242,19 @@ class _Pen:
                 0.5,
             )
 
-    def line(self, pts: Sequence[Pt], fill, width: float) -> None:
+    def line(self, pts: Sequence[Pt], fill: Ink, width: float) -> None:
         self.d.line(self._p(pts), fill=fill, width=max(1, round(width * U)), joint="curve")
 
     def rect(
-        self, x0, y0, x1, y1, fill=None, outline=None, width: float = 0, radius: float = 0
+        self,
+        x0: float,
+        y0: float,
+        x1: float,
+        y1: float,
+        fill: Ink = None,
+        outline: Ink = None,
+        width: float = 0,
+        radius: float = 0,
     ) -> None:
         box = (x0 * U, y0 * U, x1 * U, y1 * U)
         w = max(1, round(width * U)) if outline else 0
@@ -229,7 +263,7 @@ class _Pen:
         else:
             self.d.rectangle(box, fill=fill, outline=outline, width=w)
 
-    def taper(self, pts: Sequence[Pt], w0: float, w1: float, fill) -> None:
+    def taper(self, pts: Sequence[Pt], w0: float, w1: float, fill: Ink) -> None:
         """A stroke whose width goes from w0 to w1 (branches, trunks, tails)."""
         n = len(pts)
         for i in range(n - 1):
@@ -250,7 +284,16 @@ class _Pen:
             self.circle(x1, y1, wb / 2, fill)
         self.circle(pts[0][0], pts[0][1], w0 / 2, fill)
 
-    def text(self, x, y, s: str, size: float, fill, anchor: str = "mm", bold: bool = True) -> None:
+    def text(
+        self,
+        x: float,
+        y: float,
+        s: str,
+        size: float,
+        fill: Ink,
+        anchor: str = "mm",
+        bold: bool = True,
+    ) -> None:
         self.d.text((x * U, y * U), s, font=font(round(size * U), bold), fill=fill, anchor=anchor)
 
 
@@ -275,8 +318,13 @@ def _mist(pen: _Pen, y: float, x0: float, x1: float, colour: RGB = SKY_RED, h: f
         pen.circle(bx, y + 1.5, h * 0.45, fill=colour)
 
 
+def _mirror(mirror: bool) -> Callable[[float], float]:
+    """An x as drawn: across the card's middle (``100 - x``) when ``mirror``."""
+    return (lambda x: 100 - x) if mirror else (lambda x: x)
+
+
 def _pine(pen: _Pen, mirror: bool = False, leave_sky: bool = False) -> None:
-    m = (lambda x: 100 - x) if mirror else (lambda x: x)
+    m = _mirror(mirror)
     pads = [(48, 34, 26), (20, 58, 18), (80, 86, 20), (62, 60, 18), (34, 92, 16), (72, 128, 16)]
     if leave_sky:  # the Crane: keep the upper right clear for the sun
         pads = [(22, 40, 20), (20, 70, 18), (34, 96, 16), (80, 92, 16)]
@@ -284,8 +332,8 @@ def _pine(pen: _Pen, mirror: bool = False, leave_sky: bool = False) -> None:
     pen.taper(trunk, 13, 6, BARK)
     pen.taper(_bez((m(38), 112), (m(55), 104), (m(70), 100), (m(84), 92), 8), 5, 2.5, BARK)
     pen.taper(_bez((m(44), 70), (m(34), 64), (m(26), 60), (m(16), 56), 8), 4, 2, BARK)
-    for cx, cy, rx in pads:
-        cx = m(cx)
+    for pad_x, cy, rx in pads:
+        cx = m(pad_x)
         pen.ellipse(cx, cy + 2, rx, rx * 0.42, fill=PINE)
         pen.ellipse(cx, cy - 1, rx * 0.9, rx * 0.3, fill=PINE_LIGHT)
         # needle texture: short fan strokes along the pad's top
@@ -295,7 +343,7 @@ def _pine(pen: _Pen, mirror: bool = False, leave_sky: bool = False) -> None:
 
 
 def _plum(pen: _Pen, mirror: bool = False) -> None:
-    m = (lambda x: 100 - x) if mirror else (lambda x: x)
+    m = _mirror(mirror)
     main = [
         (m(18), 162),
         (m(30), 128),
@@ -318,7 +366,14 @@ def _plum(pen: _Pen, mirror: bool = False) -> None:
 
 
 def _blossom5(
-    pen: _Pen, cx, cy, r, petal: RGB, centre: RGB, edge: RGB | None = None, rot: float = -90
+    pen: _Pen,
+    cx: float,
+    cy: float,
+    r: float,
+    petal: RGB,
+    centre: RGB,
+    edge: RGB | None = None,
+    rot: float = -90,
 ) -> None:
     for k in range(5):
         a = math.radians(rot + 72 * k)
@@ -329,7 +384,7 @@ def _blossom5(
 
 
 def _cherry(pen: _Pen, mirror: bool = False, low: bool = False) -> None:
-    m = (lambda x: 100 - x) if mirror else (lambda x: x)
+    m = _mirror(mirror)
     pen.taper([(m(-2), 30), (m(26), 40), (m(52), 30), (m(82), 44), (m(104), 38)], 4, 3, BARK)
     rng = random.Random(3 + mirror)
     clusters = [(12, 28), (34, 46), (56, 24), (78, 48), (96, 30), (24, 62), (66, 66)]
@@ -351,7 +406,7 @@ def _cherry(pen: _Pen, mirror: bool = False, low: bool = False) -> None:
 
 
 def _wisteria(pen: _Pen, top: float = 0, mirror: bool = False) -> None:
-    m = (lambda x: 100 - x) if mirror else (lambda x: x)
+    m = _mirror(mirror)
     pen.taper([(m(-4), top + 6), (m(40), top + 12), (m(104), top + 4)], 3, 2, LEAF_DARK)
     for k, x in enumerate((6, 20, 36, 52, 70, 88)):
         pen.leaf(m(x), top + 8, 14, 5, 200 if k % 2 else 340, LEAF_DARK)
@@ -389,7 +444,7 @@ def _iris_flower(pen: _Pen, cx: float, cy: float, s: float = 1.0) -> None:
 
 
 def _iris(pen: _Pen, mirror: bool = False, flowers: bool = True) -> None:
-    m = (lambda x: 100 - x) if mirror else (lambda x: x)
+    m = _mirror(mirror)
     for x, ang, ln in (
         (10, -80, 90),
         (24, -95, 120),
@@ -426,7 +481,7 @@ def _peony_flower(pen: _Pen, cx: float, cy: float, s: float = 1.0) -> None:
 
 
 def _peony(pen: _Pen, mirror: bool = False, top: float = 0) -> None:
-    m = (lambda x: 100 - x) if mirror else (lambda x: x)
+    m = _mirror(mirror)
     for x, y, ang in (
         (18, 120, -60),
         (40, 134, -100),
@@ -444,7 +499,7 @@ def _peony(pen: _Pen, mirror: bool = False, top: float = 0) -> None:
 
 
 def _clover(pen: _Pen, mirror: bool = False, top: float = 0) -> None:
-    m = (lambda x: 100 - x) if mirror else (lambda x: x)
+    m = _mirror(mirror)
     rng = random.Random(7 + mirror)
     sprays = [
         ((4, 160), (10, 90), (50, 40 + top), (96, 50 + top)),
@@ -462,7 +517,7 @@ def _clover(pen: _Pen, mirror: bool = False, top: float = 0) -> None:
 
 
 def _hill(pen: _Pen, top: float = 96, mirror: bool = False, grass: int = 14) -> None:
-    m = (lambda x: 100 - x) if mirror else (lambda x: x)
+    m = _mirror(mirror)
     ridge = _bez((m(-2), top + 30), (m(30), top - 20), (m(70), top - 12), (m(102), top + 14), 24)
     pen.poly([*ridge, (m(102), 162), (m(-2), 162)], fill=HILL)
     # pampas blades: pale curved strokes rising from the ridge
@@ -486,7 +541,9 @@ def _hill(pen: _Pen, top: float = 96, mirror: bool = False, grass: int = 14) -> 
         )
 
 
-def _chrysanthemum_flower(pen: _Pen, cx, cy, s: float = 1.0, colour: RGB = CHRYS) -> None:
+def _chrysanthemum_flower(
+    pen: _Pen, cx: float, cy: float, s: float = 1.0, colour: RGB = CHRYS
+) -> None:
     for ring, (n, r, length, w) in enumerate(((20, 8, 9, 2.6), (14, 4.5, 6.5, 2.4))):
         col = colour if ring == 0 else CHRYS_DARK
         for k in range(n):
@@ -497,7 +554,7 @@ def _chrysanthemum_flower(pen: _Pen, cx, cy, s: float = 1.0, colour: RGB = CHRYS
 
 
 def _chrysanthemum(pen: _Pen, mirror: bool = False) -> None:
-    m = (lambda x: 100 - x) if mirror else (lambda x: x)
+    m = _mirror(mirror)
     pen.line(_bez((m(50), 162), (m(46), 130), (m(30), 100), (m(28), 60)), LEAF_DARK, 1.6)
     pen.line(_bez((m(52), 162), (m(60), 120), (m(76), 100), (m(74), 80)), LEAF_DARK, 1.6)
     for x, y, a in (
@@ -514,7 +571,7 @@ def _chrysanthemum(pen: _Pen, mirror: bool = False) -> None:
     _chrysanthemum_flower(pen, m(60), 26, 0.9, (240, 224, 190))
 
 
-def _maple_leaf(pen: _Pen, cx, cy, r, angle: float, colour: RGB) -> None:
+def _maple_leaf(pen: _Pen, cx: float, cy: float, r: float, angle: float, colour: RGB) -> None:
     pts = []
     for i in range(14):  # 7 lobes, the gap at the bottom for the stem
         lobe = i // 2
@@ -529,7 +586,7 @@ def _maple_leaf(pen: _Pen, cx, cy, r, angle: float, colour: RGB) -> None:
 
 
 def _maple(pen: _Pen, mirror: bool = False, rows: tuple[float, float] = (10, 120)) -> None:
-    m = (lambda x: 100 - x) if mirror else (lambda x: x)
+    m = _mirror(mirror)
     pen.taper(_bez((m(104), 14), (m(70), 24), (m(40), 10), (m(-4), 30)), 3, 2, BARK)
     pen.taper(_bez((m(60), 18), (m(58), 40), (m(40), 56), (m(30), 72)), 2, 1, BARK)
     rng = random.Random(11 + mirror)
@@ -542,9 +599,13 @@ def _maple(pen: _Pen, mirror: bool = False, rows: tuple[float, float] = (10, 120
 
 
 def _willow(
-    pen: _Pen, colour: RGB = WILLOW, dark: RGB = WILLOW_DARK, mirror: bool = False, span=(0, 100)
+    pen: _Pen,
+    colour: RGB = WILLOW,
+    dark: RGB = WILLOW_DARK,
+    mirror: bool = False,
+    span: tuple[int, int] = (0, 100),
 ) -> None:
-    m = (lambda x: 100 - x) if mirror else (lambda x: x)
+    m = _mirror(mirror)
     pen.taper(_bez((m(-4), 4), (m(30), 10), (m(70), 2), (m(104), 8)), 4, 2, dark)
     x0, x1 = span
     for i, x in enumerate(range(x0 + 6, x1, 12)):
@@ -644,7 +705,7 @@ def _ribbon(
 # ---------------------------------------------------------------- the special subjects
 
 
-def _sun(pen: _Pen, cx, cy, r) -> None:
+def _sun(pen: _Pen, cx: float, cy: float, r: float) -> None:
     pen.circle(cx, cy, r, fill=SUN_RED)
 
 

@@ -42,6 +42,7 @@ from bot.games.koikoi.rules import (
     score_yaku,
 )
 from bot.games.koikoi.ui import controls
+from bot.games.koikoi.views import KoiKoiView
 from bot.i18n import Text
 
 NAME = "koikoi"
@@ -52,7 +53,7 @@ OPTIONS = KoiKoiOptions
 
 replay = replayer(new_game)
 
-SPEC = GameSpec(
+SPEC: GameSpec[KoiKoiView] = GameSpec(
     name=NAME,
     title=TITLE,
     seats=SEATS,

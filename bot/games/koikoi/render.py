@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -28,6 +27,7 @@ from bot.games.hanafuda.render import (
     MATCH_TEXT,
     NO_MATCH_FILL,
     NO_MATCH_TEXT,
+    RGB,
     TABLE_MIN_TEXT,
     HandNote,
     PasteCard,
@@ -63,12 +63,13 @@ from bot.games.hanafuda.render import (
     turn_label,
 )
 from bot.games.koikoi.rules import yaku_name
+from bot.games.koikoi.views import KoiKoiView
 from bot.i18n import DEFAULT_LOCALE, Text, normalize, ntext
 from bot.i18n.text import commas
 from bot.render.draw import GOLD, MATCH_GREEN, MUTED, WHITE, Draw, badge, fit_text, text_length
 from bot.render.fonts import font
 
-View = Mapping[str, Any]
+View = KoiKoiView
 
 LAYOUT = TableLayout(
     width=790,
@@ -136,7 +137,7 @@ def _seats(view: View) -> tuple[int, int]:
 # ----------------------------------------------------------------------------- pieces
 
 
-def _paster(img: Image.Image, hl: Mapping[str, tuple], *, halo: bool = True) -> PasteCard:
+def _paster(img: Image.Image, hl: Mapping[str, RGB | None], *, halo: bool = True) -> PasteCard:
     """Paste cards on ``img``, a highlighted one with a halo (loose) or a ring (fanned)."""
 
     def paste(code: str, width: int, xy: tuple[int, int]) -> None:
@@ -146,7 +147,7 @@ def _paster(img: Image.Image, hl: Mapping[str, tuple], *, halo: bool = True) -> 
 
 
 def _player_strip(
-    img: Image.Image, view: View, seat: int, y: int, hl: Mapping[str, tuple], locale: str
+    img: Image.Image, view: View, seat: int, y: int, hl: Mapping[str, RGB | None], locale: str
 ) -> None:
     d = Draw(img)
     boxes = LAYOUT.strip_boxes(y)
@@ -221,7 +222,7 @@ def _yaku_lines(
 
 
 def _captures(
-    img: Image.Image, view: View, seat: int, y: int, hl: Mapping[str, tuple], locale: str
+    img: Image.Image, view: View, seat: int, y: int, hl: Mapping[str, RGB | None], locale: str
 ) -> None:
     caps = (view.get("captures") or [[], []])[seat]
     piles: dict[str, list[str]] = {cls: [] for cls in CLASS_ORDER}
@@ -251,19 +252,20 @@ def _stack_column(img: Image.Image, view: View, locale: str) -> None:
     if history and not view.get("is_over"):
         last = history[-1]
         players = view.get("players", ["?", "?"])
-        if last.get("winner") is None:
+        winner = last.get("winner")
+        if winner is None:
             text = Text("R{round}: draw", round=last["round"])
         else:
             text = Text(
                 "R{round}: {name} +{points}",
                 round=last["round"],
-                name=players[last["winner"]],
+                name=players[winner],
                 points=last["points"],
             )
         draw_side_note(d, box, text, bottom_gap=18, locale=locale)
 
 
-def _board(img: Image.Image, view: View, hl: Mapping[str, tuple], locale: str) -> None:
+def _board(img: Image.Image, view: View, hl: Mapping[str, RGB | None], locale: str) -> None:
     board = sort_cards(view.get("board") or [])
     empty = Text("The board is empty")
     draw_field(img, LAYOUT, board, _paster(img, hl), empty, locale=locale)
@@ -277,10 +279,10 @@ def _now_text(view: View, width: int) -> str:
     if not to_act:
         return Text("Waiting…", context="hanafuda")
     who = fit_text(str(players[to_act[0]]), width * 2 // 3, 16, bold=True, min_size=16)[0]
-    pending = view.get("pending") or {}
+    pending = view.get("pending")
     phase = view.get("phase")
     if phase == "decide":
-        points = int(pending.get("points") or 0)
+        points = pending["points"] if pending and "points" in pending else 0
         return ntext(
             "{name}: Koi-Koi or stop? ({points} pt)",
             "{name}: Koi-Koi or stop? ({points} pts)",
@@ -300,13 +302,14 @@ def _status_band(img: Image.Image, view: View, locale: str) -> None:
     players = view.get("players", ["?", "?"])
     width = now_box[2] - now_box[0] - 20
     draw_now(Draw(img), now_box, _now_text(view, width), max_lines=3, locale=locale)
-    pending = view.get("pending") or {}
-    moves = [(key, title, colour) for key, title, colour in LAST_MOVES if view.get(key)]
-    if view.get("phase") == "choose_flip" and pending.get("card"):
+    pending = view.get("pending")
+    plays = {"last_play": view.get("last_play"), "last_flip": view.get("last_flip")}
+    moves = [(plays[key], title, colour) for key, title, colour in LAST_MOVES if plays[key]]
+    if view.get("phase") == "choose_flip" and pending and "card" in pending and pending["card"]:
         x0, y0, _, _ = slots.pop(0)
         draw_pending_flip(img, x0, y0 + 8, pending["card"], locale)
-    for box, (key, title, colour) in zip(slots, moves, strict=False):
-        move = view[key]
+    for box, (move, title, colour) in zip(slots, moves, strict=False):
+        assert move is not None  # (moves holds the plays there are)
         who = players[move["seat"]] if move.get("seat") is not None else ""
         head = f"{say(locale, title)} · {who}"
         stays = Text("stays on\nthe board")
@@ -336,7 +339,8 @@ def _banner(img: Image.Image, view: View, locale: str) -> None:
     d.text((cx, box[1] + 52), headline, font=font(size, True), fill=GOLD, anchor="mm")
     lines = []
     for h in view.get("history") or []:
-        if h.get("winner") is None:
+        winner = h.get("winner")
+        if winner is None:
             lines.append(Text("Round {round}: draw", round=h["round"]))
         else:
             names = commas([yaku_name(y["name"]) for y in h.get("yaku", [])])
@@ -345,7 +349,7 @@ def _banner(img: Image.Image, view: View, locale: str) -> None:
                 Text(
                     "Round {round}: {name} +{points}  ({yaku})",
                     round=h["round"],
-                    name=players[h["winner"]],
+                    name=players[winner],
                     points=h["points"],
                     yaku=names,
                 )

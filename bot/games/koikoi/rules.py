@@ -40,6 +40,15 @@ from bot.games.hanafuda.deal import (
     next_deck,
 )
 from bot.games.hanafuda.deal import parse_decks as parse_hanafuda_decks
+from bot.games.hanafuda.views import HanafudaPlay
+from bot.games.hanafuda.views import copy_play as _copy_play
+from bot.games.koikoi.views import (
+    FlipChoice,
+    KoiKoiDecision,
+    KoiKoiPart,
+    KoiKoiView,
+    RoundRecord,
+)
 from bot.i18n import Text, ntext
 
 log = logging.getLogger(__name__)
@@ -345,12 +354,12 @@ class KoiKoiState(State):
         self.yaku_points = [0, 0]
         self.koikoi = [False, False]
         self.match_scores = [0, 0]
-        self.history: list[dict[str, Any]] = []
+        self.history: list[RoundRecord] = []
         self.turn_start_points = 0
         self.flipped: str | None = None  # the flipped card waiting for its target
         self.flip_options: list[str] = []
-        self.last_play: dict[str, Any] | None = None
-        self.last_flip: dict[str, Any] | None = None
+        self.last_play: HanafudaPlay | None = None
+        self.last_flip: HanafudaPlay | None = None
         self.events.extend(self._start_round())
 
     # ----- dealing -------------------------------------------------------------------------
@@ -399,9 +408,9 @@ class KoiKoiState(State):
                 )
                 continue
             wins = [instant_win(self.hands[s]) for s in (0, 1)]
-            winner = next((s for s in (0, 1) if wins[s]), None)
-            if winner is not None:
-                kind, what = wins[winner]  # type: ignore[misc]  # (the winner's is not None)
+            found = next(((s, w) for s in (0, 1) if (w := wins[s]) is not None), None)
+            if found is not None:
+                winner, (kind, what) = found
                 name = self.players[winner]
                 if kind == "teshi":
                     text = Text(
@@ -555,7 +564,11 @@ class KoiKoiState(State):
             self.board.append(code)
             return []
         # 1: the pair; 2: the one the move names; 3: collect all four
-        took: list[str] = [target] if len(targets) == 2 else targets  # type: ignore[list-item]  # (two: the move names one)
+        if len(targets) == 2:
+            assert target is not None  # (two: the move, checked legal, names one)
+            took = [target]
+        else:
+            took = targets
         for t in took:
             self.board.remove(t)
         self.captures[seat].extend([code, *took])
@@ -749,9 +762,14 @@ class KoiKoiState(State):
         return Text("`{code}` is not a legal move now.", context="hanafuda", code=code)
 
     # ----- the view ---------------------------------------------------------------------------
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        pending: dict[str, Any] | None = None
+    def view(self, seat: int | None = None) -> KoiKoiView:
+        common = self._common(seat)  # (first: it refuses a seat not at the table)
+        return {**self._view(seat), **common}
+
+    def _view(self, seat: int | None) -> KoiKoiPart:
+        pending: FlipChoice | KoiKoiDecision | None = None
         if self.phase == CHOOSE_FLIP and not self.is_over:
+            assert self.flipped is not None
             pending = {"card": self.flipped, "options": list(self.flip_options)}
         elif self.phase == DECIDE and not self.is_over:
             pending = {"points": self.yaku_points[self.current]}
@@ -771,9 +789,9 @@ class KoiKoiState(State):
             "koikoi": list(self.koikoi),
             "phase": OVER if self.is_over else self.phase,
             "pending": pending,
-            "last_play": dict(self.last_play) if self.last_play else None,
-            "last_flip": dict(self.last_flip) if self.last_flip else None,
-            "history": [dict(h, yaku=[dict(y) for y in h["yaku"]]) for h in self.history],
+            "last_play": _copy_play(self.last_play),
+            "last_flip": _copy_play(self.last_flip),
+            "history": [{**h, "yaku": [{**y} for y in h["yaku"]]} for h in self.history],
             "void_deals": self.void_deals,
         }
 

@@ -2,26 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from bot.engine.ui import Button, Controls
+from bot.games.hanafuda.deal import card_text
 from bot.games.hanafuda.ui import action_label, card_controls, flip_choice_controls, idle_controls
-from bot.games.koikoi.rules import MONTH, card_text, describe, yaku_points_text
+from bot.games.koikoi.rules import MONTH, describe, yaku_points_text
+from bot.games.koikoi.views import KoiKoiView
 from bot.i18n import Text, ntext
 
 
-def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
+def controls(view: KoiKoiView, legal: Sequence[str]) -> Controls:
     """Buttons for the seat's pending decision, with a prompt saying what to decide."""
     if not legal:
         return idle_controls(view)
     phase = view.get("phase")
+    pending = view.get("pending")
     if phase == "choose_flip":
-        return flip_choice_controls(card_text(view["pending"]["card"]), legal, describe)
+        assert pending is not None and "card" in pending  # (the phase's pending)
+        return flip_choice_controls(card_text(pending["card"]), legal, describe)
     if phase == "decide":
         seat = view["seat"]
+        assert seat is not None and pending is not None and "points" in pending
         yaku = tuple(yaku_points_text(y["name"], y["points"]) for y in view["yaku"][seat])
-        points = view["pending"]["points"]
+        points = pending["points"]
         prompt = ntext(
             "You made a yaku ({yaku} = {points} point): Koi-Koi or stop?",
             "You made a yaku ({yaku} = {points} points): Koi-Koi or stop?",

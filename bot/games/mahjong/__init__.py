@@ -57,6 +57,7 @@ from bot.games.mahjong.ai import choose, hint
 from bot.games.mahjong.rules import TITLE_TEXT, MahjongOptions, MahjongState, describe, new_game
 from bot.games.mahjong.tiles import code_name
 from bot.games.mahjong.ui import controls
+from bot.games.mahjong.views import MahjongView
 from bot.i18n.text import Text
 
 NAME = "mahjong"
@@ -74,7 +75,7 @@ def progress(view: Mapping[str, Any]) -> str:
     return Text("hand {n}", n=deal) if deal else ""
 
 
-SPEC = GameSpec(
+SPEC: GameSpec[MahjongView] = GameSpec(
     name=NAME,
     title=TITLE,
     seats=SEATS,

@@ -10,13 +10,13 @@ cards' own. Renders are pure functions of a view and a locale: every label is En
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageDraw
 
 from bot.games.mahjong.tiles import INDEX, WIND_NAMES, name
+from bot.games.mahjong.views import HandRecord, MahjongView, MeldView
 from bot.i18n import DEFAULT_LOCALE, format_number, normalize
 from bot.i18n.text import Text, localize, ntext, semicolons
 from bot.render.draw import (
@@ -327,13 +327,11 @@ def _paste_tile(
     paste_with_shadow(canvas, tile_image(code, size, highlight), xy, offset=(1, 2))
 
 
-def _meld_width(meld: Mapping[str, Any], size: tuple[int, int]) -> int:
+def _meld_width(meld: MeldView, size: tuple[int, int]) -> int:
     return len(meld["cards"]) * (size[0] + 1)
 
 
-def _draw_meld(
-    canvas: Image.Image, meld: Mapping[str, Any], x: int, y: int, size: tuple[int, int]
-) -> int:
+def _draw_meld(canvas: Image.Image, meld: MeldView, x: int, y: int, size: tuple[int, int]) -> int:
     """A meld; a concealed kong shows its outer cards face down. Returns the next x."""
     cards = meld["cards"]
     concealed_kong = meld["kind"] == "kong" and meld.get("concealed")
@@ -344,7 +342,7 @@ def _draw_meld(
     return x
 
 
-def _name(view: Mapping[str, Any], seat: int) -> str:
+def _name(view: MahjongView, seat: int) -> str:
     players = view.get("players") or []
     return players[seat] if seat < len(players) else Text("Seat {n}", n=seat + 1)
 
@@ -363,7 +361,7 @@ def _num(locale: str, n: int, sign: bool = False) -> str:
     return ("-" if n < 0 else "+") + text if sign else text
 
 
-def _status(view: Mapping[str, Any], locale: str = DEFAULT_LOCALE) -> str:
+def _status(view: MahjongView, locale: str = DEFAULT_LOCALE) -> str:
     if view.get("is_over"):
         scores = view.get("scores") or []
         if scores:
@@ -388,7 +386,8 @@ def _status(view: Mapping[str, Any], locale: str = DEFAULT_LOCALE) -> str:
         return ""
     who = _name(view, turn)
     if phase == "last_turns":
-        winner = (view.get("win") or {}).get("winner", turn)
+        declared = view.get("win")
+        winner = declared["winner"] if declared else turn
         return Text(
             "Mah-Jongg by {winner} — {name} takes one more turn",
             winner=_name(view, winner),
@@ -397,7 +396,7 @@ def _status(view: Mapping[str, Any], locale: str = DEFAULT_LOCALE) -> str:
     return Text("{name} to play", name=who)
 
 
-def _seat_order(view: Mapping[str, Any]) -> list[int]:
+def _seat_order(view: MahjongView) -> list[int]:
     """Seats in turn order, East first."""
     winds = view["seat_winds"]
     return sorted(range(len(winds)), key=lambda s: "ESWN".index(winds[s]))
@@ -440,7 +439,7 @@ def table_height() -> int:
     return HEADER_H + 2 * PANEL_H + PANEL_GAP + 10
 
 
-def render_table(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
+def render_table(view: MahjongView, locale: str = "en-US") -> Image.Image:
     """The public table: every seat's melds, extras and discards, winds, wall and turn."""
     order = _seat_order(view)
     canvas = _table_base(tuple(_active(view, seat) for seat in order)).copy()
@@ -468,16 +467,14 @@ def _table_base(actives: tuple[bool, ...]) -> Image.Image:
     return canvas
 
 
-def _active(view: Mapping[str, Any], seat: int) -> bool:
+def _active(view: MahjongView, seat: int) -> bool:
     """Whether the seat's panel is highlighted: it is to act, or it is its turn in play."""
     return seat in set(view.get("to_act") or []) or (
         view.get("turn") == seat and view.get("phase") != "claim" and not view.get("is_over")
     )
 
 
-def _header(
-    canvas: Image.Image, d: ImageDraw.ImageDraw, view: Mapping[str, Any], locale: str
-) -> None:
+def _header(canvas: Image.Image, d: ImageDraw.ImageDraw, view: MahjongView, locale: str) -> None:
     rw = view.get("round_wind", "E")
     _over(canvas, wind_disk(rw, 50, True), (20, 12))
     title = localize(locale, Text("Mah-Jongg — hand {n}", n=view.get("deal", 1)))
@@ -520,7 +517,7 @@ def _header(
 
 def _seat_panel(
     canvas: Image.Image,
-    view: Mapping[str, Any],
+    view: MahjongView,
     seat: int,
     origin: tuple[int, int],
     locale: str,
@@ -573,7 +570,7 @@ def _seat_panel(
 
 
 def _hand_row(
-    canvas: Image.Image, view: Mapping[str, Any], seat: int, x0: int, y: int, right: int
+    canvas: Image.Image, view: MahjongView, seat: int, x0: int, y: int, right: int
 ) -> int:
     """The hand (backs, or its cards when shown), then the melds, wrapping to a second row
     where they do not fit. Returns the bottom of the last row."""
@@ -604,7 +601,7 @@ def _hand_row(
 
 def _river(
     canvas: Image.Image,
-    view: Mapping[str, Any],
+    view: MahjongView,
     seat: int,
     box: tuple[int, int, int, int],
     locale: str,
@@ -645,7 +642,7 @@ def _badge_text(text: str, size: int, max_width: float, bold: bool = True) -> tu
 
 
 # ----- a seat's hand ------------------------------------------------------------------------
-def render_hand(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
+def render_hand(view: MahjongView, locale: str = "en-US") -> Image.Image:
     """The seat's private hand (big cards; the drawn card set apart), its melds and extras."""
     seat = view.get("seat")
     hand: Sequence[str] = view.get("hand") or []
@@ -731,36 +728,38 @@ def render_hand(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
     return canvas
 
 
-def _hand_status(view: Mapping[str, Any], locale: str = DEFAULT_LOCALE) -> str:
+def _hand_status(view: MahjongView, locale: str = DEFAULT_LOCALE) -> str:
     seat = view.get("seat")
     phase = view.get("phase")
     if view.get("is_over"):
         return Text("The game is over.")
     if phase == "claim":
-        claim = view.get("claim") or {}
-        if seat in (claim.get("waiting") or []):
+        claim = view.get("claim")
+        if claim and seat in claim["waiting"]:
             if any(c != "pass" for c in claim.get("my_options") or []):
                 return Text("A discard you can claim — see the buttons.")
             return Text("Nothing to claim this time: pass.")
         return Text("Waiting for claims.")
     if phase == "prelude":
-        prelude = view.get("prelude") or {}
-        if seat in (prelude.get("waiting") or []):
+        prelude = view.get("prelude")
+        if prelude and seat in prelude["waiting"]:
             if any(c != "pass" for c in prelude.get("my_options") or []):
                 return Text("Before play: declare a concealed kong or keep your cards.")
             return Text("Before play: no four of a kind, nothing to declare: pass.")
         return Text("Before play: waiting for the others.")
     if view.get("turn") == seat:
-        if view.get("pending_declare"):
+        pending_declare = view.get("pending_declare")
+        if pending_declare:
             return Text(
                 "Standing hand calling {card}: now discard.",
-                card=_card(view["pending_declare"], locale),
+                card=_card(pending_declare, locale),
             )
         if phase != "last_turns":
             return Text("Your turn.")
         return Text("Your one more turn: discard.")
-    if view.get("turn") is not None:
-        return Text("{name} is playing.", name=_name(view, view["turn"]))
+    turn = view.get("turn")
+    if turn is not None:
+        return Text("{name} is playing.", name=_name(view, turn))
     return ""
 
 
@@ -778,7 +777,7 @@ SHEET_CARD = (24, 32)
 SHEET_HEAD = 52 + 2 * (SHEET_CARD[1] + 4) + 10
 
 
-def render_deal_summary(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image | None:
+def render_deal_summary(view: MahjongView, locale: str = "en-US") -> Image.Image | None:
     """The score sheet of the last finished hand: every item of every player's score."""
     history = view.get("history") or []
     if not history:
@@ -823,7 +822,7 @@ def render_deal_summary(view: Mapping[str, Any], locale: str = "en-US") -> Image
     return canvas
 
 
-def _column_height(entry: Mapping[str, Any], seat: int) -> int:
+def _column_height(entry: HandRecord, seat: int) -> int:
     """The height of a player's column: the head (name, cards) and their sheet's lines."""
     sheets = entry.get("sheets")
     lines = 2
@@ -833,9 +832,7 @@ def _column_height(entry: Mapping[str, Any], seat: int) -> int:
     return SHEET_HEAD + lines * SHEET_LINE + 18
 
 
-def _summary_title(
-    view: Mapping[str, Any], entry: Mapping[str, Any], locale: str = DEFAULT_LOCALE
-) -> str:
+def _summary_title(view: MahjongView, entry: HandRecord, locale: str = DEFAULT_LOCALE) -> str:
     n = entry.get("deal")
     if entry.get("outcome") == "draw":
         return Text(
@@ -847,18 +844,21 @@ def _summary_title(
             n=n,
             reason=entry.get("reason", ""),
         )
-    win = entry.get("win") or {}
-    who = _name(view, entry["winner"])
-    card = _card(win["card"], locale) if win.get("card") else None
-    original = bool(win.get("original"))
-    if win.get("by") == "wall":
+    win = entry.get("win")
+    winner = entry.get("winner")
+    assert winner is not None  # (a hand neither void nor drawn was won)
+    who = _name(view, winner)
+    card = _card(win["card"], locale) if win and win["card"] else None
+    original = bool(win and win["original"])
+    if win and win["by"] == "wall":
         if original:
             # the original hand has no winning card
             return Text("Hand {n}: Mah-Jongg by {name} by wall — original hand", n=n, name=who)
         if card:
             return Text("Hand {n}: Mah-Jongg by {name} by wall ({card})", n=n, name=who, card=card)
         return Text("Hand {n}: Mah-Jongg by {name} by wall", n=n, name=who)
-    other = _name(view, win["from"]) if win.get("from") is not None else ""
+    discarder = win["from"] if win else None
+    other = _name(view, discarder) if discarder is not None else ""
     if card:
         return Text(
             "Hand {n}: Mah-Jongg by {name} on {other}'s discard ({card})",
@@ -872,8 +872,8 @@ def _summary_title(
 
 def _summary_column(
     canvas: Image.Image,
-    view: Mapping[str, Any],
-    entry: Mapping[str, Any],
+    view: MahjongView,
+    entry: HandRecord,
     seat: int,
     x0: int,
     y0: int,
@@ -903,7 +903,8 @@ def _summary_column(
     colour = HIGHLIGHT if is_winner else MUTED
     draw_fitted(d, (inner[0] + 50, inner[1] + 27), localize(locale, label), name_w, 16, colour)
     # the hand: melds then concealed cards, then extras (two rows at most)
-    hand = (entry.get("hands") or [None] * 4)[seat]
+    hands = entry.get("hands")
+    hand = hands[seat] if hands else None
     x, y = inner[0] + 2, inner[1] + 52
     if hand:
         size_t = SHEET_CARD

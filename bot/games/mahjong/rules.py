@@ -85,6 +85,18 @@ from bot.games.mahjong.tiles import (
     name,
     run_name,
 )
+from bot.games.mahjong.views import (
+    Claim,
+    HandRecord,
+    MahjongPart,
+    MahjongView,
+    MeldView,
+    Penalty,
+    Prelude,
+    PublicHand,
+    Standing,
+    Win,
+)
 from bot.i18n.text import Text, commas, ntext, semicolons
 
 log = logging.getLogger(__name__)
@@ -220,7 +232,7 @@ class MahjongState(State):
         self.round_wind = 0
         self.rotations = 0
         self.hand_no = 0
-        self.history: list[dict[str, Any]] = []
+        self.history: list[HandRecord] = []
         self.over = False
         self.decks = decks
         self.phase = PRELUDE
@@ -591,7 +603,7 @@ class MahjongState(State):
         self.last_queue: list[int] = []
         self.winner: int | None = None
         self.win: dict[str, Any] | None = None
-        self.penalties: list[dict[str, Any]] = []
+        self.penalties: list[Penalty] = []
         self.phase = PRELUDE
         winds = commas(
             [Text("{name} {wind}", name=self._n(p), wind=WIND_NAMES[self.wind[p]]) for p in order]
@@ -742,9 +754,11 @@ class MahjongState(State):
                 self._exhausted(events)
                 return
             w = self.standing[p]
-            if w is not None and self.drawn != w:
+            drawn = self.drawn
+            assert drawn is not None  # (_draw set it)
+            if w is not None and drawn != w:
                 # a locked standing hand: the drawn card goes straight out
-                if self._discard(p, self.drawn, events, auto=True):  # type: ignore[arg-type]  # (_draw set it)
+                if self._discard(p, drawn, events, auto=True):
                     return
                 p = self.next_player(p)
                 continue
@@ -1278,7 +1292,8 @@ class MahjongState(State):
             if not self._draw(p, False, False, events):
                 break  # the live wall ran out: stop early
             if self.standing[p] is not None:
-                self._discard(p, self.drawn, events, auto=True)  # type: ignore[arg-type]  # (_draw set it)
+                assert self.drawn is not None  # (_draw set it)
+                self._discard(p, self.drawn, events, auto=True)
                 self.last_queue.pop(0)
                 continue
             self.phase = LAST
@@ -1319,11 +1334,9 @@ class MahjongState(State):
             "original": info.original,
             "standing": info.standing,
         }
-        entry["sheets"] = []
-        for p in range(4):
-            d = sheets[p].as_dict()
-            d["payment"] = pay * 3 if p == w else -pay
-            entry["sheets"].append(d)
+        entry["sheets"] = [
+            {**sheets[p].as_dict(), "payment": pay * 3 if p == w else -pay} for p in range(4)
+        ]
         entry["deltas"] = deltas
         entry["totals"] = list(self.totals)
         self.history.append(entry)
@@ -1359,7 +1372,7 @@ class MahjongState(State):
         )
         self._end_hand(w, events)
 
-    def _history_entry(self, outcome: str) -> dict[str, Any]:
+    def _history_entry(self, outcome: str) -> HandRecord:
         return {
             "deal": self.hand_no,
             "outcome": outcome,
@@ -1375,7 +1388,7 @@ class MahjongState(State):
             "penalties": list(self.penalties),
         }
 
-    def _public_hand(self, p: int) -> dict[str, Any]:
+    def _public_hand(self, p: int) -> PublicHand:
         return {
             "concealed": [CODES[t] for t in expand(self.conc[p])],
             "melds": [_meld_view(m) for m in self.melds[p]],
@@ -1421,9 +1434,10 @@ class MahjongState(State):
     def _void_hand(self, why: Text, events: list[Event]) -> None:
         entry = self._history_entry("void")
         entry["reason"] = why
-        entry["deltas"] = [0, 0, 0, 0]
+        deltas = [0, 0, 0, 0]
         for pen in self.penalties:
-            entry["deltas"][pen["seat"]] += pen["points"]
+            deltas[pen["seat"]] += pen["points"]
+        entry["deltas"] = deltas
         self.history.append(entry)
         events.append(
             Event(
@@ -1486,9 +1500,13 @@ class MahjongState(State):
         self._start_hand(events)
 
     # ----- views ------------------------------------------------------------------------------------
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None = None) -> MahjongView:
+        common = self._common(seat)  # (first: it refuses a seat not at the table)
+        return {**self._view(seat), **common}
+
+    def _view(self, seat: int | None) -> MahjongPart:
         own = seat is not None and 0 <= seat < 4
-        claim = None
+        claim: Claim | None = None
         if self.phase == CLAIM and self.claim:
             claim = {
                 "card": CODES[self.claim["card"]],
@@ -1499,13 +1517,13 @@ class MahjongState(State):
             if own and seat in self.claim["options"]:
                 claim["my_options"] = list(self.claim["options"][seat])
                 claim["my_answer"] = self.claim["answers"].get(seat)
-        prelude = None
+        prelude: Prelude | None = None
         if self.phase == PRELUDE and self.prelude:
             prelude = {"asked": sorted(self.prelude["order"]), "waiting": self.to_act}
             if own and seat is not None and seat in self.prelude["order"]:
                 prelude["my_options"] = self._prelude_options(seat)
                 prelude["my_answer"] = self.prelude["answers"].get(seat)
-        win = None
+        win: Win | None = None
         if self.winner is not None and self.win is not None and not self.over:
             info: WinInfo = self.win["info"]
             win = {
@@ -1515,14 +1533,33 @@ class MahjongState(State):
                 "from": self.win["discarder"],
                 "hand": self._public_hand(self.winner),
             }
-        v: dict[str, Any] = {
+        hand: list[str] | None = None
+        drawn: str | None = None
+        pending_declare: str | None = None
+        if own:
+            assert seat is not None
+            hand = [CODES[t] for t in expand(self.conc[seat])] + [
+                CODES[e] for e in self.held_extras[seat]
+            ]
+            drawn = (
+                CODES[self.drawn]
+                if self.drawn is not None
+                and self.turn == seat
+                and self.phase in (DISCARD_PHASE, LAST)
+                else None
+            )
+            pending_declare = (
+                CODES[self.pending_declare]
+                if self.pending_declare is not None and self.turn == seat
+                else None
+            )
+        v: MahjongPart = {
             "title": TITLE_TEXT,
             "phase": self.phase,
             "deal": self.hand_no,
             "deals": None,
             "rounds": self.opts.rounds,
             "rounds_played": min(self.rotations, self.opts.rounds),
-            "game": self.opts.game,
             "round_wind": WIND_CODES[self.round_wind],
             "seat_winds": [WIND_CODES[w] for w in self.wind],
             "round_player": self.round_player,
@@ -1535,46 +1572,33 @@ class MahjongState(State):
             "wall": self.live_count,
             "kong_box": self.box_count,
             "hand_counts": [sum(self.conc[p]) + len(self.held_extras[p]) for p in range(4)],
-            "standing": [
-                None
-                if self.standing[p] is None
-                else {
-                    "card": CODES[self.standing[p]],  # type: ignore[index]  # (not None: see above)
-                    "hand": [CODES[t] for t in self.standing_hand[p] or []],
-                }
-                for p in range(4)
-            ],
+            "standing": [self._standing_view(p) for p in range(4)],
             "claim": claim,
             "prelude": prelude,
             "win": win,
             "history": self.history,
-            "options": dict(self.options),
+            "options": {
+                "game": self.opts.game,
+                "strict": self.opts.strict,
+                "last_card": self.opts.last_card,
+                "settlement": self.opts.settlement,
+                "random_seats": self.opts.random_seats,
+                "max_hands": self.opts.max_hands,
+            },
+            "hand": hand,
+            "drawn": drawn,
+            "pending_declare": pending_declare,
         }
-        if own:
-            assert seat is not None
-            v["hand"] = [CODES[t] for t in expand(self.conc[seat])] + [
-                CODES[e] for e in self.held_extras[seat]
-            ]
-            v["drawn"] = (
-                CODES[self.drawn]
-                if self.drawn is not None
-                and self.turn == seat
-                and self.phase in (DISCARD_PHASE, LAST)
-                else None
-            )
-            v["pending_declare"] = (
-                CODES[self.pending_declare]
-                if self.pending_declare is not None and self.turn == seat
-                else None
-            )
-        else:
-            v["hand"] = None
-            v["drawn"] = None
-            v["pending_declare"] = None
         return v
 
+    def _standing_view(self, p: int) -> Standing | None:
+        card = self.standing[p]
+        if card is None:
+            return None
+        return {"card": CODES[card], "hand": [CODES[t] for t in self.standing_hand[p] or []]}
 
-def _meld_view(m: Meld) -> dict[str, Any]:
+
+def _meld_view(m: Meld) -> MeldView:
     kind, t, concealed = m
     cards = [t, t + 1, t + 2] if kind == "chow" else [t] * (4 if kind == "kong" else 3)
     return {"kind": kind, "cards": [CODES[x] for x in cards], "concealed": concealed}

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from bot.games.mahjong.hand import decompositions, is_complete, regular_waits
 from bot.games.mahjong.specials import (
@@ -40,6 +40,7 @@ from bot.games.mahjong.tiles import (
     is_honour,
     is_terminal,
 )
+from bot.games.mahjong.views import SheetLine, SheetScore
 from bot.i18n.text import Text
 
 GOLDEN_COIN_CARD = 22  # 5 Dots
@@ -105,7 +106,7 @@ class Line:
     name: str
     value: float  # points for items, the fraction for multipliers
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> SheetLine:
         v = self.value
         return {"name": self.name, "value": int(v) if float(v).is_integer() else v}
 
@@ -127,7 +128,7 @@ class Sheet:
     def factor(self) -> float:
         return self.quarters / QUARTER
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> SheetScore:
         return {
             "items": [i.as_dict() for i in self.items],
             "multipliers": [m.as_dict() for m in self.multipliers],
@@ -399,7 +400,9 @@ class OwnWindGroup(Multiplier):
     name, quarters = Text("Pung/kong of own wind"), 2
 
     @classmethod
-    def times(cls, groups, hand, win) -> int:
+    def times(
+        cls, groups: Sequence[tuple[str, int, bool]], hand: PlayerHand, win: WinInfo | None
+    ) -> int:
         return int(hand.own_tile in _pung_tiles(groups))
 
 
@@ -407,7 +410,9 @@ class RoundWindGroup(Multiplier):
     name, quarters = Text("Pung/kong of the round wind"), 2
 
     @classmethod
-    def times(cls, groups, hand, win) -> int:
+    def times(
+        cls, groups: Sequence[tuple[str, int, bool]], hand: PlayerHand, win: WinInfo | None
+    ) -> int:
         return int(hand.round_tile in _pung_tiles(groups))
 
 
@@ -415,7 +420,9 @@ class OwnSeasonOrFlower(Multiplier):
     name, quarters = Text("Own-seat season/flower"), 1
 
     @classmethod
-    def times(cls, groups, hand, win) -> int:
+    def times(
+        cls, groups: Sequence[tuple[str, int, bool]], hand: PlayerHand, win: WinInfo | None
+    ) -> int:
         return sum(1 for e in hand.extras if extra_wind(e) == hand.own)
 
 
@@ -423,7 +430,9 @@ class DragonGroup(Multiplier):
     name, quarters = Text("Pung/kong of dragons"), 2
 
     @classmethod
-    def times(cls, groups, hand, win) -> int:
+    def times(
+        cls, groups: Sequence[tuple[str, int, bool]], hand: PlayerHand, win: WinInfo | None
+    ) -> int:
         return int(bool(_pung_tiles(groups) & set(DRAGONS)))
 
 
@@ -431,7 +440,9 @@ class FourWindsOrFlowers(Multiplier):
     name, quarters = Text("All four winds or flowers"), 6
 
     @classmethod
-    def times(cls, groups, hand, win) -> int:
+    def times(
+        cls, groups: Sequence[tuple[str, int, bool]], hand: PlayerHand, win: WinInfo | None
+    ) -> int:
         extras = set(hand.extras)
         return int(
             set(WINDS) <= _pung_tiles(groups) or set(FLOWERS) <= extras or set(SEASONS) <= extras
@@ -442,7 +453,9 @@ class Composition(Multiplier):
     """The hand's make-up; these exclude each other (the highest that applies counts)."""
 
     @classmethod
-    def times(cls, groups, hand, win) -> int:
+    def times(
+        cls, groups: Sequence[tuple[str, int, bool]], hand: PlayerHand, win: WinInfo | None
+    ) -> int:
         return int(cls.fits(hand.all_tiles()))
 
     @classmethod
@@ -515,7 +528,9 @@ class WinWithKong(Multiplier):
     name, quarters, winner_only = Text("Win with a kong"), 2, True
 
     @classmethod
-    def times(cls, groups, hand, win) -> int:
+    def times(
+        cls, groups: Sequence[tuple[str, int, bool]], hand: PlayerHand, win: WinInfo | None
+    ) -> int:
         return int(win is not None and win.after_kong)
 
 
@@ -525,7 +540,9 @@ class CelestialBlessing(Multiplier):
     name, quarters, winner_only = Text("Original hand (Celestial Blessing)"), 6, True
 
     @classmethod
-    def times(cls, groups, hand, win) -> int:
+    def times(
+        cls, groups: Sequence[tuple[str, int, bool]], hand: PlayerHand, win: WinInfo | None
+    ) -> int:
         return int(win is not None and win.original)
 
 

@@ -5,8 +5,7 @@ the player's language by the host (``bot.i18n.localize``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from bot.engine.ui import (
     MAX_ROWS,
@@ -19,6 +18,7 @@ from bot.engine.ui import (
 )
 from bot.games.mahjong.rules import describe
 from bot.games.mahjong.tiles import INDEX, name
+from bot.games.mahjong.views import MahjongView
 from bot.i18n.text import Text, commas
 
 GAME_OVER = Text("The game is over.")
@@ -91,7 +91,7 @@ def _turn_prompt(pending: str | None, last: bool, drawn: str | None, declares: b
     return Text("Your turn: discard a card.")
 
 
-def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
+def controls(view: MahjongView, legal: Sequence[str]) -> Controls:
     """The prompt and components for the seat's pending decision."""
     players = view.get("players", [])
     if not legal:
@@ -121,10 +121,10 @@ def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
             rows=tuple(button_rows(buttons)[:MAX_ROWS]),
         )
     if phase == "claim":
-        claim = view.get("claim") or {}
-        by = claim.get("by")
+        claim = view.get("claim")
+        by = claim["by"] if claim else None
         who = players[by] if by is not None and by < len(players) else Text("A player")
-        card = _card(claim["card"]) if claim.get("card") else Text("a card")
+        card = _card(claim["card"]) if claim and claim["card"] else Text("a card")
         buttons = []
         for c in legal:
             style = "success" if c == "mahjong" else "secondary" if c == "pass" else "primary"

@@ -56,6 +56,7 @@ from bot.games.mushi.rules import (
     score_hand,
 )
 from bot.games.mushi.ui import controls
+from bot.games.mushi.views import MushiView
 from bot.i18n import Text
 
 NAME = "mushi"
@@ -66,7 +67,7 @@ OPTIONS = MushiOptions
 
 replay = replayer(new_game)
 
-SPEC = GameSpec(
+SPEC: GameSpec[MushiView] = GameSpec(
     name=NAME,
     title=TITLE,
     seats=SEATS,

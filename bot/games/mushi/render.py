@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image
 
@@ -31,6 +30,7 @@ from bot.games.hanafuda.render import (
     LAST_MOVES,
     MATCH_TEXT,
     NO_MATCH,
+    RGB,
     TABLE_MIN_TEXT,
     HandNote,
     PasteCard,
@@ -75,6 +75,7 @@ from bot.games.mushi.rules import (
     sort_mushi,
     wild_targets,
 )
+from bot.games.mushi.views import HandRecord, MushiView
 from bot.i18n import Text, ntext
 from bot.i18n.text import commas
 from bot.render.draw import (
@@ -93,7 +94,7 @@ from bot.render.draw import (
 )
 from bot.render.fonts import font
 
-View = Mapping[str, Any]
+View = MushiView
 
 LAYOUT = TableLayout(
     width=790,
@@ -149,7 +150,7 @@ def _paste_card(
     code: str,
     width: int,
     xy: tuple[int, int],
-    hl: Mapping[str, tuple],
+    hl: Mapping[str, RGB | None],
     *,
     halo: bool = True,
     wild_tag: bool = True,
@@ -179,7 +180,7 @@ def _paste_card(
 
 def _paster(
     img: Image.Image,
-    hl: Mapping[str, tuple],
+    hl: Mapping[str, RGB | None],
     *,
     halo: bool = True,
     wild_tag: bool = True,
@@ -192,7 +193,7 @@ def _paster(
 
 
 def _player_strip(
-    img: Image.Image, view: View, seat: int, y: int, hl: Mapping[str, tuple], locale: str
+    img: Image.Image, view: View, seat: int, y: int, hl: Mapping[str, RGB | None], locale: str
 ) -> None:
     d = Draw(img)
     boxes = LAYOUT.strip_boxes(y)
@@ -252,7 +253,7 @@ def _pile_label(cls: str, cards: Sequence[str]) -> Text:
 
 
 def _captures(
-    img: Image.Image, view: View, seat: int, y: int, hl: Mapping[str, tuple], locale: str
+    img: Image.Image, view: View, seat: int, y: int, hl: Mapping[str, RGB | None], locale: str
 ) -> None:
     groups = (view.get("captures") or [{}, {}])[seat]
     piles = {cls: list(groups.get(cls, [])) for cls in CLASS_ORDER}
@@ -308,7 +309,7 @@ def _stock_column(img: Image.Image, view: View, locale: str) -> None:
         draw_side_note(d, box, text, bottom_gap=16, locale=locale)
 
 
-def _table(img: Image.Image, view: View, hl: Mapping[str, tuple], locale: str) -> None:
+def _table(img: Image.Image, view: View, hl: Mapping[str, RGB | None], locale: str) -> None:
     x0, y0, x1, _ = TABLE_BOX
     duty = bool(view.get("wild_duty")) and not view.get("is_over")
     if duty:
@@ -349,15 +350,16 @@ def _status_band(img: Image.Image, view: View, locale: str) -> None:
     now_box, *slots = LAYOUT.status_slots(NOW_W, 2)
     players = view.get("players", ["?", "?"])
     draw_now(Draw(img), now_box, _now_text(view), max_lines=3, locale=locale)
-    pending = view.get("pending") or {}
+    pending = view.get("pending")
     choosing = view.get("phase") == "choose_flip"
-    if choosing and pending.get("card"):
+    if choosing and pending and pending["card"]:
         x0, y0, _, _ = slots.pop(0)
         draw_pending_flip(img, x0, y0 + 8, pending["card"], locale)
     paste = _paster(img, {}, wild_tag=False)
     moves = []
+    plays = {"last_play": view.get("last_play"), "last_flip": view.get("last_flip")}
     for key, title, colour in LAST_MOVES:
-        move = view.get(key)
+        move = plays[key]
         if not move or (key == "last_flip" and choosing and not move.get("took")):
             continue  # the pending flip is shown instead
         moves.append((key, title, colour, move))
@@ -369,7 +371,7 @@ def _status_band(img: Image.Image, view: View, locale: str) -> None:
         draw_last_move(img, box, box[1] + 8, head, colour, move, paste, note, locale)
 
 
-def _hand_line(h: Mapping[str, Any], players: Sequence[str]) -> Text:
+def _hand_line(h: HandRecord, players: Sequence[str]) -> Text:
     a, b = h["scores"]
     combos = commas([combination_name(c["name"]) for cs in h["combos"] for c in cs])
     first, second = h["card_points"]

@@ -37,6 +37,9 @@ from bot.games.hanafuda.deal import (
     join_or,
     next_deck,
 )
+from bot.games.hanafuda.views import HanafudaPlay
+from bot.games.hanafuda.views import copy_play as _copy_play
+from bot.games.mushi.views import Combo, FlipChoice, HandRecord, Leftover, MushiPart, MushiView
 from bot.i18n import Text
 
 log = logging.getLogger(__name__)
@@ -329,10 +332,10 @@ class MushiState(State):
         self.wild_holder: int | None = None
         self.flipped: str | None = None  # the flipped card waiting for its target
         self.flip_options: list[str] = []
-        self.last_play: dict[str, Any] | None = None
-        self.last_flip: dict[str, Any] | None = None
+        self.last_play: HanafudaPlay | None = None
+        self.last_flip: HanafudaPlay | None = None
         self.match_scores = [0, 0]
-        self.history: list[dict[str, Any]] = []
+        self.history: list[HandRecord] = []
         self.events.extend(self._start_hand())
 
     # ----- dealing -------------------------------------------------------------------------
@@ -582,7 +585,11 @@ class MushiState(State):
     # ----- a turn ---------------------------------------------------------------------------
     def _play(self, seat: int, code: str, target: str | None) -> list[Event]:
         choices = capture_choices(code, self.table)
-        took: list[str] = list(choices[0]) if len(choices) == 1 else [target]  # type: ignore[list-item]  # (a choice: the move names it)
+        if len(choices) == 1:
+            took = list(choices[0])
+        else:
+            assert target is not None  # (a choice: the move, checked legal, names it)
+            took = [target]
         self.hands[seat].remove(code)
         events = [self._play_event(seat, code, took)]
         events.extend(self._lay(seat, code, took))
@@ -723,7 +730,7 @@ class MushiState(State):
     # ----- the end of a hand -------------------------------------------------------------------
     def _end_hand(self) -> list[Event]:
         events: list[Event] = []
-        leftovers: list[dict[str, Any]] = []
+        leftovers: list[Leftover] = []
         younger = self.younger
         if WILD in self.table:
             # R: the wild still on the table when the stock is gone goes to the younger.
@@ -771,7 +778,7 @@ class MushiState(State):
             events.extend(self._start_hand())
         return events
 
-    def _score_hand(self, leftovers: list[dict[str, Any]]) -> list[Event]:
+    def _score_hand(self, leftovers: list[Leftover]) -> list[Event]:
         hand_no = len(self.history) + 1
         score = score_hand(self.captures)
         for s in (0, 1):
@@ -792,7 +799,7 @@ class MushiState(State):
                 )
             parts.append(part)
         reason = Text("{first}; {second}", context="mushi", first=parts[0], second=parts[1])
-        entry = {
+        entry: HandRecord = {
             "hand": hand_no,
             "elder": elder,
             "card_points": list(score.card_points),
@@ -940,10 +947,15 @@ class MushiState(State):
         return Text("`{code}` is not a legal move now.", context="hanafuda", code=code)
 
     # ----- the view ---------------------------------------------------------------------------
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None = None) -> MushiView:
+        common = self._common(seat)  # (first: it refuses a seat not at the table)
+        return {**self._view(seat), **common}
+
+    def _view(self, seat: int | None) -> MushiPart:
         over = self.is_over
-        pending: dict[str, Any] | None = None
+        pending: FlipChoice | None = None
         if not over and self.phase == CHOOSE_FLIP:
+            assert self.flipped is not None
             pending = {
                 "kind": "flip",
                 "seat": self.current,
@@ -953,7 +965,9 @@ class MushiState(State):
         # Between hands the next deal is already out, so these are the running hand's figures
         # (the finished hand's are in history); once the match is over, the last hand's.
         score = score_hand(self.captures)
-        combos = [[{"name": c.name, "value": c.value} for c in score.combos[s]] for s in (0, 1)]
+        combos: list[list[Combo]] = [
+            [{"name": c.name, "value": c.value} for c in score.combos[s]] for s in (0, 1)
+        ]
         return {
             "deal": self.hand_no,
             "deals": self.total_hands,
@@ -974,23 +988,31 @@ class MushiState(State):
             "set_aside": list(self.set_aside),
             "phase": OVER if over else self.phase,
             "pending": pending,
-            "last_play": dict(self.last_play) if self.last_play else None,
-            "last_flip": dict(self.last_flip) if self.last_flip else None,
+            "last_play": _copy_play(self.last_play),
+            "last_flip": _copy_play(self.last_flip),
             "history": [_copy_entry(h) for h in self.history],
-            "options": dict(self.options),
+            "options": {
+                "hands": self.opts.hands,
+                "elder_takes_table_four": self.opts.elder_takes_table_four,
+                "bottom_wild_takes_rain": self.opts.bottom_wild_takes_rain,
+                "four_of_a_kind_cancel": self.opts.four_of_a_kind_cancel,
+            },
             # Only the seat itself learns that it may cancel (rule 5): the four stays secret.
             "cancel_months": self.cancel_months(seat) if seat in (0, 1) else [],
         }
 
 
-def _copy_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
-    out = dict(entry)
-    out["combos"] = [[dict(c) for c in cs] for cs in entry["combos"]]
-    out["captures"] = [{k: list(v) for k, v in g.items()} for g in entry["captures"]]
-    out["leftovers"] = [dict(x) for x in entry["leftovers"]]
-    for key in ("card_points", "combo_points", "scores", "totals"):
-        out[key] = list(entry[key])
-    return out
+def _copy_entry(entry: HandRecord) -> HandRecord:
+    return {
+        **entry,
+        "combos": [[{**c} for c in cs] for cs in entry["combos"]],
+        "captures": [{k: list(v) for k, v in g.items()} for g in entry["captures"]],
+        "leftovers": [{**x} for x in entry["leftovers"]],
+        "card_points": list(entry["card_points"]),
+        "combo_points": list(entry["combo_points"]),
+        "scores": list(entry["scores"]),
+        "totals": list(entry["totals"]),
+    }
 
 
 # ----- module-level helpers (exported by the package) --------------------------------------

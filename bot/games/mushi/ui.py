@@ -2,26 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from bot.engine.ui import MAX_LABEL, Button, Controls
 from bot.games.hanafuda.cards import MONTH_PLANTS
 from bot.games.hanafuda.deal import chain_and
 from bot.games.hanafuda.ui import action_label, card_controls, flip_choice_controls, idle_controls
 from bot.games.mushi.rules import WILD, capture_choices, card_text, describe
+from bot.games.mushi.views import MushiView
 from bot.i18n import Text
 from bot.i18n.text import sentences
 
 
-def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
+def controls(view: MushiView, legal: Sequence[str]) -> Controls:
     """Buttons for the seat's pending decision, with a prompt saying what to decide."""
     if not legal:
         return idle_controls(view)
     phase = view.get("phase")
-    pending = view.get("pending") or {}
+    pending = view.get("pending")
     if phase == "choose_flip":
-        return flip_choice_controls(card_text(pending.get("card", "")), legal, describe)
+        return flip_choice_controls(card_text(pending["card"] if pending else ""), legal, describe)
     duty = Text("The wild is on the table: the next flip must take it.")
     # Rule 5: a four dealt to this seat may cancel the deal before its first card is played.
     four = chain_and([MONTH_PLANTS[m] for m in view.get("cancel_months") or []])

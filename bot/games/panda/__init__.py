@@ -51,6 +51,7 @@ from bot.games.panda.cards import card_name
 from bot.games.panda.combos import Combo, beats, classify, readings
 from bot.games.panda.rules import PandaOptions, PandaState, describe, new_game
 from bot.games.panda.ui import controls
+from bot.games.panda.views import PandaView
 from bot.i18n.text import Text
 
 NAME = "panda"
@@ -69,7 +70,7 @@ def progress(view: Mapping[str, Any]) -> str:
     return Text("hand {deal}", context="panda", deal=view["deal"]) if view.get("deal") else ""
 
 
-SPEC = GameSpec(
+SPEC: GameSpec[PandaView] = GameSpec(
     name=NAME,
     title=TITLE,
     seats=SEATS,

@@ -9,9 +9,8 @@ reduced with antialiasing and cached.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -25,6 +24,7 @@ from bot.games.panda.cards import (
     rank_name,
 )
 from bot.games.panda.text import commas, place
+from bot.games.panda.views import PandaView, ScoreLine, TrickPlay
 from bot.i18n.text import Text, localize, ntext
 from bot.render.draw import (
     FELT_GREEN,
@@ -340,7 +340,7 @@ def _seat_positions(viewer: int | None) -> dict[int, str]:
     return {(bottom + k) % 4: pos for k, pos in enumerate(("bottom", "right", "top", "left"))}
 
 
-def _team_label(view: Mapping[str, Any], team: int) -> str:
+def _team_label(view: PandaView, team: int) -> str:
     names = view["players"]
     a, b = view["teams"][team]
     return f"{names[a]} & {names[b]}"
@@ -363,7 +363,7 @@ def _row_of_cards(
 # ----- the table --------------------------------------------------------------------------------------
 
 
-def render_table(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
+def render_table(view: PandaView, locale: str = "en-US") -> Image.Image:
     """The public table: every seat's card count, calls, tricks; the trick; team scores."""
     positions = _seat_positions(view.get("seat"))
     canvas = _table_base(tuple(sorted((pos, seat % 2) for seat, pos in positions.items()))).copy()
@@ -388,9 +388,7 @@ def _table_base(teams: tuple[tuple[str, int], ...]) -> Image.Image:
     return canvas
 
 
-def _header(
-    canvas: Image.Image, d: ImageDraw.ImageDraw, view: Mapping[str, Any], locale: str
-) -> None:
+def _header(canvas: Image.Image, d: ImageDraw.ImageDraw, view: PandaView, locale: str) -> None:
     """The title and the target on the first line, each team's score on the second."""
     x0, y0, x1, _ = _HEADER
     title = _say(locale, Text("Panda · hand {deal}", deal=view["deal"]))
@@ -421,9 +419,7 @@ _PANEL = {  # position -> box (x0, y0, x1, y1)
 }
 
 
-def _seat_panel(
-    canvas: Image.Image, view: Mapping[str, Any], seat: int, pos: str, locale: str
-) -> None:
+def _seat_panel(canvas: Image.Image, view: PandaView, seat: int, pos: str, locale: str) -> None:
     box = _PANEL[pos]
     x0, y0, x1, y1 = box
     d = Draw(canvas)
@@ -512,15 +508,16 @@ def _out_badge(nth: int) -> str:
     return Text("out 4th")
 
 
-def _centre(canvas: Image.Image, view: Mapping[str, Any], locale: str) -> None:
+def _centre(canvas: Image.Image, view: PandaView, locale: str) -> None:
     d = Draw(canvas)
     x0, y0, x1, y1 = _CENTRE[0] + 8, _CENTRE[1] + 6, _CENTRE[2] - 8, _CENTRE[3] - 6  # panel inner
     names = view["players"]
     phase = view.get("phase")
     room = x1 - x0 - 24
     info: list[str] = []
-    if view.get("wish"):
-        info.append(Text("Wish: {rank}", rank=rank_name(view["wish"])))
+    wish = view.get("wish")
+    if wish:
+        info.append(Text("Wish: {rank}", rank=rank_name(wish)))
     if phase == "passing":
         text, size = fit_text(
             _say(locale, Text("Passing: everyone chooses three cards")), room, 22, True, MIN_TEXT
@@ -572,10 +569,11 @@ def _centre(canvas: Image.Image, view: Mapping[str, Any], locale: str) -> None:
             draw_text(d, ((x0 + x1) // 2, (y0 + y1) // 2), text, size, MUTED, anchor="mm")
         else:
             _trick(canvas, view, trick, (x0, y0, x1, y1), locale)
-        if view.get("trick_won") and view.get("top_seat") is not None:
-            info.append(Text("Trick won by {name}", name=names[view["top_seat"]]))
+        top_seat = view.get("top_seat")
+        if view.get("trick_won") and top_seat is not None:
+            info.append(Text("Trick won by {name}", name=names[top_seat]))
         pending = view.get("pending")
-        if pending and pending["kind"] == "gift":
+        if pending and pending["kind"] == "gift" and pending["seat"] is not None:
             info.append(Text("{name} gives the Panda trick away", name=names[pending["seat"]]))
     bx = x0 + 4
     for label in info:
@@ -599,8 +597,8 @@ def _centre(canvas: Image.Image, view: Mapping[str, Any], locale: str) -> None:
 
 def _trick(
     canvas: Image.Image,
-    view: Mapping[str, Any],
-    trick: Sequence[Mapping[str, Any]],
+    view: PandaView,
+    trick: Sequence[TrickPlay],
     box: tuple[int, int, int, int],
     locale: str = "en-US",
 ) -> None:
@@ -643,7 +641,7 @@ def _trick(
 # ----- the hand (DM) ----------------------------------------------------------------------------------
 
 
-def render_hand(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
+def render_hand(view: PandaView, locale: str = "en-US") -> Image.Image:
     """The seat's own hand, with what it passed/received and its team's situation."""
     seat = view.get("seat")
     hand = list(view.get("hand") or [])
@@ -667,8 +665,9 @@ def render_hand(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
     sub: list[str] = []
     if view["calls"][seat]:
         sub.append(Text("You called Panda!"))
-    if view.get("wish"):
-        sub.append(Text("Wish: {rank}", rank=rank_name(view["wish"])))
+    wish = view.get("wish")
+    if wish:
+        sub.append(Text("Wish: {rank}", rank=rank_name(wish)))
     given = view.get("given") or {}
     received = view.get("received") or {}
     tags: dict[str, tuple[str, tuple[int, int, int]]] = {}
@@ -718,7 +717,7 @@ def render_hand(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image:
 # ----- the score sheet ---------------------------------------------------------------------------------
 
 
-def render_deal_summary(view: Mapping[str, Any], locale: str = "en-US") -> Image.Image | None:
+def render_deal_summary(view: PandaView, locale: str = "en-US") -> Image.Image | None:
     """The last finished hand's score lines and the match totals."""
     history = view.get("history") or []
     if not history:
@@ -771,7 +770,7 @@ def render_deal_summary(view: Mapping[str, Any], locale: str = "en-US") -> Image
 
 
 def _summary_rows(
-    lines: Sequence[Mapping[str, Any]], locale: str = "en-US"
+    lines: Sequence[ScoreLine], locale: str = "en-US"
 ) -> list[tuple[str, str, list[int | None]]]:
     """Score lines as table rows, said in ``locale``: a line pair of both teams (card
     points, double victory) shares a row."""

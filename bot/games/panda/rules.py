@@ -42,6 +42,7 @@ from bot.games.panda.combos import (
 )
 from bot.games.panda.scoring import is_double_victory, score_hand, team_of
 from bot.games.panda.text import commas, semicolons
+from bot.games.panda.views import HandRecord, PandaPart, PandaView
 from bot.i18n.text import Text
 
 log = logging.getLogger(__name__)
@@ -235,7 +236,7 @@ class PandaState(State):
         self.decks = _stacked_decks(deck)
         self.deal_no = 0
         self.team_scores = [0, 0]
-        self.history: list[dict[str, Any]] = []
+        self.history: list[HandRecord] = []
         self.phase = PASSING
         self._cache: dict[tuple[int, int], list[Any]] = {}  # (codes, or seats)
         self._start_hand()
@@ -352,7 +353,8 @@ class PandaState(State):
         if self.phase != PLAY:
             return []
         if self.pending is not None:
-            return [self.pending_seat]  # type: ignore[list-item]  # (set with pending)
+            assert self.pending_seat is not None  # (set with pending)
+            return [self.pending_seat]
         return [self.turn] if self.turn is not None else []
 
     @property
@@ -369,7 +371,7 @@ class PandaState(State):
             self._remember(key, cached)
         return list(cached)
 
-    def _remember(self, key: tuple[int, int], value: list) -> None:
+    def _remember(self, key: tuple[int, int], value: list[Any]) -> None:
         # Legal actions and optional actors per version: views and checks ask repeatedly.
         if len(self._cache) > 32:
             self._cache.clear()
@@ -923,7 +925,7 @@ class PandaState(State):
         for t in (0, 1):
             self.team_scores[t] += totals[t]
         last = [s for s in range(4) if self.hands[s]]
-        entry = {
+        entry: HandRecord = {
             "deal": self.deal_no,
             "out": list(self.out),
             "double_victory": is_double_victory(self.out),
@@ -993,13 +995,22 @@ class PandaState(State):
         return 0 if a > b else 1
 
     # ----- views ---------------------------------------------------------------------------
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        v: dict[str, Any] = {
+    def view(self, seat: int | None = None) -> PandaView:
+        common = self._common(seat)  # (first: it refuses a seat not at the table)
+        return {**self._view(seat), **common}
+
+    def _view(self, seat: int | None) -> PandaPart:
+        v: PandaPart = {
             "phase": self.phase,
             "deal": self.deal_no,
             "deals": None,
             "target": self.opts.target,
-            "options": asdict(self.opts),
+            "options": {
+                "target": self.opts.target,
+                "wish": self.opts.wish,
+                "free_first_lead": self.opts.free_first_lead,
+                "kingdom_ends_hand": self.opts.kingdom_ends_hand,
+            },
             "team_scores": list(self.team_scores),
             "teams": [list(t) for t in self.teams],
             "hand_counts": [len(h) for h in self.hands],
@@ -1030,7 +1041,7 @@ class PandaState(State):
             "first_kingdom": self.first_kingdom,
             "first_lead": self.first_lead,
             "played_cards": list(self.played_cards),
-            "history": [dict(h) for h in self.history],
+            "history": [{**h} for h in self.history],
             "hand": None,
             "given": None,
             "received": None,

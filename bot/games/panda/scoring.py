@@ -7,9 +7,10 @@ is the sum of its lines. Teams: 0 = seats 0+2, 1 = seats 1+3.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from bot.games.panda.cards import card_points
+from bot.games.panda.views import ScoreLine as ScoreLineView
 from bot.i18n.text import Text
 
 TEAMS: tuple[tuple[int, int], tuple[int, int]] = ((0, 2), (1, 3))
@@ -29,8 +30,8 @@ class ScoreLine:
     points: int
     detail: str = ""
 
-    def as_dict(self) -> dict:
-        return asdict(self)
+    def as_dict(self) -> ScoreLineView:
+        return {"name": self.name, "team": self.team, "points": self.points, "detail": self.detail}
 
 
 def is_double_victory(out: Sequence[int]) -> bool:

@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from bot.engine.ui import (
@@ -41,6 +41,7 @@ from bot.games.panda.cards import (
 from bot.games.panda.combos import readings
 from bot.games.panda.rules import DIRECTIONS, OFFSET, describe, parse_play
 from bot.games.panda.text import commas, sentences
+from bot.games.panda.views import PandaView
 from bot.i18n.text import Text
 
 
@@ -50,7 +51,7 @@ def _fit(label: str, limit: int) -> str:
     return label if len(label) <= limit else label[:limit]
 
 
-def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
+def controls(view: PandaView, legal: Sequence[str]) -> Controls:
     """The prompt and components for the seat's pending decision (or optional acts)."""
     seat = view.get("seat")
     if not legal or seat is None:
@@ -59,8 +60,7 @@ def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
         waiting = [view["players"][s] for s in view.get("to_act", [])]
         if not waiting:
             return Controls(prompt=Text("Waiting for the next hand."))
-        names = commas(waiting)
-        return Controls(prompt=Text("Waiting for {names}.", context="panda", names=names))
+        return Controls(prompt=Text("Waiting for {names}.", context="panda", names=commas(waiting)))
     names = view["players"]
     call_row = [Button(Text("Call Panda! (+/-100)"), "call", "success")] if "call" in legal else []
     if view["phase"] == "passing":
@@ -118,8 +118,9 @@ def _has_rank(code: str, rank: str) -> bool:
     return any(w[:-1] == rank and w not in SPECIAL_NAMES for w in code.split()[1:])
 
 
-def _passing(view: Mapping[str, Any], legal: Sequence[str], call_row: list[Button]) -> Controls:
+def _passing(view: PandaView, legal: Sequence[str], call_row: list[Button]) -> Controls:
     seat = view["seat"]
+    assert seat is not None  # (controls() answered a spectator)
     names = view["players"]
     given = view.get("given") or {}
     open_dirs = [d for d in DIRECTIONS if any(c.startswith(f"give {d} ") for c in legal)]
@@ -187,7 +188,7 @@ def _card_option(card: str, value: str | None = None) -> Option:
 
 
 def _turn(
-    view: Mapping[str, Any],
+    view: PandaView,
     legal: Sequence[str],
     bomb_buttons: list[Button],
     call_row: list[Button],

@@ -44,6 +44,7 @@ from bot.games.sandayi.ai import hint
 from bot.games.sandayi.cards import label
 from bot.games.sandayi.rules import Options, SanDaYiState, describe
 from bot.games.sandayi.ui import controls as _controls
+from bot.games.sandayi.views import SanDaYiView
 from bot.i18n.text import Text
 
 NAME = "sandayi"
@@ -71,7 +72,7 @@ def _decks(deck: Sequence[str] | Sequence[Sequence[str]] | None) -> list[list[st
     if not deck:
         return []
     if isinstance(deck[0], str):
-        return [list(deck)]  # type: ignore[arg-type]  # (one deck: a sequence of str)
+        return [[str(card) for card in deck]]  # (one deck: a sequence of str)
     return [list(d) for d in deck]
 
 
@@ -95,7 +96,7 @@ def choose(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) ->
     return _ai_choose(view, legal, rng)
 
 
-def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
+def controls(view: SanDaYiView, legal: Sequence[str]) -> Controls:
     """The Discord controls for the seat's pending decision."""
     return _controls(view, legal)
 
@@ -110,7 +111,7 @@ def progress(view: Mapping[str, Any]) -> str:
     return Text("hand {deal}", deal=deal)
 
 
-SPEC = GameSpec(
+SPEC: GameSpec[SanDaYiView] = GameSpec(
     name=NAME,
     title=TITLE,
     seats=SEATS,

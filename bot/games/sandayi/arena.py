@@ -10,11 +10,11 @@ import random
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from bot.engine.rng import make_rng
 from bot.games.sandayi.ai import choose
 from bot.games.sandayi.rules import Options, SanDaYiState
+from bot.games.sandayi.views import HandRecord
 
 Policy = Callable[[SanDaYiState, int, random.Random], str]
 PLAYERS = ("North", "East", "South", "West")
@@ -30,7 +30,7 @@ def random_policy(state: SanDaYiState, seat: int, rng: random.Random) -> str:
 
 def forced_hand(
     seed: int | str, declarer_policy: Policy, defender_policy: Policy, bid: int = 60
-) -> dict[str, Any]:
+) -> HandRecord:
     """One hand where the first bidder declares at ``bid`` (the others pass), played out by
     the two policies; returns the hand's history entry."""
     state = SanDaYiState(seed, PLAYERS, Options(hands=1))

@@ -10,12 +10,12 @@ the next seats counter-clockwise: right, top, left.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.engine.view import PlayedCard
 from bot.games.sandayi.cards import (
     BIG_JOKER,
     JOKERS,
@@ -32,6 +32,7 @@ from bot.games.sandayi.cards import (
 )
 from bot.games.sandayi.rules import KOU_DI, NO_KOU_DI, PASS
 from bot.games.sandayi.scoring import CASES_BY_CODE, SETTLEMENT_CASES
+from bot.games.sandayi.views import HandRecord, SanDaYiView
 from bot.i18n.text import Text, localize, ntext
 from bot.render.draw import (
     GOLD,
@@ -52,7 +53,7 @@ from bot.render.draw import (
 )
 from bot.render.fonts import font
 
-View = Mapping[str, Any]
+View = SanDaYiView
 RGB = tuple[int, int, int]
 
 CARD_RATIO = 1.4  # height / width (poker cards are 63 x 88 mm)
@@ -335,7 +336,7 @@ TRUMP = Text("Trump")
 TRUMPS = Text("Trumps")
 
 
-def _case_name(entry: Mapping[str, Any]) -> str:
+def _case_name(entry: HandRecord) -> str:
     """The settlement row's name (a Text) for a hand of the view's history."""
     case = CASES_BY_CODE.get(entry["case"])
     return case.name if case is not None else str(entry.get("case_name", ""))
@@ -359,7 +360,7 @@ def _signed(n: int) -> str:
     return f"{n:+d}".replace("-", "−")
 
 
-def _trick_winner(trick: Sequence[Mapping[str, Any]], trump: str | None) -> int | None:
+def _trick_winner(trick: Sequence[PlayedCard], trump: str | None) -> int | None:
     if not trick or trump is None:
         return None
     led = group(trick[0]["card"], trump)
@@ -621,8 +622,9 @@ def _info_column(img: Image.Image, view: View, locale: str) -> None:
     bid, declarer = view.get("bid"), view.get("declarer")
     _fitted(d, (x0, y), localize(locale, Text("BID")), width, MIN_TEXT, MUTED, True)
     if bid:
+        assert declarer is not None  # (a bid has its declarer)
         d.text((x0, y + 18), f"{bid}", font=font(34, True), fill=WHITE)
-        by = localize(locale, Text("by {name}", name=_name(view, declarer)))  # type: ignore[arg-type]  # (a bid has its declarer)
+        by = localize(locale, Text("by {name}", name=_name(view, declarer)))
         _fitted(d, (x0 + 62, y + 19), by, width - 62, 17, DECLARER_COLOUR, True)
         stake = localize(locale, Text("stake ×{stake}", stake=view.get("stake")))
         _fitted(d, (x0 + 62, y + 41), stake, width - 62, 16, MUTED)
@@ -800,8 +802,9 @@ def _centre(img: Image.Image, view: View, sides: dict[int, str], locale: str) ->
         return
     if phase == "play":
         shown, dim = trick, False
-        if not trick and view.get("last_trick"):
-            shown, dim = view["last_trick"]["cards"], True
+        last_trick = view.get("last_trick")
+        if not trick and last_trick:
+            shown, dim = last_trick["cards"], True
         winner = _trick_winner(shown, trump)
         leader = shown[0]["seat"] if shown else None
         for p in shown:
@@ -826,8 +829,8 @@ def _centre(img: Image.Image, view: View, sides: dict[int, str], locale: str) ->
                     fill=(220, 220, 220),
                 )
         d = Draw(img)
-        if dim:
-            last = view["last_trick"]
+        if dim and last_trick:  # (dim: the last trick is shown)
+            last = last_trick
             box = (cx - 84, cy - 26, cx + 84, cy + 30)
             panel(img, box, fill=(0, 0, 0, 170), border=HIGHLIGHT)
             d = Draw(img)
@@ -863,7 +866,9 @@ def _centre(img: Image.Image, view: View, sides: dict[int, str], locale: str) ->
         for i in range(6):
             sprite = card_image(kitty[i], cw) if kitty else card_back(cw)
             paste_with_shadow(img, sprite, (cx - total // 2 + i * (cw + 6), top))
-        who = _name(view, view["declarer"])
+        declarer = view["declarer"]
+        assert declarer is not None  # (the declarer buries and names trump)
+        who = _name(view, declarer)
         text = (
             Text("{name} takes the kitty and buries 6 cards", name=who)
             if phase == "bury"

@@ -9,7 +9,6 @@ import dataclasses
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from bot.engine.core import Event, IllegalAction, Result, State
 from bot.engine.rng import make_rng, shuffled
@@ -30,6 +29,7 @@ from bot.games.sandayi.cards import (
     trick_winner_index,
 )
 from bot.games.sandayi.scoring import BIDS, MAX_BID, settle, stake, target
+from bot.games.sandayi.views import HandRecord, SanDaYiPart, SanDaYiView, Trick
 from bot.i18n.text import Text, ntext
 
 log = logging.getLogger(__name__)
@@ -85,7 +85,7 @@ class SanDaYiState(State):
         self.deals_done = 0  # shuffles so far, redeals included (salt of the deal RNG)
         self.redeals = 0  # redeals within the current hand
         self.totals = [0] * SEATS
-        self.history: list[dict[str, Any]] = []
+        self.history: list[HandRecord] = []
         self.first_bidder = -1
         self._deal()
 
@@ -115,7 +115,7 @@ class SanDaYiState(State):
         self.trump: str | None = None
         self.leader: int | None = None
         self.trick: list[tuple[int, str]] = []
-        self.tricks: list[dict[str, Any]] = []
+        self.tricks: list[Trick] = []
         self.defender_points = 0
 
     # ----- helpers ---------------------------------------------------------------------
@@ -473,7 +473,7 @@ class SanDaYiState(State):
         deltas = result.per_seat(declarer)
         for s in range(SEATS):
             self.totals[s] += deltas[s]
-        entry = {
+        entry: HandRecord = {
             "hand": self.hand_no,
             "first_bidder": self.first_bidder,
             "bids": [{"seat": s, "bid": b} for s, b in self.bids],
@@ -547,11 +547,15 @@ class SanDaYiState(State):
         return events
 
     # ----- views and results -----------------------------------------------------------
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None = None) -> SanDaYiView:
+        common = self._common(seat)  # (first: it refuses a seat not at the table)
+        return {**self._view(seat), **common}
+
+    def _view(self, seat: int | None) -> SanDaYiPart:
         is_declarer = seat is not None and seat == self.declarer
         kitty_known = self.declarer is not None and (self.kitty_public or is_declarer)
         last = self.tricks[-1] if self.tricks else None
-        v: dict[str, Any] = {
+        v: SanDaYiPart = {
             "deal": self.hand_no,
             "deals": self.hands_total,
             "redeals": self.redeals,
@@ -577,17 +581,17 @@ class SanDaYiState(State):
             "leader": self.leader,
             "trick": [{"seat": s, "card": c} for s, c in self.trick],
             "tricks_played": len(self.tricks),
-            "tricks": [dict(t, cards=[dict(c) for c in t["cards"]]) for t in self.tricks],
+            "tricks": [{**t, "cards": [{**c} for c in t["cards"]]} for t in self.tricks],
             "tricks_won": [sum(1 for t in self.tricks if t["winner"] == s) for s in range(SEATS)],
-            "last_trick": dict(last, cards=[dict(c) for c in last["cards"]]) if last else None,
+            "last_trick": {**last, "cards": [{**c} for c in last["cards"]]} if last else None,
             "defender_points": self.defender_points,
             "history": [
-                dict(
-                    h,
-                    bids=[dict(b) for b in h["bids"]],
-                    settlement=list(h["settlement"]),
-                    totals=list(h["totals"]),
-                )
+                {
+                    **h,
+                    "bids": [{**b} for b in h["bids"]],
+                    "settlement": list(h["settlement"]),
+                    "totals": list(h["totals"]),
+                }
                 for h in self.history
             ],
         }

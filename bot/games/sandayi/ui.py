@@ -4,8 +4,7 @@ Every word is a :class:`~bot.i18n.text.Text`: the host says it in the player's l
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from bot.engine.ui import Button, Controls, Option, Select, button_rows
 from bot.games.sandayi.cards import (
@@ -20,16 +19,17 @@ from bot.games.sandayi.cards import (
     sort_for_display,
 )
 from bot.games.sandayi.rules import PASS, describe
+from bot.games.sandayi.views import SanDaYiView
 from bot.i18n.text import Text, ntext
 
 
-def _name(view: Mapping[str, Any], seat: int | None) -> str:
+def _name(view: SanDaYiView, seat: int | None) -> str:
     if seat is None:
         return Text("nobody")
     return view["players"][seat]
 
 
-def _bid_controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
+def _bid_controls(view: SanDaYiView, legal: Sequence[str]) -> Controls:
     bids = [c for c in legal if c.startswith("bid ")]
     high = view.get("high_bid")
     if high:
@@ -56,8 +56,8 @@ def _bid_controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
     return Controls(prompt=prompt, rows=tuple(button_rows(buttons)))
 
 
-def _bury_controls(view: Mapping[str, Any]) -> Controls:
-    hand = sort_for_display(view["hand"])
+def _bury_controls(view: SanDaYiView) -> Controls:
+    hand = sort_for_display(view["hand"] or [])
     left = view.get("to_bury") or len(hand) - 12
     options = []
     for card in hand:
@@ -95,8 +95,8 @@ def _bury_controls(view: Mapping[str, Any]) -> Controls:
     return Controls(prompt=prompt, rows=(select,))
 
 
-def _trump_controls(view: Mapping[str, Any]) -> Controls:
-    hand = view["hand"]
+def _trump_controls(view: SanDaYiView) -> Controls:
+    hand = view["hand"] or []
     buttons = []
     for s in SUITS:
         count = sum(1 for c in hand if is_trump(c, s))
@@ -111,8 +111,9 @@ def _trump_controls(view: Mapping[str, Any]) -> Controls:
     return Controls(prompt=Text("Name the trump suit."), rows=tuple(button_rows(buttons)))
 
 
-def _play_controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
+def _play_controls(view: SanDaYiView, legal: Sequence[str]) -> Controls:
     trump = view["trump"]
+    assert trump is not None  # (tricks are played once trump is named)
     cards = sort_for_display([c.split()[1] for c in legal], trump)
     trick = view["trick"]
     n = view["tricks_played"] + 1
@@ -146,7 +147,7 @@ def _play_controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
     return Controls(prompt=prompt, rows=(Select("play", Text("Choose a card"), options),))
 
 
-def controls(view: Mapping[str, Any], legal: Sequence[str]) -> Controls:
+def controls(view: SanDaYiView, legal: Sequence[str]) -> Controls:
     """The controls for the seat's pending decision (none when it has nothing to do)."""
     if not legal:
         return Controls(prompt=Text("Waiting for the other players."))
