@@ -45,7 +45,7 @@ async def open_panda(store: Store) -> int:
 
 async def closing(*hosts: TableHost) -> None:
     for host in hosts:
-        if not host._closing:
+        if not host.ctx.closing:
             await host.close()
         await host.store.close()
 
