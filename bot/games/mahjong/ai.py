@@ -242,25 +242,34 @@ def _target(
     A special scores 1000-6000 where a regular hand scores tens, so it is worth a slower
     hand; but only while enough of the wall is left to draw the missing cards (a hand of
     13 in a claim window is always at least one card short)."""
+    found = _targets_in_reach(view, seat, hand, melds, unseen, style)
+    return found[0] if found else None
+
+
+def _targets_in_reach(
+    view: Mapping[str, Any],
+    seat: int,
+    hand: list[int],
+    melds: list[tuple[str, int, bool]],
+    unseen: list[int],
+    style: Style,
+) -> list[Target]:
     if style.hunt < 0:
-        return None
+        return []
     wall = view.get("wall", 0)
     reach = style.hunt + (1 if view["phase"] == "claim" else 0)
     # each missing card takes a few turns to come: no point late in the hand
     reach = min(reach, wall // 8 + (1 if view["phase"] == "claim" else 0))
     if reach <= 0:
-        return None
+        return []
     own, rnd = _winds(view, seat)
     found = targets(hand, melds, own, rnd, unseen, reach)
     if not found:
-        return None
+        return []
     s = shanten(hand, len(melds))
-    best = found[0]
     extra = 1 if view["phase"] == "claim" else 0
     # a regular hand already close is only given up for a special as close or closer
-    if s + 1 + extra < best.short - 1:
-        return None
-    return best
+    return [t for t in found if s + 1 + extra >= t.short - 1]
 
 
 def _kong_fits(code: str, target: Target) -> bool:
@@ -436,7 +445,7 @@ def _lookahead(
     cands = [t for t in allowed if after[t] <= best_s + 1]
     if len(cands) == 1:
         return cands[0]
-    tgt = _target(view, seat, hand, melds, unseen, style)
+    tgts = _targets_in_reach(view, seat, hand, melds, unseen, style)[:3]
     live = sum(unseen)
     ranked = []
     for d in cands:
@@ -446,7 +455,7 @@ def _lookahead(
             if not unseen[t]:
                 continue
             hand[t] += 1
-            total += unseen[t] * _worth(hand, melds, own, rnd, unseen, tgt)
+            total += unseen[t] * _worth(hand, melds, own, rnd, unseen, tgts)
             hand[t] -= 1
         hand[d] += 1
         ranked.append((-total / max(1, live), -_keep_value(d, hand, valuable), d))
@@ -463,11 +472,11 @@ def _worth(
     own: int,
     rnd: int,
     unseen: list[int],
-    tgt: Target | None,
+    tgts: Sequence[Target],
 ) -> float:
     s = shanten(hand, len(melds))
     v = _REGULAR * 0.3 ** max(0, s + 1)
-    if tgt is not None:
+    for tgt in tgts:
         short = _short_for(tgt, hand, melds, own, rnd, unseen)
         if short is not None:
             v = max(v, tgt.value * 0.12 ** max(0, short))
@@ -597,3 +606,76 @@ def hint(view: Mapping[str, Any], legal: Sequence[str]) -> tuple[str, str]:
             )
         return code, Text("Discard {card}: keeps you {away}", card=_tile(words[1]), away=_away(s))
     return code, Text("The AI's choice here")
+
+
+# ----- the other levels ---------------------------------------------------------------------
+
+
+def easy(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """A beginner: goes out when it can and knows what brings a hand closer, but claims
+    every pung and kong it can (even when that breaks up its hand), keeps its honours
+    (discards them last, as newcomers treasure the pretty cards), never plays for value or
+    a special hand, never calls a standing hand and ignores what the others discard
+    (which cards are still live)."""
+    legal = list(legal)
+    if not legal:
+        raise ValueError("no legal action")
+    if len(legal) == 1:
+        return legal[0]
+    seat = view["seat"]
+    phase = view["phase"]
+    if phase == "prelude":
+        kongs = [c for c in legal if c.startswith("kong ")]
+        return kongs[0] if kongs else "pass"
+    hand = _counts(view["hand"])
+    melds = _melds(view, seat)
+    if "mahjong" in legal and _really_mahjong(view, seat, hand, melds):
+        return "mahjong"
+    m = len(melds)
+    if phase == "claim":
+        t = INDEX[view["claim"]["card"]]
+        for verb in ("kong", "pung"):
+            if verb in legal and hand[t] >= (3 if verb == "kong" else 2):
+                return verb
+        # a chow only when it plainly helps (a beginner sees a run being finished)
+        s0 = shanten(hand, m)
+        for code in legal:
+            if code.startswith("chow "):
+                cards = [INDEX[x] for x in code.split()[1:]]
+                used = [x for x in cards if x != t]
+                if any(hand[x] < 1 for x in used):
+                    continue
+                for x in used:
+                    hand[x] -= 1
+                s = shanten(hand, m + 1)
+                for x in used:
+                    hand[x] += 1
+                if s < s0:
+                    return code
+        return "pass"
+    for code in legal:
+        if code.split()[0] in ("kong", "extend"):
+            return code
+    allowed = [INDEX[c.split()[1]] for c in legal if c.startswith("discard ")]
+    if not allowed:
+        return rng.choice(legal)
+    after = {t: _after(hand, m, t) for t in allowed}
+    best = min(after.values())
+    suited = [t for t in allowed if t < 27]
+    # honours last: a suited card unless every suited discard costs two cards or more
+    pool = [t for t in suited if after[t] <= best + 1] or allowed
+    low = min(after[t] for t in pool)
+    return f"discard {CODES[rng.choice(sorted(t for t in pool if after[t] == low))]}"
+
+
+STRONG = Style(hunt=4, lookahead=True)
+
+
+def strong(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """Normal's plans, with each discard weighed by a one-card lookahead: every live card
+    that could come next, weighted by its unseen copies, valued as the better of the
+    regular hand and the special hand in reach (only when there is a real choice)."""
+    return play(view, legal, rng, STRONG)
+
+
+LEVELS = {"easy": easy, "strong": strong}

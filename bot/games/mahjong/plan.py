@@ -137,13 +137,13 @@ def fit(
                 else:
                     continue
                 tmp = list(avail)
-                got = []
+                taken: list[int] = []
                 for t in cards:
                     if tmp[t]:
                         tmp[t] -= 1
-                        got.append(t)
-                if best is None or len(got) > len(best[1]):
-                    best = (s, got)
+                        taken.append(t)
+                if best is None or len(taken) > len(best[1]):
+                    best = (s, taken)
             if best is None:
                 return None
             for t in best[1]:
