@@ -48,7 +48,7 @@ View = Mapping[str, Any]
 
 #: Determinizations per search and its CPU-time cap: a match asks ~600 decisions of a
 #: seat and a few dozen are searched, so a search must stay well under the 300 ms p99.
-BUDGET = Budget(samples=8, seconds=0.1)
+BUDGET = Budget(samples=5, seconds=0.1)
 #: Points (of the team's hand score) per determinization by which another candidate must
 #: beat normal's choice to replace it: sampling noise is large, normal's choice is sound.
 MARGIN = 4.0
