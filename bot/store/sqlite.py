@@ -468,7 +468,20 @@ class SQLiteStore(Store):
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Transaction]:
         async with self._writer.turn() as db:
-            await _call(db.execute("BEGIN IMMEDIATE"))
+            # BEGIN IMMEDIATE may wait in the connection's thread for another connection's
+            # write lock (up to the busy timeout). A task cancelled meanwhile (a closing
+            # host's lease renewal) stops awaiting, but the BEGIN still completes in that
+            # thread: the transaction would stay open, holding the write lock against every
+            # other connection for good. So the BEGIN is always waited for, and rolled back
+            # if its caller is gone.
+            begin = asyncio.ensure_future(_call(db.execute("BEGIN IMMEDIATE")))
+            try:
+                await asyncio.shield(begin)
+            except BaseException:
+                await asyncio.wait([begin])
+                if not begin.cancelled() and begin.exception() is None:
+                    await self._roll_back(db)
+                raise
             try:
                 yield _SQLiteTransaction(db)
             except BaseException:

@@ -1,12 +1,27 @@
-"""Mushi's AI levels: easy and normal (no strong level yet)."""
+"""Mushi's AI levels: easy, normal and strong."""
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 
-from bot.games.mushi import SPEC, choose, new_game
-from bot.games.mushi.ai import choose_easy
-from bot.games.mushi.rules import MushiState, capture_choices
+from bot.engine.search import Budget
+from bot.games.mushi import DECK, SPEC, choose, new_game
+from bot.games.mushi.ai import _by_month, _choices, choose_easy, choose_strong
+from bot.games.mushi.rules import MushiState, capture_choices, sort_mushi
+from bot.games.mushi.strong import (
+    World,
+    _parse,
+    sample_world,
+    searchable,
+    solve,
+    unseen_cards,
+)
+from bot.games.mushi.strong import (
+    choose_strong as search,
+)
+
+FIXED = Budget(samples=6, seconds=None)  # deterministic: no clock
 
 
 def _positions(seeds: range, every: int = 1) -> list[tuple[MushiState, int]]:
@@ -24,11 +39,176 @@ def _positions(seeds: range, every: int = 1) -> list[tuple[MushiState, int]]:
     return out
 
 
-def test_the_spec_declares_easy_and_normal() -> None:
-    assert list(SPEC.ai_levels()) == ["easy", "normal"]
+def test_the_spec_declares_easy_normal_and_strong() -> None:
+    assert list(SPEC.ai_levels()) == ["easy", "normal", "strong"]
     assert SPEC.ai("normal") is choose is SPEC.choose
     assert SPEC.ai("") is choose
-    assert SPEC.ai("strong") is choose  # no strong level yet: a stored one plays normal
+    assert SPEC.ai("easy") is choose_easy
+    assert SPEC.ai("strong") is choose_strong
+
+
+def test_every_level_returns_a_legal_action_at_every_decision_of_seeded_playouts() -> None:
+    searched = 0
+    for state, seat in _positions(range(2)):
+        view, legal = state.view(seat), state.legal_actions(seat)
+        for level in SPEC.ai_levels().values():
+            assert level(view, legal, random.Random(3)) in legal
+        if searchable(view, legal):
+            searched += 1
+            assert search(view, legal, random.Random(3), FIXED) in legal
+    assert searched > 10  # the endgame search really ran
+
+
+def test_the_fast_matching_of_normal_agrees_with_the_rules() -> None:
+    rng = random.Random(7)
+    for _ in range(500):
+        table = rng.sample(DECK, rng.randrange(0, 12))
+        by_month = _by_month(table)
+        for code in DECK:
+            if code in table:
+                continue
+            fast = sorted(sort_mushi(t) for t in _choices(code, by_month))
+            assert fast == sorted(list(t) for t in capture_choices(code, table))
+
+
+def _world(state: MushiState) -> World:
+    return World(
+        state.hands,
+        state.table,
+        state.stock,
+        state.captures,
+        elder=state.elder,
+        current=state.current,
+        set_aside=state.set_aside,
+        wild_holder=state.wild_holder,
+        flipped=state.flipped,
+        bottom_rain=state.opts.bottom_wild_takes_rain,
+    )
+
+
+def test_the_search_world_plays_a_hand_exactly_as_the_rules_do() -> None:
+    """Random hands under every option: the same moves, piles and hand score as the engine
+    (wild duty, flip choices, bottom wild, set-aside rain, leftovers)."""
+    hands = 0
+    for seed in range(24):
+        options = {
+            "hands": 6,
+            "bottom_wild_takes_rain": seed % 2 == 0,
+            "elder_takes_table_four": seed % 3 == 0,
+        }
+        state = new_game(seed, ["A", "B"], options)
+        rng = random.Random(seed)
+        world: World | None = None
+        while not state.is_over:
+            seat = state.to_act[0]
+            legal = [c for c in state.legal_actions(seat) if c != "cancel"]
+            if world is None:
+                world, played = _world(state), len(state.history)
+            moves = [
+                f"take {t}" if c == "take" else f"play {c}" + (f" {t}" if t else "")
+                for c, t in world.moves()
+            ]
+            assert sorted(moves) == sorted(legal)
+            code = rng.choice(legal)
+            state.apply(seat, code)
+            world.play(*_parse(code))
+            if len(state.history) > played:
+                entry = state.history[-1]
+                for s in (0, 1):
+                    pile = [c for g in entry["captures"][s].values() for c in g]
+                    assert sort_mushi(world.piles[s]) == sort_mushi(pile)
+                assert world.score(0) == entry["scores"][0] and world.over
+                world, hands = None, hands + 1
+    assert hands > 100
+
+
+def _visible(view: dict) -> Counter[str]:
+    seen = Counter(view["hand"]) + Counter(view["table"]) + Counter(view["set_aside"])
+    for pile in view["captures"]:
+        for group in pile.values():
+            seen.update(group)
+    if view.get("pending"):
+        seen[view["pending"]["card"]] += 1
+    return seen
+
+
+def test_the_strong_samples_hold_exactly_the_cards_the_seat_cannot_see() -> None:
+    checked = 0
+    for state, seat in _positions(range(2), every=3):
+        view = state.view(seat)
+        opp = 1 - seat
+        unseen = Counter(DECK) - _visible(view)
+        assert Counter(unseen_cards(view)) == unseen
+        # The truly hidden cards are among the unseen ones, and only they are sampled.
+        truth = Counter(state.hands[opp]) + Counter(state.stock)
+        assert truth == unseen
+        for k in range(3):
+            world = sample_world(view, random.Random(k))
+            assert Counter(world.hands[opp]) + Counter(world.stock) == unseen
+            assert sorted(world.hands[seat]) == sorted(view["hand"])
+            assert world.table == view["table"]
+            assert len(world.hands[opp]) == len(state.hands[opp])
+            assert len(world.stock) == len(state.stock)
+            checked += 1
+    assert checked > 50
+
+
+def test_a_hidden_card_swapped_changes_neither_the_samples_nor_the_strong_choice() -> None:
+    """Swap a card of the opponent's hand with one of the stock: the seat's view is the
+    same, and so are its determinizations and the strong AI's choice."""
+    compared = 0
+    for state, seat in _positions(range(3)):
+        view, legal = state.view(seat), state.legal_actions(seat)
+        opp = 1 - seat
+        if not searchable(view, legal) or not state.hands[opp] or not state.stock:
+            continue
+        twin = state.clone()
+        assert isinstance(twin, MushiState)
+        twin.hands[opp][0], twin.stock[0] = twin.stock[0], twin.hands[opp][0]
+        assert twin.hands[opp] != state.hands[opp]
+        assert twin.view(seat) == view
+        a = sample_world(view, random.Random(9))
+        b = sample_world(twin.view(seat), random.Random(9))
+        assert (a.hands, a.stock) == (b.hands, b.stock)
+        assert search(view, legal, random.Random(5), FIXED) == search(
+            twin.view(seat), legal, random.Random(5), FIXED
+        )
+        compared += 1
+    assert compared > 5
+
+
+def _minimax(world: World, me: int) -> float:
+    """Plain minimax to the hand's end (no pruning)."""
+    if world.over:
+        return float(world.score(me))
+    values = []
+    for move in world.moves():
+        child = world.copy()
+        child.play(*move)
+        values.append(_minimax(child, me))
+    return max(values) if world.current == me else min(values)
+
+
+def test_the_pruned_search_gives_the_exact_minimax_value_of_a_known_hand() -> None:
+    """With nothing hidden, alpha-beta's value of the position and of each of its plays is
+    plain minimax's: pruning never changes what the search thinks a play is worth."""
+    checked = 0
+    for state, seat in _positions(range(3)):
+        if len(state.hands[seat]) not in (2, 3) or state.current != seat:
+            continue
+        world = _world(state)
+        me = seat
+
+        def value(w: World, me: int = me) -> int:
+            return w.score(me)
+
+        assert solve(world, me, value, -1e9, 1e9) == _minimax(world, me)
+        for move in world.moves():
+            child = world.copy()
+            child.play(*move)
+            assert solve(child, me, value, -1e9, 1e9) == _minimax(child, me)
+        checked += 1
+    assert checked > 10
 
 
 def test_the_easy_level_plays_legal_moves_and_repeats_with_the_same_dice() -> None:

@@ -153,6 +153,38 @@ async def test_a_lock_held_beyond_the_busy_timeout_is_store_unavailable(
         await store.close()
 
 
+async def test_a_transaction_cancelled_while_waiting_for_the_lock_leaves_no_lock_behind(
+    tmp_path: Path,
+):
+    """A transaction's BEGIN waits in the connection's thread for another connection's
+    write lock; its task is cancelled meanwhile (a closing host's lease renewal). Once the
+    other connection lets go, the cancelled BEGIN must not keep the lock: the old code left
+    that transaction open, and every other process was locked out for good."""
+    store = await Store.open(tmp_path / "t.db")
+    other = sqlite3.connect(tmp_path / "t.db", isolation_level=None)
+    third = sqlite3.connect(tmp_path / "t.db", isolation_level=None, timeout=0.2)
+    try:
+        tid = await new_table(store)
+        other.execute("BEGIN IMMEDIATE")
+        waiting = asyncio.ensure_future(store.set_seats(tid, [SeatRow(0, 11, "alice")]))
+        await asyncio.sleep(0.3)  # (its BEGIN IMMEDIATE is waiting for the lock now)
+        assert not waiting.done()
+        waiting.cancel()
+        other.execute("ROLLBACK")
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        await asyncio.sleep(0.5)  # (SQLite's busy handler retries: the BEGIN gets the lock)
+        third.execute("BEGIN IMMEDIATE")  # the lock is free: nobody holds it
+        third.execute("ROLLBACK")
+        assert await store.get_seats(tid) == []  # and nothing was written
+        await store.set_seats(tid, [SeatRow(0, 11, "alice")])  # the store writes on
+        assert [s.user_id for s in await store.get_seats(tid)] == [11]
+    finally:
+        third.close()
+        other.close()
+        await store.close()
+
+
 async def _fill_the_disk(store: SQLiteStore) -> int:
     """Simulate a full disk: the database may not grow past the pages it has now."""
     pages = (await store.query("PRAGMA page_count"))[0][0]

@@ -53,7 +53,7 @@ from typing import Any
 
 from bot.engine.core import replayer
 from bot.engine.spec import GameSpec
-from bot.games.mahjong.ai import choose, hint
+from bot.games.mahjong.ai import LEVELS, choose, hint
 from bot.games.mahjong.rules import TITLE_TEXT, MahjongOptions, MahjongState, describe, new_game
 from bot.games.mahjong.tiles import code_name
 from bot.games.mahjong.ui import controls
@@ -83,6 +83,7 @@ SPEC: GameSpec[MahjongView] = GameSpec(
     new_game=new_game,
     replay=replay,
     choose=choose,
+    levels=LEVELS,
     controls=controls,
     describe=describe,
     hint=hint,

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from bot.games.mahjong.hand import shanten
+from bot.games.mahjong.plan import Target, fit, suit_plan, targets
 from bot.games.mahjong.scoring import PlayerHand, is_mahjong, mahjong_waits, score_non_winner
 from bot.games.mahjong.tiles import CODES, INDEX, NUM_KINDS, WIND_CODES, WINDS, counts_of
 from bot.i18n.text import Text
@@ -133,8 +135,26 @@ def _last_turn_discard(view: Mapping[str, Any], seat: int, legal: Sequence[str])
     return best[1] if best else legal[0]
 
 
+@dataclass(frozen=True)
+class Style:
+    """How a level plays: what it aims at beyond a quick Mah-Jongg."""
+
+    hunt: int = 4  # play for a special hand at most this many cards away (-1: never)
+    one_suit: bool = True  # go one suit when a suit dominates
+    concealed: bool = True  # keep a concealed hand that is close (no chow claims)
+    lookahead: bool = False  # weigh discards by the value of the next draw (strong)
+
+
+NORMAL = Style()
+
+
 def choose(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
-    """The AI's action for the seat whose view this is."""
+    """The AI's action for the seat whose view this is (the ``normal`` level)."""
+    return play(view, legal, rng, NORMAL)
+
+
+def play(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random, style: Style) -> str:
+    """The action of a level playing ``style`` for the seat whose view this is."""
     legal = list(legal)
     if not legal:
         raise ValueError("no legal action")
@@ -153,33 +173,121 @@ def choose(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) ->
     m = len(melds)
     unseen = _unseen(view, seat, hand)
     valuable = _value_tiles(view, seat)
-    if phase == "claim":
-        return _claim(view, legal, hand, m, valuable)
     if phase == "last_turns":
         for code in legal:
             if code.split()[0] in ("kong", "extend"):
                 return code
         return _last_turn_discard(view, seat, legal)
+    target = _target(view, seat, hand, melds, unseen, style)
+    if phase == "claim":
+        return _claim_for_plan(view, legal, hand, melds, valuable, target, style)
     # our turn
     for code in legal:
         if code.split()[0] in ("kong", "extend"):
-            return code
+            if target is None or _kong_fits(code, target):
+                return code
     pending = view.get("pending_declare")
     allowed = {INDEX[c.split()[1]] for c in legal if c.startswith("discard ")}
     if pending is not None and view.get("options", {}).get("strict"):
         allowed = {
             d for d in allowed if _standing_after(view, seat, hand, melds, d, INDEX[pending])
         } or allowed
-    if pending is None:
+    if pending is None and (target is None or target.short > 1):
         declares = [INDEX[c.split()[1]] for c in legal if c.startswith("declare ")]
         if view.get("options", {}).get("strict"):
             declares = _true_declares(view, seat, hand, melds, declares)
-        if declares and view.get("wall", 0) >= 8:
+        if declares and view.get("wall", 0) >= 8 and target is None:
             w = max(declares, key=lambda t: unseen[t])
             if unseen[w] >= 2:
                 return f"declare {CODES[w]}"
+    if pending is None and target is not None:
+        spare = {t for t in allowed if hand[t] > target.keep[t]}
+        if spare:
+            if style.lookahead:
+                return f"discard {CODES[_lookahead(hand, melds, view, seat, unseen, spare, style)]}"
+            return f"discard {CODES[best_discard(hand, m, unseen, valuable, spare)]}"
+    if pending is None and style.one_suit:
+        off = _off_suit(hand, melds, view)
+        if off:
+            offered = off & allowed
+            if offered:
+                best_s = min(_after(hand, m, t) for t in allowed)
+                slack = 1 if view.get("wall", 0) >= 40 else 0
+                near = {t for t in offered if _after(hand, m, t) <= best_s + slack}
+                if near:
+                    return f"discard {CODES[best_discard(hand, m, unseen, valuable, near)]}"
+    if style.lookahead and pending is None:
+        return f"discard {CODES[_lookahead(hand, melds, view, seat, unseen, allowed, style)]}"
     t = best_discard(hand, m, unseen, valuable, allowed)
     return f"discard {CODES[t]}"
+
+
+def _after(hand: list[int], m: int, t: int) -> int:
+    hand[t] -= 1
+    s = shanten(hand, m)
+    hand[t] += 1
+    return s
+
+
+def _target(
+    view: Mapping[str, Any],
+    seat: int,
+    hand: list[int],
+    melds: list[tuple[str, int, bool]],
+    unseen: list[int],
+    style: Style,
+) -> Target | None:
+    """The special hand worth playing for now, if any: close enough for the cards left.
+
+    A special scores 1000-6000 where a regular hand scores tens, so it is worth a slower
+    hand; but only while enough of the wall is left to draw the missing cards (a hand of
+    13 in a claim window is always at least one card short)."""
+    found = _targets_in_reach(view, seat, hand, melds, unseen, style)
+    return found[0] if found else None
+
+
+def _targets_in_reach(
+    view: Mapping[str, Any],
+    seat: int,
+    hand: list[int],
+    melds: list[tuple[str, int, bool]],
+    unseen: list[int],
+    style: Style,
+) -> list[Target]:
+    if style.hunt < 0:
+        return []
+    wall = view.get("wall", 0)
+    reach = style.hunt + (1 if view["phase"] == "claim" else 0)
+    # each missing card takes a few turns to come: no point late in the hand
+    reach = min(reach, wall // 8 + (1 if view["phase"] == "claim" else 0))
+    if reach <= 0:
+        return []
+    own, rnd = _winds(view, seat)
+    found = targets(hand, melds, own, rnd, unseen, reach)
+    if not found:
+        return []
+    s = shanten(hand, len(melds))
+    extra = 1 if view["phase"] == "claim" else 0
+    # a regular hand already close is only given up for a special as close or closer
+    return [t for t in found if s + 1 + extra >= t.short - 1]
+
+
+def _kong_fits(code: str, target: Target) -> bool:
+    return target.keep[INDEX[code.split()[1]]] >= 3
+
+
+def _off_suit(
+    hand: list[int], melds: list[tuple[str, int, bool]], view: Mapping[str, Any]
+) -> set[int]:
+    """The cards outside the dominating suit when the hand should go one suit, else empty.
+
+    One suit (with honours) multiplies the whole hand by 1.5, without honours by 2.5, for
+    every player (not only the winner): worth a slower hand once a suit has most cards."""
+    suit, off = suit_plan(hand, melds)
+    total = sum(hand) + 3 * len(melds)
+    if off == 0 or off > 4 or total - off < 10:
+        return set()
+    return {t for t in range(27) if hand[t] and t // 9 != suit}
 
 
 def _winds(view: Mapping[str, Any], seat: int) -> tuple[int, int]:
@@ -236,8 +344,152 @@ def _true_declares(
     return [w for w in offered if w in out]
 
 
+def _claim_for_plan(
+    view: Mapping[str, Any],
+    legal: Sequence[str],
+    hand: list[int],
+    melds: list[tuple[str, int, bool]],
+    valuable: set[int],
+    target: Target | None,
+    style: Style,
+) -> str:
+    t = INDEX[view["claim"]["card"]]
+    if target is not None:
+        return _claim_for_target(view, legal, hand, melds, target)
+    if style.one_suit and t < 27:
+        off = _off_suit(hand, melds, view)
+        if off and t // 9 != suit_plan(hand, melds)[0]:
+            return "pass"  # a group outside the suit ends the one-suit plan
+    # A concealed hand close to Mah-Jongg keeps its chows concealed (they score only
+    # concealed) and may still win by wall: no chow claim then.
+    no_chow = (
+        style.concealed and not any(not mc for _, _, mc in melds) and shanten(hand, len(melds)) <= 1
+    )
+    return _claim(view, legal, hand, len(melds), valuable, no_chow)
+
+
+def _claim_for_target(
+    view: Mapping[str, Any],
+    legal: Sequence[str],
+    hand: list[int],
+    melds: list[tuple[str, int, bool]],
+    target: Target,
+) -> str:
+    """Claim the discard only if the group it makes brings the special hand closer."""
+    if target.concealed:
+        return "pass"
+    t = INDEX[view["claim"]["card"]]
+    own, rnd = _winds(view, view["seat"])
+    unseen = _unseen(view, view["seat"], hand)
+    best_code, best_short = "pass", target.short
+    for code in legal:
+        verb = code.split()[0]
+        if verb == "pung" and hand[t] >= 2:
+            used, meld = [t, t], ("pung", t, False)
+        elif verb == "kong" and hand[t] >= 3:
+            used, meld = [t, t, t], ("kong", t, False)
+        elif verb == "chow":
+            cards = [INDEX[x] for x in code.split()[1:]]
+            used = [x for x in cards if x != t]
+            if any(hand[x] < 1 for x in used):
+                continue
+            meld = ("chow", min(cards), False)
+        else:
+            continue
+        for x in used:
+            hand[x] -= 1
+        short = _short_for(target, hand, [*melds, meld], own, rnd, unseen)
+        for x in used:
+            hand[x] += 1
+        if short is not None and short < best_short:
+            best_code, best_short = code, short
+    return best_code
+
+
+def _short_for(
+    target: Target,
+    hand: list[int],
+    melds: Sequence[tuple[str, int, bool]],
+    own: int,
+    rnd: int,
+    unseen: list[int],
+) -> int | None:
+    best: int | None = None
+    for pat in target.hand.patterns(own, rnd):
+        got = fit(pat, hand, melds, unseen)
+        if got is not None and (best is None or got[0] < best):
+            best = got[0]
+    return best
+
+
+def _lookahead(
+    hand: list[int],
+    melds: list[tuple[str, int, bool]],
+    view: Mapping[str, Any],
+    seat: int,
+    unseen: list[int],
+    allowed: set[int],
+    style: Style,
+) -> int:
+    """The discard whose next draw is worth most on average (strong's one-card lookahead).
+
+    Each candidate (the few best by shanten) is followed by every live card, weighted by
+    its unseen copies; the hand after the draw is valued as the better of a regular hand
+    (a little value, discounted per card short) and the target special (its score,
+    discounted harder per card short)."""
+    m = len(melds)
+    own, rnd = _winds(view, seat)
+    valuable = _value_tiles(view, seat)
+    after = {t: _after(hand, m, t) for t in allowed}
+    best_s = min(after.values())
+    cands = [t for t in allowed if after[t] <= best_s + 1]
+    if len(cands) == 1:
+        return cands[0]
+    tgts = _targets_in_reach(view, seat, hand, melds, unseen, style)[:3]
+    live = sum(unseen)
+    ranked = []
+    for d in cands:
+        hand[d] -= 1
+        total = 0.0
+        for t in range(NUM_KINDS):
+            if not unseen[t]:
+                continue
+            hand[t] += 1
+            total += unseen[t] * _worth(hand, melds, own, rnd, unseen, tgts)
+            hand[t] -= 1
+        hand[d] += 1
+        ranked.append((-total / max(1, live), -_keep_value(d, hand, valuable), d))
+    ranked.sort()
+    return ranked[0][2]
+
+
+_REGULAR = 60.0  # about what a regular Mah-Jongg brings (payments + the hand)
+
+
+def _worth(
+    hand: list[int],
+    melds: list[tuple[str, int, bool]],
+    own: int,
+    rnd: int,
+    unseen: list[int],
+    tgts: Sequence[Target],
+) -> float:
+    s = shanten(hand, len(melds))
+    v = _REGULAR * 0.3 ** max(0, s + 1)
+    for tgt in tgts:
+        short = _short_for(tgt, hand, melds, own, rnd, unseen)
+        if short is not None:
+            v = max(v, tgt.value * 0.12 ** max(0, short))
+    return v
+
+
 def _claim(
-    view: Mapping[str, Any], legal: Sequence[str], hand: list[int], m: int, valuable: set[int]
+    view: Mapping[str, Any],
+    legal: Sequence[str],
+    hand: list[int],
+    m: int,
+    valuable: set[int],
+    no_chow: bool = False,
 ) -> str:
     t = INDEX[view["claim"]["card"]]
     s0 = shanten(hand, m)
@@ -251,7 +503,7 @@ def _claim(
         if s < best_s or (s == best_s and t in valuable):
             best_code, best_s = "pung", s
     for code in legal:
-        if not code.startswith("chow "):
+        if not code.startswith("chow ") or no_chow:
             continue
         cards = [INDEX[x] for x in code.split()[1:]]
         if any(hand[x] < 1 for x in cards if x != t):
@@ -354,3 +606,76 @@ def hint(view: Mapping[str, Any], legal: Sequence[str]) -> tuple[str, str]:
             )
         return code, Text("Discard {card}: keeps you {away}", card=_tile(words[1]), away=_away(s))
     return code, Text("The AI's choice here")
+
+
+# ----- the other levels ---------------------------------------------------------------------
+
+
+def easy(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """A beginner: goes out when it can and knows what brings a hand closer, but claims
+    every pung and kong it can (even when that breaks up its hand), keeps its honours
+    (discards them last, as newcomers treasure the pretty cards), never plays for value or
+    a special hand, never calls a standing hand and ignores what the others discard
+    (which cards are still live)."""
+    legal = list(legal)
+    if not legal:
+        raise ValueError("no legal action")
+    if len(legal) == 1:
+        return legal[0]
+    seat = view["seat"]
+    phase = view["phase"]
+    if phase == "prelude":
+        kongs = [c for c in legal if c.startswith("kong ")]
+        return kongs[0] if kongs else "pass"
+    hand = _counts(view["hand"])
+    melds = _melds(view, seat)
+    if "mahjong" in legal and _really_mahjong(view, seat, hand, melds):
+        return "mahjong"
+    m = len(melds)
+    if phase == "claim":
+        t = INDEX[view["claim"]["card"]]
+        for verb in ("kong", "pung"):
+            if verb in legal and hand[t] >= (3 if verb == "kong" else 2):
+                return verb
+        # a chow only when it plainly helps (a beginner sees a run being finished)
+        s0 = shanten(hand, m)
+        for code in legal:
+            if code.startswith("chow "):
+                cards = [INDEX[x] for x in code.split()[1:]]
+                used = [x for x in cards if x != t]
+                if any(hand[x] < 1 for x in used):
+                    continue
+                for x in used:
+                    hand[x] -= 1
+                s = shanten(hand, m + 1)
+                for x in used:
+                    hand[x] += 1
+                if s < s0:
+                    return code
+        return "pass"
+    for code in legal:
+        if code.split()[0] in ("kong", "extend"):
+            return code
+    allowed = [INDEX[c.split()[1]] for c in legal if c.startswith("discard ")]
+    if not allowed:
+        return rng.choice(legal)
+    after = {t: _after(hand, m, t) for t in allowed}
+    best = min(after.values())
+    suited = [t for t in allowed if t < 27]
+    # honours last: a suited card unless every suited discard costs two cards or more
+    pool = [t for t in suited if after[t] <= best + 1] or allowed
+    low = min(after[t] for t in pool)
+    return f"discard {CODES[rng.choice(sorted(t for t in pool if after[t] == low))]}"
+
+
+STRONG = Style(hunt=4, lookahead=True)
+
+
+def strong(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """Normal's plans, with each discard weighed by a one-card lookahead: every live card
+    that could come next, weighted by its unseen copies, valued as the better of the
+    regular hand and the special hand in reach (only when there is a real choice)."""
+    return play(view, legal, rng, STRONG)
+
+
+LEVELS = {"easy": easy, "strong": strong}

@@ -23,8 +23,6 @@ from bot.games.mushi.rules import (
     capture_choices,
     card_points,
     hand_four_months,
-    wild_duty_applies,
-    wild_targets,
 )
 from bot.i18n import Text
 
@@ -34,6 +32,33 @@ RISK = 1.5  # weight of what the opponent's next play may take from the table we
 FLIP = 0.3  # weight of this turn's flip, in expectation
 FUTURE = 0.8  # weight of our best capture next turn, if the opponent leaves it to us
 COMBO = 0.8  # weight of progress towards (or denial of) a combination
+
+
+def _by_month(table: Sequence[str]) -> dict[int, list[str]]:
+    """The table's cards by month (the wild is in none: no card pairs it)."""
+    out: dict[int, list[str]] = {}
+    for t in table:
+        if t != WILD:
+            out.setdefault(MONTH[t], []).append(t)
+    return out
+
+
+def _wild_targets(by_month: Mapping[int, Sequence[str]]) -> list[str]:
+    """:func:`wild_targets` from a table already split by month (order aside)."""
+    return [t for cs in by_month.values() if len(cs) != 3 for t in cs if t not in RAIN_CARDS]
+
+
+def _choices(code: str, by_month: Mapping[int, Sequence[str]]) -> list[tuple[str, ...]]:
+    """:func:`capture_choices` from a table already split by month (order aside)."""
+    if code == WILD:
+        targets = _wild_targets(by_month)
+        return [(t,) for t in targets] if targets else [()]
+    matches = by_month.get(MONTH[code])
+    if not matches:
+        return [()]
+    if len(matches) == 2:
+        return [(m,) for m in matches]
+    return [tuple(matches)]
 
 
 class _Position:
@@ -123,10 +148,7 @@ class _Position:
 
     def _risk(self, table: Sequence[str], flipped: str | None) -> float:
         unseen = len(self.unseen) - (flipped is not None)
-        by_month: dict[int, list[str]] = {}
-        for t in table:
-            if t != WILD:
-                by_month.setdefault(MONTH[t], []).append(t)
+        by_month = _by_month(table)
         options: list[tuple[float, float]] = []
         for month, cards in by_month.items():
             mates = self.unseen_by_month.get(month, 0)
@@ -137,7 +159,7 @@ class _Position:
                 taken = cards if len(cards) == 3 else [max(cards, key=card_points)]
                 options.append((self.value(taken), p))
         if self.wild_unseen and flipped != WILD:
-            targets = wild_targets(table)
+            targets = _wild_targets(by_month)
             if targets:
                 best = max(self.value((t,)) for t in targets)
                 options.append((best, self.p_opp_holds(1, unseen)))
@@ -150,7 +172,13 @@ class _Position:
         return expected
 
     # ----- simulation ---------------------------------------------------------------------------
-    def flip_outcome(self, flip: str, table: list[str], last: bool) -> tuple[float, list[str]]:
+    def flip_outcome(
+        self,
+        flip: str,
+        table: list[str],
+        last: bool,
+        by_month: Mapping[int, Sequence[str]] | None = None,
+    ) -> tuple[float, list[str]]:
         """What flipping ``flip`` onto ``table`` takes (best choice) and the table after."""
         if flip == WILD and last:
             rain = [t for t in table if t in RAIN_CARDS]
@@ -158,15 +186,18 @@ class _Position:
                 best = max(rain, key=card_points)
                 return self.value([WILD, best]), [t for t in table if t != best]
             return self.value([WILD]), table
+        if by_month is None:
+            by_month = _by_month(table)
         if flip == WILD:
-            targets = wild_targets(table)
+            targets = _wild_targets(by_month)
             if not targets:
                 return -0.5, [*table, WILD]  # the opponent's flip will take it
             best = max(targets, key=lambda t: self.value([t]))
             return self.value([WILD, best]), [t for t in table if t != best]
-        if wild_duty_applies(flip, table):
+        if WILD in table and flip not in RAIN_CARDS and len(by_month.get(MONTH[flip], ())) != 3:
+            # The flip must take the wild (wild_duty_applies).
             return self.value([flip, WILD]), [t for t in table if t != WILD]
-        choices = capture_choices(flip, table)
+        choices = _choices(flip, by_month)
         took = max(choices, key=self.value)
         if not took:
             return 0.0, [*table, flip]
@@ -180,8 +211,9 @@ class _Position:
             return self._future_cache[key]
         unseen = len(self.unseen) - (flipped is not None)
         best = 0.0
+        by_month = _by_month(table)
         for h in hand:
-            for took in capture_choices(h, table):
+            for took in _choices(h, by_month):
                 if not took:
                     continue
                 mates = self.unseen_by_month.get(MONTH[took[0]], 0)
@@ -206,10 +238,18 @@ class _Position:
             return gain - RISK * self.risk(table, None) + FUTURE * self.future(table, hand, None)
         last = self.stock_count == 1
         total = 0.0
+        # Flips of one month leave the same table, and risk and future read only the
+        # flip's month: those terms are worked out once per month.
+        tails: dict[int, float] = {}
+        by_month = _by_month(table)
         for flip in self.unseen:
-            flip_gain, after = self.flip_outcome(flip, table, last)
-            total += FLIP * flip_gain - RISK * self.risk(after, flip)
-            total += FUTURE * self.future(after, hand, flip)
+            flip_gain, after = self.flip_outcome(flip, table, last, by_month)
+            month = 0 if flip == WILD else MONTH[flip]
+            tail = tails.get(month)
+            if tail is None:
+                tail = FUTURE * self.future(after, hand, flip) - RISK * self.risk(after, flip)
+                tails[month] = tail
+            total += FLIP * flip_gain + tail
         return gain + total / len(self.unseen)
 
 
@@ -351,8 +391,11 @@ def choose_easy(view: Mapping[str, Any], legal: Sequence[str], rng: random.Rando
     return choose(view, legal, rng)
 
 
-#: No ``strong`` level yet: a determinized Monte Carlo search with greedy playouts (commit
-#: ebee324) lost to ``normal`` (40-45 % of 6-hand matches), whose expectimax over the flip
-#: and the opponent's reply already weighs the unseen cards; a game without a level plays
-#: ``normal`` for it.
-LEVELS = {"easy": choose_easy}
+def choose_strong(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """The strong AI: normal's play, and an exact search of the hand's end (``strong.py``)."""
+    from bot.games.mushi.strong import choose_strong as search
+
+    return search(view, legal, rng)
+
+
+LEVELS = {"easy": choose_easy, "strong": choose_strong}

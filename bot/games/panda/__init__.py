@@ -46,7 +46,7 @@ from typing import Any
 
 from bot.engine.core import replayer
 from bot.engine.spec import GameSpec
-from bot.games.panda.ai import choose, hint
+from bot.games.panda.ai import LEVELS, choose, hint
 from bot.games.panda.cards import card_name
 from bot.games.panda.combos import Combo, beats, classify, readings
 from bot.games.panda.rules import PandaOptions, PandaState, describe, new_game
@@ -78,6 +78,7 @@ SPEC: GameSpec[PandaView] = GameSpec(
     new_game=new_game,
     replay=replay,
     choose=choose,
+    levels=LEVELS,
     controls=controls,
     describe=describe,
     hint=hint,

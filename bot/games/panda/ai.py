@@ -31,7 +31,7 @@ from bot.games.panda.combos import (
     plays_on,
     readings,
 )
-from bot.games.panda.rules import DIRECTIONS, combo_code
+from bot.games.panda.rules import DIRECTIONS, combo_code, parse_play
 from bot.i18n.text import Text
 
 ROYALS = ("B", "G", "E", "M")
@@ -366,8 +366,21 @@ def _turn_choice(
     partner_on_top = view.get("top_seat") is not None and view["top_seat"] % 2 == seat % 2
     if partner_on_top and "pass" in legal:
         return "pass"
-    urgency = _urgency(view, seat)
-    best_code, best_score = None, None
+    scored = answer_scores(view, hand, cands, base)
+    best = min(range(len(scored)), key=lambda i: scored[i][0])
+    best_score, best_code = scored[best]
+    if "pass" not in legal:
+        return best_code
+    threshold = 0.15 + _urgency(view, seat)
+    return best_code if best_score <= threshold else "pass"
+
+
+def answer_scores(
+    view: Mapping[str, Any], hand: list[str], cands: list[tuple[Combo, str]], base: float
+) -> list[tuple[float, str]]:
+    """Each candidate answer to the lying combination with normal's penalty (lower is
+    better; normal passes when the best is above ``0.15 + urgency``)."""
+    out: list[tuple[float, str]] = []
     for combo, code in cands:
         after = hand_cost(_remove(hand, combo.cards))
         delta = after - base
@@ -380,23 +393,28 @@ def _turn_choice(
             penalty += 1.2 + max(0.0, pts / 20) * 2
         elif combo.kind == SINGLE and combo.value >= 13:
             penalty += 0.5
-        if best_score is None or penalty < best_score:
-            best_code, best_score = code, penalty
-    assert best_code is not None and best_score is not None
-    if "pass" not in legal:
-        return best_code
-    threshold = 0.15 + urgency
-    return best_code if best_score <= threshold else "pass"
+        out.append((penalty, code))
+    return out
 
 
 def _lead_choice(
     view: Mapping[str, Any], hand: list[str], cands: list[tuple[Combo, str]], base: float
 ) -> str:
+    scored = lead_scores(view, hand, cands, base)
+    best = min(range(len(scored)), key=lambda i: scored[i][0])
+    return scored[best][1]
+
+
+def lead_scores(
+    view: Mapping[str, Any], hand: list[str], cands: list[tuple[Combo, str]], base: float
+) -> list[tuple[float, str]]:
+    """Each candidate lead with normal's score (lower is better); the strong level searches
+    among the best few of them."""
     seat = view["seat"]
     counts = view["hand_counts"]
     partner = (seat + 2) % 4
     calls = view.get("calls", [False] * 4)
-    best_code, best_score = None, None
+    out: list[tuple[float, str]] = []
     for combo, code in cands:
         if combo.kind == CAT_LEAD:
             if counts[partner] == 0:
@@ -418,10 +436,106 @@ def _lead_choice(
                 score += 0.8
             if len(rest) and hand_cost(rest) <= 0.0:
                 score -= 1.0  # what remains wins by itself
-        if best_score is None or score < best_score:
-            best_code, best_score = code, score
-    assert best_code is not None
-    return best_code
+        out.append((score, code))
+    return out
+
+
+# ----- the easy level -----------------------------------------------------------------------
+# A beginner who knows the rules but not the game: it plays the lowest thing that works,
+# never counts cards, calls on a couple of big cards, passes its three lowest cards
+# (the partner gets junk, an opponent may get the Stork), lays a bomb the moment it can and
+# does not think about whom it gives a Panda trick.
+
+
+def _easy_calls(hand: Sequence[str]) -> bool:
+    """A beginner's call: the Panda and a Mon, or any bomb, look like a sure thing."""
+    if len(hand) < 14:
+        return False
+    mons = sum(1 for c in hand if c[:-1] == "M")
+    return (PANDA in hand and mons >= 1) or bool(_protected(hand))
+
+
+def _easy_pass(view: Mapping[str, Any], hand: list[str], legal: set[str]) -> str:
+    # The three lowest cards in hand order (Cat, Stork, then the naturals upwards), left first.
+    given = view.get("given") or {}
+    chosen = set(given.values())
+    for d in ("left", "right", "partner"):
+        if d in given:
+            continue
+        for c in hand:
+            code = f"give {d} {c}"
+            if c not in chosen and code in legal:
+                return code
+    return sorted(c for c in legal if c != "call")[0]
+
+
+def _easy_value(combo: Combo) -> tuple[int, float, int]:
+    return (1 if combo.kind in (AMBUSH, KINGDOM) else 0, combo.value, -combo.length)
+
+
+def choose_easy(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """The ``easy`` level: a beginner's play (see above). Deterministic."""
+    if not legal:
+        return ""
+    seat = view["seat"]
+    hand = list(view.get("hand") or [])
+    legal_set = set(legal)
+    in_turn = seat in view.get("to_act", [])
+    if view["phase"] == "passing":
+        if not in_turn:
+            return ""
+        return _easy_pass(view, hand, legal_set)
+    if "call" in legal_set and in_turn and _easy_calls(hand):
+        return "call"
+    pending = view.get("pending")
+    if in_turn and pending and pending["seat"] == seat:
+        if pending["kind"] == "wish":
+            held = {c[:-1] for c in hand}
+            return "wish M" if "M" not in held and "wish M" in legal_set else "wish none"
+        return sorted(c for c in legal if c.startswith("gift"))[0]
+    plays: list[tuple[Combo, str]] = []
+    for code in legal:
+        if code.startswith("play "):
+            parsed = parse_play(code.split()[1:])
+            options = [o for o in readings(parsed.cards) if parsed.catfish in (None, o.catfish)]
+            if options:
+                plays.append((options[0], code))
+    if not in_turn:
+        # Bombs go down the moment they can, on anyone's trick.
+        return plays[0][1] if plays else ""
+    if not plays:
+        return "pass" if "pass" in legal_set else sorted(legal)[0]
+    for combo, code in plays:
+        if combo.length == len(hand):
+            return code
+    top = _top_combo(view)
+    if top is None:
+        # Leads the lowest single; the Panda only when nothing else is left.
+        singles = [
+            (c, code) for c, code in plays if c.kind in (SINGLE, CAT_LEAD) and not c.is_panda
+        ]
+        pool = singles or plays
+        return min(pool, key=lambda p: (p[0].kind == CAT_LEAD, _easy_value(p[0])))[1]
+    top_seat = view.get("top_seat")
+    if (
+        top_seat is not None
+        and top_seat % 2 == seat % 2
+        and top.value >= 11
+        and "pass" in legal_set
+    ):
+        return "pass"  # it sees a high card from its partner; a low one it beats
+    return min(plays, key=lambda p: _easy_value(p[0]))[1]
+
+
+def choose_strong(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """The ``strong`` level: normal play, with a determinized search of the decisions
+    that matter (:mod:`bot.games.panda.strong`)."""
+    from bot.games.panda.strong import choose_strong as search
+
+    return search(view, legal, rng)
+
+
+LEVELS = {"easy": choose_easy, "strong": choose_strong}
 
 
 # ----- hints --------------------------------------------------------------------------------
