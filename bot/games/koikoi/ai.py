@@ -258,7 +258,6 @@ def _decide(view: Mapping[str, Any]) -> str:
 #: Playouts per answer when weighing Koi-Koi against stopping (a few milliseconds; the
 #: decision comes a few times a round, and 32 left its verdict noisy).
 DECIDE_SAMPLES = 96
-DECIDE_SMART = False
 
 
 def _koikoi_or_stop(view: Mapping[str, Any], rng: random.Random) -> str:
@@ -271,7 +270,7 @@ def _koikoi_or_stop(view: Mapping[str, Any], rng: random.Random) -> str:
     weighed, each playout judged by the match). The rule of thumb (:func:`_decide`)
     settles ties. Deterministic for given dice (a fixed number of playouts)."""
     from bot.engine.search import Budget, determinized_choice
-    from bot.games.koikoi.strong import copy_round, playout_value, sample_round, sample_round_smart
+    from bot.games.koikoi.strong import copy_round, playout_value, sample_round
 
     rule = _decide(view)
     me = view["seat"]
@@ -286,7 +285,7 @@ def _koikoi_or_stop(view: Mapping[str, Any], rng: random.Random) -> str:
         view,
         ["stop", "koikoi"],
         random.Random(rng.getrandbits(64)),
-        sample=sample_round_smart if DECIDE_SMART else sample_round,
+        sample=sample_round,
         playout=playout_value(view, match_chances=True),
         copy=copy_round,
         budget=Budget(samples=DECIDE_SAMPLES, seconds=None),
