@@ -33,6 +33,7 @@ import math
 import multiprocessing
 import random
 import statistics
+import sys
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -184,19 +185,40 @@ def run_arena(
     seed: int = 1,
     processes: int = 1,
     options: Mapping[str, Any] | None = None,
+    progress: int = 0,
 ) -> dict[str, Any]:
-    """Play ``deals`` deals of ``a`` against ``b`` and return the figures (see module doc)."""
+    """Play ``deals`` deals of ``a`` against ``b`` and return the figures (see module doc).
+
+    With ``progress`` N, every N deals a line on stderr says how many are done and A's win
+    rate so far (a long arena on a loaded machine shows where it stands)."""
     spec = game_spec(game)
     resolve_level(game, a), resolve_level(game, b)  # unknown levels fail before any work
     options = dict(options or {})
     spec.parse_options(options)
     jobs = [(game, a, b, str(seed), d, options) for d in range(deals)]
     started = time.perf_counter()
+    outcomes: list[DealOutcome] = []
+
+    def done(outcome: DealOutcome) -> None:
+        outcomes.append(outcome)
+        if progress and len(outcomes) % progress == 0:
+            win = statistics.fmean(o.win for o in outcomes)
+            print(
+                f"arena {game} {a}-{b}: {len(outcomes)}/{deals} deals, A's win rate {win:.1%}"
+                f" ({time.perf_counter() - started:.0f} s)",
+                file=sys.stderr,
+                flush=True,
+            )
+
     if processes > 1:
         with multiprocessing.get_context("fork").Pool(processes) as pool:
-            outcomes = pool.map(play_deal, jobs, chunksize=max(1, deals // (processes * 8)))
+            # imap keeps the deals' order (the figures do not depend on the processes).
+            chunk = max(1, min(deals // (processes * 8), progress or deals))
+            for outcome in pool.imap(play_deal, jobs, chunksize=chunk):
+                done(outcome)
     else:
-        outcomes = [play_deal(job) for job in jobs]
+        for job in jobs:
+            done(play_deal(job))
     elapsed = time.perf_counter() - started
     win, win_lo, win_hi = mean_ci([o.win for o in outcomes])
     diff, diff_lo, diff_hi = mean_ci([o.diff for o in outcomes])

@@ -42,7 +42,7 @@ from bot.games.koikoi.rules import (
 )
 
 View = Mapping[str, Any]
-BUDGET = Budget(samples=64, seconds=0.2)
+BUDGET = Budget(samples=32, seconds=0.2)
 #: Round points (mean over the playouts) by which an action must beat the normal AI's
 #: choice to replace it: greedy playouts misjudge plays that normal's risk and denial
 #: terms get right, so only a clear gain overrules it (0.3 lost to normal: 39 %; 1.5: 48 %).
