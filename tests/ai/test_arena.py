@@ -137,3 +137,16 @@ def test_the_decision_time_has_a_cpu_figure_beside_the_wall_clock(monkeypatch) -
     assert spinner["cpu_median_ms"] >= 2.0 and spinner["median_ms"] >= 2.0
     assert sleeper["cpu_p99_ms"] <= sleeper["p99_ms"] and spinner["cpu_p99_ms"] >= 2.0
     assert "CPU time" in arena.format_report(r)
+
+
+def test_progress_lines_go_to_stderr_and_change_no_figure(capsys) -> None:
+    quiet = arena.run_arena("koikoi", "greedy", "random", deals=4, seed=5)
+    capsys.readouterr()
+    loud = arena.run_arena("koikoi", "greedy", "random", deals=4, seed=5, progress=2)
+    out, err = capsys.readouterr()
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert [line.split(": ")[1].split(",")[0] for line in lines] == ["2/4 deals", "4/4 deals"]
+    assert lines[-1].startswith("arena koikoi greedy-random:")
+    assert f"{loud['win_rate_a']:.1%}" in lines[-1]
+    assert _without_timing(loud) == _without_timing(quiet)
