@@ -1,11 +1,13 @@
 """Koi-Koi's ``strong`` AI: determinized Monte Carlo over the seat's own view.
 
 Each determinization deals the cards this seat has not seen (the opponent's hand and the
-stack) at random from exactly those cards; every candidate is then played out to the end
-of the round by a fast greedy policy for both seats (each stops at its first yaku, as the
-normal AI mostly does), so a ``koikoi`` is judged by what the rest of the round really
-brings: our bigger score, or the opponent's yaku first. The outcome is the round's points
-for us minus the opponent's; in the last round it is the match won or lost.
+stack) at random from exactly those cards; every candidate (the normal AI's best few plays)
+is then played out to the end of the round by a fast normal-like policy for both seats
+(:func:`_policy_play`: make a yaku, deny one, else the most valuable capture; each seat
+stops at its first yaku, as the normal AI mostly does). The outcome is the round's points
+for us minus the opponent's; in the last round it is the match won or lost. Koi-Koi or
+stop is the normal AI's call, which plays the round out itself (with greedy playouts,
+judged by the match the lead leaves: ``playout_value(view, match_chances=True)``).
 """
 
 from __future__ import annotations
