@@ -375,6 +375,13 @@ def bench_arena(argv: list[str]) -> int:
         help="a game option (e.g. hands=6 for shorter Mushi matches); default options otherwise",
     )
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    parser.add_argument(
+        "--progress",
+        type=int,
+        default=0,
+        metavar="N",
+        help="every N deals, a line on stderr: deals done and A's win rate so far (0: none)",
+    )
     args = parser.parse_args(argv)
     from bot.games import GAME_NAMES
 
@@ -387,7 +394,14 @@ def bench_arena(argv: list[str]) -> int:
     try:
         options = dict(arena.parse_option(o) for o in args.option)
         result = arena.run_arena(
-            args.game, args.a, args.b, args.deals, args.seed, args.processes, options
+            args.game,
+            args.a,
+            args.b,
+            args.deals,
+            args.seed,
+            args.processes,
+            options,
+            progress=args.progress,
         )
     except ValueError as e:
         print(str(e), file=sys.stderr)

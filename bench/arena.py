@@ -15,7 +15,11 @@ averaged, so the correlated pair counts once):
 
 - A's win rate: matches won by A (mean score of A's seats above B's), ties half;
 - the mean score difference per deal (A's seats' mean minus B's, per match);
-- the decision time of each level, median and p99 (ms, every ``choose`` call).
+- the decision time of each level, median and p99 (ms, every ``choose`` call), both
+  wall-clock (``median_ms``/``p99_ms``) and CPU time of the calling thread
+  (``cpu_median_ms``/``cpu_p99_ms``, ``time.thread_time()``): on a loaded machine the
+  wall clock also counts the time other processes held the core, the CPU time does not,
+  so it is the figure to hold against a per-decision budget "on one core".
 
 Levels are ``random`` and ``greedy`` (``bench/baselines.py``, bench only) and the game's own
 AI levels (``easy``, ``normal``, ``strong``: :meth:`bot.engine.spec.GameSpec.ai`). The
@@ -29,6 +33,7 @@ import math
 import multiprocessing
 import random
 import statistics
+import sys
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -71,7 +76,8 @@ def rotations(seats: int) -> list[tuple[str, ...]]:
 @dataclass
 class DealOutcome:
     """One deal: A's mean win share over its rotations, the mean score difference, and
-    every decision time of each level (ms)."""
+    every decision time of each level (ms): wall-clock in ``times``, the thread's CPU time
+    in ``cpu_times``."""
 
     win: float
     diff: float
@@ -79,6 +85,7 @@ class DealOutcome:
     ties: int = 0
     losses: int = 0
     times: dict[str, list[float]] = field(default_factory=dict)
+    cpu_times: dict[str, list[float]] = field(default_factory=dict)
 
 
 def play_match(
@@ -88,30 +95,41 @@ def play_match(
     options: Mapping[str, Any],
     rng: random.Random,
     times: Sequence[list[float]],
+    cpu_times: Sequence[list[float]] | None = None,
 ) -> State:
-    """One whole match; ``players[s]`` plays seat ``s``; decision times go to ``times[s]``.
+    """One whole match; ``players[s]`` plays seat ``s``; decision times go to ``times[s]``
+    (wall clock) and ``cpu_times[s]`` (the thread's CPU time), both in ms.
 
     Like the host: seats that may act out of turn are asked first ("" = nothing now), then
     the first seat with a pending decision."""
     state = spec.new_game(seed, [f"Seat {s}" for s in range(spec.seats)], dict(options))
+    cpu = cpu_times if cpu_times is not None else [[] for _ in range(spec.seats)]
     while not state.is_over:
         acted = False
         for seat in state.may_act:
-            code = _ask(state, seat, players[seat], rng, times[seat])
+            code = _ask(state, seat, players[seat], rng, times[seat], cpu[seat])
             if code:
                 state.apply(seat, code)
                 acted = True
                 break
         if not acted:
             seat = state.to_act[0]
-            state.apply(seat, _ask(state, seat, players[seat], rng, times[seat]))
+            state.apply(seat, _ask(state, seat, players[seat], rng, times[seat], cpu[seat]))
     return state
 
 
-def _ask(state: State, seat: int, player: Level, rng: random.Random, times: list[float]) -> str:
+def _ask(
+    state: State,
+    seat: int,
+    player: Level,
+    rng: random.Random,
+    times: list[float],
+    cpu_times: list[float],
+) -> str:
     view, legal = state.view(seat), state.legal_actions(seat)
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.thread_time()
     code = player(view, legal, rng)
+    cpu_times.append((time.thread_time() - cpu_started) * 1000)
     times.append((time.perf_counter() - started) * 1000)
     return code
 
@@ -121,12 +139,14 @@ def play_deal(args: tuple[str, str, str, str, int, Mapping[str, Any]]) -> DealOu
     game, a, b, seed, deal, options = args
     spec = game_spec(game)
     level = {"a": resolve_level(game, a), "b": resolve_level(game, b)}
-    out = DealOutcome(win=0.0, diff=0.0, times={a: [], b: []})
+    out = DealOutcome(win=0.0, diff=0.0, times={a: [], b: []}, cpu_times={a: [], b: []})
     rots = rotations(spec.seats)
     for r, rot in enumerate(rots):
         times = [out.times[a if who == "a" else b] for who in rot]
+        cpu = [out.cpu_times[a if who == "a" else b] for who in rot]
         rng = random.Random(f"arena|{seed}|{deal}|{r}")
-        state = play_match(spec, f"{seed}|{deal}", [level[who] for who in rot], options, rng, times)
+        players = [level[who] for who in rot]
+        state = play_match(spec, f"{seed}|{deal}", players, options, rng, times, cpu)
         scores = state.scores
         mean_a = statistics.fmean(scores[s] for s, who in enumerate(rot) if who == "a")
         mean_b = statistics.fmean(scores[s] for s, who in enumerate(rot) if who == "b")
@@ -165,33 +185,60 @@ def run_arena(
     seed: int = 1,
     processes: int = 1,
     options: Mapping[str, Any] | None = None,
+    progress: int = 0,
 ) -> dict[str, Any]:
-    """Play ``deals`` deals of ``a`` against ``b`` and return the figures (see module doc)."""
+    """Play ``deals`` deals of ``a`` against ``b`` and return the figures (see module doc).
+
+    With ``progress`` N, every N deals a line on stderr says how many are done and A's win
+    rate so far (a long arena on a loaded machine shows where it stands)."""
     spec = game_spec(game)
     resolve_level(game, a), resolve_level(game, b)  # unknown levels fail before any work
     options = dict(options or {})
     spec.parse_options(options)
     jobs = [(game, a, b, str(seed), d, options) for d in range(deals)]
     started = time.perf_counter()
+    outcomes: list[DealOutcome] = []
+
+    def done(outcome: DealOutcome) -> None:
+        outcomes.append(outcome)
+        if progress and len(outcomes) % progress == 0:
+            win = statistics.fmean(o.win for o in outcomes)
+            print(
+                f"arena {game} {a}-{b}: {len(outcomes)}/{deals} deals, A's win rate {win:.1%}"
+                f" ({time.perf_counter() - started:.0f} s)",
+                file=sys.stderr,
+                flush=True,
+            )
+
     if processes > 1:
         with multiprocessing.get_context("fork").Pool(processes) as pool:
-            outcomes = pool.map(play_deal, jobs, chunksize=max(1, deals // (processes * 8)))
+            # imap keeps the deals' order (the figures do not depend on the processes).
+            chunk = max(1, min(deals // (processes * 8), progress or deals))
+            for outcome in pool.imap(play_deal, jobs, chunksize=chunk):
+                done(outcome)
     else:
-        outcomes = [play_deal(job) for job in jobs]
+        for job in jobs:
+            done(play_deal(job))
     elapsed = time.perf_counter() - started
     win, win_lo, win_hi = mean_ci([o.win for o in outcomes])
     diff, diff_lo, diff_hi = mean_ci([o.diff for o in outcomes])
     times: dict[str, list[float]] = {}
+    cpu_times: dict[str, list[float]] = {}
     for o in outcomes:
         for name, ts in o.times.items():
             times.setdefault(name, []).extend(ts)
+        for name, ts in o.cpu_times.items():
+            cpu_times.setdefault(name, []).extend(ts)
     decision = {}
     for name, ts in times.items():
         ts.sort()
+        cts = sorted(cpu_times.get(name, []))
         decision[name] = {
             "decisions": len(ts),
             "median_ms": round(statistics.median(ts), 3) if ts else 0.0,
             "p99_ms": round(percentile(ts, 0.99), 3),
+            "cpu_median_ms": round(statistics.median(cts), 3) if cts else 0.0,
+            "cpu_p99_ms": round(percentile(cts, 0.99), 3),
         }
     return {
         "game": game,
@@ -244,6 +291,10 @@ def format_report(r: Mapping[str, Any]) -> str:
         lines.append(
             f"  decision time {name:<15} median {d['median_ms']:.3f} ms, p99 {d['p99_ms']:.3f}"
             f" ms ({d['decisions']} decisions)"
+        )
+        lines.append(
+            f"    CPU time {'':<18} median {d['cpu_median_ms']:.3f} ms,"
+            f" p99 {d['cpu_p99_ms']:.3f} ms"
         )
     lines.append(f"  ({r['seconds']} s)")
     return "\n".join(lines)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -102,3 +103,50 @@ def test_the_command_line_prints_one_json_object() -> None:
         timeout=300,
     )
     assert bad.returncode == 2 and "Unknown game 'chess'" in bad.stderr
+
+
+def _sleeper(view, legal, rng) -> str:
+    """Waits without working: wall-clock time, next to no CPU time."""
+    time.sleep(0.002)
+    return legal[0]
+
+
+def _spinner(view, legal, rng) -> str:
+    """Works 2 ms of this thread's CPU time, however long the wall clock takes."""
+    until = time.thread_time() + 0.002
+    while time.thread_time() < until:
+        pass
+    return legal[0]
+
+
+def test_the_decision_time_has_a_cpu_figure_beside_the_wall_clock(monkeypatch) -> None:
+    """A level that sleeps costs wall-clock time but no CPU time; a level that computes costs
+    CPU time: the arena reports both, per level (``cpu_median_ms``/``cpu_p99_ms``)."""
+    levels = {"sleeper": _sleeper, "spinner": _spinner}
+    monkeypatch.setattr(arena, "resolve_level", lambda game, name: levels[name])
+    outcome = arena.play_deal(("koikoi", "sleeper", "spinner", "4", 0, {}))
+    assert set(outcome.cpu_times) == {"sleeper", "spinner"}
+    for name in levels:
+        walls, cpus = outcome.times[name], outcome.cpu_times[name]
+        assert len(cpus) == len(walls) > 0
+        # The CPU time is measured inside the wall-clock interval, so never exceeds it.
+        assert all(c <= w + 0.01 for c, w in zip(cpus, walls, strict=True))
+    r = arena.run_arena("koikoi", "sleeper", "spinner", deals=1, seed=4)
+    sleeper, spinner = r["decision_ms"]["sleeper"], r["decision_ms"]["spinner"]
+    assert sleeper["median_ms"] >= 2.0 and sleeper["cpu_median_ms"] < 1.0
+    assert spinner["cpu_median_ms"] >= 2.0 and spinner["median_ms"] >= 2.0
+    assert sleeper["cpu_p99_ms"] <= sleeper["p99_ms"] and spinner["cpu_p99_ms"] >= 2.0
+    assert "CPU time" in arena.format_report(r)
+
+
+def test_progress_lines_go_to_stderr_and_change_no_figure(capsys) -> None:
+    quiet = arena.run_arena("koikoi", "greedy", "random", deals=4, seed=5)
+    capsys.readouterr()
+    loud = arena.run_arena("koikoi", "greedy", "random", deals=4, seed=5, progress=2)
+    out, err = capsys.readouterr()
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert [line.split(": ")[1].split(",")[0] for line in lines] == ["2/4 deals", "4/4 deals"]
+    assert lines[-1].startswith("arena koikoi greedy-random:")
+    assert f"{loud['win_rate_a']:.1%}" in lines[-1]
+    assert _without_timing(loud) == _without_timing(quiet)

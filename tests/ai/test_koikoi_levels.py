@@ -12,7 +12,17 @@ from bot.games.hanafuda.cards import ALL_CARDS
 from bot.games.koikoi import SPEC, choose, new_game
 from bot.games.koikoi.ai import choose_easy
 from bot.games.koikoi.rules import KoiKoiState, card_value
-from bot.games.koikoi.strong import _greedy_play, _Round, choose_strong, sample_world
+from bot.games.koikoi.strong import (
+    _counts,
+    _greedy_play,
+    _policy_play,
+    _policy_target,
+    _Round,
+    choose_strong,
+    count_points,
+    hot_cards,
+    sample_world,
+)
 
 FIXED = Budget(samples=6, seconds=None)  # no clock: deterministic
 
@@ -96,17 +106,31 @@ def _engine_greedy(state: KoiKoiState, seat: int) -> str:
     return f"play {card} {target}" if target else f"play {card}"
 
 
-def test_the_fast_playout_ends_rounds_exactly_as_the_rules_do() -> None:
-    """The search's list-based round (no events) against the real state machine."""
+def _engine_policy(state: KoiKoiState, seat: int) -> str:
+    """The normal-like playout policy, driving the real state machine."""
+    if state.phase == "decide":
+        return "stop"
+    mine, theirs = _counts(state.captures[seat]), _counts(state.captures[1 - seat])
+    if state.phase == "choose_flip":
+        return "take " + _policy_target(state.flip_options, mine, theirs)
+    card, target = _policy_play(state.hands[seat], state.board, mine, theirs)
+    return f"play {card} {target}" if target else f"play {card}"
+
+
+@pytest.mark.parametrize("smart", [False, True])
+def test_the_fast_playout_ends_rounds_exactly_as_the_rules_do(smart: bool) -> None:
+    """The search's list-based round (no events) against the real state machine, with
+    either playout policy (greedy, or the normal-like one the strong AI plays on with)."""
+    policy = _engine_policy if smart else _engine_greedy
     checked = 0
     for state, seat in _positions(range(4), every=3):
         view = state.view(seat)
         for code in state.legal_actions(seat):
             world = sample_world(view, random.Random(checked))
-            fast = _Round(world).run(code)
+            fast = _Round(world, smart=smart).run(code)
             world.apply(seat, code)
             while not world.is_over:
-                world.apply(world.current, _engine_greedy(world, world.current))
+                world.apply(world.current, policy(world, world.current))
             end = world.history[-1]
             assert fast == (end["winner"], end["points"]), (view["phase"], code)
             checked += 1
@@ -190,3 +214,32 @@ def test_the_koikoi_call_in_the_last_round_follows_the_match() -> None:
         ahead["scores"][me] = 1
         assert choose(behind, ["koikoi", "stop"], random.Random(2)) == "koikoi"
         assert choose(ahead, ["koikoi", "stop"], random.Random(2)) == "stop"
+
+
+def test_the_hot_cards_are_exactly_those_that_raise_the_yaku_total() -> None:
+    rng = random.Random(11)
+    hot_seen = 0
+    for _ in range(1500):
+        pile = rng.sample(ALL_CARDS, rng.randrange(0, 30))
+        before = count_points(_counts(pile))
+        hot = hot_cards(_counts(pile))
+        for c in ALL_CARDS:
+            if c not in pile:
+                raises = count_points(_counts([*pile, c])) > before
+                assert (c in hot) == raises, (pile, c)
+                hot_seen += raises
+    assert hot_seen > 1000
+
+
+def test_the_playout_policy_makes_a_yaku_before_a_richer_capture_and_denies_one() -> None:
+    """Greedy takes the Crane (a bright) over the Sake cup; the normal-like policy takes
+    the Sake cup when it is our fifth animal (Tane), and, with nothing of ours at stake,
+    the Boar the opponent's Ino-Shika-Cho waits for over the Crane."""
+    board = ["1b", "9a"]
+    hand = ["1p1", "9p1"]
+    mine = _counts(["2a", "4a", "5a", "8a"])  # four animals: a fifth makes Tane
+    assert _greedy_play(hand, board) == ("1p1", None)
+    assert _policy_play(hand, board, mine, _counts([])) == ("9p1", None)
+    theirs = _counts(["6a", "10a"])  # Butterflies and Deer: the Boar completes it
+    assert _policy_play(["1p1", "7p1"], ["7a", "1b"], _counts([]), theirs) == ("7p1", None)
+    assert _greedy_play(["1p1", "7p1"], ["7a", "1b"]) == ("1p1", None)

@@ -1,11 +1,13 @@
 """Koi-Koi's ``strong`` AI: determinized Monte Carlo over the seat's own view.
 
 Each determinization deals the cards this seat has not seen (the opponent's hand and the
-stack) at random from exactly those cards; every candidate is then played out to the end
-of the round by a fast greedy policy for both seats (each stops at its first yaku, as the
-normal AI mostly does), so a ``koikoi`` is judged by what the rest of the round really
-brings: our bigger score, or the opponent's yaku first. The outcome is the round's points
-for us minus the opponent's; in the last round it is the match won or lost.
+stack) at random from exactly those cards; every candidate (the normal AI's best few plays)
+is then played out to the end of the round by a fast normal-like policy for both seats
+(:func:`_policy_play`: make a yaku, deny one, else the most valuable capture; each seat
+stops at its first yaku, as the normal AI mostly does). The outcome is the round's points
+for us minus the opponent's; in the last round it is the match won or lost. Koi-Koi or
+stop is the normal AI's call, which plays the round out itself (with greedy playouts,
+judged by the match the lead leaves: ``playout_value(view, match_chances=True)``).
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from bot.games.koikoi.rules import (
 )
 
 View = Mapping[str, Any]
-BUDGET = Budget(samples=96, seconds=0.2)
+BUDGET = Budget(samples=32, seconds=0.2)
 #: Round points (mean over the playouts) by which an action must beat the normal AI's
 #: choice to replace it: greedy playouts misjudge plays that normal's risk and denial
 #: terms get right, so only a clear gain overrules it (0.3 lost to normal: 39 %; 1.5: 48 %).
@@ -51,6 +53,8 @@ MARGIN = 1.5
 MATCH_POINTS = 30.0
 #: The spread of one round's score difference (normal against greedy players, measured).
 ROUND_SD = 3.7
+#: Whether the search's playouts use the normal-like policy (:func:`_policy_play`).
+SMART = True
 _MAX = 40  # round points beyond this change the match chances no more
 
 
@@ -206,13 +210,121 @@ def _greedy_play(hand: Sequence[str], board: Sequence[str]) -> tuple[str, str | 
     return best[1], best[2]
 
 
+_PLAINS = frozenset(c for c in ALL_CARDS if CLASS[c] == PLAIN) | {SAKE_CUP}
+_RIBBONS = frozenset(c for c in ALL_CARDS if CLASS[c] == RIBBON)
+_ANIMALS = frozenset(c for c in ALL_CARDS if CLASS[c] == ANIMAL)
+_NON_RAIN_BRIGHTS = frozenset(c for c in ALL_CARDS if CLASS[c] == BRIGHT and c != RAIN_MAN)
+_HOT: dict[tuple[bool, ...], frozenset[str]] = {}
+
+
+def hot_cards(counts: Sequence[int]) -> frozenset[str]:
+    """The cards any one of which would raise the yaku total of a pile with ``counts``
+    (a yaku one card away, or a counting yaku already made: each extra card adds a point).
+    Cached by which of the yaku are one card away, so a playout pays a tuple and a lookup."""
+    brights, rain, animals, ribbons, plains, isc, red, blue = counts
+    key = (
+        plains >= 9,
+        ribbons >= 4,
+        animals >= 4,
+        isc == 2,
+        red == 2,
+        blue == 2,
+        brights - rain >= 2,
+        brights - rain >= 3 and not rain,
+    )
+    hot = _HOT.get(key)
+    if hot is None:
+        parts: list[frozenset[str]] = [
+            _PLAINS,
+            _RIBBONS,
+            _ANIMALS,
+            INO_SHIKA_CHO,
+            RED_POETRY_RIBBONS,
+            BLUE_RIBBONS,
+            _NON_RAIN_BRIGHTS,
+            frozenset({RAIN_MAN}),
+        ]
+        hot = _HOT[key] = frozenset().union(*(p for p, on in zip(parts, key, strict=True) if on))
+    return hot
+
+
+#: What the playout policy adds to a capture's card values when it raises the taker's yaku
+#: total (the taker may stop with it) or takes a card the opponent's next yaku needs.
+POLICY_MAKE = 60
+POLICY_DENY = 25
+
+
+def _policy_play(
+    hand: Sequence[str], board: Sequence[str], mine: Sequence[int], theirs: Sequence[int]
+) -> tuple[str, str | None]:
+    """The playouts' policy, normal-like rather than greedy: a capture that makes or raises
+    a yaku first, then one that takes a card the opponent's yaku is waiting for, then the
+    most valuable capture; with nothing to take, lay the cheapest card the opponent does
+    not need (a greedy policy misjudges plays that the normal AI's denial gets right)."""
+    hot_me, hot_opp = hot_cards(mine), hot_cards(theirs)
+    by_month: dict[int, list[str]] = {}
+    for b in board:
+        by_month.setdefault(MONTH[b], []).append(b)
+    best: tuple[int, str, str | None] | None = None
+    for card in hand:
+        same = by_month.get(MONTH[card])
+        option: tuple[int, str, str | None]
+        if not same:
+            option = (-_VALUE[card] - 100 - POLICY_DENY * (card in hot_opp), card, None)
+        else:
+            if len(same) == 2:
+
+                def worth(t: str, card: str = card) -> int:
+                    return (
+                        _VALUE[t]
+                        + POLICY_MAKE * (t in hot_me or card in hot_me)
+                        + POLICY_DENY * (t in hot_opp or card in hot_opp)
+                    )
+
+                target: str | None = max(same, key=worth)
+                taken: Sequence[str] = (target,)  # type: ignore[assignment]
+            else:
+                target, taken = None, same
+            value = _VALUE[card] + sum(map(_VALUE.__getitem__, taken))
+            if card in hot_me or any(t in hot_me for t in taken):
+                value += POLICY_MAKE
+            if card in hot_opp or any(t in hot_opp for t in taken):
+                value += POLICY_DENY
+            option = (value, card, target)
+        if best is None or option[0] > best[0]:
+            best = option
+    assert best is not None
+    return best[1], best[2]
+
+
+def _policy_target(targets: Sequence[str], mine: Sequence[int], theirs: Sequence[int]) -> str:
+    """The policy's pick of two board cards for a flipped card: as :func:`_policy_play`."""
+    hot_me, hot_opp = hot_cards(mine), hot_cards(theirs)
+    return max(
+        targets,
+        key=lambda t: _VALUE[t] + POLICY_MAKE * (t in hot_me) + POLICY_DENY * (t in hot_opp),
+    )
+
+
 class _Round:
     """A fast copy of one round for playouts: plain lists, no events, no checks (the first
     action comes from ``legal`` and the rest from the policy, so all are legal)."""
 
-    __slots__ = ("hands", "board", "stack", "piles", "start", "current", "phase", "flipped")
+    __slots__ = (
+        "hands",
+        "board",
+        "stack",
+        "piles",
+        "start",
+        "current",
+        "phase",
+        "flipped",
+        "smart",
+    )
 
-    def __init__(self, world: KoiKoiState) -> None:
+    def __init__(self, world: KoiKoiState, smart: bool = False) -> None:
+        #: Play on with :func:`_policy_play` (normal-like) rather than :func:`_greedy_play`.
+        self.smart = smart
         self.hands = [list(world.hands[0]), list(world.hands[1])]
         self.board = list(world.board)
         self.stack = list(world.stack)
@@ -240,8 +352,18 @@ class _Round:
         else:
             self.hands[seat].remove(words[1])
             _capture(self.board, self.piles[seat], words[1], words[2] if len(words) > 2 else None)
-            _capture(self.board, self.piles[seat], self.stack.pop(), None)
+            self._flip(seat)
         return self._finish(seat) or self._next_turns()
+
+    def _flip(self, seat: int) -> bool:
+        card = self.stack.pop()
+        target = None
+        if self.smart:
+            month = MONTH[card]
+            same = [b for b in self.board if MONTH[b] == month]
+            if len(same) == 2:
+                target = _policy_target(same, self.piles[seat], self.piles[1 - seat])
+        return _capture(self.board, self.piles[seat], card, target)
 
     def _finish(self, seat: int) -> tuple[int | None, int] | None:
         points = count_points(self.piles[seat])
@@ -255,10 +377,15 @@ class _Round:
         seat = self.current
         while True:
             seat = 1 - seat
-            card, target = _greedy_play(self.hands[seat], self.board)
+            if self.smart:
+                card, target = _policy_play(
+                    self.hands[seat], self.board, self.piles[seat], self.piles[1 - seat]
+                )
+            else:
+                card, target = _greedy_play(self.hands[seat], self.board)
             self.hands[seat].remove(card)
             took = _capture(self.board, self.piles[seat], card, target)
-            took = _capture(self.board, self.piles[seat], self.stack.pop(), None) or took
+            took = self._flip(seat) or took
             if took:
                 done = self._finish(seat)
                 if done:
@@ -300,6 +427,11 @@ def sample_round(view: View, rng: random.Random) -> _Round:
     return _Round(sample_world(view, rng))
 
 
+def sample_round_smart(view: View, rng: random.Random) -> _Round:
+    """A sampled round that plays on with the normal-like policy (:func:`_policy_play`)."""
+    return _Round(sample_world(view, rng), smart=True)
+
+
 def copy_round(r: _Round) -> _Round:
     new = object.__new__(_Round)
     new.hands = [list(r.hands[0]), list(r.hands[1])]
@@ -307,25 +439,54 @@ def copy_round(r: _Round) -> _Round:
     new.stack = list(r.stack)
     new.piles = [list(r.piles[0]), list(r.piles[1])]
     new.start = list(r.start)
-    new.current, new.phase, new.flipped = r.current, r.phase, r.flipped
+    new.current, new.phase, new.flipped, new.smart = r.current, r.phase, r.flipped, r.smart
     return new
+
+
+def candidates(view: View, legal: Sequence[str], keep: int) -> list[str]:
+    """The plays worth searching: the ``keep`` best by the normal AI's one-ply score (the
+    rest it judges clearly worse: searching them costs time and only adds the playouts'
+    noise). Flip choices are two at most and all kept."""
+    if view.get("phase") != PLAY or len(legal) <= keep:
+        return list(legal)
+    from bot.games.koikoi.ai import _Position, _score_play
+
+    pos = _Position(view)
+    by_month = pos.board_by_month(pos.board)
+    ranked = sorted(legal, key=lambda code: -_score_play(pos, by_month, code))
+    return ranked[:keep]
+
+
+#: How many plays the search weighs (the normal AI's best by its score).
+KEEP = 4
 
 
 def choose_strong(
     view: View, legal: Sequence[str], rng: random.Random, budget: Budget | None = None
 ) -> str:
-    """The strong AI's action (one of ``legal``), searching over the view only."""
+    """The strong AI's action (one of ``legal``), searching over the view only.
+
+    Koi-Koi or stop is the normal AI's call: it already plays the round out from samples
+    and judges each by the match it leaves (more than a round's points do). Plays and flip
+    choices are searched among the normal AI's best few, playouts following the
+    normal-like policy, and overrule normal's own choice only by a clear :data:`MARGIN`."""
     if len(legal) == 1 or view.get("phase") not in (PLAY, CHOOSE_FLIP, DECIDE):
         return legal[0]
+    prior = choose(view, legal, random.Random(rng.random()))
+    if view.get("phase") == DECIDE:
+        return prior
+    options = candidates(view, legal, KEEP)
+    if prior not in options:
+        options.append(prior)
     return determinized_choice(
         view,
-        legal,
+        options,
         rng,
-        sample=sample_round,
+        sample=sample_round_smart if SMART else sample_round,
         playout=playout_value(view),
         copy=copy_round,
         budget=budget or BUDGET,
-        prior=choose(view, legal, random.Random(rng.random())),
+        prior=prior,
         margin=MARGIN,
     )
 

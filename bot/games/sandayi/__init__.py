@@ -39,8 +39,8 @@ from typing import Any
 from bot.engine.core import parse_options, replayer
 from bot.engine.spec import GameSpec
 from bot.engine.ui import Controls
+from bot.games.sandayi.ai import LEVELS, hint
 from bot.games.sandayi.ai import choose as _ai_choose
-from bot.games.sandayi.ai import hint
 from bot.games.sandayi.cards import label
 from bot.games.sandayi.rules import Options, SanDaYiState, describe
 from bot.games.sandayi.ui import controls as _controls
@@ -119,6 +119,7 @@ SPEC: GameSpec[SanDaYiView] = GameSpec(
     new_game=new_game,
     replay=replay,
     choose=choose,
+    levels=LEVELS,
     controls=controls,
     describe=describe,
     hint=hint,

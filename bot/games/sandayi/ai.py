@@ -90,12 +90,13 @@ def choose_bid(view: Mapping[str, Any], legal: Sequence[str]) -> str:
     return f"bid {min(affordable)}" if affordable else "pass"
 
 
-def choose_bury(hand: Sequence[str], count: int = KITTY_SIZE) -> str:
+def choose_bury(hand: Sequence[str], count: int = KITTY_SIZE, trump: str | None = None) -> str:
     """Bury ``count`` cards (6 of 18, or the rest after some were buried one by one) in one
-    action: keep the trumps of the best suit, void the shortest plain suits, then bury
-    plain point cards (buried points never count for the defenders) and the lowest plain
-    cards; plain aces are kept while there is any other choice."""
-    trump = best_trump(hand)
+    action: keep the trumps of the best suit (or of ``trump``), void the shortest plain
+    suits, then bury plain point cards (buried points never count for the defenders) and
+    the lowest plain cards; plain aces are kept while there is any other choice."""
+    if trump is None:
+        trump = best_trump(hand)
     plain = [c for c in hand if not is_trump(c, trump)]
     chosen: list[str] = []
     by_suit: dict[str, list[str]] = {}
@@ -349,7 +350,82 @@ def choose(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) ->
     raise ValueError("nothing to decide")
 
 
-__all__ = ["choose", "choose_bid", "choose_bury", "choose_play", "choose_trump", "hand_strength"]
+# ----- easy: a beginner ---------------------------------------------------------------------
+
+#: A beginner bids when it holds this many high cards (jokers, 2s, aces), whatever else.
+EASY_HIGH_CARDS = 6
+
+
+def high_cards(hand: Sequence[str]) -> int:
+    """Jokers, 2s and aces: the cards a beginner counts to judge a hand."""
+    return sum(1 for c in hand if c in (BIG_JOKER, SMALL_JOKER) or rank(c) in ("2", "A"))
+
+
+def _easy_rank(card: str) -> int:
+    """A beginner's idea of a card's height, trumps ignored: jokers, 2s, then A down to 3."""
+    if card == BIG_JOKER:
+        return 20
+    if card == SMALL_JOKER:
+        return 19
+    if rank(card) == "2":
+        return 18
+    return PLAIN_RANK_VALUE[rank(card)]
+
+
+def choose_easy(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """A beginner: bids on high cards alone (the lowest bid it may make), buries its lowest
+    cards, names its longest suit, and in play leads its highest card and tries to win
+    every trick with its highest card, else throws its lowest. It neither counts the cards
+    played nor minds its partners, the points it gives away or the trumps still out."""
+    phase = view["phase"]
+    hand = list(view["hand"])
+    if phase == "bidding":
+        bids = [c for c in legal if c.startswith("bid ")]
+        if bids and high_cards(hand) >= EASY_HIGH_CARDS:
+            return min(bids, key=lambda c: int(c.split()[1]))
+        return "pass" if "pass" in legal else legal[0]
+    if phase == "bury":
+        count = view.get("to_bury") or len(hand) - HAND_SIZE
+        low = sorted(hand, key=lambda c: (_easy_rank(c), DECK.index(c)))[:count]
+        return "bury " + " ".join(sort_canonical(low))
+    if phase == "trump":
+        counts = {s: sum(1 for c in hand if suit(c) == s) for s in SUITS}
+        return f"trump {max(SUITS, key=lambda s: (counts[s], -SUITS.index(s)))}"
+    if phase != "play" or not legal:
+        return rng.choice(list(legal)) if legal else choose(view, legal, rng)
+    trump = view["trump"]
+    cards = [c.split()[1] for c in legal]
+    trick = [p["card"] for p in view["trick"]]
+    if not trick:
+        return "play " + max(cards, key=lambda c: (_easy_rank(c), -DECK.index(c)))
+    led = group(trick[0], trump)
+    best = max(trick_strength(c, trump, led) for c in trick)
+    if any(trick_strength(c, trump, led) > best for c in cards):
+        # The highest card it holds, as a beginner does, not the cheapest winner.
+        return "play " + max(cards, key=lambda c: (trick_strength(c, trump, led), _easy_rank(c)))
+    return "play " + min(cards, key=lambda c: (_easy_rank(c), DECK.index(c)))
+
+
+def choose_strong(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """The strong AI (:mod:`bot.games.sandayi.strong`; imported late, it imports this)."""
+    from bot.games.sandayi.strong import choose_strong as strong
+
+    return strong(view, legal, rng)
+
+
+LEVELS = {"easy": choose_easy, "strong": choose_strong}
+
+__all__ = [
+    "LEVELS",
+    "choose",
+    "choose_bid",
+    "choose_bury",
+    "choose_easy",
+    "choose_play",
+    "choose_strong",
+    "choose_trump",
+    "hand_strength",
+]
 
 
 # ----- hints --------------------------------------------------------------------------------
