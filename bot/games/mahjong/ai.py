@@ -153,23 +153,36 @@ def choose(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) ->
     return play(view, legal, rng, NORMAL)
 
 
-def play(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random, style: Style) -> str:
-    """The action of a level playing ``style`` for the seat whose view this is."""
-    legal = list(legal)
+def _obvious(view: Mapping[str, Any], legal: list[str]) -> str | None:
+    """What every level does without weighing anything: the only action; before play, a
+    kong if it may declare one (else pass); a Mah-Jongg its own hand really makes (with the
+    strict option every claim is listed: the hand is checked before claiming). None: a
+    decision to weigh."""
     if not legal:
         raise ValueError("no legal action")
     if len(legal) == 1:
         return legal[0]
-    seat = view["seat"]
-    phase = view["phase"]
-    if phase == "prelude":
+    if view["phase"] == "prelude":
         kongs = [c for c in legal if c.startswith("kong ")]
         return kongs[0] if kongs else "pass"
+    seat = view["seat"]
+    if "mahjong" in legal and _really_mahjong(
+        view, seat, _counts(view["hand"]), _melds(view, seat)
+    ):
+        return "mahjong"
+    return None
+
+
+def play(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random, style: Style) -> str:
+    """The action of a level playing ``style`` for the seat whose view this is."""
+    legal = list(legal)
+    obvious = _obvious(view, legal)
+    if obvious is not None:
+        return obvious
+    seat = view["seat"]
+    phase = view["phase"]
     hand = _counts(view["hand"])
     melds = _melds(view, seat)
-    # (with the strict option every claim is listed: check our own hand before claiming)
-    if "mahjong" in legal and _really_mahjong(view, seat, hand, melds):
-        return "mahjong"
     m = len(melds)
     unseen = _unseen(view, seat, hand)
     valuable = _value_tiles(view, seat)
@@ -618,19 +631,13 @@ def easy(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> s
     a special hand, never calls a standing hand and ignores what the others discard
     (which cards are still live)."""
     legal = list(legal)
-    if not legal:
-        raise ValueError("no legal action")
-    if len(legal) == 1:
-        return legal[0]
+    obvious = _obvious(view, legal)
+    if obvious is not None:
+        return obvious
     seat = view["seat"]
     phase = view["phase"]
-    if phase == "prelude":
-        kongs = [c for c in legal if c.startswith("kong ")]
-        return kongs[0] if kongs else "pass"
     hand = _counts(view["hand"])
     melds = _melds(view, seat)
-    if "mahjong" in legal and _really_mahjong(view, seat, hand, melds):
-        return "mahjong"
     m = len(melds)
     if phase == "claim":
         t = INDEX[view["claim"]["card"]]
