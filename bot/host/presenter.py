@@ -389,8 +389,10 @@ class Presenter:
         async with seat.dm_lock:
             if self._overtaken(seat, plan):
                 return
-            # (before the DM: its form button may be clicked at another process at once)
-            await share_forms(self.ctx.store, table, seat, plan.locale)
+            # (before the DM: its form button may be clicked at another process at once;
+            # a process alone serves every click itself, and writes nothing for nobody)
+            if self.ctx.settings.poll_seconds > 0:
+                await share_forms(self.ctx.store, table, seat, plan.locale)
             try:
                 delivered = await self._deliver_dm(table, seat, plan, file)
             finally:

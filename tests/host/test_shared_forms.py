@@ -137,3 +137,24 @@ async def test_without_a_shared_form_the_table_is_loaded_as_before(new_database)
         assert click.modal is not None and table_id in b.tables
     finally:
         await closing(a, b)
+
+
+async def test_a_process_alone_shares_no_forms(new_database) -> None:
+    """One process serves every click itself: it writes no ``dm_forms`` row (a write per
+    form decision, awaited before the DM goes out, that nobody would read)."""
+    path = await new_database()
+    alone = {**FAST, "log_poll": 0.0}
+    a = await offline_host(path, **alone)
+    try:
+        table_id = await open_panda(a.store)
+        assert await a.restore() == 1
+        owned = a.tables[table_id]
+        alice = owned.seats[0]
+        # (its DM was planned and carried out: the point where a cluster shares the forms)
+        await until(lambda: 0 in owned.prompts and alice.dm_plans > 0)
+        await until(lambda: not {2, 3} & set(owned.state.to_act) and not owned.lock.locked())
+        await until(lambda: not alice.dm_lock.locked())
+        assert alice.forms_shared is None
+        assert await a.store.dm_forms(table_id, 0) is None
+    finally:
+        await closing(a)
