@@ -342,6 +342,16 @@ class BenchTable:
     def humans_to_act(self) -> list[int]:
         return [u for u, s in self.seats.items() if s in self.state.to_act]
 
+    def humans_asked(self) -> list[int]:
+        """The humans to act who have a decision (more than one distinct answer): the bot
+        plays a decision with one answer for them, and their DM offers no controls."""
+        spec = game_spec(self.game)
+        return [
+            u
+            for u in self.humans_to_act()
+            if len(spec.distinct_answers(self.state.legal_actions(self.seats[u]))) > 1
+        ]
+
 
 async def load_table(store: Store, query: Query, table_id: int) -> BenchTable:
     row = await store.get_table(table_id)
@@ -1104,7 +1114,17 @@ async def run_resume(
             why = obstacles.setdefault(table.id, [])
             while True:
                 await table.sync(bench.query)
-                for user in table.humans_to_act():
+                if not table.humans_asked():
+                    # Nobody has a decision (a Mah-Jongg claim window every person can only
+                    # pass, a move with one answer): the table waits on the bot, which plays
+                    # it. It is resumed when the new process stores that move.
+                    why.append("waiting on the bot")
+                    stored = await bench.stored_at(table.id, table.state.version, wait=2.0)
+                    if stored is not None:
+                        ready_at[table.id] = stored
+                        return
+                    continue
+                for user in table.humans_asked():
                     version = table.state.version
                     inter = await bench.click(table, user, rng, probe=True, why=why)
                     attempts[table.id] += 1
