@@ -57,20 +57,20 @@ class Presenter:
         self.outbox = outbox
 
     async def show(self, outcome: Outcome) -> None:
-        """A subscriber of the tables' logs: refresh DMs whose decision or hand changed (and
-        the seats in ``outcome.changed``), the recent lines, the deadlines and the table
-        message. (The deal summaries and the end are other subscribers': bot.host.spectate
-        and bot.host.finish.)
+        """A subscriber of the tables' sessions: refresh the DMs of the seats in
+        ``outcome.changed`` (those whose decision or hand changed, and any the change
+        named), the recent lines and the table message. (The deal summaries, the deadlines
+        and the end are other subscribers': bot.host.spectate, bot.host.session and
+        bot.host.finish.)
 
         Only the process driving the table shows anything: elsewhere the table is a cache
         serving clicks, and the driving process shows the change once it has read it from
         the log (one sender of every DM, one table message editor)."""
         table, via = outcome.table, outcome.via
-        refresh = set(outcome.changed) | set(table.changed_prompts())
+        refresh = set(outcome.changed)
         if not table.driven:
             return
         table.recent = (table.recent + [event.text for event in outcome.events])[-4:]
-        table.set_deadlines(self.ctx.turn_seconds(table), time.monotonic())
         # Those who must act now first: the others' DMs (a hand that changed) draw at a
         # lower priority and may wait for the render pool; a decision must not wait behind
         # them.
