@@ -17,6 +17,7 @@ from bot.engine import IllegalAction, make_rng
 from bot.engine.spec import STRONG
 from bot.host.base import HostContext
 from bot.host.cluster import Conflict, Leases, NotSaved, TableLog
+from bot.host.deliveries import ThreadPost
 from bot.host.finish import Results
 from bot.host.intents import Play
 from bot.host.outbox import Outbox
@@ -343,7 +344,8 @@ class Driver:
                     continue
                 # (the thread says who ran out of time before the change shows)
                 notes = await self._timed_out(table, s)
-                await self.outbox.post(table, " ".join(localize(table.locale, n) for n in notes))
+                said = " ".join(localize(table.locale, n) for n in notes)
+                await self.outbox.deliver(table, [ThreadPost(table.id, said)])
                 await session.publish(outcome)
                 if s.ai_takeover:
                     await self.presenter.refresh_dm(table, s)

@@ -30,13 +30,14 @@ from bot.host.cluster import (
     TableLog,
 )
 from bot.host.components import lobby_view, release_view
+from bot.host.deliveries import DmPlan
 from bot.host.driver import DRIVER_MAX_FAILURES, Driver
 from bot.host.finish import Results
 from bot.host.hints import settle_hints
 from bot.host.lobby_board import LobbyBoard
 from bot.host.options import game_options
 from bot.host.outbox import Outbox
-from bot.host.presenter import DmPlan, Presenter
+from bot.host.presenter import Presenter
 from bot.host.session import TableSession
 from bot.host.table import Seat, Table
 from bot.host.tokens import TOKEN_SECONDS
@@ -347,7 +348,7 @@ class Sessions:
         """Draw and send a DM planned under the table's lock, after it (a later plan for the
         seat, a click's, overtakes it)."""
         if plan is not None:
-            await self.presenter.carry_out(table, seat, plan)
+            await self.outbox.carry_out(table, seat, plan)
 
     def _launch(self, table: Table) -> None:
         """Drive the table here (its lease is held): the table updater and the driver."""

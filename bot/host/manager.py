@@ -20,9 +20,10 @@ see tests/host/test_host_layout.py), in the order a click goes through them:
    (:mod:`bot.host.driver`: AI seats, deadlines, timeouts) submits its moves to it too.
    The registry (:class:`~bot.host.lifecycle.Sessions`) starts, loads, takes over (with
    the :class:`~bot.host.cluster.Leases`) and closes tables, and hands out their sessions;
-3. the **presenter** (:mod:`bot.host.presenter`): what a change shows — prompts, deadlines,
-   DMs, the table message, posts;
-4. the **outbox** (:mod:`bot.host.outbox`): posts, DMs and pictures carried to Discord —
+3. the **presenter** (:mod:`bot.host.presenter`): what a change shows, planned as
+   deliveries without awaiting anything (:mod:`bot.host.deliveries`: ``DmUpdate``,
+   ``TableEdit``, ``ThreadPost``), and the table message's updater;
+4. the **outbox** (:mod:`bot.host.outbox`): the deliveries carried to Discord —
    the REST budget (:mod:`bot.host.budget`), the render pool
    (:class:`~bot.host.base.HostContext`), click tokens (:mod:`bot.host.tokens`) and
    Discord's failure modes (:mod:`bot.host.recovery`).
