@@ -1,6 +1,8 @@
 """Clicks on a running table: an action (checked in memory first so the interaction is
-acknowledged at once, then applied under the table's lock), out-of-turn plays gathered and
-applied by the game's priority, Show my hand, and taking a seat back from the AI.
+acknowledged at once, then submitted to the table's session under the table's lock),
+out-of-turn plays gathered and submitted together (the game's priority decides), Show my
+hand, and taking a seat back from the AI. The session (:mod:`bot.host.session`) checks,
+logs, applies and publishes; here each click is answered (its refusal, its one reply).
 """
 
 from __future__ import annotations
@@ -15,12 +17,11 @@ import discord
 from bot.engine import IllegalAction
 from bot.engine.ui import Form
 from bot.host.base import HostContext
-from bot.host.cluster import Conflict, TableLog
 from bot.host.components import form_answers, form_modal, release_view
 from bot.host.driver import Driver
 from bot.host.forms import answer_from_shared_form
 from bot.host.hints import UNRATED_NOTE, hint_message, hints_offered, mark_hinted
-from bot.host.intents import Outcome
+from bot.host.intents import Play, Together
 from bot.host.lifecycle import Sessions
 from bot.host.outbox import Outbox
 from bot.host.presenter import Presenter
@@ -31,6 +32,7 @@ from bot.host.replies import (
     from_table_guild,
     locale_of,
 )
+from bot.host.session import Refused, precheck
 from bot.host.table import SERVING_TASK_SUFFIX, Seat, Table
 from bot.host.text import NO_PINGS
 from bot.host.tokens import ClickToken
@@ -40,20 +42,18 @@ from bot.store import SharedClick
 
 class Clicks:
     """The intake of a table's clicks: action buttons, selects and forms, Show my hand,
-    I'm back and Hint; each checked, answered and handed to the table's log."""
+    I'm back and Hint; each checked, answered and submitted to the table's session."""
 
     def __init__(
         self,
         ctx: HostContext,
         sessions: Sessions,
-        log: TableLog,
         presenter: Presenter,
         outbox: Outbox,
         driver: Driver,
     ) -> None:
         self.ctx = ctx
         self.sessions = sessions
-        self.log = log
         self.presenter = presenter
         self.outbox = outbox
         self.driver = driver
@@ -75,16 +75,16 @@ class Clicks:
             if not interaction.response.is_done():
                 await acknowledge(interaction)
             async with table.lock:
-                await self.log.catch_up(table)
-        problem = self._precheck(table, interaction.user.id, seat, version)
+                await self.sessions.of(table).catch_up()
+        problem = precheck(table, interaction.user.id, seat, version)
         if problem and table is not None and table.driven and self.ctx.settings.poll_seconds > 0:
             # Other processes serve this table's clicks: the refusal may come from a move
             # made there that this process has not read yet.
             if not interaction.response.is_done():
                 await acknowledge(interaction)
             async with table.lock:  # (the driver may have read it meanwhile)
-                await self.log.sync_with_log(table)
-                problem = self._precheck(table, interaction.user.id, seat, version)
+                await self.sessions.of(table).sync_with_log()
+                problem = precheck(table, interaction.user.id, seat, version)
         if problem:
             await ephemeral(interaction, problem)
             return
@@ -97,31 +97,39 @@ class Clicks:
             self._gather(table, interaction, seat, version, code, shared_click(table, interaction))
             return
         async with table.lock:
-            problem = self._precheck(table, interaction.user.id, seat, version)
-            if problem is None and self._hold_pass(table, seat, code):
-                await self._pass_held(table, seat, interaction)
-                return
-            if problem is None:
-                click = shared_click(table, interaction)
-                try:
-                    await self.log.commit(table, seat, code, "player", click)
-                except IllegalAction as e:
-                    await followup(interaction, e.reason, prefix="⚠️ ")
-                    return
-            if problem:
-                await followup(interaction, problem)
-                return
-            await self._played(table, seat)
-            # (a click Discord never took, see ``acknowledge``, has no token to answer with)
-            answered = interaction.response.is_done()
-            if interaction.guild_id is None and answered:  # its token can carry later DMs
-                keep_token(table.seats[seat], interaction)
+            play = Play(
+                seat,
+                code,
+                "player",
+                user_id=interaction.user.id,
+                version=version,
+                click=shared_click(table, interaction),
+                via=interaction,
+                # (a click Discord never took, see ``acknowledge``, has no token to answer with)
+                answered=interaction.response.is_done(),
+                # (a DM click's token can carry the seat's later DMs)
+                token=ClickToken.of(interaction) if interaction.guild_id is None else None,
+            )
             from_private_hand = (
                 interaction.message is not None and interaction.message.flags.ephemeral
             )
-            # The DM is refreshed too (even after a move from the ephemeral hand): it must not
-            # keep the old decision's buttons, and the next decision then comes as a new DM.
-            await self.log.publish(Outcome(table, via=interaction if answered else None))
+            try:
+                # The DM is refreshed too (even after a move from the ephemeral hand): it must
+                # not keep the old decision's buttons, and the next decision then comes as a
+                # new DM.
+                outcome = await self.sessions.of(table).submit(play)
+            except Refused as r:
+                await followup(interaction, r.reason)
+                return
+            except IllegalAction as e:
+                await followup(interaction, e.reason, prefix="⚠️ ")
+                return
+            if outcome.held:
+                if not table.driven:  # the driving process shows the DMs and applies the pass
+                    await followup(
+                        interaction, Text("👍 You pass; the window closes for everyone alike.")
+                    )
+                return
             if from_private_hand:
                 await self._edit_ephemeral_hand(interaction, table, seat)
 
@@ -142,8 +150,8 @@ class Clicks:
             table = None
         if table is not None and not table.driven:
             async with table.lock:  # a cache of the log: catch up before judging the click
-                await self.log.catch_up(table)
-        problem = self._precheck(table, interaction.user.id, seat, version)
+                await self.sessions.of(table).catch_up()
+        problem = precheck(table, interaction.user.id, seat, version)
         form = None
         if problem is None:
             assert table is not None
@@ -173,40 +181,6 @@ class Clicks:
         code = " ".join([verb, *(w for key, value in answers.items() for w in (key, value))])
         await self.on_action(interaction, table_id, seat, version, code)
 
-    def _hold_pass(self, table: Table, seat: int, code: str) -> bool:
-        """Whether ``code`` is a pass in an answer window nobody has claimed in yet: it is
-        held (``Table.held``) and applied when the window closes. Applied now, it would end
-        the seat's wait before the others' (who are answered at the close): that would show
-        who was asked, that is, who could claim."""
-        if not table.in_answer_phase() or table.state.moot_answers() is not None:
-            return False
-        try:
-            normalized = table.state.normalize(seat, code)
-            return normalized == table.state.default_action(seat)
-        except IllegalAction:
-            return False
-
-    async def _pass_held(self, table: Table, seat: int, interaction: discord.Interaction) -> None:
-        """Hold a seat's pass till its window closes (under the table's lock); its DM says so."""
-        table.held[seat] = table.prompts[seat].version
-        await self._played(table, seat)
-        if interaction.guild_id is None:
-            keep_token(table.seats[seat], interaction)
-        if table.driven:
-            await self.log.publish(Outcome(table, via=interaction, changed=frozenset([seat])))
-            table.wake_driver()  # (a claim may be in meanwhile: then the pass counts now)
-        else:  # the process driving the table shows the DMs; it applies the pass at the close
-            await followup(interaction, Text("👍 You pass; the window closes for everyone alike."))
-
-    async def _played(self, table: Table, seat: int) -> None:
-        """A player made a move: their run of timeouts is over. Stored only where another
-        process drives the table (it counts the timeouts, from the store)."""
-        s = table.seats[seat]
-        s.acted_at = time.monotonic()  # they are playing: their next DM is edited in place
-        if s.timeouts and not table.driven:
-            await self.ctx.store.update_seat(table.id, seat, timeouts=0)
-        s.timeouts = 0
-
     def _gather(
         self,
         table: Table,
@@ -228,68 +202,16 @@ class Clicks:
         await asyncio.sleep(self.ctx.settings.simultaneous_window)
         async with table.lock:
             batch, table.batch = table.batch or [], None
-            requests = []
-            clicks: dict[int, SharedClick] = {}
-            for seat, code, version, interaction, click in batch:
-                problem = self._precheck(table, interaction.user.id, seat, version)
-                if problem:
-                    await followup(interaction, problem)
-                else:
-                    requests.append((seat, code, interaction))
-                    if click is not None:
-                        clicks[seat] = click
-            start = table.state.version
-            failure: IllegalAction | None = None
-            try:
-                await self.log.commit_together(
-                    table, [(s, c) for s, c, _ in requests], "player", clicks
-                )
-            except IllegalAction as e:  # a conflict, the table ended, or not saved
-                failure = e
-            # (after a failure: those the log took before it, if any)
-            made = table.state.log[start:]
-            for seat, code, interaction in requests:
-                if (seat, table.state.normalize(seat, code)) in made:
-                    await self._played(table, seat)
-                elif failure is not None:
-                    await followup(interaction, failure.reason, prefix="⚠️ ")
-                else:
-                    await followup(
-                        interaction,
-                        Text("Another play had priority at that moment; yours was not made."),
-                        prefix="⚠️ ",
-                    )
-            if failure is None or (made and not isinstance(failure, Conflict)):
-                await self.log.publish(Outcome(table))
-
-    def _precheck(self, table: Table | None, user_id: int, seat: int, version: int) -> Text | None:
-        """Why a click cannot be taken (None if it can). In-memory only: it must be fast."""
-        if table is None:
-            return Text("This table is no longer running.")
-        if table.finished or table.state.is_over:
-            return Text("This game is over.")
-        if not 0 <= seat < len(table.seats):
-            return Text("That seat does not exist.")
-        owner = table.seats[seat]
-        if owner.user_id != user_id:
-            return (
-                Text("You are not playing at this table.")
-                if table.seat_of(user_id) is None
-                else Text("Those controls belong to another player.")
+            plays = tuple(
+                Play(seat, code, "player", interaction.user.id, version, click, via=interaction)
+                for seat, code, version, interaction, click in batch
             )
-        if owner.ai_takeover:
-            return Text("An AI is playing your seat after repeated timeouts.")
-        prompt = table.prompts.get(seat)
-        # Valid: controls of the seat's current decision, which began at prompt.version —
-        # stamped then, or later by a process that saw the decision begin one action later
-        # (it caught up several at once); or controls from before a load from the log.
-        if prompt is None or not (
-            (0 if prompt.from_before_restart else prompt.version) <= version <= table.state.version
-        ):
-            return Text("These controls are out of date — use your latest hand message.")
-        if seat not in table.state.to_act and seat not in table.state.may_act:
-            return Text("It is not your turn.")
-        return None
+            gathered = await self.sessions.of(table).submit_together(Together(plays))
+            for play, error in gathered.refused:
+                if isinstance(error, Refused):
+                    await followup(play.via, error.reason)
+                elif isinstance(error, IllegalAction):
+                    await followup(play.via, error.reason, prefix="⚠️ ")
 
     async def on_reclaim(self, interaction: discord.Interaction, table_id: int, seat: int) -> None:
         """A player whose seat an AI took over plays again."""
@@ -332,7 +254,7 @@ class Clicks:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with table.lock:
             if not table.driven:
-                await self.log.catch_up(table)
+                await self.sessions.of(table).catch_up()
             if seat.seat not in table.prompts:
                 table.changed_prompts()
             file = await self.outbox.render(table, "render_hand", seat.seat, locale)
@@ -384,8 +306,8 @@ class Clicks:
         await interaction.response.defer(ephemeral=True, thinking=True)
         if table is not None and not table.driven:
             async with table.lock:  # a cache of the log: catch up before judging the click
-                await self.log.catch_up(table)
-        problem = self._precheck(table, interaction.user.id, seat, version)
+                await self.sessions.of(table).catch_up()
+        problem = precheck(table, interaction.user.id, seat, version)
         if problem:
             await ephemeral(interaction, problem)
             return
@@ -395,7 +317,7 @@ class Clicks:
         stored = row.options.get("hinted") if row is not None else None
         used = set(table.options.get("hinted") or []) | set(stored or [])
         async with table.lock:
-            problem = self._precheck(table, interaction.user.id, seat, version)
+            problem = precheck(table, interaction.user.id, seat, version)
             if problem is None:
                 # Asking is playing: their next decision edits their DM in place.
                 table.seats[seat].acted_at = time.monotonic()
@@ -423,7 +345,7 @@ class Clicks:
 
 def shared_click(table: Table, interaction: discord.Interaction) -> SharedClick | None:
     """A DM click at a table another process drives, as it is logged with its action (see
-    ``TableLog.commit``): that process answers the player through its token (no REST
+    ``bot.host.session.TableSession.submit``): that process answers the player through its token (no REST
     budget), as this one would. None for a click in a server, one driven here, or one
     Discord never took (no token to answer with)."""
     if table.driven or interaction.guild_id is not None or not interaction.response.is_done():

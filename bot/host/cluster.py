@@ -107,21 +107,25 @@ class TableLog:
         """Tell ``subscriber`` of every change made through this log, in order."""
         self._subscribers.append(subscriber)
 
-    async def publish(self, outcome: Outcome) -> None:
+    async def publish(self, outcome: Outcome) -> Outcome:
         """Hand what a change made to the subscribers, each in turn and awaited (their order
-        is the order of the effects: see bot.host.manager).
+        is the order of the effects: see bot.host.manager); returns the outcome handed.
 
         The outcome's ``events`` are the public events the state holds since the last
         outcome (a change may apply several actions): taken from the state here, which then
         drops them, so a long match does not hold every event text in memory (the store's
-        action log is the record)."""
+        action log is the record). The seats' prompts follow the state here (a cache's too:
+        its clicks are checked against them), and the seats whose decision or hand changed
+        join ``changed``."""
         table = outcome.table
         shown = tuple(table.state.visible_events(None, table.events_shown))
         table.state.events.clear()
         table.events_shown = 0
-        outcome = replace(outcome, events=shown)
+        changed = outcome.changed | frozenset(table.changed_prompts())
+        outcome = replace(outcome, events=shown, changed=changed)
         for subscriber in self._subscribers:
             await subscriber(outcome)
+        return outcome
 
     async def commit(
         self, table: Table, seat: int, code: str, source: str, click: SharedClick | None = None

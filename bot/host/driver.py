@@ -17,10 +17,12 @@ from bot.engine import IllegalAction, make_rng
 from bot.engine.spec import STRONG
 from bot.host.base import HostContext
 from bot.host.cluster import Conflict, Leases, NotSaved, TableLog
+from bot.host.deliveries import ThreadPost
 from bot.host.finish import Results
-from bot.host.intents import Outcome
+from bot.host.intents import Play
 from bot.host.outbox import Outbox
 from bot.host.presenter import Presenter
+from bot.host.session import TableSession
 from bot.host.table import Seat, Table
 from bot.i18n import Text, localize, ntext
 from bot.store import outage_error
@@ -63,8 +65,8 @@ async def _think(table: Table, seat: Seat, view: Any, legal: list[str], rng: Any
 
 
 class Driver:
-    """AI seats, deadlines and timeouts, a table left to AIs: every move it makes goes
-    through the table's log like a player's."""
+    """AI seats, deadlines and timeouts, a table left to AIs: every move it makes is
+    submitted to the table's session like a player's."""
 
     def __init__(
         self,
@@ -81,6 +83,10 @@ class Driver:
         self.results = results
         self.presenter = presenter
         self.outbox = outbox
+
+    def session(self, table: Table) -> TableSession:
+        """The table's session (as :meth:`bot.host.lifecycle.Sessions.of` hands it out)."""
+        return TableSession(table, self.log, self.ctx.store)
 
     async def drive(self, table: Table) -> None:
         """Plays AI seats and applies default actions when deadlines pass.
@@ -130,7 +136,7 @@ class Driver:
             table.log_moved = False
             try:
                 async with table.lock:
-                    if await self.log.sync_with_log(table):
+                    if await self.session(table).sync_with_log():
                         return
             except Exception:
                 table.log_moved = True  # (still to read, once the store answers)
@@ -162,7 +168,7 @@ class Driver:
         except TimeoutError:
             if poll > 0:
                 async with table.lock:
-                    if await self.log.sync_with_log(table):
+                    if await self.session(table).sync_with_log():
                         return
             await self._timeouts(table)
 
@@ -215,25 +221,24 @@ class Driver:
                     "table %s: the AI failed for seat %s; using the default", table.id, seat
                 )
                 code = state.default_action(seat)
+            session = self.session(table)
             try:
-                await self.log.commit(table, seat, code, "ai")
+                await session.submit(Play(seat, code, "ai"))
             except Conflict:
                 return  # the log moved on: the driver plans again from the new state
             except NotSaved:
                 raise  # nothing changed: the driver tries again after a pause
             except IllegalAction as e:
                 log.error("table %s: AI chose illegal %r (%s); using default", table.id, code, e)
-                await self.log.commit(table, seat, table.state.default_action(seat), "ai")
-            await self.log.publish(Outcome(table))
+                await session.submit(Play(seat, table.state.default_action(seat), "ai"))
 
     async def _only_answer(self, table: Table, seat: int) -> None:
         """Play a person's decision that has one answer (under the table's lock)."""
         code = table.answers(seat)[0]
         try:
-            await self.log.commit(table, seat, code, "auto")
+            await self.session(table).submit(Play(seat, code, "auto"))
         except Conflict:
             return  # the log moved on: the driver plans again from the new state
-        await self.log.publish(Outcome(table))
 
     async def _answer_moot(self, table: Table) -> bool:
         """In an answer window once a claim is in: answer for a seat whose answer can no
@@ -255,10 +260,9 @@ class Driver:
                     continue  # (an AI answers after its delay, as every AI does)
                 code = table.state.default_action(seat)
                 try:
-                    await self.log.commit(table, seat, code, "player" if held else "auto")
+                    await self.session(table).submit(Play(seat, code, "player" if held else "auto"))
                 except Conflict:
                     return True
-                await self.log.publish(Outcome(table))
                 return True
         return False
 
@@ -284,7 +288,7 @@ class Driver:
                 if not code:
                     continue
                 try:
-                    await self.log.commit(table, seat, code, "ai")
+                    await self.session(table).submit(Play(seat, code, "ai"))
                 except Conflict:
                     return True  # the state moved on: consider again
                 except NotSaved:
@@ -293,7 +297,6 @@ class Driver:
                 except IllegalAction as e:
                     log.error("table %s: AI's optional %r refused: %s", table.id, code, e)
                     continue
-                await self.log.publish(Outcome(table))
                 return True
         return False
 
@@ -331,16 +334,19 @@ class Driver:
                 answering = table.in_answer_phase()
                 code = table.state.default_action(seat)
                 source = _closing_source(table, seat)
+                session = self.session(table)
                 try:
-                    await self.log.commit(table, seat, code, source)
+                    outcome = await session.make(Play(seat, code, source))
                 except Conflict:
                     return  # the decision was made elsewhere meanwhile
                 if answering or source != "timeout":
-                    await self.log.publish(Outcome(table))
+                    await session.publish(outcome)
                     continue
+                # (the thread says who ran out of time before the change shows)
                 notes = await self._timed_out(table, s)
-                await self.outbox.post(table, " ".join(localize(table.locale, n) for n in notes))
-                await self.log.publish(Outcome(table))
+                said = " ".join(localize(table.locale, n) for n in notes)
+                await self.outbox.deliver(table, [ThreadPost(table.id, said)])
+                await session.publish(outcome)
                 if s.ai_takeover:
                     await self.presenter.refresh_dm(table, s)
 

@@ -2,7 +2,8 @@
 after a restart, taken over, or loaded to serve a click); its tasks (the updater of the
 table message and the driver) launched, restarted after a crash, and stopped at close;
 the takeover scan that claims free leases (see bot.host.cluster). :class:`Sessions` is the
-registry of the tables this process holds.
+registry of the tables this process holds, and hands out their sessions
+(:class:`~bot.host.session.TableSession`: every move of a table goes through its own).
 """
 
 from __future__ import annotations
@@ -29,14 +30,15 @@ from bot.host.cluster import (
     TableLog,
 )
 from bot.host.components import lobby_view, release_view
+from bot.host.deliveries import DmPlan
 from bot.host.driver import DRIVER_MAX_FAILURES, Driver
 from bot.host.finish import Results
 from bot.host.hints import settle_hints
-from bot.host.intents import Outcome
 from bot.host.lobby_board import LobbyBoard
 from bot.host.options import game_options
 from bot.host.outbox import Outbox
-from bot.host.presenter import DmPlan, Presenter
+from bot.host.presenter import Presenter
+from bot.host.session import TableSession
 from bot.host.table import Seat, Table
 from bot.host.tokens import TOKEN_SECONDS
 from bot.i18n import Text
@@ -50,7 +52,7 @@ LEASE_TASKS = (("leases", "renew"), ("leases", "scan"), ("leases", "listen"))
 
 class Sessions:
     """The tables this process holds: started, loaded from the log, taken over (leases
-    claimed), launched and closed."""
+    claimed), launched and closed; and their sessions (:meth:`of`)."""
 
     def __init__(
         self,
@@ -98,7 +100,7 @@ class Sessions:
         async with table.lock:  # an abort right now waits for the first messages
             table.driven = True  # its lease was claimed before the start (see the lobby)
             await self.presenter.show_table(table, new=True)
-            await self.log.publish(Outcome(table))  # its first prompts and DMs
+            await self.of(table).publish()  # its first prompts and DMs
             if not table.finished:
                 self._launch(table)
         log.info("table %s: %s started with %s", table.id, row.game, [s.name for s in table.seats])
@@ -177,6 +179,15 @@ class Sessions:
     def start_restore(self) -> asyncio.Task[int]:
         """Restore in the background (the bot connects meanwhile); returns the task."""
         return self.ctx.scheduler.spawn("restore", self.restore(), name="restore-tables")
+
+    def of(self, table: Table) -> TableSession:
+        """The session of a table this process holds: the one door of its moves."""
+        return TableSession(table, self.log, self.ctx.store)
+
+    async def session(self, table_id: int) -> TableSession | None:
+        """The session of a table (loaded first if need be: see :meth:`table`)."""
+        table = await self.table(table_id)
+        return None if table is None else self.of(table)
 
     async def table(self, table_id: int) -> Table | None:
         """The table in memory, loaded from the log first if it is not (a click for a table
@@ -337,7 +348,7 @@ class Sessions:
         """Draw and send a DM planned under the table's lock, after it (a later plan for the
         seat, a click's, overtakes it)."""
         if plan is not None:
-            await self.presenter.carry_out(table, seat, plan)
+            await self.outbox.carry_out(table, seat, plan)
 
     def _launch(self, table: Table) -> None:
         """Drive the table here (its lease is held): the table updater and the driver."""

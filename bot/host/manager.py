@@ -11,18 +11,19 @@ see tests/host/test_host_layout.py), in the order a click goes through them:
    handed to its intake — :mod:`bot.host.clicks` (moves, forms, Show my hand, I'm back,
    Hint), :mod:`bot.host.lobby` (``/<game> new``, the lobby's buttons, ``/table abort``),
    :mod:`bot.host.spectate`; any failure gets the one error reply;
-2. the **table's log** (:class:`bot.host.cluster.TableLog`): an action is checked, appended
-   to the store's log (the commit point) and applied (:meth:`TableLog.commit
-   <bot.host.cluster.TableLog.commit>`), and what it made is published as an
-   :class:`~bot.host.intents.Outcome` to the log's subscribers (the deal summaries of
-   :mod:`bot.host.spectate`, the presenter, the results of :mod:`bot.host.finish`, in
-   that order); the driver
-   (:mod:`bot.host.driver`: AI seats, deadlines, timeouts) makes its moves through it too.
-   The **sessions** (:mod:`bot.host.lifecycle`) start, load, take over (with the
-   :class:`~bot.host.cluster.Leases`) and close tables;
-3. the **presenter** (:mod:`bot.host.presenter`): what a change shows — prompts, deadlines,
-   DMs, the table message, posts;
-4. the **outbox** (:mod:`bot.host.outbox`): posts, DMs and pictures carried to Discord —
+2. the **table's session** (:class:`bot.host.session.TableSession`): a
+   :class:`~bot.host.intents.Play` is checked, appended to the store's log (the commit
+   point, :class:`bot.host.cluster.TableLog`) and applied, and what it made is published as
+   an :class:`~bot.host.intents.Outcome` to the subscribers (the deal summaries of
+   :mod:`bot.host.spectate`, the new decisions' deadlines, the presenter, the results of
+   :mod:`bot.host.finish`, in that order), with no Discord call; the driver
+   (:mod:`bot.host.driver`: AI seats, deadlines, timeouts) submits its moves to it too.
+   The registry (:class:`~bot.host.lifecycle.Sessions`) starts, loads, takes over (with
+   the :class:`~bot.host.cluster.Leases`) and closes tables, and hands out their sessions;
+3. the **presenter** (:mod:`bot.host.presenter`): what a change shows, planned as
+   deliveries without awaiting anything (:mod:`bot.host.deliveries`: ``DmUpdate``,
+   ``TableEdit``, ``ThreadPost``), and the table message's updater;
+4. the **outbox** (:mod:`bot.host.outbox`): the deliveries carried to Discord —
    the REST budget (:mod:`bot.host.budget`), the render pool
    (:class:`~bot.host.base.HostContext`), click tokens (:mod:`bot.host.tokens`) and
    Discord's failure modes (:mod:`bot.host.recovery`).
@@ -71,6 +72,7 @@ from bot.host.outbox import Outbox
 from bot.host.presenter import Presenter
 from bot.host.recovery import Recovery
 from bot.host.replies import report_error
+from bot.host.session import clocks
 from bot.host.spectate import Spectate
 from bot.host.table import Seat, Table
 
@@ -115,17 +117,19 @@ class TableHost:
             self.leases,
             self.board,
         )
-        self.clicks = Clicks(ctx, self.sessions, self.log, self.presenter, self.outbox, self.driver)
-        self.spectate = Spectate(ctx, self.sessions, self.log, self.presenter, self.outbox)
+        self.clicks = Clicks(ctx, self.sessions, self.presenter, self.outbox, self.driver)
+        self.spectate = Spectate(ctx, self.sessions, self.presenter, self.outbox)
         self.lobby = Lobby(ctx, self.board, self.leases, self.sessions, self.results)
         self.gateway = Gateway(ctx, self.clicks, self.lobby, self.spectate)
-        # Data flows one way: a table's log publishes what a change made to its
+        # Data flows one way: a table's session publishes what a change made to its
         # subscribers, each awaited in this order, which is the order of the effects:
         # a deal's summary is posted first (before the next deal's prompts, as a player
-        # reads the thread), then the presenter shows the change (prompts, deadlines, DMs,
-        # the table message marked for its updater), and only then are the results written
-        # and announced (the end shows the final table before the "is over" post).
+        # reads the thread), then the new decisions' clocks start (their full time once the
+        # summary is out), then the presenter shows the change (DMs, the table message
+        # marked for its updater), and only then are the results written and announced
+        # (the end shows the final table before the "is over" post).
         self.log.subscribe(self.spectate.on_outcome)
+        self.log.subscribe(clocks(ctx.turn_seconds))
         self.log.subscribe(self.presenter.show)
         self.log.subscribe(self.results.on_outcome)
 

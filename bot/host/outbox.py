@@ -1,9 +1,12 @@
-"""The way out: what the presenter decided to show, carried to Discord — posts in a table's
-thread (tried again after Discord's server errors), DMs sent and edited (through the
-player's last click, its :class:`~bot.host.tokens.ClickToken`, when it still works: no
-REST budget), pictures drawn in the render pool at their priority, every request waiting
-for the REST budget (:mod:`bot.host.budget`). Discord's refusals are put right by
-:mod:`bot.host.recovery`.
+"""The way out: what the presenter decided to show — its deliveries
+(:mod:`bot.host.deliveries`: :class:`~bot.host.deliveries.DmUpdate`,
+:class:`~bot.host.deliveries.TableEdit`, :class:`~bot.host.deliveries.ThreadPost`) —
+carried to Discord (:meth:`Outbox.deliver`): posts in a table's thread (tried again after
+Discord's server errors), DMs sent and edited (one at a time per seat, a plan overtaken by
+a later one dropped, tried again after a passing failure; through the player's last click,
+its :class:`~bot.host.tokens.ClickToken`, when it still works: no REST budget), pictures
+drawn in the render pool at their priority, every request waiting for the REST budget
+(:mod:`bot.host.budget`). Discord's refusals are put right by :mod:`bot.host.recovery`.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 import aiohttp
@@ -19,8 +22,11 @@ import discord
 
 from bot.host.base import HostContext
 from bot.host.budget import Priority
+from bot.host.components import release_view
+from bot.host.deliveries import Delivery, DmPlan, DmPlanner, DmUpdate, TableEdit, ThreadPost
+from bot.host.forms import share_forms
 from bot.host.recovery import ATTACH_FILES, MISSING_PERMISSIONS, Recovery
-from bot.host.table import Seat, Table
+from bot.host.table import SERVING_TASK_SUFFIX, Seat, Table
 from bot.host.text import NO_PINGS, pings
 from bot.host.tokens import ClickToken
 from bot.i18n import DEFAULT_LOCALE, Text, localize
@@ -42,6 +48,8 @@ SHOW_ATTEMPTS = 3
 POST_RETRIES = 3
 #: What one attempt of a post came to (see ``Outbox._post_once``).
 PostOutcome = Literal["done", "again", "later"]
+#: Discord's refusal of a DM to a user who does not take them.
+DM_CLOSED = 50007
 
 
 class Outbox:
@@ -50,6 +58,181 @@ class Outbox:
     def __init__(self, ctx: HostContext, recovery: Recovery) -> None:
         self.ctx = ctx
         self.recovery = recovery
+        #: Plans a DM anew when one is tried again (the presenter: see :meth:`plan_with`).
+        self._planner: DmPlanner | None = None
+
+    def plan_with(self, planner: DmPlanner) -> None:
+        """Who plans a seat's DM anew from the table as it is then, for a DM tried again
+        after a passing failure (the presenter)."""
+        self._planner = planner
+
+    async def deliver(self, table: Table, deliveries: Iterable[Delivery]) -> None:
+        """Carry out what a change of ``table`` shows, in order: an urgent DM is sent before
+        this returns (the caller holds the table: the next decision goes out before the
+        next change), the others are drawn and sent after it (:meth:`carry_out_later`),
+        a table edit marks the table message for its updater, a post is made."""
+        for delivery in deliveries:
+            assert delivery.table_id == table.id, (delivery, table.id)
+            match delivery:
+                case DmUpdate(seat=seat, plan=plan, urgent=True):
+                    await self.carry_out(table, table.seats[seat], plan)
+                case DmUpdate(seat=seat, plan=plan):
+                    self.carry_out_later(table, table.seats[seat], plan)
+                case TableEdit():
+                    table.mark_dirty()
+                case ThreadPost(text=text, ping=ping, priority=priority):
+                    await self.post(table, text, ping=ping, priority=priority)
+
+    def carry_out_later(self, table: Table, seat: Seat, plan: DmPlan) -> None:
+        """Draw and send ``plan`` after the caller lets go of the table: its picture is drawn
+        meanwhile, so the next click at the table, or an AI's move, does not wait for it."""
+
+        async def carry_out() -> None:
+            try:
+                await self.carry_out(table, seat, plan)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("table %s: DM refresh of seat %s failed", table.id, seat.seat)
+
+        # A serving task: it completes a change already stored and shown elsewhere, even if
+        # this process stops driving the table meanwhile.
+        self.ctx.scheduler.start_for(
+            table, carry_out(), name=f"table-{table.id}-dm-{seat.seat}{SERVING_TASK_SUFFIX}"
+        )
+
+    async def carry_out(self, table: Table, seat: Seat, plan: DmPlan, attempt: int = 0) -> None:
+        """Draw and send ``plan`` unless a later plan for the seat overtook it (that one shows
+        more, and sends the new message this one owed, if any); the seat's DMs go out one
+        at a time. One that fails for a passing reason is tried again later."""
+        file = None
+        if plan.hand_changed:
+            if self._overtaken(seat, plan):
+                return
+            file = await self._render_dm_hand(table, plan)
+        async with seat.dm_lock:
+            if self._overtaken(seat, plan):
+                return
+            # (before the DM: its form button may be clicked at another process at once;
+            # a process alone serves every click itself, and writes nothing for nobody)
+            if self.ctx.settings.poll_seconds > 0:
+                await share_forms(self.ctx.store, table, seat, plan.locale)
+            try:
+                delivered = await self._deliver_dm(table, seat, plan, file)
+            finally:
+                if plan.number == seat.dm_plans:  # nothing planned after it: the DM is as said
+                    seat.dm_pending_acting = None
+        if not delivered:
+            self._retry_dm_later(table, seat, plan.number, attempt)
+
+    def _retry_dm_later(self, table: Table, seat: Seat, number: int, attempt: int) -> None:
+        """Refresh the seat's DM again a while after plan ``number`` failed to go out, unless
+        a later plan took over meanwhile (it shows more, sends the new message that one owed,
+        and is tried again itself if it fails)."""
+        if attempt >= len(RETRY_DELAYS):
+            log.error(
+                "table %s: gave up the DM of seat %s after %d attempts",
+                table.id,
+                seat.seat,
+                attempt + 1,
+            )
+            return
+
+        async def retry() -> None:
+            await asyncio.sleep(RETRY_DELAYS[attempt])
+            async with table.lock:  # planned from the stored state, as every refresh
+                if table.finished or not table.driven or seat.dm_plans != number:
+                    return
+                plan = self._planner.plan_dm(table, seat, False, None) if self._planner else None
+            if plan is not None:
+                await self.carry_out(table, seat, plan, attempt + 1)
+
+        self.ctx.scheduler.start_for(table, retry(), name=f"table-{table.id}-dm-{seat.seat}-retry")
+
+    @staticmethod
+    def _overtaken(seat: Seat, plan: DmPlan) -> bool:
+        return plan.number != seat.dm_plans
+
+    async def _render_dm_hand(self, table: Table, plan: DmPlan) -> discord.File | None:
+        return await self.render_view(
+            table,
+            "render_hand",
+            plan.hand_view,
+            plan.priority,
+            f"{table.game}-render_hand.png",
+            plan.locale,
+        )
+
+    async def _deliver_dm(
+        self, table: Table, seat: Seat, plan: DmPlan, file: discord.File | None
+    ) -> bool:
+        """Send or edit the seat's DM as ``plan`` says (under ``seat.dm_lock``). False if it
+        failed for a passing reason (worth trying again); a refusal is logged, not retried."""
+        # (an earlier plan that was overtaken may have owed a new message; one planned to
+        # send the first message may have failed)
+        new_message = plan.new_message or seat.dm_new_owed or seat.dm_message_id is None
+        same_hand = not new_message and seat.dm_hand_key == plan.hand_key
+        if not same_hand and file is None and not plan.hand_changed:
+            # A refresh that went out after this one was planned changed the picture (or the
+            # message): this one's picture is needed after all.
+            file = await self._render_dm_hand(table, plan)
+        content = plan.content
+        view = plan.make_view() if plan.make_view is not None else None
+        edit: dict[str, Any] = {"content": content, "view": view}
+        if not same_hand:
+            edit["attachments"] = [file] if file else []
+        # The click was on the DM of the plan's time: no use if another has gone out since.
+        clicked = plan.clicked if plan.message_id == seat.dm_message_id else None
+        try:
+            if not new_message:
+                # (a decision shown by an edit — the player is playing — goes first too)
+                priority = Priority.DECISION if plan.acting else Priority.DM
+                await self.edit_dm(seat, clicked, edit, priority)
+                if plan.acting and view is not None and seat.dm_decision != plan.decision:
+                    # The same player's next step of a decision (Panda's three passes, say)
+                    # edits the DM: after a restart it must not look like a DM sent for
+                    # another decision (which would be sent again, first of all).
+                    seat.dm_decision = plan.decision
+                    await self.ctx.store.update_seat(
+                        table.id, seat.seat, dm_decision=seat.dm_decision
+                    )
+            else:
+                old = seat.dm_message_id if seat.dm_has_controls else None
+                old_token = self.dm_token_for(seat, clicked)
+                await self.send_dm(seat, content, file, view, plan.acting)
+                seat.dm_new_owed = False
+                if old is not None:
+                    # Retire the old message's controls (the new one carries the current
+                    # ones) after the new one is out, and in the background unless a click
+                    # answers it: a counted edit may wait for budget, and the decision and
+                    # the table must not wait for it (clicks on it are checked meanwhile).
+                    retire = self.retire_controls(seat, old, old_token)
+                    if old_token is not None and old_token is clicked:
+                        await retire
+                    else:
+                        self.ctx.scheduler.start_for(table, retire)
+                seat.dm_decision = plan.decision
+                await self.ctx.store.update_seat(
+                    table.id,
+                    seat.seat,
+                    dm_channel_id=seat.dm_channel_id,
+                    dm_message_id=seat.dm_message_id,
+                    dm_decision=seat.dm_decision,
+                )
+            seat.dm_acting = plan.acting
+            seat.dm_hand_key = plan.hand_key
+            seat.dm_has_controls = view is not None
+        except discord.Forbidden as e:
+            if e.code == DM_CLOSED:
+                await self.dms_closed(table, seat)
+            else:
+                log.warning("table %s: DM to seat %s refused: %s", table.id, seat.seat, e)
+        except SEND_ERRORS as e:
+            log.warning("table %s: DM to seat %s failed: %r", table.id, seat.seat, e)
+            return not passing(e)
+        finally:
+            release_view(view)
+        return True
 
     async def render(
         self, table: Table, what: str, seat: int | None, locale: str = DEFAULT_LOCALE

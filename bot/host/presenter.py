@@ -1,7 +1,9 @@
-"""What players see: after every change the recent lines, prompts, deadlines and DMs follow
-the state; the table message (status line and picture, edited by a per-table updater),
-DMs (new when a decision comes, edited otherwise; through the player's last click while
-its token is valid), thread posts, and images rendered in the process pool.
+"""What players see: after every change (an :class:`~bot.host.intents.Outcome`) the recent
+lines and the DMs follow the state — planned as deliveries (:meth:`Presenter.plan`, which
+awaits nothing: :mod:`bot.host.deliveries`) that the outbox carries out; the table message
+(status line and picture, edited by a per-table updater), DMs (new when a decision comes,
+edited otherwise; through the player's last click while its token is valid), and images
+rendered in the process pool.
 
 Languages: the table message, its picture and the thread posts are in the table's
 language (``table.locale``); a DM, its controls and hand picture in its player's (their
@@ -15,8 +17,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -26,7 +27,7 @@ from bot.games import game_title
 from bot.host.base import HostContext
 from bot.host.budget import Priority
 from bot.host.components import controls_view, reclaim_view, release_view, table_view
-from bot.host.forms import share_forms
+from bot.host.deliveries import Delivery, DmPlan, DmUpdate, TableEdit
 from bot.host.hints import hints_badge, hints_offered
 from bot.host.intents import Outcome
 from bot.host.outbox import (
@@ -38,53 +39,59 @@ from bot.host.outbox import (
     passing,
 )
 from bot.host.recovery import ATTACH_FILES, MISSING_PERMISSIONS, Recovery
-from bot.host.table import SERVING_TASK_SUFFIX, Seat, Table, fingerprint
+from bot.host.table import Seat, Table, fingerprint
 from bot.host.text import NO_PINGS
 from bot.host.tokens import ClickToken
 from bot.i18n import DEFAULT_LOCALE, Text, localize
 
 log = logging.getLogger(__name__)
 
-DM_CLOSED = 50007
-
 
 class Presenter:
-    """After a change: prompts, deadlines, DMs, the table message, posts, images."""
+    """After a change: the deliveries it makes (DMs, the table message), and the table
+    message itself (its updater)."""
 
     def __init__(self, ctx: HostContext, recovery: Recovery, outbox: Outbox) -> None:
         self.ctx = ctx
         self.recovery = recovery
         self.outbox = outbox
+        outbox.plan_with(self)  # (a DM tried again is planned anew)
 
     async def show(self, outcome: Outcome) -> None:
-        """A subscriber of the tables' logs: refresh DMs whose decision or hand changed (and
-        the seats in ``outcome.changed``), the recent lines, the deadlines and the table
-        message. (The deal summaries and the end are other subscribers': bot.host.spectate
-        and bot.host.finish.)
+        """A subscriber of the tables' sessions: refresh the DMs of the seats in
+        ``outcome.changed`` (those whose decision or hand changed, and any the change
+        named), the recent lines and the table message. (The deal summaries, the deadlines
+        and the end are other subscribers': bot.host.spectate, bot.host.session and
+        bot.host.finish.)
 
         Only the process driving the table shows anything: elsewhere the table is a cache
         serving clicks, and the driving process shows the change once it has read it from
         the log (one sender of every DM, one table message editor)."""
+        await self.outbox.deliver(outcome.table, self.plan(outcome))
+
+    def plan(self, outcome: Outcome) -> tuple[Delivery, ...]:
+        """What ``outcome`` shows, as deliveries for the outbox (nothing is awaited: no
+        Discord call here): a :class:`DmUpdate` per seat to refresh — those who must act
+        now first and urgent, the others' (a hand that changed) drawn at a lower priority
+        after the table is let go of: a decision must not wait behind them — and a
+        :class:`TableEdit`. The recent lines follow the events. Nothing where the table is
+        not driven (see :meth:`show`)."""
         table, via = outcome.table, outcome.via
-        refresh = set(outcome.changed) | set(table.changed_prompts())
         if not table.driven:
-            return
+            return ()
         table.recent = (table.recent + [event.text for event in outcome.events])[-4:]
-        table.set_deadlines(self.ctx.turn_seconds(table), time.monotonic())
-        # Those who must act now first: the others' DMs (a hand that changed) draw at a
-        # lower priority and may wait for the render pool; a decision must not wait behind
-        # them.
         waited_on = set(table.waiting_on())
-        for seat in sorted(refresh, key=lambda seat: (seat not in waited_on, seat)):
+        deliveries: list[Delivery] = []
+        for seat in sorted(outcome.changed, key=lambda seat: (seat not in waited_on, seat)):
             s = table.seats[seat]
             if s.played_by_ai or s.user_id is None:
                 continue
             clicked = via if via is not None and via.user.id == s.user_id else None
-            if seat in waited_on:
-                await self.refresh_dm(table, s, via=clicked)
-            else:  # (the mover's own hand, say) the next move need not wait for its picture
-                self._refresh_dm_soon(table, s, via=clicked)
-        table.mark_dirty()
+            plan = self.plan_dm(table, s, False, clicked)
+            if plan is not None:
+                deliveries.append(DmUpdate(table.id, seat, plan, urgent=seat in waited_on))
+        deliveries.append(TableEdit(table.id))
+        return tuple(deliveries)
 
     def _status_text(self, table: Table) -> str:
         """The table message's text, in the table's language."""
@@ -350,7 +357,7 @@ class Presenter:
         """
         plan = self.plan_dm(table, seat, fresh, via)
         if plan is not None:
-            await self.carry_out(table, seat, plan)
+            await self.outbox.carry_out(table, seat, plan)
 
     def _refresh_dm_soon(
         self, table: Table, seat: Seat, via: discord.Interaction | None = None
@@ -360,74 +367,8 @@ class Presenter:
         from the stored state; its picture is drawn and sent meanwhile, so the next click at
         the table, or an AI's move, does not wait for that picture."""
         plan = self.plan_dm(table, seat, False, via)
-        if plan is None:
-            return
-
-        async def carry_out() -> None:
-            try:
-                await self.carry_out(table, seat, plan)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("table %s: DM refresh of seat %s failed", table.id, seat.seat)
-
-        # A serving task: it completes a change already stored and shown elsewhere, even if
-        # this process stops driving the table meanwhile.
-        self.ctx.scheduler.start_for(
-            table, carry_out(), name=f"table-{table.id}-dm-{seat.seat}{SERVING_TASK_SUFFIX}"
-        )
-
-    async def carry_out(self, table: Table, seat: Seat, plan: DmPlan, attempt: int = 0) -> None:
-        """Draw and send ``plan`` unless a later plan for the seat overtook it (that one shows
-        more, and sends the new message this one owed, if any); the seat's DMs go out one
-        at a time. One that fails for a passing reason is tried again later."""
-        file = None
-        if plan.hand_changed:
-            if self._overtaken(seat, plan):
-                return
-            file = await self._render_dm_hand(table, plan)
-        async with seat.dm_lock:
-            if self._overtaken(seat, plan):
-                return
-            # (before the DM: its form button may be clicked at another process at once;
-            # a process alone serves every click itself, and writes nothing for nobody)
-            if self.ctx.settings.poll_seconds > 0:
-                await share_forms(self.ctx.store, table, seat, plan.locale)
-            try:
-                delivered = await self._deliver_dm(table, seat, plan, file)
-            finally:
-                if plan.number == seat.dm_plans:  # nothing planned after it: the DM is as said
-                    seat.dm_pending_acting = None
-        if not delivered:
-            self._retry_dm_later(table, seat, plan.number, attempt)
-
-    def _retry_dm_later(self, table: Table, seat: Seat, number: int, attempt: int) -> None:
-        """Refresh the seat's DM again a while after plan ``number`` failed to go out, unless
-        a later plan took over meanwhile (it shows more, sends the new message that one owed,
-        and is tried again itself if it fails)."""
-        if attempt >= len(RETRY_DELAYS):
-            log.error(
-                "table %s: gave up the DM of seat %s after %d attempts",
-                table.id,
-                seat.seat,
-                attempt + 1,
-            )
-            return
-
-        async def retry() -> None:
-            await asyncio.sleep(RETRY_DELAYS[attempt])
-            async with table.lock:  # planned from the stored state, as every refresh
-                if table.finished or not table.driven or seat.dm_plans != number:
-                    return
-                plan = self.plan_dm(table, seat, False, None)
-            if plan is not None:
-                await self.carry_out(table, seat, plan, attempt + 1)
-
-        self.ctx.scheduler.start_for(table, retry(), name=f"table-{table.id}-dm-{seat.seat}-retry")
-
-    @staticmethod
-    def _overtaken(seat: Seat, plan: DmPlan) -> bool:
-        return plan.number != seat.dm_plans
+        if plan is not None:
+            self.outbox.carry_out_later(table, seat, plan)
 
     def plan_dm(
         self, table: Table, seat: Seat, fresh: bool, via: discord.Interaction | None
@@ -480,106 +421,6 @@ class Presenter:
             ),
             message_id=seat.dm_message_id,
         )
-
-    async def _render_dm_hand(self, table: Table, plan: DmPlan) -> discord.File | None:
-        return await self.outbox.render_view(
-            table,
-            "render_hand",
-            plan.hand_view,
-            plan.priority,
-            f"{table.game}-render_hand.png",
-            plan.locale,
-        )
-
-    async def _deliver_dm(
-        self, table: Table, seat: Seat, plan: DmPlan, file: discord.File | None
-    ) -> bool:
-        """Send or edit the seat's DM as ``plan`` says (under ``seat.dm_lock``). False if it
-        failed for a passing reason (worth trying again); a refusal is logged, not retried."""
-        # (an earlier plan that was overtaken may have owed a new message; one planned to
-        # send the first message may have failed)
-        new_message = plan.new_message or seat.dm_new_owed or seat.dm_message_id is None
-        same_hand = not new_message and seat.dm_hand_key == plan.hand_key
-        if not same_hand and file is None and not plan.hand_changed:
-            # A refresh that went out after this one was planned changed the picture (or the
-            # message): this one's picture is needed after all.
-            file = await self._render_dm_hand(table, plan)
-        content = plan.content
-        view = plan.make_view() if plan.make_view is not None else None
-        edit: dict[str, Any] = {"content": content, "view": view}
-        if not same_hand:
-            edit["attachments"] = [file] if file else []
-        # The click was on the DM of the plan's time: no use if another has gone out since.
-        clicked = plan.clicked if plan.message_id == seat.dm_message_id else None
-        try:
-            if not new_message:
-                # (a decision shown by an edit — the player is playing — goes first too)
-                priority = Priority.DECISION if plan.acting else Priority.DM
-                await self.outbox.edit_dm(seat, clicked, edit, priority)
-                if plan.acting and view is not None and seat.dm_decision != plan.decision:
-                    # The same player's next step of a decision (Panda's three passes, say)
-                    # edits the DM: after a restart it must not look like a DM sent for
-                    # another decision (which would be sent again, first of all).
-                    seat.dm_decision = plan.decision
-                    await self.ctx.store.update_seat(
-                        table.id, seat.seat, dm_decision=seat.dm_decision
-                    )
-            else:
-                old = seat.dm_message_id if seat.dm_has_controls else None
-                old_token = self.outbox.dm_token_for(seat, clicked)
-                await self.outbox.send_dm(seat, content, file, view, plan.acting)
-                seat.dm_new_owed = False
-                if old is not None:
-                    # Retire the old message's controls (the new one carries the current
-                    # ones) after the new one is out, and in the background unless a click
-                    # answers it: a counted edit may wait for budget, and the decision and
-                    # the table must not wait for it (clicks on it are checked meanwhile).
-                    retire = self.outbox.retire_controls(seat, old, old_token)
-                    if old_token is not None and old_token is clicked:
-                        await retire
-                    else:
-                        self.ctx.scheduler.start_for(table, retire)
-                seat.dm_decision = plan.decision
-                await self.ctx.store.update_seat(
-                    table.id,
-                    seat.seat,
-                    dm_channel_id=seat.dm_channel_id,
-                    dm_message_id=seat.dm_message_id,
-                    dm_decision=seat.dm_decision,
-                )
-            seat.dm_acting = plan.acting
-            seat.dm_hand_key = plan.hand_key
-            seat.dm_has_controls = view is not None
-        except discord.Forbidden as e:
-            if e.code == DM_CLOSED:
-                await self.outbox.dms_closed(table, seat)
-            else:
-                log.warning("table %s: DM to seat %s refused: %s", table.id, seat.seat, e)
-        except SEND_ERRORS as e:
-            log.warning("table %s: DM to seat %s failed: %r", table.id, seat.seat, e)
-            return not passing(e)
-        finally:
-            release_view(view)
-        return True
-
-
-@dataclass(frozen=True)
-class DmPlan:
-    """What one refresh of a seat's DM shows, taken when it was planned."""
-
-    number: int  #: ``Seat.dm_plans`` when planned
-    locale: str
-    content: str
-    make_view: Callable[[], discord.ui.View] | None  #: builds its controls (None: none)
-    hand_view: Mapping[str, Any]  #: what its picture draws
-    hand_key: str
-    priority: Priority  #: of its picture
-    acting: bool  #: a decision the seat must make (comes as a new message)
-    new_message: bool  #: a new message (else an edit of the seat's current DM)
-    hand_changed: bool  #: the picture must be drawn (as the seat's DM was when planned)
-    decision: int | None  #: the decision's fingerprint
-    clicked: ClickToken | None  #: the click on the seat's DM that led here
-    message_id: int | None  #: the seat's DM when planned
 
 
 def _click_token(seat: Seat, via: discord.Interaction) -> ClickToken:

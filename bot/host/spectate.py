@@ -26,7 +26,6 @@ import discord
 from bot.games import game_title
 from bot.host.base import HostContext
 from bot.host.budget import Priority
-from bot.host.cluster import TableLog
 from bot.host.components import spectator_view
 from bot.host.intents import Outcome
 from bot.host.lifecycle import Sessions
@@ -117,13 +116,11 @@ class Spectate:
         self,
         ctx: HostContext,
         sessions: Sessions,
-        log: TableLog,
         presenter: Presenter,
         outbox: Outbox,
     ) -> None:
         self.ctx = ctx
         self.sessions = sessions
-        self.log = log
         self.presenter = presenter
         self.outbox = outbox
 
@@ -167,7 +164,7 @@ class Spectate:
             await interaction.response.defer(ephemeral=True, thinking=True)
         async with table.lock:
             if not table.driven:  # a cache of the log: catch up first
-                await self.log.catch_up(table)
+                await self.sessions.of(table).catch_up()
             public = table.state.view(None)
             content = spectator_text(table, locale)
             over = table.state.is_over
@@ -196,7 +193,7 @@ class Spectate:
         )
 
     async def on_outcome(self, outcome: Outcome) -> None:
-        """A subscriber of the tables' logs: a deal that ended gets its summary in the
+        """A subscriber of the tables' sessions: a deal that ended gets its summary in the
         thread — where the table is driven (one poster)."""
         table = outcome.table
         if not table.driven:

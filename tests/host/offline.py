@@ -58,7 +58,10 @@ async def offline_host(path: str, *, record: bool = False, **settings: Any) -> T
         async def refresh_dm(table: Any, seat: Any, *args: Any, **kwargs: Any) -> None:
             host.dms.append((table.id, seat.seat))  # type: ignore[attr-defined]
 
-        def refresh_dm_soon(table: Any, seat: Any, *args: Any, **kwargs: Any) -> None:
+        async def carry_out(table: Any, seat: Any, *args: Any, **kwargs: Any) -> None:
+            host.dms.append((table.id, seat.seat))  # type: ignore[attr-defined]
+
+        def carry_out_later(table: Any, seat: Any, *args: Any, **kwargs: Any) -> None:
             host.dms.append((table.id, seat.seat))  # type: ignore[attr-defined]
 
         async def fresh_dm(table: Any, seat: Any, plan: Any) -> None:
@@ -69,7 +72,9 @@ async def offline_host(path: str, *, record: bool = False, **settings: Any) -> T
         host.outbox.post = post  # type: ignore[method-assign]
         host.sessions._fresh_dm = fresh_dm  # type: ignore[method-assign]
         host.presenter.refresh_dm = refresh_dm  # type: ignore[method-assign]
-        host.presenter._refresh_dm_soon = refresh_dm_soon  # type: ignore[method-assign]
+        # (the DMs a change's deliveries carry: bot.host.outbox.Outbox.deliver)
+        host.outbox.carry_out = carry_out  # type: ignore[method-assign]
+        host.outbox.carry_out_later = carry_out_later  # type: ignore[method-assign]
     return host
 
 

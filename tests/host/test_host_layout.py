@@ -201,3 +201,34 @@ def test_the_check_sees_a_part_reaching_into_another(tmp_path: Path) -> None:
         "        await self.outbox._post()\n"
     )
     assert private_reaches(host_modules(tmp_path)) == ["results:9 self.outbox._post"]
+
+
+def test_the_presenter_plans_deliveries_the_outbox_carries_out() -> None:
+    """Stage 3 hands stage 4 data: every delivery is a frozen dataclass, and the
+    presenter's planning (``Presenter.plan``) is a plain function — it awaits nothing, so
+    it cannot call Discord; the outbox's ``deliver`` carries the deliveries out."""
+    trees = host_modules()
+    for node in ast.walk(trees["deliveries"]):
+        if isinstance(node, ast.ClassDef) and node.name != "DmPlanner":
+            frozen = [
+                d
+                for d in node.decorator_list
+                if isinstance(d, ast.Call)
+                and ast.unparse(d.func) == "dataclass"
+                and any(k.arg == "frozen" and ast.unparse(k.value) == "True" for k in d.keywords)
+            ]
+            assert frozen, f"{node.name} is not a frozen dataclass"
+
+    def method(module: str, cls: str, name: str) -> ast.AST:
+        (klass,) = (
+            n for n in ast.walk(trees[module]) if isinstance(n, ast.ClassDef) and n.name == cls
+        )
+        (found,) = (
+            n
+            for n in klass.body
+            if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.name == name
+        )
+        return found
+
+    assert isinstance(method("presenter", "Presenter", "plan"), ast.FunctionDef)
+    assert isinstance(method("outbox", "Outbox", "deliver"), ast.AsyncFunctionDef)

@@ -454,7 +454,7 @@ async def test_the_driving_process_reads_the_log_before_refusing_a_click(new_dat
     b = await offline_host(path, record=True, **slow)
     # A hears of no append either (on PostgreSQL a notification would make it read the
     # move at once, racing the check below): only the refusal path may read the log.
-    a._heard_append = lambda table_id, idx: None  # type: ignore[method-assign]
+    a.leases._heard_append = lambda table_id, idx: None  # type: ignore[method-assign]
     try:
         table_id = await open_table(a.store, [ALICE, BOB])
         assert await a.restore() == 1

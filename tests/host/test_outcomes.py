@@ -1,6 +1,6 @@
-"""bot.host.cluster.TableLog.publish: what a change made goes to the log's subscribers —
-the deal summaries, the presenter, the results, in that order — with the public events
-the change added (issue 28)."""
+"""bot.host.cluster.TableLog.publish (a table session's publishing): what a change made
+goes to the subscribers — the deal summaries, the new decisions' deadlines, the presenter,
+the results, in that order — with the public events the change added (issue 28)."""
 
 from __future__ import annotations
 
@@ -29,17 +29,18 @@ async def test_an_outcome_carries_the_public_events_since_the_last_and_the_state
             await host.log.publish(Outcome(table, changed=frozenset([0])))
         (outcome,) = heard
         assert [e.text for e in outcome.events] == expected
-        assert outcome.changed == frozenset([0]) and outcome.table is table
+        # (the seat it named, and those whose decision or hand changed)
+        assert 0 in outcome.changed and outcome.table is table
         assert table.state.events == [] and table.events_shown == 0
         assert table.recent == expected[-4:]  # the presenter was handed the same events
 
 
 async def test_the_subscribers_are_in_the_order_of_their_effects(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """A deal's summary is posted before the next deal's prompts; the results are written
-    only once the presenter has shown the change."""
+    """A deal's summary is posted before the next deal's prompts, whose clocks start once
+    it is out; the results are written only once the presenter has shown the change."""
     async with alice_and_bob(tmp_path) as (host, _):
-        assert host.log._subscribers == [
-            host.spectate.on_outcome,
-            host.presenter.show,
-            host.results.on_outcome,
-        ]
+        subscribers = host.log._subscribers
+        assert len(subscribers) == 4
+        assert subscribers[0] == host.spectate.on_outcome
+        assert subscribers[1].__name__ == "start_clocks"  # (bot.host.session.clocks)
+        assert subscribers[2:] == [host.presenter.show, host.results.on_outcome]

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import inspect
 from collections.abc import AsyncIterator
 from typing import Any
 
+import pytest
+
 from bot.host.budget import Priority
+from bot.host.deliveries import DmUpdate, TableEdit, ThreadPost
 from bot.host.intents import Outcome
 from bot.host.manager import TableHost
 from bot.host.table import Table
@@ -71,7 +76,7 @@ async def test_the_movers_dm_is_drawn_and_sent_after_the_table_is_let_go(tmp_pat
             return True  # delivered
 
         host.outbox.render_view = render_view  # type: ignore[method-assign]
-        host.presenter._deliver_dm = deliver  # type: ignore[method-assign]
+        host.outbox._deliver_dm = deliver  # type: ignore[method-assign]
         for seat in table.seats:
             seat.dm_message_id, seat.dm_hand_key = 1000 + seat.seat, "drawn before"
         (mover,) = table.state.to_act
@@ -142,3 +147,56 @@ async def test_an_overtaken_new_message_is_sent_by_the_plan_that_overtook_it(tmp
 def _dm_tasks(host: TableHost, table: Table) -> list[asyncio.Task[Any]]:
     """The table's background DM refreshes, oldest first."""
     return [t for t in host.ctx.scheduler.table_tasks(table) if "-dm-" in t.get_name()]
+
+
+async def test_a_change_is_planned_as_deliveries_the_outbox_carries_out(tmp_path) -> None:
+    """The presenter turns an outcome into deliveries without awaiting anything (no Discord
+    call): the DM of the seat that must act now, urgent and first; the mover's own DM, not
+    urgent; the table message marked. The outbox is handed exactly those."""
+    async with alice_and_bob(tmp_path) as (host, table):
+        handed: list[tuple[Any, ...]] = []
+
+        async def deliver(table: Table, deliveries: Any) -> None:
+            handed.append(tuple(deliveries))
+
+        host.outbox.deliver = deliver  # type: ignore[method-assign]
+        heard: list[Outcome] = []
+
+        async def listen(outcome: Outcome) -> None:
+            heard.append(outcome)
+
+        host.log.subscribe(listen)
+        while True:
+            (mover,) = table.state.to_act
+            async with table.lock:
+                await host.log.commit(table, mover, table.state.legal_actions(mover)[0], "player")
+                await host.log.publish(Outcome(table))
+            if table.state.to_act == [1 - mover]:
+                break
+            handed.clear()
+        (outcome,) = heard[-1:]
+        (deliveries,) = handed
+        other, moved = table.seats[1 - mover], table.seats[mover]
+        assert [type(d) for d in deliveries] == [DmUpdate, DmUpdate, TableEdit]
+        first, second, edit = deliveries
+        assert (first.table_id, first.seat, first.urgent) == (table.id, other.seat, True)
+        assert first.plan.acting and first.plan.number == other.dm_plans
+        assert (second.table_id, second.seat, second.urgent) == (table.id, moved.seat, False)
+        assert not second.plan.acting
+        assert edit == TableEdit(table.id)
+        # Planning again (nothing changed since): plain data, the same seats, nothing awaited.
+        planned = host.presenter.plan(outcome)
+        assert not inspect.isawaitable(planned)
+        assert [(type(d), getattr(d, "seat", None)) for d in planned] == [
+            (DmUpdate, other.seat),
+            (DmUpdate, moved.seat),
+            (TableEdit, None),
+        ]
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            first.urgent = False  # type: ignore[misc]
+
+
+async def test_a_thread_post_is_carried_out_as_a_post(tmp_path) -> None:
+    async with alice_and_bob(tmp_path, record=True) as (host, table):
+        await host.outbox.deliver(table, [ThreadPost(table.id, "⏰ Alice ran out of time.")])
+        assert host.posts[-1] == (table.id, "⏰ Alice ran out of time.")  # type: ignore[attr-defined]
