@@ -5,7 +5,9 @@ still within reach (cards the opponent holds in their captures are dead). A play
 worth what it adds to our potential, plus what it denies the opponent, minus what the
 board we leave offers the opponent next turn; a capture that makes or upgrades a yaku
 (ours, or one denied to the opponent) is worth :data:`WIN` more, for its taker may end the
-round with it (the potential alone credited a fifth animal with a few hundredths).
+round with it (the potential alone credited a fifth animal with a few hundredths). A
+capture the opponent cannot take first (they hold none of its month) can wait: it counts
+less now, and the turn goes to one they could take from us.
 Koi-Koi has no doubling here; whether to call Koi-Koi is weighed by playing the round out
 from samples of the unseen cards (a few milliseconds; see :func:`_koikoi_or_stop`).
 """
