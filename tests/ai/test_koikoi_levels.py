@@ -243,3 +243,42 @@ def test_the_playout_policy_makes_a_yaku_before_a_richer_capture_and_denies_one(
     theirs = _counts(["6a", "10a"])  # Butterflies and Deer: the Boar completes it
     assert _policy_play(["1p1", "7p1"], ["7a", "1b"], _counts([]), theirs) == ("7p1", None)
     assert _greedy_play(["1p1", "7p1"], ["7a", "1b"]) == ("1p1", None)
+
+
+def _play_view(theirs: list[str]) -> dict:
+    """Seat 0 to play: the Deer (10a) and a Cherry plain (3p1) on the board, a card of each
+    month in hand; ``theirs`` is the opponent's capture pile."""
+    hand = ["10p1", "3p2", "12p1"]
+    return {
+        "seat": 0,
+        "phase": "play",
+        "hand": hand,
+        "board": ["10a", "3p1", "5p1", "7p1"],
+        "captures": [["1p1", "2p1"], theirs],
+        "pending": None,
+        "hand_counts": [3, 3],
+        "yaku_points": [0, 0],
+        "scores": [0, 0],
+        "round": 1,
+        "rounds": 6,
+    }
+
+
+def test_normal_lets_a_capture_wait_when_nobody_else_can_make_it() -> None:
+    """With the other Maple cards (10r, 10p2) in the opponent's pile, nobody but us can
+    take the Deer: normal spends this turn on the Cherry plain, which the opponent could
+    take (3b and 3r are unseen), and takes the Deer later. With 10p2 unseen the Deer may
+    go to the opponent's hand first, and the richer capture comes first again."""
+    legal = ["play 10p1", "play 3p2", "play 12p1"]
+    sure = _play_view(["10r", "10p2", "6p1"])
+    assert choose(sure, legal, random.Random(1)) == "play 3p2"
+    contested = _play_view(["10r", "6p1", "6p2"])
+    assert choose(contested, legal, random.Random(1)) == "play 10p1"
+
+
+def test_normal_does_not_wait_with_a_capture_that_makes_its_yaku() -> None:
+    """The same sure Deer, but our pile holds the Boar and the Butterflies: the Deer makes
+    Ino-Shika-Cho now (we may stop before the opponent scores), so it does not wait."""
+    view = _play_view(["10r", "10p2", "6p1"])
+    view["captures"] = [["7a", "6a"], ["10r", "10p2", "6p1"]]
+    assert choose(view, ["play 10p1", "play 3p2", "play 12p1"], random.Random(1)) == "play 10p1"

@@ -5,7 +5,9 @@ still within reach (cards the opponent holds in their captures are dead). A play
 worth what it adds to our potential, plus what it denies the opponent, minus what the
 board we leave offers the opponent next turn; a capture that makes or upgrades a yaku
 (ours, or one denied to the opponent) is worth :data:`WIN` more, for its taker may end the
-round with it (the potential alone credited a fifth animal with a few hundredths).
+round with it (the potential alone credited a fifth animal with a few hundredths). A
+capture the opponent cannot take first (they hold none of its month) can wait: it counts
+less now, and the turn goes to one they could take from us.
 Koi-Koi has no doubling here; whether to call Koi-Koi is weighed by playing the round out
 from samples of the unseen cards (a few milliseconds; see :func:`_koikoi_or_stop`).
 """
@@ -43,6 +45,12 @@ _SETS = (
     (BLUE_RIBBONS, 6.0),
 )
 _SET_CREDIT = (0.0, 0.15, 0.45)
+# A capture that can wait is worth less now: we hold the card that takes it, so it is lost
+# only if the opponent takes the board's card first (their hand holds its month). Taking
+# it now spends a turn another capture, one they could take from us, may need.
+SURE_WAIT = 1.0  # its month's other cards are all seen: nobody else can take it
+WAIT = 0.75  # otherwise, times the chance the opponent holds none of its month
+COUNT_CREDIT = 1.5  # credit for a counting yaku's progress, times (have / need) squared
 # Counting yaku: class, how many make the yaku, how many exist.
 _COUNTS = ((PLAIN, 10, 25), (RIBBON, 5, 10), (ANIMAL, 5, 9))
 
@@ -83,7 +91,7 @@ def potential(caps: frozenset[str] | set[str], dead: frozenset[str] | set[str]) 
         if n >= need:
             value += n - need + 1
         elif exist - dead_counts[cls] >= need:
-            value += 1.5 * (n / need) ** 2
+            value += COUNT_CREDIT * (n / need) ** 2
     return value
 
 
@@ -110,6 +118,7 @@ class _Position:
         self._points_me = yaku_total(self.mine)
         self._points_opp = yaku_total(self.theirs)
         self._cache: dict[tuple[bool, frozenset[str]], float] = {}
+        self._risk_cache: dict[tuple[str, ...], float] = {}
         self.unseen_by_month = {m: 0 for m in range(1, 13)}
         for c in self.unseen:
             self.unseen_by_month[MONTH[c]] += 1
@@ -124,6 +133,10 @@ class _Position:
             denied += WIN * (yaku_total(self.theirs | cards) > self._points_opp)
             self._cache[key] = self.urgency * mine + DENY * self.threat * denied
         return self._cache[key]
+
+    def makes_yaku(self, cards: frozenset[str]) -> bool:
+        """Whether taking ``cards`` raises our yaku total (we may stop with it)."""
+        return yaku_total(self.mine | cards) > self._points_me
 
     def their_gain(self, cards: frozenset[str]) -> float:
         key = (False, cards)
@@ -148,11 +161,19 @@ class _Position:
         """What the opponent may take of one month's board cards on their next turn."""
         if not month_cards:
             return 0.0
-        if len(month_cards) == 3:
-            best = self.their_gain(frozenset(month_cards))  # the fourth card takes all three
-        else:
-            best = max(self.their_gain(frozenset((c,))) for c in month_cards)
-        return self.p_opp_holds(MONTH[month_cards[0]]) * (best + 0.3)
+        return self.p_opp_holds(MONTH[month_cards[0]]) * self.month_prize(month_cards)
+
+    def month_prize(self, month_cards: Sequence[str]) -> float:
+        """What the opponent gains by taking one month's board cards (the best of them)."""
+        key = tuple(sorted(month_cards))
+        prize = self._risk_cache.get(key)
+        if prize is None:
+            if len(month_cards) == 3:
+                best = self.their_gain(frozenset(month_cards))  # the fourth takes all three
+            else:
+                best = max(self.their_gain(frozenset((c,))) for c in month_cards)
+            prize = self._risk_cache[key] = best + 0.3
+        return prize
 
     def board_by_month(self, board: Iterable[str]) -> dict[int, list[str]]:
         out: dict[int, list[str]] = {}
@@ -176,6 +197,12 @@ def _score_play(pos: _Position, by_month: dict[int, list[str]], code: str) -> fl
         taken = frozenset((played, *on_board))
         left = []
     value = pos.gain(taken) if taken else 0.0
+    if taken and len(pos.hand) > 1 and not pos.makes_yaku(taken):
+        # It can wait (unless it makes our yaku: then we may stop now, before they score).
+        if pos.unseen_by_month[month] == 0:
+            value *= 1.0 - SURE_WAIT
+        else:
+            value *= 1.0 - WAIT * (1.0 - pos.p_opp_holds(month))
     # Only this month's part of the board changes; compare it before and after.
     value -= RISK * (pos.month_risk(left) - pos.month_risk(on_board))
     if not taken:
