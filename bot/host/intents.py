@@ -120,6 +120,10 @@ class Outcome:
     events: tuple[Any, ...] = ()
     changed: frozenset[int] = frozenset()
     via: Any = None
+    #: The table's prompts were already brought to its state, action by action, by the
+    #: one publishing (a catch-up with the log): ``changed`` holds every seat whose
+    #: decision or hand changed, and nobody needs to compare them again.
+    stamped: bool = False
 
 
 #: A subscriber of a table's outcomes.

@@ -66,9 +66,12 @@ class Presenter:
         serving clicks, and the driving process shows the change once it has read it from
         the log (one sender of every DM, one table message editor)."""
         table, via = outcome.table, outcome.via
-        refresh = set(outcome.changed) | set(table.changed_prompts())
         if not table.driven:
+            table.changed_prompts(shown=False)  # (the versions that judge clicks here)
             return
+        refresh = set(outcome.changed)
+        if not outcome.stamped:
+            refresh |= set(table.changed_prompts())
         table.recent = (table.recent + [event.text for event in outcome.events])[-4:]
         table.set_deadlines(self.ctx.turn_seconds(table), time.monotonic())
         # Those who must act now first: the others' DMs (a hand that changed) draw at a

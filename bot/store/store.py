@@ -280,9 +280,10 @@ class Store(ABC):
     #: An SQL expression for "now" in seconds since the epoch, by the database's clock. Lease
     #: expiries and action times use it, so processes whose clocks differ still agree.
     clock_sql: str
-    #: A statement run in each append's transaction to tell other processes (``?``: the
-    #: table id and index, ``"<table>:<idx>"``), delivered at commit; None where nobody else
-    #: could listen (SQLite: one process).
+    #: A one-row subquery whose evaluation tells other processes of an append (``?``: the
+    #: table id and index, ``"<table>:<idx>"``), delivered at commit: the append's
+    #: ``INSERT`` selects its row from it, so telling costs no statement of its own. None
+    #: where nobody else could listen (SQLite: one process).
     notify_sql: str | None = None
     #: Whether the database answers (logs an outage's start and end); None where a failing
     #: database is not told apart from other errors (SQLite).
@@ -582,16 +583,17 @@ class Store(ABC):
                 raise StoreError(
                     f"table {table_id}: action index {idx} is out of order (next is {expected})"
                 )
-            if self.notify_sql is not None:
-                await tx.execute(self.notify_sql, (f"{table_id}:{idx}",))
             try:
                 # Stamped by the database's clock: a process taking the table over derives
                 # the running deadline from it (see LeaseClaim.decided_ago).
-                insert = (
-                    "INSERT INTO actions (table_id, idx, seat, code, source, created_at)"
-                    f" VALUES (?, ?, ?, ?, ?, {self.clock_sql})"
-                )
+                insert = "INSERT INTO actions (table_id, idx, seat, code, source, created_at)"
+                row = f"?, ?, ?, ?, ?, {self.clock_sql}"
                 params: tuple[Any, ...] = (table_id, idx, seat, code, source)
+                if self.notify_sql is None:
+                    insert += f" VALUES ({row})"
+                else:  # (the notification in the same statement: no trip of its own)
+                    insert += f" SELECT {row} FROM {self.notify_sql}"
+                    params = (*params, f"{table_id}:{idx}")
                 if click is not None:  # (a data-modifying WITH: one statement, one trip)
                     insert = f"WITH shared AS ({self._share_click_sql}) {insert}"
                     params = (*_click_params(table_id, seat, idx, click), *params)
@@ -686,23 +688,28 @@ class Store(ABC):
 
     async def actions_with_clicks_since(
         self, table_id: int, start: int, max_age: float
-    ) -> tuple[list[tuple[int, str]], dict[int, SharedClick]]:
+    ) -> tuple[list[tuple[int, str]], dict[int, SharedClick], dict[int, str]]:
         """As :meth:`actions_since`, with the DM clicks that made those actions where
-        another process served them (see :meth:`append_action`), by seat (the latest), in
-        the same statement: what the process driving the table reads when it picks the
-        actions up. Clicks older than ``max_age`` seconds are left out (their tokens no
-        longer answer)."""
+        another process served them (see :meth:`append_action`), by seat (the latest), and
+        the languages stored for the players who made them (user → locale; a player who
+        clicked elsewhere may have changed language there), in the same statement: what
+        the process driving the table reads when it picks the actions up. Clicks older
+        than ``max_age`` seconds are left out (their tokens no longer answer)."""
         if not holds_id(table_id):
-            return [], {}
+            return [], {}, {}
         rows = await self._fetchall(
             "SELECT a.seat, a.code, k.application_id, k.token, k.message_id,"
-            f" {self.clock_sql} - k.clicked_at AS age FROM actions a"
+            f" {self.clock_sql} - k.clicked_at AS age, l.user_id AS player, l.locale"
+            " FROM actions a"
             " LEFT JOIN click_tokens k"
             " ON k.table_id = a.table_id AND k.seat = a.seat AND k.idx = a.idx"
+            " LEFT JOIN seats s ON s.table_id = a.table_id AND s.seat = a.seat"
+            " LEFT JOIN user_locales l ON l.user_id = s.user_id"
             " WHERE a.table_id = ? AND a.idx >= ? ORDER BY a.idx",
             (table_id, start),
         )
         clicks: dict[int, SharedClick] = {}
+        locales: dict[int, str] = {}
         for row in rows:
             if row["token"] is not None and row["age"] <= max_age:
                 clicks[row["seat"]] = SharedClick(
@@ -711,7 +718,9 @@ class Store(ABC):
                     None if row["message_id"] is None else int(row["message_id"]),
                     max(0.0, float(row["age"])),
                 )
-        return [(row["seat"], row["code"]) for row in rows], clicks
+            if row["player"] is not None:
+                locales[int(row["player"])] = str(row["locale"])
+        return [(row["seat"], row["code"]) for row in rows], clicks, locales
 
     async def forget_clicks(self, max_age: float) -> int:
         """Delete the shared clicks older than ``max_age`` seconds (their tokens no longer
