@@ -282,10 +282,13 @@ class PostgresStore(Store):
         self._pending_writes.add(done)
         began = time.monotonic()
         try:
-            async with asyncio.timeout(WAIT_TIMEOUT):  # this process's turn to write
+            if self._write_lock.locked():
+                async with asyncio.timeout(WAIT_TIMEOUT):  # this process's turn to write
+                    await self._write_lock.acquire()
+            else:  # (free: taken at once, no timer to set and cancel)
                 await self._write_lock.acquire()
             try:
-                async with self._pool.acquire(timeout=WAIT_TIMEOUT) as conn:
+                async with self._connection() as conn:
                     yield conn
             finally:
                 self._write_lock.release()
@@ -343,5 +346,19 @@ class PostgresStore(Store):
         return True
 
     async def _fetch(self, sql: str, params: Sequence[Any]) -> list[Row]:
-        async with self._pool.acquire(timeout=WAIT_TIMEOUT) as conn:
+        async with self._connection() as conn:
             return list(await conn.fetch(to_postgres(sql), *params))
+
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[asyncpg.Connection]:
+        """A connection of the pool, waited for at most :data:`WAIT_TIMEOUT` s. (Not
+        ``pool.acquire(timeout=…)``: on Python < 3.12 asyncpg runs a timed acquire as a task
+        of its own, and times the release too — a task, two timers and a turn of the event
+        loop more for every call of the store, a good part of the bot's loop at 300
+        tables.)"""
+        async with asyncio.timeout(WAIT_TIMEOUT):
+            conn = await self._pool.acquire()
+        try:
+            yield conn
+        finally:
+            await self._pool.release(conn)
