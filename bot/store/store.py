@@ -569,41 +569,39 @@ class Store(ABC):
             raise StoreError(f"unknown action source {source!r}")
         async with self._transaction() as tx:
             await tx.lock(f"actions:{table_id}")
-            # (an abort or an end commits the status without the actions' lock: read it
-            # after taking the lock, in the same statement as the next index)
-            rows = await tx.fetch(
-                "SELECT COALESCE(MAX(idx) + 1, 0),"
-                " (SELECT status FROM tables WHERE id = ?) FROM actions WHERE table_id = ?",
-                (table_id, table_id),
+            # The INSERT checks the next index and the table's status itself, read after the
+            # lock was taken (a statement sees what was committed before it began; an abort
+            # or an end commits the status without the actions' lock): one statement, not a
+            # read and then the write. Only when it inserts nothing is it read why.
+            closed = ", ".join(f"'{status}'" for status in CLOSED_STATUSES)
+            # Stamped by the database's clock: a process taking the table over derives the
+            # running deadline from it (see LeaseClaim.decided_ago).
+            insert = (
+                "INSERT INTO actions (table_id, idx, seat, code, source, created_at)"
+                f" SELECT ?, ?, ?, ?, ?, {self.clock_sql}"
             )
-            expected = int(rows[0][0])
-            if rows[0][1] in CLOSED_STATUSES:
-                raise TableClosed(f"table {table_id} is {rows[0][1]}: no action is logged")
-            if idx != expected:
-                raise StoreError(
-                    f"table {table_id}: action index {idx} is out of order (next is {expected})"
-                )
+            params: tuple[Any, ...] = (table_id, idx, seat, code, source)
+            if self.notify_sql is not None:  # (the notification in the same statement)
+                insert += f" FROM {self.notify_sql}"
+                params = (*params, f"{table_id}:{idx}")
+            insert += (
+                " WHERE ? = (SELECT COALESCE(MAX(idx) + 1, 0) FROM actions WHERE table_id = ?)"
+                f" AND NOT EXISTS (SELECT 1 FROM tables WHERE id = ? AND status IN ({closed}))"
+            )
+            params = (*params, idx, table_id, table_id)
+            if click is not None:  # (a data-modifying WITH: one statement, one trip)
+                insert = f"WITH shared AS ({self._share_click_sql}) {insert}"
+                params = (*_click_params(table_id, seat, idx, click), *params)
             try:
-                # Stamped by the database's clock: a process taking the table over derives
-                # the running deadline from it (see LeaseClaim.decided_ago).
-                insert = "INSERT INTO actions (table_id, idx, seat, code, source, created_at)"
-                row = f"?, ?, ?, ?, ?, {self.clock_sql}"
-                params: tuple[Any, ...] = (table_id, idx, seat, code, source)
-                if self.notify_sql is None:
-                    insert += f" VALUES ({row})"
-                else:  # (the notification in the same statement: no trip of its own)
-                    insert += f" SELECT {row} FROM {self.notify_sql}"
-                    params = (*params, f"{table_id}:{idx}")
-                if click is not None:  # (a data-modifying WITH: one statement, one trip)
-                    insert = f"WITH shared AS ({self._share_click_sql}) {insert}"
-                    params = (*_click_params(table_id, seat, idx, click), *params)
-                await tx.execute(insert, params)
+                made = await tx.execute(insert, params)
             except IntegrityViolation as exc:
                 if exc.duplicate:  # a writer that did not take the lock got there first
                     raise StoreError(
                         f"table {table_id}: action index {idx} is already taken"
                     ) from exc
                 raise StoreError(f"table {table_id}: cannot log action ({exc})") from exc
+            if not made:  # (raised in the transaction: the shared click is undone too)
+                raise await _why_not_appended(tx, table_id, idx)
 
     async def actions(self, table_id: int) -> list[tuple[int, str]]:
         """The log as ``replay`` takes it: ``[(seat, code), ...]`` in order."""
@@ -1111,6 +1109,20 @@ __all__ = [
     "is_postgres_url",
     "outage_error",
 ]
+
+
+async def _why_not_appended(tx: Transaction, table_id: int, idx: int) -> StoreError:
+    """Why an append inserted nothing (under the table's actions lock): the table is
+    closed, or ``idx`` is not the next index."""
+    rows = await tx.fetch(
+        "SELECT COALESCE(MAX(idx) + 1, 0),"
+        " (SELECT status FROM tables WHERE id = ?) FROM actions WHERE table_id = ?",
+        (table_id, table_id),
+    )
+    expected, status = int(rows[0][0]), rows[0][1]
+    if status in CLOSED_STATUSES:
+        return TableClosed(f"table {table_id} is {status}: no action is logged")
+    return StoreError(f"table {table_id}: action index {idx} is out of order (next is {expected})")
 
 
 def _click_params(table_id: int, seat: int, idx: int, click: SharedClick) -> tuple[Any, ...]:
