@@ -17,7 +17,7 @@ import logging
 import sqlite3
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any, Protocol
@@ -557,51 +557,52 @@ class Store(ABC):
         """Append one applied action to a table's log, durably, before anyone sees its result.
 
         ``idx`` must be the next index (the state's version before the action): a gap or a
-        repeat means the caller's state and the log disagree, and is refused. Appends to one
-        table are serialised (across processes too, on PostgreSQL), so of two writers
-        appending the same index exactly one succeeds; the other gets a StoreError.
+        repeat means the caller's state and the log disagree, and is refused. Of two writers
+        appending the same index (across processes too, on PostgreSQL) exactly one
+        succeeds — the log's unique index decides; the other gets a StoreError.
 
         ``click``: the DM click that made the action, shared with the process driving the
         table (``click_tokens``, the seat's latest), written in the same transaction — in
         the same statement as the action on PostgreSQL: no extra round trip.
+
+        One statement: the ``INSERT`` checks the next index and the table's status itself
+        (an abort or an end is refused a move the same way) and, on PostgreSQL, notifies
+        the other processes; only when it inserts nothing is it read why. Without a click
+        it runs alone in its implicit transaction (one round trip, where a transaction
+        taking a lock, reading the next index and inserting took five); with one, in a
+        transaction that takes the table's actions lock first (the click's row, written
+        by the statement's ``WITH``, must not outlive a refused action).
         """
         if source not in ACTION_SOURCES:
             raise StoreError(f"unknown action source {source!r}")
+        closed = ", ".join(f"'{status}'" for status in CLOSED_STATUSES)
+        # Stamped by the database's clock: a process taking the table over derives the
+        # running deadline from it (see LeaseClaim.decided_ago).
+        insert = (
+            "INSERT INTO actions (table_id, idx, seat, code, source, created_at)"
+            f" SELECT ?, ?, ?, ?, ?, {self.clock_sql}"
+        )
+        params: tuple[Any, ...] = (table_id, idx, seat, code, source)
+        if self.notify_sql is not None:  # (the notification in the same statement)
+            insert += f" FROM {self.notify_sql}"
+            params = (*params, f"{table_id}:{idx}")
+        insert += (
+            " WHERE ? = (SELECT COALESCE(MAX(idx) + 1, 0) FROM actions WHERE table_id = ?)"
+            f" AND NOT EXISTS (SELECT 1 FROM tables WHERE id = ? AND status IN ({closed}))"
+        )
+        params = (*params, idx, table_id, table_id)
+        if click is None:
+            made = await _appended(table_id, idx, self._write_one(insert, params))
+            if not made:
+                raise _not_appended(table_id, idx, await self._fetchall(_NEXT_SQL, (table_id,) * 2))
+            return
+        insert = f"WITH shared AS ({self._share_click_sql}) {insert}"
+        params = (*_click_params(table_id, seat, idx, click), *params)
         async with self._transaction() as tx:
             await tx.lock(f"actions:{table_id}")
-            # The INSERT checks the next index and the table's status itself, read after the
-            # lock was taken (a statement sees what was committed before it began; an abort
-            # or an end commits the status without the actions' lock): one statement, not a
-            # read and then the write. Only when it inserts nothing is it read why.
-            closed = ", ".join(f"'{status}'" for status in CLOSED_STATUSES)
-            # Stamped by the database's clock: a process taking the table over derives the
-            # running deadline from it (see LeaseClaim.decided_ago).
-            insert = (
-                "INSERT INTO actions (table_id, idx, seat, code, source, created_at)"
-                f" SELECT ?, ?, ?, ?, ?, {self.clock_sql}"
-            )
-            params: tuple[Any, ...] = (table_id, idx, seat, code, source)
-            if self.notify_sql is not None:  # (the notification in the same statement)
-                insert += f" FROM {self.notify_sql}"
-                params = (*params, f"{table_id}:{idx}")
-            insert += (
-                " WHERE ? = (SELECT COALESCE(MAX(idx) + 1, 0) FROM actions WHERE table_id = ?)"
-                f" AND NOT EXISTS (SELECT 1 FROM tables WHERE id = ? AND status IN ({closed}))"
-            )
-            params = (*params, idx, table_id, table_id)
-            if click is not None:  # (a data-modifying WITH: one statement, one trip)
-                insert = f"WITH shared AS ({self._share_click_sql}) {insert}"
-                params = (*_click_params(table_id, seat, idx, click), *params)
-            try:
-                made = await tx.execute(insert, params)
-            except IntegrityViolation as exc:
-                if exc.duplicate:  # a writer that did not take the lock got there first
-                    raise StoreError(
-                        f"table {table_id}: action index {idx} is already taken"
-                    ) from exc
-                raise StoreError(f"table {table_id}: cannot log action ({exc})") from exc
+            made = await _appended(table_id, idx, tx.execute(insert, params))
             if not made:  # (raised in the transaction: the shared click is undone too)
-                raise await _why_not_appended(tx, table_id, idx)
+                raise _not_appended(table_id, idx, await tx.fetch(_NEXT_SQL, (table_id,) * 2))
 
     async def actions(self, table_id: int) -> list[tuple[int, str]]:
         """The log as ``replay`` takes it: ``[(seat, code), ...]`` in order."""
@@ -1111,14 +1112,27 @@ __all__ = [
 ]
 
 
-async def _why_not_appended(tx: Transaction, table_id: int, idx: int) -> StoreError:
-    """Why an append inserted nothing (under the table's actions lock): the table is
-    closed, or ``idx`` is not the next index."""
-    rows = await tx.fetch(
-        "SELECT COALESCE(MAX(idx) + 1, 0),"
-        " (SELECT status FROM tables WHERE id = ?) FROM actions WHERE table_id = ?",
-        (table_id, table_id),
-    )
+#: The next index of a table's log and the table's status (``?``: the table id, twice).
+_NEXT_SQL = (
+    "SELECT COALESCE(MAX(idx) + 1, 0),"
+    " (SELECT status FROM tables WHERE id = ?) FROM actions WHERE table_id = ?"
+)
+
+
+async def _appended(table_id: int, idx: int, insert: Awaitable[int]) -> int:
+    """The rows an append's ``INSERT`` made; a unique violation (another writer took the
+    index first) is a StoreError."""
+    try:
+        return await insert
+    except IntegrityViolation as exc:
+        if exc.duplicate:
+            raise StoreError(f"table {table_id}: action index {idx} is already taken") from exc
+        raise StoreError(f"table {table_id}: cannot log action ({exc})") from exc
+
+
+def _not_appended(table_id: int, idx: int, rows: Sequence[Row]) -> StoreError:
+    """Why an append inserted nothing (``rows``: :data:`_NEXT_SQL` read after it): the
+    table is closed, or ``idx`` is not the next index."""
     expected, status = int(rows[0][0]), rows[0][1]
     if status in CLOSED_STATUSES:
         return TableClosed(f"table {table_id} is {status}: no action is logged")
