@@ -4,8 +4,9 @@ Within one process, calls are served as on SQLite, in the order they are made: w
 one at a time (each its own READ COMMITTED transaction), and a read waits for the writes
 made before it, so whoever saw a write being made also reads it back; reads run side by
 side on the pool. Between processes, what must not interleave takes a transaction-scoped
-advisory lock (:meth:`Transaction.lock`): the appends to one table's log, the results of one
-table, the ratings of one (guild, game). Several processes may share the database.
+advisory lock (:meth:`Transaction.lock`): an append sharing a click, the results of one
+table, the ratings of one (guild, game); an append without one is a single statement, the
+log's unique index deciding between two writers. Several processes may share the database.
 """
 
 from __future__ import annotations
