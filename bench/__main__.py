@@ -103,6 +103,8 @@ HOST_FIGURES = (
     ("actions_per_s", "actions/s (window)"),
     ("actions_by_source", "actions by source"),
     ("cpu_ms_per_action", "bot CPU per action (ms, all processes)"),
+    ("main_cpu_ms_per_action", "  of it the bot processes (ms)"),
+    ("render_cpu_ms_per_action", "  of it their render workers (ms)"),
     ("cpu_percent", "bot CPU (% of one core)"),
     ("bench_cpu_percent", "bench + fake Discord CPU (% of one core)"),
     ("rest_budget", "REST budget"),

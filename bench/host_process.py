@@ -29,6 +29,9 @@ How each figure is measured (all clocks are this machine's):
   think times after their Pass button appears, so a late button lets the window close).
 * ``cpu_ms_per_action`` — utime+stime (``/proc/<pid>/stat``) of the bot process and all its
   descendants (the render pool), window start to end, / actions in the window;
+  ``main_cpu_ms_per_action`` / ``render_cpu_ms_per_action`` split it between the bot
+  processes themselves and their render workers (the pictures drawn: more when the tables
+  are kept fresher, so compare runs by both);
   ``cpu_percent`` the same per second of the window, and ``bench_cpu_percent`` what this
   process (the fake Discord and the players, on the same cores) took meanwhile;
   ``bench_loop_lag_p99_ms`` how late this process's own event loop ran (it stamps the acks
@@ -830,6 +833,7 @@ async def run_host(
         limits.reset_counters()
         cpu0, wall0 = cpu_seconds(bots.tree()), time.time()
         cpu0_each = [cpu_seconds(p.tree()) for p in bots.processes]
+        main0 = cpu_seconds(bots.mains())
         own0 = time.process_time()
         # Which process drives each table, and which sent each connection's requests
         # (looked at every second: a table may end, a connection close, in the window).
@@ -849,6 +853,7 @@ async def run_host(
         mains = bots.mains()
         cpu1, wall1 = cpu_seconds(pids), time.time()
         cpu1_each = [cpu_seconds(p.tree()) for p in bots.processes]
+        main1 = cpu_seconds(mains)
         own1 = time.process_time()
         rss = rss_kib(mains)
         rss_each = [rss_kib([p.proc.pid]) if p.proc else 0 for p in bots.processes]
@@ -896,6 +901,13 @@ async def run_host(
             actions_per_s=_r(n / window if window else 0.0, 2),
             cpu_ms_per_action=_r((cpu1 - cpu0) * 1000 / n if n else float("nan")),
             cpu_percent=_r((cpu1 - cpu0) * 100 / window if window else 0.0),
+            # The same split: the bot processes themselves (hosting: clicks, the store,
+            # the cluster's coordination) and their render workers (pictures: as many as
+            # the run could draw, so it grows with how fresh the tables are kept).
+            main_cpu_ms_per_action=_r((main1 - main0) * 1000 / n if n else float("nan")),
+            render_cpu_ms_per_action=_r(
+                ((cpu1 - cpu0) - (main1 - main0)) * 1000 / n if n else float("nan")
+            ),
             # What the fake Discord and the players cost (this process, same cores).
             bench_cpu_percent=_r((own1 - own0) * 100 / window if window else 0.0),
             # How late this process's own loop runs (it stamps the acks and decisions).

@@ -121,8 +121,10 @@ class TableLog:
         shown = tuple(table.state.visible_events(None, table.events_shown))
         table.state.events.clear()
         table.events_shown = 0
-        changed = outcome.changed | frozenset(table.changed_prompts())
-        outcome = replace(outcome, events=shown, changed=changed)
+        if not outcome.stamped:  # (a cache only stamps the versions its clicks are judged by)
+            changed = outcome.changed | frozenset(table.changed_prompts(shown=table.driven))
+            outcome = replace(outcome, changed=changed)
+        outcome = replace(outcome, events=shown)
         for subscriber in self._subscribers:
             await subscriber(outcome)
         return outcome
@@ -234,30 +236,34 @@ class TableLog:
 
         Driving the table, the DM clicks that made those actions elsewhere come with them
         (one statement): the players are answered through them (see :meth:`_adopt_click`)."""
-        clicks: dict[int, SharedClick]
+        clicks: dict[int, SharedClick] = {}
+        locales: dict[int, str] = {}
         if read is not None and not table.driven:
-            missed, clicks = read, {}
+            missed = read
         elif table.driven:
-            missed, clicks = await self.ctx.store.actions_with_clicks_since(
+            missed, clicks, locales = await self.ctx.store.actions_with_clicks_since(
                 table.id, table.state.version, TOKEN_SECONDS
             )
         else:
-            missed, clicks = await self.ctx.store.actions_since(table.id, table.state.version), {}
+            missed = await self.ctx.store.actions_since(table.id, table.state.version)
         if not missed:
             return False
         for seat, click in clicks.items():
             self._adopt_click(table, seat, click)
+        # The players who moved elsewhere may have changed language there: their stored
+        # languages came with the moves (no read of their own).
+        self.ctx.locales.learn(locales)
         log.debug("table %s: catching up %d action(s) from the log", table.id, len(missed))
         changed: set[int] = set()
+        stamped = True  # (the prompts follow each action: the presenter need not look again)
         try:
             for seat, code in missed:
                 table.state.apply(seat, code)  # (its events are the outcome's: see publish)
-                changed.update(table.changed_prompts())
+                changed.update(table.changed_prompts(shown=table.driven))
         except IllegalAction:  # diverged: replay the whole log
             self._rebuild(table, await self.ctx.store.actions(table.id))
-        if table.driven:  # the players who moved elsewhere may have changed language there
-            await self.ctx.locales.load((s.user_id for s in table.humans()), refresh=True)
-        await self.publish(Outcome(table, changed=frozenset(changed)))
+            stamped = False
+        await self.publish(Outcome(table, changed=frozenset(changed), stamped=stamped))
         return True
 
     def _adopt_click(self, table: Table, seat: int, click: SharedClick) -> None:

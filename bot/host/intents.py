@@ -158,6 +158,10 @@ class Outcome:
     via: Any = None
     made: tuple[tuple[int, str], ...] = ()
     held: bool = False
+    #: The table's prompts were already brought to its state, action by action, by the
+    #: one publishing (a catch-up with the log): ``changed`` holds every seat whose
+    #: decision or hand changed, and nobody needs to compare them again.
+    stamped: bool = False
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from bot.i18n import normalize
 from bot.store import Store
@@ -67,7 +67,11 @@ class LocaleMemory:
             wanted -= set(self._known)
         if not wanted:
             return
-        found = await self.store.user_locales(wanted)
+        self.learn(await self.store.user_locales(wanted))
+
+    def learn(self, found: Mapping[int, str]) -> None:
+        """Locales read from the store (user → locale, as another process stored them):
+        remembered, except those whose change is still being written from here."""
         for user_id, loc in found.items():
             if user_id not in self._pending:
                 self._known.pop(user_id, None)

@@ -247,7 +247,7 @@ class Table:
         view = self.state.view(seat)
         return repr(view.get(self.spec.hand_key))
 
-    def changed_prompts(self) -> list[int]:
+    def changed_prompts(self, *, shown: bool = True) -> list[int]:
         """Seats whose decision or hand differ from what their DM shows.
 
         A decision is new when the seat's legal actions changed, or when the seat itself
@@ -255,7 +255,17 @@ class Table:
         claim window like the first). Updates ``prompts`` so the components sent next carry
         the current version. A seat shown no controls before and after (a pass the host
         plays for it) with the same hand needs no refresh: its DM shows no decision.
+
+        ``shown=False``: nothing of the table is shown from here (a cache serving clicks
+        for a table another process drives): only the prompts' versions are kept, which
+        judge the clicks' controls; the hands' fingerprints and whether each seat is asked
+        (a view and the legal actions again per seat and action, most of the cost) are
+        left out, and no seat is returned. A process that comes to drive the table
+        rebuilds its prompts from the log first (see ``Sessions._reload``).
         """
+        if not shown:
+            self._restamp_prompts()
+            return []
         changed = []
         version = self.state.version
         self._drop_stale_holds()
@@ -275,6 +285,17 @@ class Table:
                 )
                 changed.append(s.seat)
         return changed
+
+    def _restamp_prompts(self) -> None:
+        """The versions of :meth:`changed_prompts` alone: a new decision (new legal actions,
+        or the seat acted since) is stamped with the current version."""
+        version = self.state.version
+        self._drop_stale_holds()
+        for s in self.seats:
+            legal = tuple(self.state.legal_actions(s.seat)) if not self.state.is_over else ()
+            old = self.prompts.get(s.seat)
+            if old is None or old.legal != legal or (legal and self._acted_since(s, old)):
+                self.prompts[s.seat] = Prompt(version, legal, "")
 
     def _acted_since(self, seat: Seat, prompt: Prompt) -> bool:
         """Whether the seat made a move since ``prompt`` was made: that answered it."""

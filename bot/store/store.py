@@ -17,7 +17,7 @@ import logging
 import sqlite3
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any, Protocol
@@ -280,9 +280,10 @@ class Store(ABC):
     #: An SQL expression for "now" in seconds since the epoch, by the database's clock. Lease
     #: expiries and action times use it, so processes whose clocks differ still agree.
     clock_sql: str
-    #: A statement run in each append's transaction to tell other processes (``?``: the
-    #: table id and index, ``"<table>:<idx>"``), delivered at commit; None where nobody else
-    #: could listen (SQLite: one process).
+    #: A one-row subquery whose evaluation tells other processes of an append (``?``: the
+    #: table id and index, ``"<table>:<idx>"``), delivered at commit: the append's
+    #: ``INSERT`` selects its row from it, so telling costs no statement of its own. None
+    #: where nobody else could listen (SQLite: one process).
     notify_sql: str | None = None
     #: Whether the database answers (logs an outage's start and end); None where a failing
     #: database is not told apart from other errors (SQLite).
@@ -556,52 +557,52 @@ class Store(ABC):
         """Append one applied action to a table's log, durably, before anyone sees its result.
 
         ``idx`` must be the next index (the state's version before the action): a gap or a
-        repeat means the caller's state and the log disagree, and is refused. Appends to one
-        table are serialised (across processes too, on PostgreSQL), so of two writers
-        appending the same index exactly one succeeds; the other gets a StoreError.
+        repeat means the caller's state and the log disagree, and is refused. Of two writers
+        appending the same index (across processes too, on PostgreSQL) exactly one
+        succeeds — the log's unique index decides; the other gets a StoreError.
 
         ``click``: the DM click that made the action, shared with the process driving the
         table (``click_tokens``, the seat's latest), written in the same transaction — in
         the same statement as the action on PostgreSQL: no extra round trip.
+
+        One statement: the ``INSERT`` checks the next index and the table's status itself
+        (an abort or an end is refused a move the same way) and, on PostgreSQL, notifies
+        the other processes; only when it inserts nothing is it read why. Without a click
+        it runs alone in its implicit transaction (one round trip, where a transaction
+        taking a lock, reading the next index and inserting took five); with one, in a
+        transaction that takes the table's actions lock first (the click's row, written
+        by the statement's ``WITH``, must not outlive a refused action).
         """
         if source not in ACTION_SOURCES:
             raise StoreError(f"unknown action source {source!r}")
+        closed = ", ".join(f"'{status}'" for status in CLOSED_STATUSES)
+        # Stamped by the database's clock: a process taking the table over derives the
+        # running deadline from it (see LeaseClaim.decided_ago).
+        insert = (
+            "INSERT INTO actions (table_id, idx, seat, code, source, created_at)"
+            f" SELECT ?, ?, ?, ?, ?, {self.clock_sql}"
+        )
+        params: tuple[Any, ...] = (table_id, idx, seat, code, source)
+        if self.notify_sql is not None:  # (the notification in the same statement)
+            insert += f" FROM {self.notify_sql}"
+            params = (*params, f"{table_id}:{idx}")
+        insert += (
+            " WHERE ? = (SELECT COALESCE(MAX(idx) + 1, 0) FROM actions WHERE table_id = ?)"
+            f" AND NOT EXISTS (SELECT 1 FROM tables WHERE id = ? AND status IN ({closed}))"
+        )
+        params = (*params, idx, table_id, table_id)
+        if click is None:
+            made = await _appended(table_id, idx, self._write_one(insert, params))
+            if not made:
+                raise _not_appended(table_id, idx, await self._fetchall(_NEXT_SQL, (table_id,) * 2))
+            return
+        insert = f"WITH shared AS ({self._share_click_sql}) {insert}"
+        params = (*_click_params(table_id, seat, idx, click), *params)
         async with self._transaction() as tx:
             await tx.lock(f"actions:{table_id}")
-            # (an abort or an end commits the status without the actions' lock: read it
-            # after taking the lock, in the same statement as the next index)
-            rows = await tx.fetch(
-                "SELECT COALESCE(MAX(idx) + 1, 0),"
-                " (SELECT status FROM tables WHERE id = ?) FROM actions WHERE table_id = ?",
-                (table_id, table_id),
-            )
-            expected = int(rows[0][0])
-            if rows[0][1] in CLOSED_STATUSES:
-                raise TableClosed(f"table {table_id} is {rows[0][1]}: no action is logged")
-            if idx != expected:
-                raise StoreError(
-                    f"table {table_id}: action index {idx} is out of order (next is {expected})"
-                )
-            if self.notify_sql is not None:
-                await tx.execute(self.notify_sql, (f"{table_id}:{idx}",))
-            try:
-                # Stamped by the database's clock: a process taking the table over derives
-                # the running deadline from it (see LeaseClaim.decided_ago).
-                insert = (
-                    "INSERT INTO actions (table_id, idx, seat, code, source, created_at)"
-                    f" VALUES (?, ?, ?, ?, ?, {self.clock_sql})"
-                )
-                params: tuple[Any, ...] = (table_id, idx, seat, code, source)
-                if click is not None:  # (a data-modifying WITH: one statement, one trip)
-                    insert = f"WITH shared AS ({self._share_click_sql}) {insert}"
-                    params = (*_click_params(table_id, seat, idx, click), *params)
-                await tx.execute(insert, params)
-            except IntegrityViolation as exc:
-                if exc.duplicate:  # a writer that did not take the lock got there first
-                    raise StoreError(
-                        f"table {table_id}: action index {idx} is already taken"
-                    ) from exc
-                raise StoreError(f"table {table_id}: cannot log action ({exc})") from exc
+            made = await _appended(table_id, idx, tx.execute(insert, params))
+            if not made:  # (raised in the transaction: the shared click is undone too)
+                raise _not_appended(table_id, idx, await tx.fetch(_NEXT_SQL, (table_id,) * 2))
 
     async def actions(self, table_id: int) -> list[tuple[int, str]]:
         """The log as ``replay`` takes it: ``[(seat, code), ...]`` in order."""
@@ -686,23 +687,28 @@ class Store(ABC):
 
     async def actions_with_clicks_since(
         self, table_id: int, start: int, max_age: float
-    ) -> tuple[list[tuple[int, str]], dict[int, SharedClick]]:
+    ) -> tuple[list[tuple[int, str]], dict[int, SharedClick], dict[int, str]]:
         """As :meth:`actions_since`, with the DM clicks that made those actions where
-        another process served them (see :meth:`append_action`), by seat (the latest), in
-        the same statement: what the process driving the table reads when it picks the
-        actions up. Clicks older than ``max_age`` seconds are left out (their tokens no
-        longer answer)."""
+        another process served them (see :meth:`append_action`), by seat (the latest), and
+        the languages stored for the players who made them (user → locale; a player who
+        clicked elsewhere may have changed language there), in the same statement: what
+        the process driving the table reads when it picks the actions up. Clicks older
+        than ``max_age`` seconds are left out (their tokens no longer answer)."""
         if not holds_id(table_id):
-            return [], {}
+            return [], {}, {}
         rows = await self._fetchall(
             "SELECT a.seat, a.code, k.application_id, k.token, k.message_id,"
-            f" {self.clock_sql} - k.clicked_at AS age FROM actions a"
+            f" {self.clock_sql} - k.clicked_at AS age, l.user_id AS player, l.locale"
+            " FROM actions a"
             " LEFT JOIN click_tokens k"
             " ON k.table_id = a.table_id AND k.seat = a.seat AND k.idx = a.idx"
+            " LEFT JOIN seats s ON s.table_id = a.table_id AND s.seat = a.seat"
+            " LEFT JOIN user_locales l ON l.user_id = s.user_id"
             " WHERE a.table_id = ? AND a.idx >= ? ORDER BY a.idx",
             (table_id, start),
         )
         clicks: dict[int, SharedClick] = {}
+        locales: dict[int, str] = {}
         for row in rows:
             if row["token"] is not None and row["age"] <= max_age:
                 clicks[row["seat"]] = SharedClick(
@@ -711,7 +717,9 @@ class Store(ABC):
                     None if row["message_id"] is None else int(row["message_id"]),
                     max(0.0, float(row["age"])),
                 )
-        return [(row["seat"], row["code"]) for row in rows], clicks
+            if row["player"] is not None:
+                locales[int(row["player"])] = str(row["locale"])
+        return [(row["seat"], row["code"]) for row in rows], clicks, locales
 
     async def forget_clicks(self, max_age: float) -> int:
         """Delete the shared clicks older than ``max_age`` seconds (their tokens no longer
@@ -1102,6 +1110,33 @@ __all__ = [
     "is_postgres_url",
     "outage_error",
 ]
+
+
+#: The next index of a table's log and the table's status (``?``: the table id, twice).
+_NEXT_SQL = (
+    "SELECT COALESCE(MAX(idx) + 1, 0),"
+    " (SELECT status FROM tables WHERE id = ?) FROM actions WHERE table_id = ?"
+)
+
+
+async def _appended(table_id: int, idx: int, insert: Awaitable[int]) -> int:
+    """The rows an append's ``INSERT`` made; a unique violation (another writer took the
+    index first) is a StoreError."""
+    try:
+        return await insert
+    except IntegrityViolation as exc:
+        if exc.duplicate:
+            raise StoreError(f"table {table_id}: action index {idx} is already taken") from exc
+        raise StoreError(f"table {table_id}: cannot log action ({exc})") from exc
+
+
+def _not_appended(table_id: int, idx: int, rows: Sequence[Row]) -> StoreError:
+    """Why an append inserted nothing (``rows``: :data:`_NEXT_SQL` read after it): the
+    table is closed, or ``idx`` is not the next index."""
+    expected, status = int(rows[0][0]), rows[0][1]
+    if status in CLOSED_STATUSES:
+        return TableClosed(f"table {table_id} is {status}: no action is logged")
+    return StoreError(f"table {table_id}: action index {idx} is out of order (next is {expected})")
 
 
 def _click_params(table_id: int, seat: int, idx: int, click: SharedClick) -> tuple[Any, ...]:

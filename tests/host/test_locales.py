@@ -290,7 +290,8 @@ def test_the_lobby_options_name_options_in_ascii_and_say_values_in_the_language(
 
 async def test_the_driving_process_learns_a_language_seen_by_another(tmp_path) -> None:
     """A click served by another process (with the player's new language) reaches the
-    process driving the table with the move: its next DM to that player uses it."""
+    process driving the table with the move, the player's stored language with it (in the
+    same read): its next DM to that player uses it."""
     path = str(tmp_path / "shared.db")
     a, b = await offline_host(path), await offline_host(path)
     try:
@@ -298,17 +299,27 @@ async def test_the_driving_process_learns_a_language_seen_by_another(tmp_path) -
         ta, tb = await a.table(table_id), await b.table(table_id)
         assert ta is not None and tb is not None
         ta.driven = True  # A drives the table; B only serves clicks
-        assert a.seat_locale(ta.seats[0]) == "en-US"
-        click = Click(7)
+        seat = tb.state.to_act[0]
+        user = tb.seats[seat].user_id
+        assert user is not None and a.seat_locale(ta.seats[seat]) == "en-US"
+        click = Click(user)
         click.locale = "ko"  # type: ignore[attr-defined]
         b.remember_locale(click)
         await b.locales.flush()
-        seat = tb.state.to_act[0]
         async with tb.lock:
             await b.log.commit(tb, seat, tb.state.legal_actions(seat)[0], "player")
+        reads: list[object] = []
+        read_locales = a.store.user_locales
+
+        async def counted(users: object) -> object:
+            reads.append(users)
+            return await read_locales(users)  # type: ignore[arg-type]
+
+        a.store.user_locales = counted  # type: ignore[method-assign]
         async with ta.lock:
             assert await a.log.sync_with_log(ta)
-        assert a.seat_locale(ta.seats[0]) == "ko"
+        assert a.seat_locale(ta.seats[seat]) == "ko"
+        assert reads == []  # (it came with the move)
     finally:
         for host in (a, b):
             await host.close()

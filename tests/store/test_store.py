@@ -9,7 +9,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.store import AI_USER_ID, ResultInput, SeatRow, Store, StoreError
+from bot.store import AI_USER_ID, ResultInput, SeatRow, SharedClick, Store, StoreError
 from bot.store.migrate import MIGRATIONS_DIR, MIGRATIONS_PG_DIR, discover
 from bot.store.ratings import DEFAULT_MU, DEFAULT_SIGMA
 from bot.store.rows import MAX_ID
@@ -421,6 +421,38 @@ async def test_two_writers_appending_the_same_index(new_database):
         rows = await second.action_rows(tid)
         assert [row.idx for row in rows] == list(range(10))
         assert await first.actions(tid) == await second.actions(tid)
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_writer_with_a_click_and_one_without_append_the_same_index(new_database):
+    """A move served with its DM click (a transaction under the table's lock) and one
+    without (a statement alone) race for the same index: exactly one is logged, and the
+    click's row is kept only where its own move was."""
+    database = await new_database()
+    first, second = await Store.open(database), await Store.open(database)
+    try:
+        tid = await new_table(first)
+        won_with_click = []
+        for idx in range(10):
+            click = SharedClick(application_id=42, token=f"t{idx}", message_id=None, age=0.0)
+            outcomes = await asyncio.gather(
+                first.append_action(tid, idx, 0, f"first {idx}", "player", click),
+                second.append_action(tid, idx, 1, f"second {idx}", "player"),
+                return_exceptions=True,
+            )
+            assert sum(outcome is None for outcome in outcomes) == 1, outcomes
+            if outcomes[0] is None:
+                won_with_click.append(idx)
+        rows = await second.action_rows(tid)
+        assert [row.idx for row in rows] == list(range(10))
+        _, clicks, _ = await second.actions_with_clicks_since(tid, 0, 840.0)
+        assert (f"t{won_with_click[-1]}" if won_with_click else None) == (
+            clicks[0].token if 0 in clicks else None
+        )
+        kept = await second.query("SELECT idx FROM click_tokens WHERE table_id = ?", (tid,))
+        assert [r[0] for r in kept] == won_with_click[-1:]
     finally:
         await first.close()
         await second.close()
