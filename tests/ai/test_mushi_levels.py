@@ -7,7 +7,13 @@ from collections import Counter
 
 from bot.engine.search import Budget
 from bot.games.mushi import DECK, SPEC, choose, new_game
-from bot.games.mushi.ai import _by_month, _choices, choose_easy, choose_strong
+from bot.games.mushi.ai import (
+    _by_month,
+    _choices,
+    _Position,
+    choose_easy,
+    choose_strong,
+)
 from bot.games.mushi.rules import MushiState, capture_choices, sort_mushi
 from bot.games.mushi.strong import (
     World,
@@ -243,3 +249,66 @@ def test_the_easy_ai_captures_when_it_can_unless_normal_would_not() -> None:
                 plays = [c for c in legal if c != "cancel"]
                 assert not can or code == choose(view, plays, dice)
     assert met > 0
+
+
+def _position(
+    hand: str, table: str, mine: str = "", theirs: str = "", opp: str = "", elder: int = 0
+) -> MushiState:
+    """Seat 0 (to play) holds ``hand``; ``table`` face up; ``mine`` and ``theirs`` are the
+    piles; seat 1 holds ``opp`` (default: as many cards as ours, the first in deck order of
+    the rest); the other cards are the stock, in deck order, its top card last. Cards are
+    written as the rules write them, separated by spaces."""
+    state = new_game(1, ["A", "B"], {})
+    cards = [hand.split(), table.split(), mine.split(), theirs.split(), opp.split()]
+    used = {c for group in cards for c in group}
+    rest = [c for c in DECK if c not in used]
+    if not opp:
+        cards[4], rest = rest[: len(cards[0])], rest[len(cards[0]) :]
+    state.hands = [cards[0], cards[4]]
+    state.stock = rest
+    state.table = cards[1]
+    state.captures = [cards[2], cards[3]]
+    state.elder, state.current = elder, 0
+    return state
+
+
+def test_normal_takes_a_rain_pair_which_brings_the_third_rain_card() -> None:
+    """Rain cards pair only with each other, so the third stays on the table and goes to
+    whoever took the other two (rule 8): the Rain Man's 20 points come with 11a + 11r.
+    Worth 35, more than 9a taking 9r (15), which normal chose before it counted that."""
+    state = _position("11a 9a 2p1 4p1 9p1 10p2 12p1 1p1", "11r 9r 3p1 5p2 10p1 2r 12p2 4p2")
+    view, legal = state.view(0), state.legal_actions(0)
+    assert _Position(view).value(["11a", "11r"]) == 35
+    assert choose(view, legal, random.Random(1)) == "play 11a"
+
+
+def test_normal_wild_taken_counts_the_leftover_its_holder_receives() -> None:
+    """The wild takes 3p1: of Cherry's three other cards one is left unpaired at the end
+    and goes to the wild's holder (rule 8), on average (20 + 5 + 1) / 3 card points."""
+    state = _position("11p1 9a", "3p1 9r")
+    assert _Position(state.view(0)).value(["11p1", "3p1"]) == 2 + 26 / 3
+
+
+def test_strong_solves_the_end_of_the_hand_where_normal_lays_the_wrong_card() -> None:
+    """Two cards each: normal's one-ply heuristic lays the junk 12p2, strong's exact search
+    over determinizations the ribbon 10r, and against the true deal (seat 1 holds 12p3,
+    which takes 12p2) 10r is indeed worth more."""
+    state = _position(
+        "10r 12p2",
+        "11a 3b",
+        mine="11p1 5a 1p2 1r 11r 11b 4p2 4r 9p2 9r 3r 3p2 12b 12p1",
+        theirs="1p1 1b 8a 8p1 9p1 9a 10p1 10p2 2a 2p2 4a 4p1 8b 8p2 5p2 5p1 2r 2p1",
+        opp="12p3",
+        elder=1,
+    )
+    state.stock = ["10a", "5r", "3p1"]
+    view, legal = state.view(0), state.legal_actions(0)
+    assert choose(view, legal, random.Random(0)) == "play 12p2"
+    assert searchable(view, legal)
+    assert search(view, legal, random.Random(0), Budget(samples=32, seconds=None)) == "play 10r"
+    exact = {}
+    for code in ("play 12p2", "play 10r"):
+        world = _world(state)
+        world.play(*_parse(code))
+        exact[code] = solve(world, 0, lambda w: w.score(0), -1e9, 1e9)
+    assert exact["play 10r"] > exact["play 12p2"]

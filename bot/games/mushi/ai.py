@@ -32,6 +32,8 @@ RISK = 1.5  # weight of what the opponent's next play may take from the table we
 FLIP = 0.3  # weight of this turn's flip, in expectation
 FUTURE = 0.8  # weight of our best capture next turn, if the opponent leaves it to us
 COMBO = 0.8  # weight of progress towards (or denial of) a combination
+RAIN = 1.0  # weight of the third rain card that comes with a rain pair (rule 8)
+WILD_LEFT = 1.0  # weight of the leftover the wild's holder receives (rule 8)
 
 
 def _by_month(table: Sequence[str]) -> dict[int, list[str]]:
@@ -84,6 +86,8 @@ class _Position:
         self.bottom_rain = bool(opts.get("bottom_wild_takes_rain"))
         self.set_aside = list(view.get("set_aside") or [])
         self.wild_unseen = WILD in self.unseen
+        # With the bottom-wild option the last flip may still take the third rain card.
+        self.rain_keeps = 0.8 if self.bottom_rain and self.wild_unseen else 1.0
         self._value_cache: dict[frozenset[str], float] = {}
         self._p_cache: dict[tuple[int, int], float] = {}
         self._future_cache: dict[tuple[frozenset[str], frozenset[str], int | None], float] = {}
@@ -104,8 +108,16 @@ class _Position:
 
     def _value(self, cards: frozenset[str]) -> float:
         total = float(sum(card_points(c) for c in cards))
-        if WILD in cards and self.set_aside:
-            total += sum(card_points(c) for c in self.set_aside)
+        if WILD in cards:
+            if self.set_aside:
+                total += sum(card_points(c) for c in self.set_aside)
+            total += WILD_LEFT * self._leftover(cards)
+        rain = cards & RAIN_CARDS
+        if len(rain) == 2 and not self.set_aside:
+            # Rain cards pair only with each other (the wild never takes one), so the third
+            # stays on the table and goes to whoever took the other two (rule 8).
+            third = RAIN_CARDS - rain - self.mine - self.theirs
+            total += RAIN * sum(card_points(c) for c in third) * self.rain_keeps
         for combo in COMBINATIONS:
             got = combo.cards & cards
             if not got:
@@ -118,6 +130,19 @@ class _Position:
                 have = len(combo.cards & self.theirs)
                 total += COMBO * combo.value * (have / len(combo.cards)) ** 2
         return total
+
+    def _leftover(self, cards: frozenset[str]) -> float:
+        """What the wild taken with ``cards`` should bring at the hand's end: the card of
+        its target's month left unpaired, which goes to the wild's holder (rule 8)."""
+        targets = [c for c in cards if c != WILD]
+        if len(targets) != 1:
+            return 0.0
+        month = MONTH[targets[0]]
+        gone = self.mine | self.theirs | cards
+        mates = [c for c in DECK if MONTH[c] == month and c not in gone and c != WILD]
+        if len(mates) % 2 == 0:
+            return 0.0  # they pair off: nothing left for the holder
+        return sum(card_points(c) for c in mates) / len(mates)
 
     def p_opp_holds(self, n: int, total: int) -> float:
         """Chance the opponent's hand holds one of ``n`` given cards among ``total`` unseen."""
