@@ -1,5 +1,6 @@
 """The AI levels (easy, normal, strong): registered, legal on seeded playouts, normal aims
-at value, strong decides from its view alone, easy plays like a beginner."""
+at value, strong plays for speed and never hands a standing hand its card, strong decides
+from its view alone, easy plays like a beginner."""
 
 from __future__ import annotations
 
@@ -130,9 +131,10 @@ def _hidden_from(g, seat: int) -> list[int]:  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("seed", [5, 8, 13])
 def test_strong_reads_only_its_view(seed: int) -> None:
-    """The cards strong's lookahead draws from are exactly the ones its seat cannot see,
-    and swapping two hidden cards (an opponent's and one in the wall) gives the same view
-    and the same decision."""
+    """The cards strong counts as unseen (its live-card counts) are exactly the ones its
+    seat cannot see, and swapping two hidden cards (an opponent's and one in the wall)
+    gives the same view and the same decision. (Strong samples nothing: no deal of the
+    hidden cards exists that could hold a card it cannot know.)"""
     g = _midgame(seed, 60)
     assert not g.is_over and g.phase == "discard"
     seat = g.to_act[0]
@@ -153,6 +155,51 @@ def test_strong_reads_only_its_view(seed: int) -> None:
     other.live[j] = mine
     assert other.view(seat) == view
     assert strong(other.view(seat), other.legal_actions(seat), random.Random(1)) == code
+
+
+def test_strong_never_throws_the_card_a_standing_opponent_calls() -> None:
+    """West has called a standing hand on the 9 Characters (its hand is shown): normal
+    still throws its lone 9 Characters, handing West the Mah-Jongg; strong throws the
+    North instead. With West calling the North, both throw the 9 Characters."""
+    g = game(full_deck("1b 2b 3b 4c 5c 6c 7b 8b 2d 3d 5d 5d 9c N", S_, W_, N_))
+    view, legal = g.view(0), g.legal_actions(0)
+    view["standing"][2] = {"card": "9c", "hand": W_.split()}
+    assert choose(view, legal, random.Random(0)) == "discard 9c"
+    assert strong(view, legal, random.Random(0)) == "discard N"
+    view["standing"][2] = {"card": "N", "hand": W_.split()}
+    assert strong(view, legal, random.Random(0)) == "discard 9c"
+
+
+def test_strong_calls_a_standing_hand_only_with_a_safe_discard() -> None:
+    """Ready after throwing the lone 9 Characters, both levels call a standing hand (on
+    the 1 Dots). When South's standing hand calls the 9 Characters, the call would have
+    to go with that very card: normal calls all the same, strong keeps the card and
+    throws another."""
+    g = game(full_deck("1b 2b 3b 4c 5c 6c 7b 8b 9b 2d 3d 5d 5d 9c", S_, W_, N_))
+    view, legal = g.view(0), g.legal_actions(0)
+    assert choose(view, legal, random.Random(0)) == "declare 1d"
+    assert strong(view, legal, random.Random(0)) == "declare 1d"
+    view["standing"][1] = {"card": "9c", "hand": S_.split()}
+    assert choose(view, legal, random.Random(0)) == "declare 1d"
+    code = strong(view, legal, random.Random(0))
+    assert code.startswith("discard ") and code != "discard 9c"
+
+
+def test_strong_plays_for_speed_not_one_suit() -> None:
+    """The one-suit hand of normal's test: strong keeps the Bamboo pair that makes the
+    hand quicker, where normal throws one (nearly every hand is won from a standing hand,
+    so the hands won decide a match more than one suit's multiplier)."""
+    g = game(
+        full_deck(
+            "1c 2c 3c 4c 5c 6c 7c 7c 9c 9c 5b 6b S S",
+            "1b 4b 7b 1b 4b 7b 1d 4d 7d 2b 5b 8b 2b",
+            "3b 6b 9b 3b 6b 9b 3d 6d 9d 2d 5d 8d 5d",
+            "N N N W W W E E E C C C P",
+        )
+    )
+    view, legal = g.view(0), g.legal_actions(0)
+    assert choose(view, legal, random.Random(0)) in ("discard 5b", "discard 6b")
+    assert strong(view, legal, random.Random(0)) == play(view, legal, random.Random(0), SPEED_ONLY)
 
 
 def test_easy_claims_every_pung_it_can() -> None:
