@@ -142,7 +142,10 @@ class Style:
     hunt: int = 4  # play for a special hand at most this many cards away (-1: never)
     one_suit: bool = True  # go one suit when a suit dominates
     concealed: bool = True  # keep a concealed hand that is close (no chow claims)
-    defend: bool = False  # never throw the card a standing opponent calls (strong)
+    #: Never throw the card a standing opponent calls (it is shown: throwing it hands them
+    #: the Mah-Jongg), as a discard or as the one that goes with a call, while another
+    #: card will do. Every level but easy: a hint must not advise it either.
+    defend: bool = True
 
 
 NORMAL = Style()
@@ -649,9 +652,8 @@ def easy(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> s
 # Measured against normal (docs/ai/mahjong.md): nearly every Mah-Jongg is won from a
 # standing hand (+100, about 190 a win where a loser scores about 8), so the hands won
 # decide a match; normal's slower plans for value (specials, one suit, a concealed hand)
-# and its habit of throwing the card a standing hand calls lose it more hands than the
-# value wins back.
-STRONG = Style(hunt=-1, one_suit=False, concealed=False, defend=True)
+# lose it more hands than the value wins back.
+STRONG = Style(hunt=-1, one_suit=False, concealed=False)
 
 
 def strong(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:

@@ -6,11 +6,22 @@ from __future__ import annotations
 
 import copy
 import random
+from typing import Any
 
 import pytest
 
 from bot.games.mahjong import SPEC, new_game
-from bot.games.mahjong.ai import LEVELS, NORMAL, Style, _unseen, choose, easy, play, strong
+from bot.games.mahjong.ai import (
+    LEVELS,
+    NORMAL,
+    Style,
+    _unseen,
+    choose,
+    easy,
+    hint,
+    play,
+    strong,
+)
 from bot.games.mahjong.plan import targets
 from bot.games.mahjong.tiles import INDEX, NUM_KINDS, counts_of
 
@@ -157,31 +168,31 @@ def test_strong_reads_only_its_view(seed: int) -> None:
     assert strong(other.view(seat), other.legal_actions(seat), random.Random(1)) == code
 
 
-def test_strong_never_throws_the_card_a_standing_opponent_calls() -> None:
-    """West has called a standing hand on the 9 Characters (its hand is shown): normal
-    still throws its lone 9 Characters, handing West the Mah-Jongg; strong throws the
-    North instead. With West calling the North, both throw the 9 Characters."""
+@pytest.mark.parametrize("level", [choose, strong])
+def test_no_level_but_easy_throws_the_card_a_standing_opponent_calls(level: Any) -> None:
+    """West has called a standing hand on the 9 Characters (its hand is shown): throwing
+    the lone 9 Characters would hand West the Mah-Jongg, so normal (and its hint) and
+    strong throw the North instead. With West calling the North, they throw the 9."""
     g = game(full_deck("1b 2b 3b 4c 5c 6c 7b 8b 2d 3d 5d 5d 9c N", S_, W_, N_))
     view, legal = g.view(0), g.legal_actions(0)
+    assert level(view, legal, random.Random(0)) == "discard 9c"
     view["standing"][2] = {"card": "9c", "hand": W_.split()}
-    assert choose(view, legal, random.Random(0)) == "discard 9c"
-    assert strong(view, legal, random.Random(0)) == "discard N"
+    assert level(view, legal, random.Random(0)) == "discard N"
+    assert hint(view, legal)[0] == "discard N"
     view["standing"][2] = {"card": "N", "hand": W_.split()}
-    assert strong(view, legal, random.Random(0)) == "discard 9c"
+    assert level(view, legal, random.Random(0)) == "discard 9c"
 
 
-def test_strong_calls_a_standing_hand_only_with_a_safe_discard() -> None:
-    """Ready after throwing the lone 9 Characters, both levels call a standing hand (on
+@pytest.mark.parametrize("level", [choose, strong])
+def test_a_standing_hand_is_called_only_with_a_safe_discard(level: Any) -> None:
+    """Ready after throwing the lone 9 Characters, the level calls a standing hand (on
     the 1 Dots). When South's standing hand calls the 9 Characters, the call would have
-    to go with that very card: normal calls all the same, strong keeps the card and
-    throws another."""
+    to go with that very card: the level keeps the card and throws another."""
     g = game(full_deck("1b 2b 3b 4c 5c 6c 7b 8b 9b 2d 3d 5d 5d 9c", S_, W_, N_))
     view, legal = g.view(0), g.legal_actions(0)
-    assert choose(view, legal, random.Random(0)) == "declare 1d"
-    assert strong(view, legal, random.Random(0)) == "declare 1d"
+    assert level(view, legal, random.Random(0)) == "declare 1d"
     view["standing"][1] = {"card": "9c", "hand": S_.split()}
-    assert choose(view, legal, random.Random(0)) == "declare 1d"
-    code = strong(view, legal, random.Random(0))
+    code = level(view, legal, random.Random(0))
     assert code.startswith("discard ") and code != "discard 9c"
 
 
