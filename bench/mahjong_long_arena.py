@@ -136,6 +136,8 @@ def _write(out, a, b, n, seed, wins, diffs, record, wall, cpu, kinds, specials, 
         "decision_ms": decision,
         "mahjongs": hands,
         "seconds": round(time.perf_counter() - started, 1),
+        # each deal's A win share and score difference (to split or merge runs later)
+        "per_deal": [[round(x, 3), round(y, 2)] for x, y in zip(wins, diffs, strict=True)],
     }
     with open(out + ".tmp", "w") as f:
         json.dump(report, f, indent=1)

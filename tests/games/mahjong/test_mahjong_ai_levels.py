@@ -1,15 +1,27 @@
 """The AI levels (easy, normal, strong): registered, legal on seeded playouts, normal aims
-at value, strong decides from its view alone, easy plays like a beginner."""
+at value, strong plays for speed and never hands a standing hand its card, strong decides
+from its view alone, easy plays like a beginner."""
 
 from __future__ import annotations
 
 import copy
 import random
+from typing import Any
 
 import pytest
 
 from bot.games.mahjong import SPEC, new_game
-from bot.games.mahjong.ai import LEVELS, NORMAL, Style, _unseen, choose, easy, play, strong
+from bot.games.mahjong.ai import (
+    LEVELS,
+    NORMAL,
+    Style,
+    _unseen,
+    choose,
+    easy,
+    hint,
+    play,
+    strong,
+)
 from bot.games.mahjong.plan import targets
 from bot.games.mahjong.tiles import INDEX, NUM_KINDS, counts_of
 
@@ -130,9 +142,10 @@ def _hidden_from(g, seat: int) -> list[int]:  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("seed", [5, 8, 13])
 def test_strong_reads_only_its_view(seed: int) -> None:
-    """The cards strong's lookahead draws from are exactly the ones its seat cannot see,
-    and swapping two hidden cards (an opponent's and one in the wall) gives the same view
-    and the same decision."""
+    """The cards strong counts as unseen (its live-card counts) are exactly the ones its
+    seat cannot see, and swapping two hidden cards (an opponent's and one in the wall)
+    gives the same view and the same decision. (Strong samples nothing: no deal of the
+    hidden cards exists that could hold a card it cannot know.)"""
     g = _midgame(seed, 60)
     assert not g.is_over and g.phase == "discard"
     seat = g.to_act[0]
@@ -153,6 +166,51 @@ def test_strong_reads_only_its_view(seed: int) -> None:
     other.live[j] = mine
     assert other.view(seat) == view
     assert strong(other.view(seat), other.legal_actions(seat), random.Random(1)) == code
+
+
+@pytest.mark.parametrize("level", [choose, strong])
+def test_no_level_but_easy_throws_the_card_a_standing_opponent_calls(level: Any) -> None:
+    """West has called a standing hand on the 9 Characters (its hand is shown): throwing
+    the lone 9 Characters would hand West the Mah-Jongg, so normal (and its hint) and
+    strong throw the North instead. With West calling the North, they throw the 9."""
+    g = game(full_deck("1b 2b 3b 4c 5c 6c 7b 8b 2d 3d 5d 5d 9c N", S_, W_, N_))
+    view, legal = g.view(0), g.legal_actions(0)
+    assert level(view, legal, random.Random(0)) == "discard 9c"
+    view["standing"][2] = {"card": "9c", "hand": W_.split()}
+    assert level(view, legal, random.Random(0)) == "discard N"
+    assert hint(view, legal)[0] == "discard N"
+    view["standing"][2] = {"card": "N", "hand": W_.split()}
+    assert level(view, legal, random.Random(0)) == "discard 9c"
+
+
+@pytest.mark.parametrize("level", [choose, strong])
+def test_a_standing_hand_is_called_only_with_a_safe_discard(level: Any) -> None:
+    """Ready after throwing the lone 9 Characters, the level calls a standing hand (on
+    the 1 Dots). When South's standing hand calls the 9 Characters, the call would have
+    to go with that very card: the level keeps the card and throws another."""
+    g = game(full_deck("1b 2b 3b 4c 5c 6c 7b 8b 9b 2d 3d 5d 5d 9c", S_, W_, N_))
+    view, legal = g.view(0), g.legal_actions(0)
+    assert level(view, legal, random.Random(0)) == "declare 1d"
+    view["standing"][1] = {"card": "9c", "hand": S_.split()}
+    code = level(view, legal, random.Random(0))
+    assert code.startswith("discard ") and code != "discard 9c"
+
+
+def test_strong_plays_for_speed_not_one_suit() -> None:
+    """The one-suit hand of normal's test: strong keeps the Bamboo pair that makes the
+    hand quicker, where normal throws one (nearly every hand is won from a standing hand,
+    so the hands won decide a match more than one suit's multiplier)."""
+    g = game(
+        full_deck(
+            "1c 2c 3c 4c 5c 6c 7c 7c 9c 9c 5b 6b S S",
+            "1b 4b 7b 1b 4b 7b 1d 4d 7d 2b 5b 8b 2b",
+            "3b 6b 9b 3b 6b 9b 3d 6d 9d 2d 5d 8d 5d",
+            "N N N W W W E E E C C C P",
+        )
+    )
+    view, legal = g.view(0), g.legal_actions(0)
+    assert choose(view, legal, random.Random(0)) in ("discard 5b", "discard 6b")
+    assert strong(view, legal, random.Random(0)) == play(view, legal, random.Random(0), SPEED_ONLY)
 
 
 def test_easy_claims_every_pung_it_can() -> None:

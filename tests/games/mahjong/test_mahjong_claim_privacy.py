@@ -47,9 +47,10 @@ def host_status(g: MahjongState, since: int) -> dict:
 
 def _twin(g: MahjongState, discarder: int, rng: random.Random) -> tuple[MahjongState, set[int]]:
     """A copy of ``g`` whose concealed cards of players other than ``discarder`` (and not
-    showing a standing hand) differ; returns it and the seats whose hands changed."""
+    showing a standing hand, nor the winner's while the others take their last turns: both
+    are shown) differ; returns it and the seats whose hands changed."""
     t = copy.deepcopy(g)
-    others = [p for p in range(4) if p != discarder and t.standing[p] is None]
+    others = [p for p in range(4) if p != discarder and t.standing[p] is None and p != t.winner]
     touched: set[int] = set()
     for _ in range(rng.randint(1, 4)):
         if not others:
