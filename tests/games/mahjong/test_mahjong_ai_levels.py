@@ -77,10 +77,9 @@ def test_normal_keeps_the_pair_card_of_a_special_hand_in_reach() -> None:
     assert found and found[0].hand.__name__ == "BigSnake" and found[0].short == 1
 
 
-def test_normal_goes_one_suit_when_a_suit_dominates() -> None:
-    """Ten Characters, a South pair and a 5-6 Bamboo early in the hand: normal gives up
-    the Bamboo (one suit + honours multiplies the hand by 1.5) though it costs a card of
-    speed; the speed-only player keeps it and throws a Characters card."""
+def _one_suit_position() -> tuple[Any, list[str]]:
+    """East's view and legal actions early in a hand of ten Characters, a South pair and a
+    5-6 Bamboo (a suit dominates: one suit is in reach)."""
     g = game(
         full_deck(
             "1c 2c 3c 4c 5c 6c 7c 7c 9c 9c 5b 6b S S",
@@ -89,7 +88,14 @@ def test_normal_goes_one_suit_when_a_suit_dominates() -> None:
             "N N N W W W E E E C C C P",
         )
     )
-    view, legal = g.view(0), g.legal_actions(0)
+    return g.view(0), g.legal_actions(0)
+
+
+def test_normal_goes_one_suit_when_a_suit_dominates() -> None:
+    """Ten Characters, a South pair and a 5-6 Bamboo early in the hand: normal gives up
+    the Bamboo (one suit + honours multiplies the hand by 1.5) though it costs a card of
+    speed; the speed-only player keeps it and throws a Characters card."""
+    view, legal = _one_suit_position()
     assert choose(view, legal, random.Random(0)) in ("discard 5b", "discard 6b")
     assert play(view, legal, random.Random(0), SPEED_ONLY) == "discard 1c"
 
@@ -200,15 +206,7 @@ def test_strong_plays_for_speed_not_one_suit() -> None:
     """The one-suit hand of normal's test: strong keeps the Bamboo pair that makes the
     hand quicker, where normal throws one (nearly every hand is won from a standing hand,
     so the hands won decide a match more than one suit's multiplier)."""
-    g = game(
-        full_deck(
-            "1c 2c 3c 4c 5c 6c 7c 7c 9c 9c 5b 6b S S",
-            "1b 4b 7b 1b 4b 7b 1d 4d 7d 2b 5b 8b 2b",
-            "3b 6b 9b 3b 6b 9b 3d 6d 9d 2d 5d 8d 5d",
-            "N N N W W W E E E C C C P",
-        )
-    )
-    view, legal = g.view(0), g.legal_actions(0)
+    view, legal = _one_suit_position()
     assert choose(view, legal, random.Random(0)) in ("discard 5b", "discard 6b")
     assert strong(view, legal, random.Random(0)) == play(view, legal, random.Random(0), SPEED_ONLY)
 
