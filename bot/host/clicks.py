@@ -33,7 +33,7 @@ from bot.host.replies import (
     locale_of,
 )
 from bot.host.session import Refused, precheck
-from bot.host.table import SERVING_TASK_SUFFIX, Seat, Table
+from bot.host.table import SERVING_TASK_SUFFIX, Table
 from bot.host.text import NO_PINGS
 from bot.host.tokens import ClickToken
 from bot.i18n import Text, localize
@@ -351,13 +351,6 @@ def shared_click(table: Table, interaction: discord.Interaction) -> SharedClick 
     if table.driven or interaction.guild_id is not None or not interaction.response.is_done():
         return None
     return ClickToken.of(interaction).shared()
-
-
-def keep_token(seat: Seat, interaction: discord.Interaction) -> None:
-    """Keep the seat's last DM click (see ``_token_of`` in bot.host.presenter): its token
-    and the id of the DM it was on, as a :class:`~bot.host.tokens.ClickToken`. The one it
-    replaces may still be kept as the one that sent the current DM (``seat.dm_token``)."""
-    seat.token = ClickToken.of(interaction)
 
 
 def let_go_of_payloads(interaction: discord.Interaction) -> None:

@@ -10,8 +10,9 @@ from typing import Any
 
 import discord
 
-from bot.host.clicks import keep_token, let_go_of_payloads
+from bot.host.clicks import let_go_of_payloads
 from bot.host.table import Seat
+from bot.host.tokens import ClickToken
 from tests.host.offline import Click, offline_host
 from tests.host.test_leases import ALICE, BOB, closing, open_table, stored_state
 
@@ -32,7 +33,7 @@ class _Click:
 def test_a_seat_keeps_its_last_clicks_token_and_message_id_not_the_click() -> None:
     seat = Seat(seat=0, name="Alice", user_id=1)
     first, second = _Click(10), _Click(11)
-    keep_token(seat, first)
+    seat.token = ClickToken.of(first)  # type: ignore[arg-type]  (what a session keeps)
     kept = seat.token
     assert (kept.application_id, kept.token, kept.message_id) == (7, "t10", 10)
     assert kept.client is first.client and kept.usable
@@ -40,7 +41,7 @@ def test_a_seat_keeps_its_last_clicks_token_and_message_id_not_the_click() -> No
     seat.dm_token = kept  # the DM being shown was sent through the first click
     del first
     assert gone() is None  # nothing kept the interaction itself
-    keep_token(seat, second)
+    seat.token = ClickToken.of(second)  # type: ignore[arg-type]
     assert (seat.token.token, seat.token.message_id) == ("t11", 11)
     assert seat.dm_token is kept  # (still usable for its token)
 
