@@ -8,7 +8,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _imports(path: Path) -> set[str]:
+def top_level_imports(path: Path) -> set[str]:
+    """The top-level packages a module imports (absolute imports)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     names: set[str] = set()
     for node in ast.walk(tree):
@@ -28,14 +29,14 @@ def test_rules_and_ai_import_neither_discord_nor_pil() -> None:
     offenders = [
         str(p.relative_to(ROOT))
         for p in files
-        if not _is_render(p) and _imports(p) & {"discord", "PIL"}
+        if not _is_render(p) and top_level_imports(p) & {"discord", "PIL"}
     ]
     assert files and offenders == []
 
 
 def test_renderers_do_not_import_discord() -> None:
     files = [p for p in (ROOT / "bot").rglob("*.py") if _is_render(p)]
-    offenders = [str(p.relative_to(ROOT)) for p in files if "discord" in _imports(p)]
+    offenders = [str(p.relative_to(ROOT)) for p in files if "discord" in top_level_imports(p)]
     assert files and offenders == []
 
 
@@ -45,7 +46,7 @@ def test_only_host_app_and_cogs_import_discord() -> None:
     for p in (ROOT / "bot").rglob("*.py"):
         if p in allowed or (ROOT / "bot" / "host") in p.parents:
             continue
-        if "discord" in _imports(p):
+        if "discord" in top_level_imports(p):
             offenders.append(str(p.relative_to(ROOT)))
     assert offenders == []
 
@@ -53,4 +54,4 @@ def test_only_host_app_and_cogs_import_discord() -> None:
 def test_the_layering_test_sees_a_violation(tmp_path: Path) -> None:
     bad = tmp_path / "rules.py"
     bad.write_text("import os\nfrom PIL import Image\n")
-    assert "PIL" in _imports(bad)
+    assert "PIL" in top_level_imports(bad)
