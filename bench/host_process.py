@@ -15,6 +15,12 @@ How each figure is measured (all clocks are this machine's):
   (``FakeDiscord.message_observers``). Only decisions that follow the click without an AI
   or timeout move in between count (AI moves wait ``TEAHOUSE_AI_DELAY`` by design); those
   are reported separately as ``decision_via_ai_p50_ms``.
+* ``decision_lag_p50_ms`` / ``decision_lag_p99_ms`` / ``decision_lag_max_ms`` — every
+  decision a person met in the window, whatever opened it (a click, an AI's move, a
+  timeout): the commit of the action that opened it (``actions.created_at`` of the previous
+  prompt version's action) → the moment the fake first held their DM controls for it.
+  ``decisions_late_by_source`` counts those seen over 5 s late by the opening action's
+  source (a claim window of 20 s can close before a person who thinks 5–15 s clicks).
 * ``table_stale_p99_ms`` — an action's commit (``actions.created_at`` in the bot's SQLite
   database, read read-only; human and AI actions alike) → the first edit of that table's
   message that reaches the fake after it. The table message carries no state version, so
@@ -394,6 +400,10 @@ class Bench:
         self.decision_marks: list[tuple[int, float]] = []
         self.stale_marks: list[tuple[int, float]] = []
         self.decisions_via_ai: list[float] = []
+        #: (table id, prompt version, monotonic when its DM controls were first seen) of
+        #: every decision a person met in the window: its lag from the stored action that
+        #: opened it (``decision_lag_*``), whoever made that action.
+        self.decisions_met: list[tuple[int, int, float]] = []
         self.loop_lags: list[float] = []
         self.clicks = 0
         self.refused: Counter[str] = Counter()
@@ -617,6 +627,8 @@ class Bench:
                     handled.add(version)
                     seen = self.watch.first_seen.get((user, version), time.monotonic())
                     self.note_decision(table, user, version, seen)
+                    if self.in_window(seen):
+                        self.decisions_met.append((table.id, version, seen))
                     think = rng.uniform(0.5, 1.5) * self.pace
                     await asyncio.sleep(max(0.0, seen + think - time.monotonic()))
                     if self.stopping:
@@ -689,6 +701,23 @@ class Bench:
             # (the time is the row's: looking less often costs no accuracy, and 1,000 probes
             # looking every 0.1 s kept the bench's own loop busy)
             await asyncio.sleep(0.5)
+
+    async def decision_lags(self, start_wall: float) -> list[tuple[int, float, str]]:
+        """(table id, ms, source) of each decision a person met in the window: from the
+        stored action that opened it (the previous prompt version's move, by whoever:
+        ``source``) to the moment the fake first held their DM controls for it."""
+        rows = await self.query(
+            "SELECT table_id, idx, created_at, source FROM actions WHERE created_at >= ?",
+            (start_wall - 600,),
+        )
+        stored = {(r["table_id"], r["idx"]): (r["created_at"], r["source"]) for r in rows}
+        offset = time.time() - time.monotonic()
+        marks = []
+        for table_id, version, seen in self.decisions_met:
+            found = stored.get((table_id, version - 1))
+            if found is not None:
+                marks.append((table_id, max(0.0, (seen + offset - found[0]) * 1000), found[1]))
+        return marks
 
     async def table_stale_ms(
         self, actions: list[tuple[int, float, str]], end_wall: float
@@ -871,6 +900,8 @@ async def run_host(
         n = len(actions)
         stale_by_game = await bench.table_stale_ms(actions, wall1)
         stale = [ms for values in stale_by_game.values() for ms in values]
+        lag_marks = await bench.decision_lags(wall0)
+        lags = [ms for _, ms, _ in lag_marks]
         game_of = {t.id: t.game for t in bench.tables}
         actions_by_game = Counter(game_of.get(table_id, "?") for table_id, _, _ in actions)
         edits_by_game = await bench.edits_by_game(wall0, wall1)
@@ -890,6 +921,12 @@ async def run_host(
             decision_p99_ms=_r(percentile(bench.decisions, 99)),
             decisions=len(bench.decisions),
             decision_via_ai_p50_ms=_r(percentile(bench.decisions_via_ai, 50)),
+            decision_lag_p50_ms=_r(percentile(lags, 50)),
+            decision_lag_p99_ms=_r(percentile(lags, 99)),
+            decision_lag_max_ms=_r(max(lags, default=0.0)),
+            decisions_late_by_source=dict(
+                Counter(source for _, ms, source in lag_marks if ms > DECISION_LATE_MS)
+            ),
             table_stale_p50_ms=_r(percentile(stale, 50)),
             table_stale_p99_ms=_r(percentile(stale, 99)),
             table_stale_p99_ms_by_game={
@@ -943,6 +980,7 @@ async def run_host(
             acted = sum(1 for table_id, _, _ in actions if drivers.get(table_id) == i)
             decisions = [ms for t, ms in bench.decision_marks if drivers.get(t) == i]
             stale_here = [ms for t, ms in bench.stale_marks if drivers.get(t) == i]
+            lags_here = [ms for t, ms, _ in lag_marks if drivers.get(t) == i]
             acks = bench.acks_by_shard.get(i, [])
             rest = sum(c for port, c in calls_by_port.items() if ports.get(port) == i)
             cpu = cpu1_each[i] - cpu0_each[i]
@@ -957,6 +995,7 @@ async def run_host(
                     "decision_p50_ms": _r(percentile(decisions, 50)),
                     "decision_p99_ms": _r(percentile(decisions, 99)),
                     "table_stale_p99_ms": _r(percentile(stale_here, 99)),
+                    "decision_lag_p99_ms": _r(percentile(lags_here, 99)),
                     "actions_per_s": _r(acted / window if window else 0.0, 2),
                     "cpu_ms_per_action": _r(cpu * 1000 / acted if acted else float("nan")),
                     "cpu_percent": _r(cpu * 100 / window if window else 0.0),
@@ -1038,6 +1077,10 @@ async def teardown(
             shutil.copy(log_file, Path(keep) / log_file.name)
     tmp.cleanup()
 
+
+#: A decision DM seen this long after the move that opened it is late: a claim window
+#: (20 s in the bench) can close before a person who thinks 5–15 s clicks.
+DECISION_LATE_MS = 5000.0
 
 #: Issue 13: every table accepts clicks within 5 s of the gateway being ready.
 RESUME_TARGET_S = 5.0

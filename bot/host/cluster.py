@@ -42,7 +42,7 @@ from bot.host.options import game_options
 from bot.host.table import Table, serving
 from bot.host.tokens import TOKEN_SECONDS, ClickToken
 from bot.i18n import Text
-from bot.store import SharedClick, StoreError, TableClosed, outage_error
+from bot.store import SharedClick, Store, StoreError, TableClosed, outage_error
 
 log = logging.getLogger(__name__)
 
@@ -338,6 +338,11 @@ class Leases:
 
     def _heard_append(self, table_id: int, idx: int) -> None:
         table = self.ctx.tables.get(table_id)
+        if idx == Store.HELD:  # a pass held elsewhere, for the driver to hold too
+            if table is not None and table.driven:
+                table.holds_moved = True
+                table.wake_driver()
+            return
         # Only moves this process has not applied: its own appends are heard too — often
         # before the append's own answer (another connection), while the state is still at
         # the index appended; reading the log then found nothing, a read per own move.

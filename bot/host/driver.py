@@ -141,6 +141,14 @@ class Driver:
             except Exception:
                 table.log_moved = True  # (still to read, once the store answers)
                 raise
+        if table.holds_moved:  # another process held a pass in the window (it notified)
+            table.holds_moved = False
+            try:
+                async with table.lock:
+                    await self._adopt_held(table)
+            except Exception:
+                table.holds_moved = True  # (still to read, once the store answers)
+                raise
         movers = table.auto_movers()
         if movers:
             await asyncio.sleep(self.ctx.settings.ai_delay)
@@ -170,7 +178,20 @@ class Driver:
                 async with table.lock:
                     if await self.session(table).sync_with_log():
                         return
+                    if table.in_answer_phase():  # (a held pass's notification may be lost)
+                        await self._adopt_held(table)
             await self._timeouts(table)
+
+    async def _adopt_held(self, table: Table) -> None:
+        """Hold the passes other processes held for this table's seats in the open answer
+        window (see ``TableSession._hold_pass``): each for the decision it answered only."""
+        if not table.in_answer_phase():
+            return
+        waiting = set(table.waiting_on())
+        for seat, version in (await self.ctx.store.held_passes(table.id)).items():
+            prompt = table.prompts.get(seat)
+            if seat in waiting and prompt is not None and prompt.version == version:
+                table.held[seat] = version
 
     async def _ai_only_expired(self, table: Table) -> bool:
         """End a table whose every seat is played by an AI (all humans timed out) once it

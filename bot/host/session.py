@@ -203,7 +203,12 @@ class TableSession:
     async def _hold_pass(self, play: Play) -> Outcome:
         """Hold a seat's pass till its window closes; its DM says so (once published)."""
         table = self.table
-        table.held[play.seat] = table.prompts[play.seat].version
+        version = table.prompts[play.seat].version
+        if not table.driven:
+            # The driver closes the window: it must know the pass is the player's (and a
+            # claim it waited on this seat for can be resolved at once).
+            await self.store.hold_pass(table.id, play.seat, version)
+        table.held[play.seat] = version
         await self._played(play.seat)
         if play.token is not None:
             table.seats[play.seat].token = play.token

@@ -176,6 +176,9 @@ class Table:
     driven: bool = False
     #: Another process appended to the log (a notification said so): the driver catches up.
     log_moved: bool = False
+    #: Another process held a seat's pass in the open answer window (a notification said
+    #: so): the driver reads it (``Store.held_passes``) and holds it too.
+    holds_moved: bool = False
     #: The index this process is appending now (its own append's notification, heard
     #: before the append returns, is no move of another process: see ``_heard_append``).
     appending: int | None = None

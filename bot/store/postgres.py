@@ -203,7 +203,8 @@ class PostgresStore(Store):
         on_relisten: Callable[[], None] | None = None,
     ) -> bool:
         """LISTEN on a connection of its own (notifications arrive between queries, so not
-        on the pool): each append NOTIFYs ``teahouse_actions`` at its commit.
+        on the pool): each append NOTIFYs ``teahouse_actions`` at its commit (a held pass
+        too: ``"<table>:held"``, heard as index :attr:`HELD`).
 
         If that connection is lost (a restart of the server, a network cut, the backend
         terminated), it is connected again, after growing pauses, for as long as the store
@@ -219,7 +220,7 @@ class PostgresStore(Store):
         table, _, idx = payload.partition(":")
         try:
             assert self._listen_callback is not None
-            self._listen_callback(int(table), int(idx))
+            self._listen_callback(int(table), self.HELD if idx == "held" else int(idx))
         except Exception:
             log.exception("handling the notification %r failed", payload)
 

@@ -285,6 +285,8 @@ class Store(ABC):
     #: ``INSERT`` selects its row from it, so telling costs no statement of its own. None
     #: where nobody else could listen (SQLite: one process).
     notify_sql: str | None = None
+    #: The index a notification of a held pass (:meth:`hold_pass`) carries.
+    HELD = -1
     #: Whether the database answers (logs an outage's start and end); None where a failing
     #: database is not told apart from other errors (SQLite).
     outage: Outage | None = None
@@ -295,7 +297,8 @@ class Store(ABC):
         on_relisten: Callable[[], None] | None = None,
     ) -> bool:
         """Call ``callback(table_id, idx)`` for every action appended from now on, by any
-        process, soon after its commit; ``on_relisten()`` after listening was interrupted
+        process, soon after its commit (and ``callback(table_id, HELD)`` for every pass held
+        elsewhere: :meth:`hold_pass`); ``on_relisten()`` after listening was interrupted
         (notifications were missed: read the logs again). False if the backend cannot tell
         (then nothing is called: look at the log instead)."""
         return False
@@ -792,12 +795,42 @@ class Store(ABC):
         )
 
     async def forget_forms(self) -> int:
-        """Delete the forms of tables no longer running; how many were deleted."""
+        """Delete the forms (and held passes) of tables no longer running; how many rows
+        were deleted."""
         return await self._write_one(
             "DELETE FROM dm_forms WHERE table_id NOT IN"
             " (SELECT id FROM tables WHERE status = 'active')",
             (),
+        ) + await self._write_one(
+            "DELETE FROM held_passes WHERE table_id NOT IN"
+            " (SELECT id FROM tables WHERE status = 'active')",
+            (),
         )
+
+    # -- passes held in answer windows (issue 31) --------------------------------------------
+
+    async def hold_pass(self, table_id: int, seat: int, version: int) -> None:
+        """A pass the seat gave in an open answer window (the decision of prompt
+        ``version``), served by a process that does not drive the table: written for the
+        driver, which holds it too (:meth:`held_passes`), and, on PostgreSQL, notified to it
+        (``"<table>:held"``) in the same statement."""
+        sql = "INSERT INTO held_passes (table_id, seat, version) SELECT ?, ?, ?"
+        params: tuple[Any, ...] = (table_id, seat, version)
+        if self.notify_sql is not None:
+            sql += f" FROM {self.notify_sql}"
+            params = (*params, f"{table_id}:held")
+        # (WHERE true: SQLite's parser needs it before an upsert's ON CONFLICT)
+        sql += " WHERE true ON CONFLICT (table_id, seat) DO UPDATE SET version = excluded.version"
+        await self._write_one(sql, params)
+
+    async def held_passes(self, table_id: int) -> dict[int, int]:
+        """The passes held for the table's seats elsewhere: {seat: prompt version}."""
+        if not holds_id(table_id):
+            return {}
+        rows = await self._fetchall(
+            "SELECT seat, version FROM held_passes WHERE table_id = ?", (table_id,)
+        )
+        return {int(r["seat"]): int(r["version"]) for r in rows}
 
     async def action_rows(self, table_id: int) -> list[ActionRow]:
         rows = await self._fetchall(
