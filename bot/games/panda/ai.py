@@ -40,8 +40,24 @@ ROYALS = ("B", "G", "E", "M")
 # ----- hand evaluation ------------------------------------------------------------------------
 
 
+#: ``hand_cost`` remembered by card set: strong's playouts ask it of the same hands again
+#: and again (the same determinization played out once per candidate). Cleared when full.
+_COST_MEMO: dict[frozenset[str], float] = {}
+_MEMO_LIMIT = 100_000
+
+
 def hand_cost(cards: Sequence[str]) -> float:
     """Estimated number of losing combinations left in ``cards`` (lower is better)."""
+    key = frozenset(cards)
+    cost = _COST_MEMO.get(key)
+    if cost is None:
+        if len(_COST_MEMO) >= _MEMO_LIMIT:
+            _COST_MEMO.clear()
+        cost = _COST_MEMO[key] = _hand_cost(cards)
+    return cost
+
+
+def _hand_cost(cards: Sequence[str]) -> float:
     counts = [0] * 16
     suits_of: dict[str, set[str]] = {}
     panda = catfish = cat = False

@@ -403,8 +403,26 @@ def all_plays(hand: Iterable[str]) -> list[Combo]:
     return plays_on(hand, None)
 
 
+#: ``plays_on`` remembered by (card set, lying combination): the answer does not depend on
+#: the hand's order, and strong's playouts ask the same question many times. Cleared when
+#: full; callers get a fresh list (the Combos themselves are frozen).
+_PLAYS_MEMO: dict[tuple[frozenset[str], Combo | None], tuple[Combo, ...]] = {}
+_MEMO_LIMIT = 50_000
+
+
 def plays_on(hand: Iterable[str], top: Combo | None) -> list[Combo]:
     """Every combination from ``hand`` that may be laid on ``top`` (None: a lead)."""
+    cards = frozenset(hand)
+    key = (cards, top)
+    plays = _PLAYS_MEMO.get(key)
+    if plays is None:
+        if len(_PLAYS_MEMO) >= _MEMO_LIMIT:
+            _PLAYS_MEMO.clear()
+        plays = _PLAYS_MEMO[key] = tuple(_plays_on(cards, top))
+    return list(plays)
+
+
+def _plays_on(hand: Iterable[str], top: Combo | None) -> list[Combo]:
     h = _Hand(hand)
     out: list[Combo] = []
     if top is None:

@@ -52,18 +52,43 @@ def is_card(code: str) -> bool:
     return bool(_CODE.match(code))
 
 
+def _rank(card: str) -> str:
+    return "" if card in JOKERS else card[:-1]
+
+
+def _suit(card: str) -> str:
+    return "" if card in JOKERS else card[-1]
+
+
+# The deck's cards looked up, not sliced: the strong AI's playouts ask these questions
+# hundreds of thousands of times a match. Other strings fall back to the computation.
+_RANK: dict[str, str] = {c: _rank(c) for c in DECK}
+_SUIT: dict[str, str] = {c: _suit(c) for c in DECK}
+_POINTS: dict[str, int] = {c: RANK_POINTS.get(_rank(c), 0) for c in DECK}
+_GROUP: dict[str | None, dict[str, str]] = {
+    t: {
+        c: TRUMP_GROUP if c in JOKERS or _rank(c) == "2" or _suit(c) == t else _suit(c)
+        for c in DECK
+    }
+    for t in (*SUITS, None)
+}
+
+
 def rank(card: str) -> str:
     """The rank of a suited card ('' for a joker)."""
-    return "" if card in JOKERS else card[:-1]
+    r = _RANK.get(card)
+    return _rank(card) if r is None else r
 
 
 def suit(card: str) -> str:
     """The suit letter of a suited card ('' for a joker)."""
-    return "" if card in JOKERS else card[-1]
+    s = _SUIT.get(card)
+    return _suit(card) if s is None else s
 
 
 def points(card: str) -> int:
-    return RANK_POINTS.get(rank(card), 0)
+    p = _POINTS.get(card)
+    return RANK_POINTS.get(rank(card), 0) if p is None else p
 
 
 def cards_points(cards: Iterable[str]) -> int:
@@ -72,12 +97,16 @@ def cards_points(cards: Iterable[str]) -> int:
 
 def is_trump(card: str, trump: str | None) -> bool:
     """Jokers and every 2 are always trumps (rule 9); so is every card of the trump suit."""
-    return card in JOKERS or rank(card) == "2" or (trump is not None and suit(card) == trump)
+    return group(card, trump) == TRUMP_GROUP
 
 
 def group(card: str, trump: str | None) -> str:
     """The "suit" a card belongs to for following: ``T`` (trump group) or its plain suit."""
-    return TRUMP_GROUP if is_trump(card, trump) else suit(card)
+    g = _GROUP.get(trump, {}).get(card)
+    if g is not None:
+        return g
+    trumps = card in JOKERS or rank(card) == "2" or (trump is not None and suit(card) == trump)
+    return TRUMP_GROUP if trumps else suit(card)
 
 
 def trick_strength(card: str, trump: str, led_group: str) -> int:

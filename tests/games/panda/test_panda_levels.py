@@ -202,3 +202,21 @@ def test_easy_passes_its_three_lowest_cards_and_the_partner_gets_junk() -> None:
         state.apply(0, choose_easy(state.view(0), state.legal_actions(0), rng))
     given = state.given[0]
     assert [given["left"], given["right"], given["partner"]] == hand[:3]
+
+
+def test_remembered_hand_cost_and_plays_equal_the_computed_ones() -> None:
+    """The memos behind strong's cheaper playouts answer exactly as the plain functions,
+    whatever the order of the hand's cards, and hand out fresh lists."""
+    from bot.games.panda import ai, combos
+
+    rng = random.Random(30)
+    for _ in range(200):
+        hand = rng.sample(ALL_CARDS, rng.randint(1, 15))
+        shuffled = rng.sample(hand, len(hand))
+        assert ai.hand_cost(hand) == ai._hand_cost(hand) == ai.hand_cost(shuffled)
+        tops = [None, *combos._plays_on(rng.sample(ALL_CARDS, 8), None)[:5]]
+        for top in tops:
+            plays = combos.plays_on(hand, top)
+            assert plays == combos._plays_on(hand, top) == combos.plays_on(shuffled, top)
+            plays.clear()
+            assert combos.plays_on(hand, top) == combos._plays_on(hand, top)

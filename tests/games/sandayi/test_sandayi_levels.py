@@ -239,3 +239,19 @@ def test_easy_beats_random_and_loses_to_normal_in_short_matches() -> None:
     vs_random = run_arena("sandayi", "easy", "random", 4, options={"hands": 4})
     vs_normal = run_arena("sandayi", "easy", "normal", 4, options={"hands": 4})
     assert vs_random["score_diff"] > 0 > vs_normal["score_diff"]
+
+
+def test_card_lookups_answer_as_the_rules_compute() -> None:
+    """rank/suit/points/group/is_trump are table lookups for the deck's cards (the strong
+    AI's playouts ask them constantly): the same answers as computing them by rule 9."""
+    from bot.games.sandayi import cards as cards_mod
+
+    for trump in (*cards_mod.SUITS, None):
+        for c in cards_mod.DECK:
+            r = "" if c in cards_mod.JOKERS else c[:-1]
+            s = "" if c in cards_mod.JOKERS else c[-1]
+            trumps = c in cards_mod.JOKERS or r == "2" or (trump is not None and s == trump)
+            assert cards_mod.rank(c) == r and cards_mod.suit(c) == s
+            assert cards_mod.points(c) == cards_mod.RANK_POINTS.get(r, 0)
+            assert cards_mod.is_trump(c, trump) == trumps
+            assert cards_mod.group(c, trump) == (cards_mod.TRUMP_GROUP if trumps else s)
