@@ -51,7 +51,7 @@ _SET_CREDIT = (0.0, 0.15, 0.45)
 SURE_WAIT = 1.0  # its month's other cards are all seen: nobody else can take it
 WAIT = 0.75  # otherwise, times the chance the opponent holds none of its month
 #: Whether the plays of the match's last round weigh the match (see ``_Position``).
-LAST_ROUND = False
+LAST_ROUND = True
 COUNT_CREDIT = 1.5  # credit for a counting yaku's progress, times (have / need) squared
 # Counting yaku: class, how many make the yaku, how many exist.
 _COUNTS = ((PLAIN, 10, 25), (RIBBON, 5, 10), (ANIMAL, 5, 9))

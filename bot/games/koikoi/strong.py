@@ -480,6 +480,9 @@ Z = 2.0
 #: Samples per search, and the thread's CPU time (seconds) a search may take at most.
 SAMPLES = 64
 CPU_SECONDS = 0.15
+#: Every this many samples, options that have done no better than the prior are dropped
+#: (and the search ends if none is left): most searches end after the first round of them.
+PRUNE_EVERY = 16
 #: Whether Koi-Koi or stop is searched (the best mean over DECIDE_SAMPLES samples, with the
 #: normal-like playouts) rather than left to the normal AI's call.
 DECIDE_SEARCH = False
@@ -507,25 +510,39 @@ def search(
     p = options.index(prior)
     k = len(options)
     diffs: list[list[float]] = [[] for _ in range(k)]
+    active = [i for i in range(k) if i != p]  # the options still in the race
     started = time.thread_time()
-    for _ in range(samples):
+    for n in range(1, samples + 1):
         world = sample_round_smart(view, rng)
         dice = rng.getrandbits(64)
-        values = [playout(copy_round(world), code, random.Random(dice)) for code in options]
-        for i in range(k):
-            diffs[i].append(values[i] - values[p])
+        base = playout(copy_round(world), prior, random.Random(dice))
+        for i in active:
+            diffs[i].append(playout(copy_round(world), options[i], random.Random(dice)) - base)
         if cpu_seconds is not None and time.thread_time() - started >= cpu_seconds:
             break
+        if n % PRUNE_EVERY == 0 and n < samples:
+            # An option that has done no better than the prior so far is dropped.
+            active = [i for i in active if _t_stat(diffs[i])[1] > 0.0]
+            if not active:
+                return prior
     best, best_gain = p, 0.0
-    for i in range(k):
-        n = len(diffs[i])
-        if i == p or n < 2:
-            continue
-        mean = sum(diffs[i]) / n
-        var = sum((d - mean) ** 2 for d in diffs[i]) / (n - 1)
-        if mean > best_gain and mean > z * math.sqrt(var / n):
+    for i in active:
+        mean, t = _t_stat(diffs[i])
+        if mean > best_gain and t > z:
             best, best_gain = i, mean
     return options[best]
+
+
+def _t_stat(diffs: Sequence[float]) -> tuple[float, float]:
+    """The mean of paired differences and its t statistic (0 when undefined)."""
+    n = len(diffs)
+    if n < 2:
+        return 0.0, 0.0
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    if var <= 0.0:
+        return mean, math.inf if mean > 0 else 0.0
+    return mean, mean / math.sqrt(var / n)
 
 
 def choose_strong(
