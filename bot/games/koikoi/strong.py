@@ -1,13 +1,13 @@
 """Koi-Koi's ``strong`` AI: determinized Monte Carlo over the seat's own view.
 
 Each determinization deals the cards this seat has not seen (the opponent's hand and the
-stack) at random from exactly those cards; every candidate (the normal AI's best few plays)
-is then played out to the end of the round by a fast normal-like policy for both seats
-(:func:`_policy_play`: make a yaku, deny one, else the most valuable capture; each seat
-stops at its first yaku, as the normal AI mostly does). The outcome is the round's points
-for us minus the opponent's; in the last round it is the match won or lost. Koi-Koi or
-stop is the normal AI's call, which plays the round out itself (with greedy playouts,
-judged by the match the lead leaves: ``playout_value(view, match_chances=True)``).
+stack) at random from exactly those cards; the candidates (the normal AI's best few plays)
+are played out in the same samples to the end of the round by a fast normal-like policy
+for both seats (:func:`_policy_play`). Each seat stops at its first yaku, except in the
+match's last round, where a seat behind plays on until stopping wins or ties the match
+(:func:`needs`). A playout is judged by the chance of winning the match the round's result
+leaves; the normal AI's choice stands unless another beats it by :data:`Z` standard errors
+(:func:`search`). Koi-Koi or stop is the normal AI's call.
 """
 
 from __future__ import annotations
