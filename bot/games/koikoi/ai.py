@@ -50,6 +50,8 @@ _SET_CREDIT = (0.0, 0.15, 0.45)
 # it now spends a turn another capture, one they could take from us, may need.
 SURE_WAIT = 1.0  # its month's other cards are all seen: nobody else can take it
 WAIT = 0.75  # otherwise, times the chance the opponent holds none of its month
+#: Whether the plays of the match's last round weigh the match (see ``_Position``).
+LAST_ROUND = True
 COUNT_CREDIT = 1.5  # credit for a counting yaku's progress, times (have / need) squared
 # Counting yaku: class, how many make the yaku, how many exist.
 _COUNTS = ((PLAIN, 10, 25), (RIBBON, 5, 10), (ANIMAL, 5, 9))
@@ -113,6 +115,17 @@ class _Position:
         self.opp_hand = view["hand_counts"][self.opp]
         self.threat = THREAT if view["yaku_points"][self.opp] > 0 else 1.0
         self.urgency = 1.3 if view["yaku_points"][self.me] > 0 else 1.0
+        # The yaku total with which each side may stop: any, but in the match's last round
+        # what stopping needs to win (or tie) the match; the side ahead stops with any
+        # yaku, so any of theirs is a threat, any of ours a win.
+        self.need_me = self.need_opp = 0
+        if LAST_ROUND and view.get("round", 1) >= view.get("rounds", 6):
+            lead = view["scores"][self.me] - view["scores"][self.opp]
+            self.need_me, self.need_opp = max(0, -lead), max(0, lead)
+            if lead < 0:
+                self.threat = THREAT
+            elif lead > 0:
+                self.urgency = 1.3
         self._base_me = potential(self.mine, self.theirs)
         self._base_opp = potential(self.theirs, self.mine)
         self._points_me = yaku_total(self.mine)
@@ -129,20 +142,27 @@ class _Position:
         if key not in self._cache:
             mine = potential(self.mine | cards, self.theirs) - self._base_me
             denied = potential(self.theirs | cards, self.mine) - self._base_opp
-            mine += WIN * (yaku_total(self.mine | cards) > self._points_me)
-            denied += WIN * (yaku_total(self.theirs | cards) > self._points_opp)
+            mine += WIN * self._scores(yaku_total(self.mine | cards), True)
+            denied += WIN * self._scores(yaku_total(self.theirs | cards), False)
             self._cache[key] = self.urgency * mine + DENY * self.threat * denied
         return self._cache[key]
 
+    def _scores(self, total: int, ours: bool) -> bool:
+        """Whether a pile's new yaku ``total`` lets its side stop (it is a raise, and in
+        the last round enough to win the match)."""
+        if ours:
+            return total > self._points_me and total >= self.need_me
+        return total > self._points_opp and total >= self.need_opp
+
     def makes_yaku(self, cards: frozenset[str]) -> bool:
         """Whether taking ``cards`` raises our yaku total (we may stop with it)."""
-        return yaku_total(self.mine | cards) > self._points_me
+        return self._scores(yaku_total(self.mine | cards), True)
 
     def their_gain(self, cards: frozenset[str]) -> float:
         key = (False, cards)
         if key not in self._cache:
             gain = potential(self.theirs | cards, self.mine) - self._base_opp
-            gain += WIN * (yaku_total(self.theirs | cards) > self._points_opp)
+            gain += WIN * self._scores(yaku_total(self.theirs | cards), False)
             self._cache[key] = self.threat * gain
         return self._cache[key]
 

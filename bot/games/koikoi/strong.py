@@ -1,24 +1,25 @@
 """Koi-Koi's ``strong`` AI: determinized Monte Carlo over the seat's own view.
 
 Each determinization deals the cards this seat has not seen (the opponent's hand and the
-stack) at random from exactly those cards; every candidate (the normal AI's best few plays)
-is then played out to the end of the round by a fast normal-like policy for both seats
-(:func:`_policy_play`: make a yaku, deny one, else the most valuable capture; each seat
-stops at its first yaku, as the normal AI mostly does). The outcome is the round's points
-for us minus the opponent's; in the last round it is the match won or lost. Koi-Koi or
-stop is the normal AI's call, which plays the round out itself (with greedy playouts,
-judged by the match the lead leaves: ``playout_value(view, match_chances=True)``).
+stack) at random from exactly those cards; the candidates (the normal AI's best few plays)
+are played out in the same samples to the end of the round by a fast normal-like policy
+for both seats (:func:`_policy_play`). Each seat stops at its first yaku, except in the
+match's last round, where a seat behind plays on until stopping wins or ties the match
+(:func:`needs`). A playout is judged by the chance of winning the match the round's result
+leaves; the normal AI's choice stands unless another beats it by :data:`Z` standard errors
+(:func:`search`). Koi-Koi or stop is the normal AI's call.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.engine.core import State
-from bot.engine.search import Budget, determinized_choice
+from bot.engine.search import Budget
 from bot.games.hanafuda.cards import (
     ALL_CARDS,
     ANIMAL,
@@ -44,17 +45,10 @@ from bot.games.koikoi.rules import (
 )
 
 View = Mapping[str, Any]
-BUDGET = Budget(samples=32, seconds=0.2)
-#: Round points (mean over the playouts) by which an action must beat the normal AI's
-#: choice to replace it: greedy playouts misjudge plays that normal's risk and denial
-#: terms get right, so only a clear gain overrules it (0.3 lost to normal: 39 %; 1.5: 48 %).
-MARGIN = 1.5
 #: In the last round only the match counts: a win is worth this many round points.
 MATCH_POINTS = 30.0
 #: The spread of one round's score difference (normal against greedy players, measured).
 ROUND_SD = 3.7
-#: Whether the search's playouts use the normal-like policy (:func:`_policy_play`).
-SMART = True
 _MAX = 40  # round points beyond this change the match chances no more
 
 
@@ -320,6 +314,7 @@ class _Round:
         "phase",
         "flipped",
         "smart",
+        "need",
     )
 
     def __init__(self, world: KoiKoiState, smart: bool = False) -> None:
@@ -335,6 +330,9 @@ class _Round:
         self.current = world.current
         self.phase = world.phase
         self.flipped = world.flipped
+        #: The points each seat stops with (any more than it had, if 0): in the match's
+        #: last round a seat plays on while stopping would lose the match (see :func:`needs`).
+        self.need = [0, 0]
 
     def run(self, code: str) -> tuple[int | None, int]:
         """Apply the searching seat's ``code``, play on to the round's end; return the
@@ -368,7 +366,9 @@ class _Round:
     def _finish(self, seat: int) -> tuple[int | None, int] | None:
         points = count_points(self.piles[seat])
         if points > self.start[seat]:
-            return seat, points  # the policy stops at once (and must on the last card)
+            if points >= self.need[seat] or not self.hands[seat]:
+                return seat, points  # the policy stops at once (and must on the last card)
+            self.start[seat] = points  # Koi-Koi: stopping now would lose the match
         if not self.hands[0] and not self.hands[1]:
             return None, 0
         return None
@@ -423,13 +423,27 @@ def playout_value(
     return playout
 
 
+def needs(view: View) -> list[int]:
+    """The round points each seat stops with in the playouts, by seat: any yaku (0) before
+    the match's last round; in it, what stopping needs to win or tie the match (a seat that
+    trails plays on, as the normal AI does, rather than stop and lose the match)."""
+    if view["round"] < view["rounds"]:
+        return [0, 0]
+    scores = view["scores"]
+    return [max(0, scores[1] - scores[0]), max(0, scores[0] - scores[1])]
+
+
 def sample_round(view: View, rng: random.Random) -> _Round:
-    return _Round(sample_world(view, rng))
+    world = _Round(sample_world(view, rng))
+    world.need = needs(view)
+    return world
 
 
 def sample_round_smart(view: View, rng: random.Random) -> _Round:
     """A sampled round that plays on with the normal-like policy (:func:`_policy_play`)."""
-    return _Round(sample_world(view, rng), smart=True)
+    world = _Round(sample_world(view, rng), smart=True)
+    world.need = needs(view)
+    return world
 
 
 def copy_round(r: _Round) -> _Round:
@@ -440,6 +454,7 @@ def copy_round(r: _Round) -> _Round:
     new.piles = [list(r.piles[0]), list(r.piles[1])]
     new.start = list(r.start)
     new.current, new.phase, new.flipped, new.smart = r.current, r.phase, r.flipped, r.smart
+    new.need = r.need
     return new
 
 
@@ -459,6 +474,75 @@ def candidates(view: View, legal: Sequence[str], keep: int) -> list[str]:
 
 #: How many plays the search weighs (the normal AI's best by its score).
 KEEP = 4
+#: How sure the search must be that a play beats the normal AI's choice to take it: the
+#: mean gain over the shared samples must exceed this many standard errors.
+Z = 2.0
+#: Samples per search, and the thread's CPU time (seconds) a search may take at most.
+SAMPLES = 64
+CPU_SECONDS = 0.15
+#: Every this many samples, options that have done no better than the prior are dropped
+#: (and the search ends if none is left): most searches end after the first round of them.
+PRUNE_EVERY = 16
+#: Whether Koi-Koi or stop is searched (the best mean over DECIDE_SAMPLES samples, with the
+#: normal-like playouts) rather than left to the normal AI's call.
+DECIDE_SEARCH = False
+DECIDE_SAMPLES = 256
+
+
+def search(
+    view: View,
+    options: Sequence[str],
+    prior: str,
+    rng: random.Random,
+    samples: int = SAMPLES,
+    cpu_seconds: float | None = CPU_SECONDS,
+    z: float | None = None,
+) -> str:
+    """Play every option out in the same sampled rounds (common random numbers: the same
+    deal of the unseen cards, the same dice) and take the best by its mean outcome, if it
+    beats ``prior`` (the normal AI's choice) by :data:`Z` standard errors of the paired
+    difference; else ``prior``. The outcome is the chance of winning the match the round's
+    result leaves (:func:`playout_value` with ``match_chances``)."""
+    if len(options) == 1:
+        return options[0]
+    z = Z if z is None else z
+    playout = playout_value(view, match_chances=True)
+    p = options.index(prior)
+    k = len(options)
+    diffs: list[list[float]] = [[] for _ in range(k)]
+    active = [i for i in range(k) if i != p]  # the options still in the race
+    started = time.thread_time()
+    for n in range(1, samples + 1):
+        world = sample_round_smart(view, rng)
+        dice = rng.getrandbits(64)
+        base = playout(copy_round(world), prior, random.Random(dice))
+        for i in active:
+            diffs[i].append(playout(copy_round(world), options[i], random.Random(dice)) - base)
+        if cpu_seconds is not None and time.thread_time() - started >= cpu_seconds:
+            break
+        if n % PRUNE_EVERY == 0 and n < samples:
+            # An option that has done no better than the prior so far is dropped.
+            active = [i for i in active if _t_stat(diffs[i])[1] > 0.0]
+            if not active:
+                return prior
+    best, best_gain = p, 0.0
+    for i in active:
+        mean, t = _t_stat(diffs[i])
+        if mean > best_gain and t > z:
+            best, best_gain = i, mean
+    return options[best]
+
+
+def _t_stat(diffs: Sequence[float]) -> tuple[float, float]:
+    """The mean of paired differences and its t statistic (0 when undefined)."""
+    n = len(diffs)
+    if n < 2:
+        return 0.0, 0.0
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    if var <= 0.0:
+        return mean, math.inf if mean > 0 else 0.0
+    return mean, mean / math.sqrt(var / n)
 
 
 def choose_strong(
@@ -467,28 +551,22 @@ def choose_strong(
     """The strong AI's action (one of ``legal``), searching over the view only.
 
     Koi-Koi or stop is the normal AI's call: it already plays the round out from samples
-    and judges each by the match it leaves (more than a round's points do). Plays and flip
-    choices are searched among the normal AI's best few, playouts following the
-    normal-like policy, and overrule normal's own choice only by a clear :data:`MARGIN`."""
+    and judges each by the match it leaves. Plays and flip choices are searched among the
+    normal AI's best few (:func:`search`), and overrule normal's own choice only when the
+    playouts are sure of the gain. ``budget`` (tests) fixes the samples, without a clock."""
     if len(legal) == 1 or view.get("phase") not in (PLAY, CHOOSE_FLIP, DECIDE):
         return legal[0]
     prior = choose(view, legal, random.Random(rng.random()))
     if view.get("phase") == DECIDE:
-        return prior
+        if not DECIDE_SEARCH or view["round"] >= view["rounds"] or budget is not None:
+            return prior
+        return search(view, legal, prior, rng, DECIDE_SAMPLES, CPU_SECONDS, z=0.0)
     options = candidates(view, legal, KEEP)
     if prior not in options:
         options.append(prior)
-    return determinized_choice(
-        view,
-        options,
-        rng,
-        sample=sample_round_smart if SMART else sample_round,
-        playout=playout_value(view),
-        copy=copy_round,
-        budget=budget or BUDGET,
-        prior=prior,
-        margin=MARGIN,
-    )
+    if budget is not None:
+        return search(view, options, prior, rng, budget.samples, budget.seconds)
+    return search(view, options, prior, rng, SAMPLES, CPU_SECONDS)
 
 
-__all__ = ["BUDGET", "choose_strong", "sample_world", "unseen_cards"]
+__all__ = ["choose_strong", "sample_world", "search", "unseen_cards"]
