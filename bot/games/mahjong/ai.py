@@ -146,6 +146,11 @@ class Style:
     #: the Mah-Jongg), as a discard or as the one that goes with a call, while another
     #: card will do. Every level but easy: a hint must not advise it either.
     defend: bool = True
+    #: Stay silent (no standing hand) when the widest wait of a safe discard has at least
+    #: this many times the live cards of the card a standing hand would call (None: always
+    #: call). A standing hand wins only on its card, and the others keep that card; a
+    #: silent hand wins on every card it waits on, from anyone's discard.
+    silent: float | None = None
 
 
 NORMAL = Style()
@@ -219,6 +224,10 @@ def play(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random, styl
         if declares and view.get("wall", 0) >= 8 and target is None:
             w = max(declares, key=lambda t: unseen[t])
             if unseen[w] >= 2:
+                if style.silent is not None:
+                    quiet = _silent_discard(view, seat, hand, melds, unseen, allowed)
+                    if quiet is not None and quiet[0] >= style.silent * unseen[w]:
+                        return f"discard {CODES[quiet[1]]}"
                 return f"declare {CODES[w]}"
     if pending is None and target is not None:
         spare = {t for t in allowed if hand[t] > target.keep[t]}
@@ -253,6 +262,28 @@ def _safe(view: Mapping[str, Any], seat: int, allowed: set[int]) -> set[int]:
     hand, every other card is safe from it."""
     called = _called(view, seat)
     return (allowed - called) or allowed
+
+
+def _silent_discard(
+    view: Mapping[str, Any],
+    seat: int,
+    hand: list[int],
+    melds: list[tuple[str, int, bool]],
+    unseen: list[int],
+    allowed: set[int],
+) -> tuple[int, int] | None:
+    """The discard among ``allowed`` whose waits have the most live cards, and that count
+    (None if no discard leaves the hand one card from Mah-Jongg)."""
+    own, rnd = _winds(view, seat)
+    concealed = all(mc for _, _, mc in melds)
+    best: tuple[int, int] | None = None
+    for d in sorted(allowed):
+        hand[d] -= 1
+        live = sum(unseen[w] for w in mahjong_waits(hand, melds, own, rnd, concealed))
+        hand[d] += 1
+        if live and (best is None or live > best[0]):
+            best = (live, d)
+    return best
 
 
 def _safe_declares(
@@ -653,7 +684,7 @@ def easy(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> s
 # standing hand (+100, about 190 a win where a loser scores about 8), so the hands won
 # decide a match; normal's slower plans for value (specials, one suit, a concealed hand)
 # lose it more hands than the value wins back.
-STRONG = Style(hunt=-1, one_suit=False, concealed=False)
+STRONG = Style(hunt=-1, one_suit=False, concealed=False, silent=1.5)
 
 
 def strong(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:

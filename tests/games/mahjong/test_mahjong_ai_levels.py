@@ -14,6 +14,7 @@ from bot.games.mahjong import SPEC, new_game
 from bot.games.mahjong.ai import (
     LEVELS,
     NORMAL,
+    STRONG,
     Style,
     _unseen,
     choose,
@@ -191,15 +192,31 @@ def test_no_level_but_easy_throws_the_card_a_standing_opponent_calls(level: Any)
 
 @pytest.mark.parametrize("level", [choose, strong])
 def test_a_standing_hand_is_called_only_with_a_safe_discard(level: Any) -> None:
-    """Ready after throwing the lone 9 Characters, the level calls a standing hand (on
-    the 1 Dots). When South's standing hand calls the 9 Characters, the call would have
-    to go with that very card: the level keeps the card and throws another."""
-    g = game(full_deck("1b 2b 3b 4c 5c 6c 7b 8b 9b 2d 3d 5d 5d 9c", S_, W_, N_))
+    """Ready after throwing the lone 9 Characters (waiting on the 3 Dots alone), the level
+    calls a standing hand on the 3 Dots. When South's standing hand calls the 9
+    Characters, the call would have to go with that very card: the level keeps the card
+    and throws another."""
+    g = game(full_deck("1b 2b 3b 4c 5c 6c 7b 8b 9b 1d 2d 5d 5d 9c", S_, W_, N_))
     view, legal = g.view(0), g.legal_actions(0)
-    assert level(view, legal, random.Random(0)) == "declare 1d"
+    assert level(view, legal, random.Random(0)) == "declare 3d"
     view["standing"][1] = {"card": "9c", "hand": S_.split()}
     code = level(view, legal, random.Random(0))
     assert code.startswith("discard ") and code != "discard 9c"
+
+
+def test_strong_stays_silent_on_a_wide_wait() -> None:
+    """Ready after throwing the lone 9 Characters on the 1 and 4 Dots (8 live cards), a
+    standing hand would call one of them (4 live): normal calls it, strong throws the 9
+    Characters without a call (a silent hand wins on either card, from anyone's discard;
+    the others keep a called card). With three 4 Dots in sight (5 live, a call on the 1
+    Dots keeps 4 of them) strong calls."""
+    g = game(full_deck("1b 2b 3b 4c 5c 6c 7b 8b 9b 2d 3d 5d 5d 9c", S_, W_, N_))
+    view, legal = g.view(0), g.legal_actions(0)
+    assert STRONG.silent is not None and 1 < STRONG.silent <= 2
+    assert choose(view, legal, random.Random(0)) == "declare 1d"
+    assert strong(view, legal, random.Random(0)) == "discard 9c"
+    view["rivers"][2] = ["4d", "4d", "4d"]
+    assert strong(view, legal, random.Random(0)) == "declare 1d"
 
 
 def test_strong_plays_for_speed_not_one_suit() -> None:
