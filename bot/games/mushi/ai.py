@@ -77,8 +77,9 @@ class _Position:
         seen = set(self.hand) | set(self.table) | self.mine | self.theirs
         seen |= set(view.get("set_aside") or [])
         pending = view.get("pending") or {}
-        if pending.get("card"):
-            seen.add(pending["card"])
+        self.pending: str | None = pending.get("card")
+        if self.pending:
+            seen.add(self.pending)
         self.unseen = [c for c in DECK if c not in seen]
         self.opp_hand: int = view["hand_counts"][self.opp]
         self.stock_count: int = view["stock_count"]
@@ -251,6 +252,17 @@ class _Position:
         self._future_cache[key] = best
         return best
 
+    def take_value(self, target: str) -> float:
+        """What the flip waiting for our choice is worth taking ``target``: the card, and
+        the table the choice leaves (the opponent plays next)."""
+        flip = [self.pending] if self.pending else []
+        table = [t for t in self.table if t != target]
+        return (
+            self.value([*flip, target])
+            - RISK * self.risk(table, None)
+            + FUTURE * self.future(table, self.hand, None)
+        )
+
     def play_value(self, card: str, took: Sequence[str]) -> float:
         hand = [h for h in self.hand if h != card]
         if took:
@@ -304,7 +316,7 @@ def choose(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) ->
             return legal[0]
     pos = _Position(view)
     if phase == "choose_flip":
-        return max(legal, key=lambda code: (pos.value([code.split()[1]]), rng.random()))
+        return max(legal, key=lambda code: (pos.take_value(code.split()[1]), rng.random()))
     scored = []
     for code in legal:
         card, took = _parse(code, pos.table)
