@@ -9,8 +9,9 @@ singles are kept for when they matter (an opponent close to going out, a rich tr
 
 from __future__ import annotations
 
+import functools
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from bot.games.panda.cards import (
@@ -40,24 +41,12 @@ ROYALS = ("B", "G", "E", "M")
 # ----- hand evaluation ------------------------------------------------------------------------
 
 
-#: ``hand_cost`` remembered by card set: strong's playouts ask it of the same hands again
-#: and again (the same determinization played out once per candidate). Cleared when full.
-_COST_MEMO: dict[frozenset[str], float] = {}
-_MEMO_LIMIT = 100_000
-
-
 def hand_cost(cards: Sequence[str]) -> float:
     """Estimated number of losing combinations left in ``cards`` (lower is better)."""
-    key = frozenset(cards)
-    cost = _COST_MEMO.get(key)
-    if cost is None:
-        if len(_COST_MEMO) >= _MEMO_LIMIT:
-            _COST_MEMO.clear()
-        cost = _COST_MEMO[key] = _hand_cost(cards)
-    return cost
+    return _remembered_cost(frozenset(cards))
 
 
-def _hand_cost(cards: Sequence[str]) -> float:
+def _hand_cost(cards: Iterable[str]) -> float:
     counts = [0] * 16
     suits_of: dict[str, set[str]] = {}
     panda = catfish = cat = False
@@ -139,6 +128,11 @@ def _hand_cost(cards: Sequence[str]) -> float:
         cost += 0.2
     cost -= 1.0 * bombs
     return cost
+
+
+#: ``_hand_cost`` remembered by card set: strong's playouts ask it of the same hands again
+#: and again (the same determinization played out once per candidate).
+_remembered_cost = functools.lru_cache(maxsize=100_000)(_hand_cost)
 
 
 def _remove(hand: Sequence[str], cards: Sequence[str]) -> list[str]:

@@ -12,6 +12,7 @@ beats any ordinary combination and a lower Ambush; a Kingdom beats everything (r
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
@@ -403,23 +404,17 @@ def all_plays(hand: Iterable[str]) -> list[Combo]:
     return plays_on(hand, None)
 
 
-#: ``plays_on`` remembered by (card set, lying combination): the answer does not depend on
-#: the hand's order, and strong's playouts ask the same question many times. Cleared when
-#: full; callers get a fresh list (the Combos themselves are frozen).
-_PLAYS_MEMO: dict[tuple[frozenset[str], Combo | None], tuple[Combo, ...]] = {}
-_MEMO_LIMIT = 50_000
-
-
 def plays_on(hand: Iterable[str], top: Combo | None) -> list[Combo]:
     """Every combination from ``hand`` that may be laid on ``top`` (None: a lead)."""
-    cards = frozenset(hand)
-    key = (cards, top)
-    plays = _PLAYS_MEMO.get(key)
-    if plays is None:
-        if len(_PLAYS_MEMO) >= _MEMO_LIMIT:
-            _PLAYS_MEMO.clear()
-        plays = _PLAYS_MEMO[key] = tuple(_plays_on(cards, top))
-    return list(plays)
+    return list(_remembered_plays(frozenset(hand), top))
+
+
+# Remembered by (card set, lying combination): the answer does not depend on the hand's
+# order, and strong's playouts ask the same question many times. A tuple: callers get a
+# fresh list (the Combos themselves are frozen).
+@functools.lru_cache(maxsize=50_000)
+def _remembered_plays(cards: frozenset[str], top: Combo | None) -> tuple[Combo, ...]:
+    return tuple(_plays_on(cards, top))
 
 
 def _plays_on(hand: Iterable[str], top: Combo | None) -> list[Combo]:
