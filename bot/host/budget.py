@@ -21,7 +21,7 @@ from collections import Counter
 from enum import IntEnum
 from typing import Any
 
-from bot.host.shared_budget import SharedBucket, SharedBucketDown
+from bot.host.shared_budget import GateCount, SharedBucket, SharedBucketDown
 from bot.ranked import RankedQueue
 
 log = logging.getLogger(__name__)
@@ -194,6 +194,17 @@ class RestBudget:
             self._answered.popleft()
         return self._in_flight + len(self._answered)
 
+    def gate_count(self) -> GateCount:
+        """What this gate counts now, as the other processes are told it: the requests in
+        flight, and the answered ones by the tenth of a second in which they leave the
+        count (rounded later, so a reader never forgets one too soon)."""
+        self._counted()
+        now = time.monotonic()
+        leaving = [0] * GateCount.SLOTS
+        for at in self._answered:
+            leaving[min(GateCount.SLOTS - 1, int((at + 1.0 - now) * GateCount.SLOTS))] += 1
+        return GateCount(self._in_flight, tuple(leaving))
+
     async def _open_gate(self) -> None:
         while self._at_gate:
             while self._at_gate and self._counted() < self.window:
@@ -261,7 +272,7 @@ class RestBudget:
         if want <= 0:
             return 0.0
         try:
-            granted, wait, others = await self._shared.draw(want, self._counted())
+            granted, wait, others = await self._shared.draw(want, self.gate_count())
         except SharedBucketDown as error:
             self._fall_back(str(error))
             return None
@@ -289,7 +300,7 @@ class RestBudget:
             return
         self._gate_looked = time.monotonic()
         try:
-            _, _, others = await self._shared.draw(0, self._counted())
+            _, _, others = await self._shared.draw(0, self.gate_count())
         except SharedBucketDown as error:
             self._fall_back(str(error))
             return
@@ -317,7 +328,7 @@ class RestBudget:
         while True:
             await asyncio.sleep(self.RETRY_SECONDS)
             try:
-                _, _, others = await self._shared.draw(0, self._counted())
+                _, _, others = await self._shared.draw(0, self.gate_count())
             except SharedBucketDown:
                 continue
             break

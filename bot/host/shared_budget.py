@@ -5,11 +5,15 @@ stay within the token's rate. See :class:`~bot.host.budget.RestBudget` for how a
 draws from it (in batches, only for requests that wait) and falls back to its static share
 while Redis does not answer.
 
-Each draw also reports how many requests the process's send gate counts now (in flight or
-answered within the last second) and returns what the other processes reported: each gate
-lets through only what the others leave of the token's window, so requests granted in
-time but sent late (a picture drawn first, a busy loop) cannot bunch up across processes
-into more than the global limit in a second.
+Each draw also reports what the process's send gate counts now (:class:`GateCount`: the
+requests in flight, and the answered ones by when within the next second they leave the
+count) and returns what the other processes' gates count: each gate lets through only what
+the others leave of the token's window, so requests granted in time but sent late (a
+picture drawn first, a busy loop) cannot bunch up across processes into more than the
+global limit in a second. A report ages by itself: a reader counts another process's
+answered requests only until they leave that process's count, so a process that went quiet
+after a busy moment does not hold the others' windows down for the rest of its report's
+life (``GATE_REPORT_SECONDS``, which only its requests in flight last).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import secrets
+from dataclasses import dataclass
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -44,21 +49,33 @@ redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
 redis.call('PEXPIRE', KEYS[1], 60000)
 local wait = 0
 if tokens < 1 then wait = (1 - tokens) / rate end
--- The gates: each process's count and when it said so; stale reports are forgotten.
+-- The gates: each process's report and when it made it. A report is the requests in
+-- flight (counted while the report stands), then the answered ones by the tenth of a
+-- second in which they leave the process's count (each counted until then).
 local me = ARGV[4]
-redis.call('HSET', KEYS[2], me, ARGV[5] .. ' ' .. tostring(now))
+redis.call('HSET', KEYS[2], me, tostring(now) .. ' ' .. ARGV[5])
 redis.call('PEXPIRE', KEYS[2], 60000)
 local stale = tonumber(ARGV[6])
 local others = 0
 local gates = redis.call('HGETALL', KEYS[2])
 for i = 1, #gates, 2 do
   if gates[i] ~= me then
-    local count, at = string.match(gates[i + 1], '(%S+) (%S+)')
-    if now - tonumber(at) <= stale then
-      others = others + tonumber(count)
-    else
-      redis.call('HDEL', KEYS[2], gates[i])
+    local at = nil
+    local age = 0
+    local k = -2
+    for field in string.gmatch(gates[i + 1], '%S+') do
+      if k == -2 then
+        at = tonumber(field)
+        age = now - at
+        if age > stale then break end
+      elseif k == -1 then
+        others = others + tonumber(field)
+      elseif (k + 1) * 0.1 > age then
+        others = others + tonumber(field)
+      end
+      k = k + 1
     end
+    if age > stale then redis.call('HDEL', KEYS[2], gates[i]) end
   end
 end
 return {granted, tostring(wait), others}
@@ -66,6 +83,27 @@ return {granted, tostring(wait), others}
 
 
 KEY_PREFIX = "teahouse:rest-budget:"
+
+
+@dataclass(frozen=True)
+class GateCount:
+    """What a process's send gate counts at one moment, as it reports it to the others:
+    ``in_flight`` requests sent and not answered, and ``leaving[k]`` answered requests that
+    leave the count (a second after their answer) between ``k`` and ``k + 1`` tenths of a
+    second from now."""
+
+    in_flight: int = 0
+    leaving: tuple[int, ...] = ()
+
+    #: Tenths of a second a report covers (an answer leaves the count a second after).
+    SLOTS = 10
+
+    def encode(self) -> str:
+        slots = list(self.leaving[: self.SLOTS]) + [0] * (self.SLOTS - len(self.leaving))
+        return " ".join(str(int(n)) for n in [self.in_flight, *slots])
+
+    def total(self) -> int:
+        return self.in_flight + sum(self.leaving)
 
 
 def bucket_key(token: str) -> str:
@@ -85,8 +123,8 @@ class SharedBucket:
     Each :meth:`draw` is one round trip; a call that takes longer than ``timeout`` counts
     as Redis being down (no retries: the caller has a fallback and must not wait)."""
 
-    #: s a process's report of its gate's count stands for (a request leaves the count a
-    #: second after its answer; a busy process reports far more often).
+    #: s a process's report of its requests in flight stands for (a busy process reports
+    #: far more often; its answered requests leave the others' counts by themselves).
     GATE_REPORT_SECONDS = 1.5
 
     def __init__(
@@ -122,14 +160,15 @@ class SharedBucket:
         self._client = client
         self._script = client.register_script(_DRAW)
 
-    async def draw(self, want: int, counted: int = 0) -> tuple[int, float, int]:
-        """Take up to ``want`` tokens, saying this process's gate counts ``counted``
-        requests: (how many were granted, seconds until the next whole token, what the
-        other processes' gates count). Raises :class:`SharedBucketDown` if Redis does not
+    async def draw(self, want: int, counted: GateCount | None = None) -> tuple[int, float, int]:
+        """Take up to ``want`` tokens, reporting what this process's gate counts:
+        (how many were granted, seconds until the next whole token, what the other
+        processes' gates count now). Raises :class:`SharedBucketDown` if Redis does not
         answer."""
         from redis.exceptions import RedisError
 
-        args = [self.rate, self.burst, max(0, int(want)), self.me, int(counted)]
+        report = (counted or GateCount()).encode()
+        args = [self.rate, self.burst, max(0, int(want)), self.me, report]
         try:
             granted, wait, others = await self._script(
                 keys=[self.key, self.gates_key], args=[*args, self.GATE_REPORT_SECONDS]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 import uuid
 
 import pytest
@@ -15,7 +16,7 @@ import pytest
 from bot.config import ConfigError, Settings
 from bot.host.base import rest_budget
 from bot.host.budget import Priority, RestBudget
-from bot.host.shared_budget import SharedBucket, SharedBucketDown
+from bot.host.shared_budget import GateCount, SharedBucket, SharedBucketDown
 from tests.host.test_budget import served_in_order
 
 RATE = 40.0
@@ -147,6 +148,52 @@ async def test_each_gate_lets_through_what_the_other_processes_gates_leave(
         assert b.window == RATE
     finally:
         await _close(a, b)
+
+
+async def test_a_quiet_processs_answered_requests_leave_the_others_count_by_themselves(
+    redis_url: str, redis_keys: list[str]
+) -> None:
+    """A report ages without a new one: another process's answered requests count until
+    they leave its count (a second after their answers), its requests in flight while the
+    report stands (GATE_REPORT_SECONDS), so a process quiet after a busy moment does not
+    hold the others' windows down for the whole life of its last report."""
+    token = _token()
+    quiet, busy = _shared(redis_url, token, redis_keys), _shared(redis_url, token, redis_keys)
+    # 2 in flight; 3 answered requests leave the count within 0.4–0.5 s, 5 within 0.9–1 s.
+    report = GateCount(2, (0, 0, 0, 0, 3, 0, 0, 0, 0, 5))
+
+    def counted(age: float) -> int:  # what the report counts ``age`` s after it was made
+        if age > SharedBucket.GATE_REPORT_SECONDS:
+            return 0
+        return 2 + sum(n for k, n in enumerate(report.leaving) if (k + 1) / 10 > age)
+
+    try:
+        before = time.monotonic()
+        await quiet.draw(0, report)
+        for pause in (0.0, 0.6, 0.5, 0.6):  # ages about 0, 0.6, 1.1 and 1.7 s
+            await asyncio.sleep(pause)
+            low = time.monotonic() - before  # (the report was made between the two)
+            _, _, others = await busy.draw(0)
+            high = time.monotonic() - before
+            assert counted(high) <= others <= counted(low), (low, high, others)
+        assert others == 0  # (the report is gone once it went stale)
+    finally:
+        await quiet.close()
+        await busy.close()
+
+
+def test_a_gate_reports_its_answered_requests_by_when_they_leave_its_count() -> None:
+    budget = RestBudget(RATE)
+    budget._in_flight = 3
+    now = time.monotonic()
+    budget._answered.extend([now - 0.95, now - 0.5, now - 0.45, now])
+    count = budget.gate_count()
+    assert count.in_flight == 3 and count.total() == 7
+    # Each answer leaves a second after it: within 0–0.1 s, 0.5–0.6 s (twice), 0.9–1 s
+    # (rounded later, never sooner: a reader must not forget one too soon).
+    assert count.leaving[0] == 1 and count.leaving[9] == 1
+    assert count.leaving[4] + count.leaving[5] == 2 and sum(count.leaving[5:]) >= 2
+    assert count.encode().split() == [str(n) for n in (3, *count.leaving)]
 
 
 class _Cuttable:
