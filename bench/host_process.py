@@ -26,7 +26,9 @@ How each figure is measured (all clocks are this machine's):
   message that reaches the fake after it. The table message carries no state version, so
   an edit rendered just before the commit but arriving after it counts as showing it
   (a slight under-estimate, bounded by one render).
-  ``table_stale_p99_ms_by_game`` splits it by game, and ``table_edits_per_action_by_game``
+  ``table_stale_p99_ms_by_game`` splits it by game, ``table_stale_p99_ms_by_10s`` by the
+  10 s of the window the action was stored in (a backlog left by opening the tables shows
+  in the first), and ``table_edits_per_action_by_game``
   counts table-message edits in the window per action of that game (how much each game's
   tables cost of the REST budget).
 * ``actions_per_s`` — actions committed in the window (database) / window seconds;
@@ -399,6 +401,8 @@ class Bench:
         #: figures per process go by which process drives the table.
         self.decision_marks: list[tuple[int, float]] = []
         self.stale_marks: list[tuple[int, float]] = []
+        #: (wall time the action was stored, ms stale) of each action in the window.
+        self.stale_at: list[tuple[float, float]] = []
         self.decisions_via_ai: list[float] = []
         #: (table id, prompt version, monotonic when its DM controls were first seen) of
         #: every decision a person met in the window: its lag from the stored action that
@@ -733,6 +737,7 @@ class Bench:
             if after is not None:
                 out[game_of.get(table_id, "?")].append((after - created) * 1000)
                 self.stale_marks.append((table_id, (after - created) * 1000))
+                self.stale_at.append((created, (after - created) * 1000))
             elif end_wall - created > 5:
                 self.errors["table never showed an action"] += 1
         return out
@@ -929,6 +934,12 @@ async def run_host(
             ),
             table_stale_p50_ms=_r(percentile(stale, 50)),
             table_stale_p99_ms=_r(percentile(stale, 99)),
+            # (per 10 s of the window: a backlog left by opening the tables shows early)
+            table_stale_p99_ms_by_10s=[
+                _r(percentile([ms for at, ms in bench.stale_at if k <= at - wall0 < k + 10], 99))
+                for k in range(0, int(window) + 1, 10)
+                if any(k <= at - wall0 < k + 10 for at, _ in bench.stale_at)
+            ],
             table_stale_p99_ms_by_game={
                 g: _r(percentile(v, 99)) for g, v in sorted(stale_by_game.items())
             },
