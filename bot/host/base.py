@@ -155,7 +155,7 @@ def rest_budget(settings: Settings) -> RestBudget:
 
     rate = settings.token_rest_budget
     shared = SharedBucket(
-        settings.redis_url, settings.token, rate, max(1.0, rate * RestBudget.BURST_SECONDS)
+        settings.redis_url, settings.token, rate, max(1.0, rate * RestBudget.SHARED_BURST_SECONDS)
     )
     return RestBudget(rate, shared=shared, fallback_rate=settings.rest_budget)
 

@@ -67,7 +67,8 @@ class RestBudget:
     token's, and a request that finds no token here waits while the pump draws, in one
     round trip, as many tokens as requests wait (up to ``DRAW_BATCH``), so the priority
     order stays this process's own and an idle process holds no tokens (leftovers, from a
-    refund or a waiter cancelled meanwhile, are dropped after ``LEFTOVER_SECONDS``). The
+    refund, a waiter cancelled meanwhile or ``SPARE`` tokens drawn besides from a bucket
+    that is not contended, are dropped after ``LEFTOVER_SECONDS``). The
     send gate's window is then what the other processes' gates leave of the token's (each
     draw reports this gate's count and learns theirs; a gate that is full looks again every
     ``GATE_LOOK_SECONDS``), at least one request. While the shared bucket does not answer,
@@ -77,8 +78,16 @@ class RestBudget:
 
     #: The default burst, in seconds of ``rate``.
     BURST_SECONDS = 0.05
+    #: The shared bucket's burst, in seconds of the token's rate: room for ``SPARE`` tokens
+    #: while it is not contended (the send gates keep every second of requests within the
+    #: token's limit, whatever the bucket lets through at once).
+    SHARED_BURST_SECONDS = 0.2
     #: Most tokens drawn from the shared bucket in one round trip.
     DRAW_BATCH = 8
+    #: Tokens drawn besides, for this process's next requests, when the shared bucket is
+    #: not contended (it keeps one after them): a round trip per request would cost more
+    #: CPU than the request's own sending.
+    SPARE = 3
     #: s a token drawn from the shared bucket but not used may still be used.
     LEFTOVER_SECONDS = 0.25
     #: s between looks at a shared bucket that did not answer.
@@ -272,7 +281,7 @@ class RestBudget:
         if want <= 0:
             return 0.0
         try:
-            granted, wait, others = await self._shared.draw(want, self.gate_count())
+            granted, wait, others = await self._shared.draw(want, self.gate_count(), self.SPARE)
         except SharedBucketDown as error:
             self._fall_back(str(error))
             return None

@@ -44,6 +44,10 @@ elseif now > at then
   tokens = math.min(burst, tokens + (now - at) * rate)
 end
 local granted = math.max(0, math.min(want, math.floor(tokens)))
+-- Spare tokens (for the process's next requests) only from a bucket that keeps one after:
+-- an idle token's, never a contended one's.
+local spare = math.max(0, math.min(tonumber(ARGV[7]), math.floor(tokens - granted) - 1))
+granted = granted + spare
 tokens = tokens - granted
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
 redis.call('PEXPIRE', KEYS[1], 60000)
@@ -160,8 +164,11 @@ class SharedBucket:
         self._client = client
         self._script = client.register_script(_DRAW)
 
-    async def draw(self, want: int, counted: GateCount | None = None) -> tuple[int, float, int]:
-        """Take up to ``want`` tokens, reporting what this process's gate counts:
+    async def draw(
+        self, want: int, counted: GateCount | None = None, spare: int = 0
+    ) -> tuple[int, float, int]:
+        """Take up to ``want`` tokens, and up to ``spare`` more if the bucket still holds
+        one after them (it is not contended), reporting what this process's gate counts:
         (how many were granted, seconds until the next whole token, what the other
         processes' gates count now). Raises :class:`SharedBucketDown` if Redis does not
         answer."""
@@ -171,7 +178,8 @@ class SharedBucket:
         args = [self.rate, self.burst, max(0, int(want)), self.me, report]
         try:
             granted, wait, others = await self._script(
-                keys=[self.key, self.gates_key], args=[*args, self.GATE_REPORT_SECONDS]
+                keys=[self.key, self.gates_key],
+                args=[*args, self.GATE_REPORT_SECONDS, max(0, int(spare))],
             )
         except (RedisError, OSError) as error:
             raise SharedBucketDown(f"{type(error).__name__}: {error}") from error

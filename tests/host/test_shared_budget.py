@@ -150,6 +150,31 @@ async def test_each_gate_lets_through_what_the_other_processes_gates_leave(
         await _close(a, b)
 
 
+async def test_a_draw_from_a_bucket_that_is_not_contended_brings_spare_tokens(
+    redis_url: str, redis_keys: list[str]
+) -> None:
+    """One round trip serves the process's next requests while the bucket has room (a
+    round trip per request costs more CPU than the request), and a contended bucket gives
+    no spare tokens: it keeps one after a grant, or grants no spare."""
+    token = _token()
+    roomy = SharedBucket(redis_url, token, RATE, 10.0)
+    redis_keys += [roomy.key, roomy.gates_key]
+    budget = RestBudget(RATE, shared=roomy)
+    try:
+        for _ in range(1 + RestBudget.SPARE):
+            await budget.acquire(Priority.DM)
+        assert budget.draws == 1 and budget.drawn == 1 + RestBudget.SPARE
+        # Another process empties the bucket: the next draw brings what it needs only.
+        other = SharedBucket(redis_url, token, RATE, 10.0)
+        taken, _, _ = await other.draw(10)
+        await other.close()
+        assert taken >= 5
+        await budget.acquire(Priority.DM)  # (it waits for the bucket to refill)
+        assert budget.drawn == 2 + RestBudget.SPARE
+    finally:
+        await _close(budget)
+
+
 async def test_a_quiet_processs_answered_requests_leave_the_others_count_by_themselves(
     redis_url: str, redis_keys: list[str]
 ) -> None:
