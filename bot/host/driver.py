@@ -95,6 +95,9 @@ class Driver:
         the table id and the loop goes on after a short pause, so a table never freezes.
         """
         failures = 0
+        # Passes held in an open window before a restart or a takeover: read at the first
+        # step (guarded like every step).
+        table.holds_moved = table.holds_moved or table.in_answer_phase()
         while not table.finished and not self.ctx.closing:
             # The match is over but its results are not written (the store failed): try
             # again. No lease is needed for that: the log is complete, and the store

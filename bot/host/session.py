@@ -204,10 +204,11 @@ class TableSession:
         """Hold a seat's pass till its window closes; its DM says so (once published)."""
         table = self.table
         version = table.prompts[play.seat].version
-        if not table.driven:
-            # The driver closes the window: it must know the pass is the player's (and a
-            # claim it waited on this seat for can be resolved at once).
-            await self.store.hold_pass(table.id, play.seat, version)
+        # Written wherever it is held: the driver closes the window and must know the pass
+        # is the player's (a claim it waited on this seat for is resolved at once), and a
+        # process that drives the table next — after a restart or a takeover, with the
+        # window still open — finds it there too.
+        await self.store.hold_pass(table.id, play.seat, version)
         table.held[play.seat] = version
         await self._played(play.seat)
         if play.token is not None:

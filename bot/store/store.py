@@ -811,9 +811,9 @@ class Store(ABC):
 
     async def hold_pass(self, table_id: int, seat: int, version: int) -> None:
         """A pass the seat gave in an open answer window (the decision of prompt
-        ``version``), served by a process that does not drive the table: written for the
-        driver, which holds it too (:meth:`held_passes`), and, on PostgreSQL, notified to it
-        (``"<table>:held"``) in the same statement."""
+        ``version``), held till the window closes: written for the driver, which holds it
+        too (:meth:`held_passes`; on PostgreSQL notified to it as ``"<table>:held"`` in the
+        same statement), and for whoever drives the table after a restart or a takeover."""
         sql = "INSERT INTO held_passes (table_id, seat, version) SELECT ?, ?, ?"
         params: tuple[Any, ...] = (table_id, seat, version)
         if self.notify_sql is not None:
@@ -824,7 +824,7 @@ class Store(ABC):
         await self._write_one(sql, params)
 
     async def held_passes(self, table_id: int) -> dict[int, int]:
-        """The passes held for the table's seats elsewhere: {seat: prompt version}."""
+        """The passes held for the table's seats: {seat: prompt version}."""
         if not holds_id(table_id):
             return {}
         rows = await self._fetchall(

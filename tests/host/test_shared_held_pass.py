@@ -7,6 +7,9 @@ as a timeout, and a claim that waited only on that seat waited for the whole win
 The serving process now writes the held pass (``Store.hold_pass``, notified on
 PostgreSQL) and the driver holds it too.
 
+The driver writes the passes it holds itself too: a process that drives the table after a
+restart or a takeover, with the window still open, holds them as well.
+
 On SQLite and on PostgreSQL: two hosts on one database stand for two processes (on SQLite
 the driver finds the held pass at its next look at the log)."""
 
@@ -132,3 +135,34 @@ async def test_a_claim_waiting_only_on_a_pass_held_elsewhere_resolves_at_once(
         ]
     finally:
         await closing(a, b)
+
+
+async def test_a_pass_held_by_the_driver_is_the_players_after_a_restart(
+    monkeypatch: pytest.MonkeyPatch, new_database
+) -> None:
+    """The driver itself served the pass; it stops with the window open (its memory is
+    gone), and the process that drives the table next still holds the pass: at the close it
+    is the player's, not a timeout."""
+    path = await new_database()
+    a, b, table = await two_hosts(monkeypatch, path, SOUTH_NOTHING, WEST_PUNG, NORTH_NOTHING)
+    try:
+        await click_at(a, table, 0, "discard 5d")
+        start = table.state.version
+        await click_at(a, table, 2, "pass")
+        assert table.holds(2) and table.driven
+    finally:
+        await closing(a, b)
+    c = await offline_host(path, **CLUSTER)
+    try:
+        assert await c.restore() == 1
+        again = c.tables[table.id]
+        await until(lambda: again.holds(2))
+        assert again.state.version == start and again.waiting_on() == [1, 2, 3]
+        await run_out(again)
+        assert await sources(c, again, start) == [
+            (1, "pass", "auto"),
+            (2, "pass", "player"),  # (it was "timeout": the pass was in a's memory only)
+            (3, "pass", "auto"),
+        ]
+    finally:
+        await closing(c)
