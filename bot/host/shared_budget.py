@@ -27,15 +27,17 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 #: The bucket's state is (tokens, when last refilled), refilled by Redis's own clock (the
-#: processes' clocks may differ; Redis's is the one they share). Returns what was granted
-#: and the seconds until the next whole token.
+#: processes' clocks may differ; Redis's is the one they share), and the process owed the
+#: next token (refused last). Returns what was granted, the seconds until the next token
+#: this process may take, and what the other processes' gates count.
 _DRAW = """
 local rate = tonumber(ARGV[1])
 local burst = tonumber(ARGV[2])
 local want = tonumber(ARGV[3])
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
-local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local me = ARGV[4]
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'at', 'owed', 'owed_at')
 local tokens = tonumber(state[1])
 local at = tonumber(state[2])
 if tokens == nil or at == nil then
@@ -43,20 +45,30 @@ if tokens == nil or at == nil then
 elseif now > at then
   tokens = math.min(burst, tokens + (now - at) * rate)
 end
-local granted = math.max(0, math.min(want, math.floor(tokens)))
+-- The process refused last is owed the next token: others leave it one while it is due
+-- back (its pump draws again when the next token is whole), so two busy processes take
+-- turns instead of the one whose loop happens to wake first taking every token.
+local owed = state[3]
+local keep = 0
+if owed and owed ~= me and now - tonumber(state[4]) <= 2 / rate + 0.05 then keep = 1 end
+local granted = math.max(0, math.min(want, math.floor(tokens - keep)))
 -- Spare tokens (for the process's next requests) only from a bucket that keeps one after:
 -- an idle token's, never a contended one's.
-local spare = math.max(0, math.min(tonumber(ARGV[7]), math.floor(tokens - granted) - 1))
+local spare = math.max(0, math.min(tonumber(ARGV[7]), math.floor(tokens - keep - granted) - 1))
+if want > 0 and granted == 0 then
+  redis.call('HSET', KEYS[1], 'owed', me, 'owed_at', tostring(now))
+elseif owed == me and granted > 0 then
+  redis.call('HDEL', KEYS[1], 'owed', 'owed_at')
+end
 granted = granted + spare
 tokens = tokens - granted
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
 redis.call('PEXPIRE', KEYS[1], 60000)
 local wait = 0
-if tokens < 1 then wait = (1 - tokens) / rate end
+if tokens < 1 + keep then wait = (1 + keep - tokens) / rate end
 -- The gates: each process's report and when it made it. A report is the requests in
 -- flight (counted while the report stands), then the answered ones by the tenth of a
 -- second in which they leave the process's count (each counted until then).
-local me = ARGV[4]
 redis.call('HSET', KEYS[2], me, tostring(now) .. ' ' .. ARGV[5])
 redis.call('PEXPIRE', KEYS[2], 60000)
 local stale = tonumber(ARGV[6])

@@ -69,11 +69,11 @@ async def test_two_processes_together_stay_within_the_shared_rate(
     total = len(got_a) + len(got_b)
     # Together no more than the bucket gives (its burst, then its rate), however they race.
     assert total <= RATE * elapsed + BURST + 1
-    # And they use it: most of the rate, neither shut out. (The bucket promises no even
-    # split between two busy processes — whoever asks first after a refill is served —
-    # and on a loaded machine one loop's turns come more often: 19 of 83 was seen in CI.)
+    # And they use it: most of the rate, and they take turns — a process refused a token
+    # is owed the next one. (Before, whoever's loop woke first after a refill took it: on
+    # a loaded machine one process got 2 of 83.)
     assert total >= 0.8 * RATE * seconds
-    assert min(len(got_a), len(got_b)) >= 0.1 * total
+    assert min(len(got_a), len(got_b)) >= 0.35 * total
     assert a.sharing and b.sharing
     assert a.drawn <= a.draws * RestBudget.DRAW_BATCH  # (batches of at most DRAW_BATCH)
 
