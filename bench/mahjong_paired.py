@@ -33,7 +33,8 @@ Level = Callable[[Any, Any, random.Random], str]
 def _variant(arg: str) -> Level:
     if not arg.startswith("{"):
         mod, fn = arg.split(":")
-        return getattr(importlib.import_module(mod), fn)  # type: ignore[no-any-return]
+        level: Level = getattr(importlib.import_module(mod), fn)
+        return level
     style = ai.Style(**{**ai.STRONG.__dict__, **json.loads(arg)})
     return lambda view, legal, rng: ai.play(view, legal, rng, style)
 

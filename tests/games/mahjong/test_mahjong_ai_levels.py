@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -243,7 +243,7 @@ def test_lead_ratio_keeps_a_leading_seat_silent(hand: str, call: str) -> None:
         ([100, 100, 40, 60], True),
         ([90, 80, 95, 100], False),
     ):
-        view["history"] = [{**_record(), "totals": totals}]
+        view["history"] = [cast(Any, {**_record(), "totals": totals})]
         expected = "discard 9c" if quiet else call
         assert play(view, legal, random.Random(0), POSTURE) == expected
 
