@@ -6,7 +6,7 @@ figures as ``python -m bench arena --game mahjong``) of a variant against ``norm
 writes each deal's A win share and score difference (``per_deal``: ``[deal, win,
 diff]``) and the variant's decision CPU times (``time.thread_time``) every 25 deals. A
 style JSON overrides fields of strong's :class:`~bot.games.mahjong.ai.Style` (``{}``: strong
-itself), e.g. ``'{"lead": 0.0, "silent": null}'``.
+itself), e.g. ``'{"silent": null}'`` (always call a standing hand).
 
 ``python -m bench.mahjong_paired --compare A.json B.json`` prints the paired difference of
 two such runs over their common deals (95 % CI over deals): the deals are the same, so the

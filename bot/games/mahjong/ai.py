@@ -151,10 +151,6 @@ class Style:
     #: call). A standing hand wins only on its card, and the others keep that card; a
     #: silent hand wins on every card it waits on, from anyone's discard.
     silent: float | None = None
-    #: The same ratio while this seat's total is the match's highest (shared or not):
-    #: ahead, a quick win keeps the lead and ends the hand before an opponent's bigger
-    #: one; behind, the +100 of a standing hand is needed (None: as ``silent``).
-    lead: float | None = None
 
 
 NORMAL = Style()
@@ -228,12 +224,9 @@ def play(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random, styl
         if declares and view.get("wall", 0) >= 8 and target is None:
             w = max(declares, key=lambda t: unseen[t])
             if unseen[w] >= 2:
-                ratio = style.silent
-                if style.lead is not None and _leading(view, seat):
-                    ratio = style.lead
-                if ratio is not None:
+                if style.silent is not None:
                     quiet = _silent_discard(view, seat, hand, melds, unseen, allowed)
-                    if quiet is not None and quiet[0] >= ratio * unseen[w]:
+                    if quiet is not None and quiet[0] >= style.silent * unseen[w]:
                         return f"discard {CODES[quiet[1]]}"
                 return f"declare {CODES[w]}"
     if pending is None and target is not None:
@@ -259,16 +252,6 @@ def _called(view: Mapping[str, Any], seat: int) -> set[int]:
     return {
         INDEX[st["card"]] for p, st in enumerate(view.get("standing") or []) if st and p != seat
     }
-
-
-def _leading(view: Mapping[str, Any], seat: int) -> bool:
-    """Whether this seat's total is at least every other seat's (the totals are public:
-    the history of the hands played; False before the first hand is scored)."""
-    history = view.get("history") or []
-    if not history:
-        return False
-    totals = history[-1]["totals"]
-    return all(totals[seat] >= x for x in totals)
 
 
 def _safe(view: Mapping[str, Any], seat: int, allowed: set[int]) -> set[int]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any, cast
+from typing import Any
 
 import pytest
 
@@ -217,39 +217,6 @@ def test_strong_stays_silent_on_a_wide_wait() -> None:
     assert strong(view, legal, random.Random(0)) == "discard 9c"
     view["rivers"][2] = ["4d", "4d", "4d"]
     assert strong(view, legal, random.Random(0)) == "declare 1d"
-
-
-POSTURE = Style(hunt=-1, one_suit=False, concealed=False, silent=None, lead=0.0)
-
-
-@pytest.mark.parametrize(
-    ("hand", "call"),
-    [
-        ("1b 2b 3b 4c 5c 6c 7b 8b 9b 2d 3d 5d 5d 9c", "declare 1d"),  # 1 and 4 Dots
-        ("1b 2b 3b 4c 5c 6c 7b 8b 9b 1d 2d 5d 5d 9c", "declare 3d"),  # 3 Dots alone
-    ],
-)
-def test_lead_ratio_keeps_a_leading_seat_silent(hand: str, call: str) -> None:
-    """With ``lead`` 0 and no ``silent`` ratio, a ready seat calls a standing hand while
-    it is not ahead (before the first hand is scored, or behind), and stays silent (throws
-    the 9 Characters without a call, on a wide wait or a narrow one) while its total is the
-    highest, a tie for the highest included. The totals it reads are the public history."""
-    g = game(full_deck(hand, S_, W_, N_))
-    view, legal = g.view(0), g.legal_actions(0)
-    assert view["history"] == []
-    assert play(view, legal, random.Random(0), POSTURE) == call
-    for totals, quiet in (
-        ([120, 80, 95, 100], True),
-        ([100, 100, 40, 60], True),
-        ([90, 80, 95, 100], False),
-    ):
-        view["history"] = [cast(Any, {**_record(), "totals": totals})]
-        expected = "discard 9c" if quiet else call
-        assert play(view, legal, random.Random(0), POSTURE) == expected
-
-
-def _record() -> dict[str, Any]:
-    return {"deal": 1, "outcome": "draw", "winner": None}
 
 
 def test_strong_plays_for_speed_not_one_suit() -> None:
