@@ -7,7 +7,8 @@ board we leave offers the opponent next turn; a capture that makes or upgrades a
 (ours, or one denied to the opponent) is worth :data:`WIN` more, for its taker may end the
 round with it (the potential alone credited a fifth animal with a few hundredths). A
 capture the opponent cannot take first (they hold none of its month) can wait: it counts
-less now, and the turn goes to one they could take from us.
+less now, and the turn goes to one they could take from us. An opponent who laid a card
+and took nothing held no card of a month then on the board (:func:`opponent_lacks`).
 Koi-Koi has no doubling here; whether to call Koi-Koi is weighed by playing the round out
 from samples of the unseen cards (a few milliseconds; see :func:`_koikoi_or_stop`).
 """
