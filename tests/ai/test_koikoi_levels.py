@@ -10,8 +10,8 @@ import pytest
 from bot.engine.search import Budget
 from bot.games.hanafuda.cards import ALL_CARDS
 from bot.games.koikoi import SPEC, choose, new_game
-from bot.games.koikoi.ai import choose_easy
-from bot.games.koikoi.rules import KoiKoiState, card_value
+from bot.games.koikoi.ai import _Position, choose_easy, opponent_lacks
+from bot.games.koikoi.rules import MONTH, KoiKoiState, card_value
 from bot.games.koikoi.strong import (
     _counts,
     _greedy_play,
@@ -282,3 +282,54 @@ def test_normal_does_not_wait_with_a_capture_that_makes_its_yaku() -> None:
     view = _play_view(["10r", "10p2", "6p1"])
     view["captures"] = [["7a", "6a"], ["10r", "10p2", "6p1"]]
     assert choose(view, ["play 10p1", "play 3p2", "play 12p1"], random.Random(1)) == "play 10p1"
+
+
+def _always_takes(view: dict, legal: list[str], rng: random.Random) -> str:
+    """A player that takes a card whenever it can (else lays its first card)."""
+    board_months = {MONTH[c] for c in view["board"]}
+    takes = [c for c in legal if c.split()[0] != "play" or MONTH[c.split()[1]] in board_months]
+    return (takes or legal)[0]
+
+
+def test_normal_reads_a_laid_card_as_no_match_in_the_opponents_hand() -> None:
+    """An opponent that laid a card and took nothing held no card of any month on the board
+    they played to: normal (from the view: today's board less their play and flip) names
+    those months, and their true hand holds none of them; it counts the chance they hold
+    such a month as nil, and a month it cannot rule out as likelier than before."""
+    fired = 0
+    for seed in range(4):
+        state = new_game(seed, ["A", "B"])
+        rng = random.Random(seed)
+        while not state.is_over:
+            seat = state.to_act[0]
+            view = state.view(seat)
+            legal = state.legal_actions(seat)
+            if seat == 0:
+                lacks = opponent_lacks(view)
+                assert not {MONTH[c] for c in state.hands[1]} & lacks
+                if lacks and view["phase"] == "play":
+                    fired += 1
+                    pos = _Position(view)
+                    plain = _Position({**view, "last_play": None})
+                    for month in range(1, 13):
+                        if month in lacks:
+                            assert pos.p_opp_holds(month) == 0.0
+                        else:
+                            assert pos.p_opp_holds(month) >= plain.p_opp_holds(month)
+                code = choose(view, legal, rng)
+            else:
+                code = _always_takes(view, legal, rng)
+            state.apply(seat, code)
+    assert fired >= 10
+    # Our own laid card, or the opponent's capture, tells nothing.
+    state = new_game(0, ["A", "B"])
+    view = state.view(state.to_act[0])
+    assert (
+        opponent_lacks({**view, "last_play": {"seat": view["seat"], "card": "1b", "took": []}})
+        == frozenset()
+    )
+    opp = 1 - view["seat"]
+    assert (
+        opponent_lacks({**view, "last_play": {"seat": opp, "card": "1b", "took": ["1p1"]}})
+        == frozenset()
+    )

@@ -7,7 +7,8 @@ board we leave offers the opponent next turn; a capture that makes or upgrades a
 (ours, or one denied to the opponent) is worth :data:`WIN` more, for its taker may end the
 round with it (the potential alone credited a fifth animal with a few hundredths). A
 capture the opponent cannot take first (they hold none of its month) can wait: it counts
-less now, and the turn goes to one they could take from us.
+less now, and the turn goes to one they could take from us. An opponent who laid a card
+and took nothing held no card of a month then on the board (:func:`opponent_lacks`).
 Koi-Koi has no doubling here; whether to call Koi-Koi is weighed by playing the round out
 from samples of the unseen cards (a few milliseconds; see :func:`_koikoi_or_stop`).
 """
@@ -32,7 +33,7 @@ from bot.games.koikoi.rules import CLASS, INO_SHIKA_CHO, MONTH, RAIN_MAN, SAKE_C
 from bot.i18n import Text, ntext
 
 # Weights (tuned against random and greedy opponents).
-DENY = 0.6  # a card we take is a card the opponent cannot
+DENY = 0.4  # a card we take is a card the opponent cannot
 RISK = 1.0  # what the board we leave offers the opponent's next turn
 THREAT = 1.6  # the opponent already has a yaku: any upgrade of theirs ends the round
 WIN = 4.0  # a capture that makes or upgrades a yaku can end the round (its taker may stop)
@@ -52,6 +53,9 @@ SURE_WAIT = 1.0  # its month's other cards are all seen: nobody else can take it
 WAIT = 0.75  # otherwise, times the chance the opponent holds none of its month
 #: Whether the plays of the match's last round weigh the match (see ``_Position``).
 LAST_ROUND = True
+#: How far normal trusts that an opponent who laid a card without taking anything held no
+#: card of a month then on the board (1: fully; 0: not at all).
+INFER = 1.0
 COUNT_CREDIT = 1.5  # credit for a counting yaku's progress, times (have / need) squared
 # Counting yaku: class, how many make the yaku, how many exist.
 _COUNTS = ((PLAIN, 10, 25), (RIBBON, 5, 10), (ANIMAL, 5, 9))
@@ -97,6 +101,35 @@ def potential(caps: frozenset[str] | set[str], dead: frozenset[str] | set[str]) 
     return value
 
 
+def _p_holds(n: int, total: int, hand: int) -> float:
+    """Chance a hand of ``hand`` cards drawn from ``total`` holds one of ``n`` given ones."""
+    miss = 1.0
+    for i in range(hand):
+        miss *= max(0, total - n - i) / (total - i)
+    return 1.0 - miss
+
+
+def opponent_lacks(view: Mapping[str, Any]) -> frozenset[int]:
+    """The months of which the opponent's hand holds no card, as far as their last play
+    tells: if they laid a card and took nothing, no card in their hand matched the board
+    they played to (a player takes a card when they can). That board is today's, less
+    their play and their flip."""
+    play = view.get("last_play")
+    me = view["seat"]
+    if not play or play["seat"] == me or play["took"] or view.get("phase") != "play":
+        return frozenset()
+    board = list(view["board"])
+    flip = view.get("last_flip")
+    if flip and flip["seat"] != me:
+        if flip["took"]:
+            board.extend(flip["took"])
+        elif flip["card"] in board:
+            board.remove(flip["card"])
+    if play["card"] in board:
+        board.remove(play["card"])
+    return frozenset(MONTH[c] for c in board)
+
+
 class _Position:
     """What the view tells: our pile, theirs, the board and the unseen cards."""
 
@@ -135,6 +168,10 @@ class _Position:
         self.unseen_by_month = {m: 0 for m in range(1, 13)}
         for c in self.unseen:
             self.unseen_by_month[MONTH[c]] += 1
+        self.lacks = opponent_lacks(view) if INFER > 0 else frozenset()
+        # The unseen cards the opponent's hand may hold (the months it lacks are all in the
+        # stack), for the chance they hold a given month.
+        self.pool = len(self.unseen) - sum(self.unseen_by_month[m] for m in self.lacks)
 
     def gain(self, cards: frozenset[str]) -> float:
         """What taking ``cards`` is worth to us (our progress plus what it denies them)."""
@@ -169,13 +206,11 @@ class _Position:
     def p_opp_holds(self, month: int) -> float:
         """Chance the opponent's hand holds a card of ``month`` (unseen cards are alike)."""
         n = self.unseen_by_month[month]
-        total = len(self.unseen)
         if n == 0 or self.opp_hand == 0:
             return 0.0
-        miss = 1.0
-        for i in range(self.opp_hand):
-            miss *= max(0, total - n - i) / (total - i)
-        return 1.0 - miss
+        if month in self.lacks:
+            return (1.0 - INFER) * _p_holds(n, len(self.unseen), self.opp_hand)
+        return _p_holds(n, max(self.pool, self.opp_hand), self.opp_hand)
 
     def month_risk(self, month_cards: Sequence[str]) -> float:
         """What the opponent may take of one month's board cards on their next turn."""
