@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bench.arena import game_spec, mean_ci, percentile, resolve_level, rotations
+from bench.arena import game_spec, mean_ci, percentile, play_match, resolve_level, rotations
 from bot.games.mahjong import ai
 
 Level = Callable[[Any, Any, random.Random], str]
@@ -42,30 +42,15 @@ def _variant(arg: str) -> Level:
 def _match(
     level: dict[str, Level], seed: int, d: int, r: int, rot: tuple[str, ...], cpu: list[float]
 ) -> list[int]:
-    """One match of deal ``d`` in rotation ``r``; A's decision CPU times go to ``cpu``."""
+    """One match of deal ``d`` in rotation ``r`` (the arena's own ``play_match``, its seeds
+    and dice); A's decision CPU times go to ``cpu``."""
     spec = game_spec("mahjong")
     rng = random.Random(f"arena|{seed}|{d}|{r}")
-    state: Any = spec.new_game(f"{seed}|{d}", [f"Seat {s}" for s in range(4)], {})
-
-    def ask(s: int) -> str:
-        view, legal = state.view(s), state.legal_actions(s)
-        c0 = time.thread_time()
-        code = level[rot[s]](view, legal, rng)
-        if rot[s] == "a":
-            cpu.append((time.thread_time() - c0) * 1000)
-        return code
-
-    while not state.is_over:
-        acted = False
-        for s in state.may_act:
-            code = ask(s)
-            if code:
-                state.apply(s, code)
-                acted = True
-                break
-        if not acted:
-            s = state.to_act[0]
-            state.apply(s, ask(s))
+    players = [level[w] for w in rot]
+    wall: list[list[float]] = [[] for _ in rot]
+    cpu_by_seat: list[list[float]] = [[] for _ in rot]
+    state = play_match(spec, f"{seed}|{d}", players, {}, rng, wall, cpu_by_seat)
+    cpu.extend(t for s, w in enumerate(rot) if w == "a" for t in cpu_by_seat[s])
     return list(state.scores)
 
 
