@@ -8,7 +8,8 @@ board we leave offers the opponent next turn; a capture that makes or upgrades a
 round with it (the potential alone credited a fifth animal with a few hundredths). A
 capture the opponent cannot take first (they hold none of its month) can wait: it counts
 less now, and the turn goes to one they could take from us. An opponent who laid a card
-and took nothing held no card of a month then on the board (:func:`opponent_lacks`).
+and took nothing is believed to hold no card of a month then on the board
+(:func:`opponent_lacks`: true of a player who takes whenever they can, not a rule).
 Koi-Koi has no doubling here; whether to call Koi-Koi is weighed by playing the round out
 from samples of the unseen cards (a few milliseconds; see :func:`_koikoi_or_stop`).
 """
@@ -54,7 +55,10 @@ WAIT = 0.75  # otherwise, times the chance the opponent holds none of its month
 #: Whether the plays of the match's last round weigh the match (see ``_Position``).
 LAST_ROUND = True
 #: How far normal trusts that an opponent who laid a card without taking anything held no
-#: card of a month then on the board (1: fully; 0: not at all).
+#: card of a month then on the board (1: fully; 0: not at all). The rules let a player lay
+#: a card while holding a capture (normal itself holds back a capture that can wait), so
+#: this is a belief about players who take whenever they can; 1 was measured against
+#: greedy, which does.
 INFER = 1.0
 COUNT_CREDIT = 1.5  # credit for a counting yaku's progress, times (have / need) squared
 # Counting yaku: class, how many make the yaku, how many exist.
@@ -110,10 +114,10 @@ def _p_holds(n: int, total: int, hand: int) -> float:
 
 
 def opponent_lacks(view: Mapping[str, Any]) -> frozenset[int]:
-    """The months of which the opponent's hand holds no card, as far as their last play
-    tells: if they laid a card and took nothing, no card in their hand matched the board
-    they played to (a player takes a card when they can). That board is today's, less
-    their play and their flip."""
+    """The months of which the opponent's hand is believed to hold no card, from their
+    last play: if they laid a card and took nothing, no card in their hand matched the
+    board they played to — if they take whenever they can, which the rules do not demand
+    (see :data:`INFER`). That board is today's, less their play and their flip."""
     play = view.get("last_play")
     me = view["seat"]
     if not play or play["seat"] == me or play["took"] or view.get("phase") != "play":
