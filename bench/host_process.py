@@ -937,7 +937,7 @@ async def run_host(
             # (per 10 s of the window: a backlog left by opening the tables shows early)
             table_stale_p99_ms_by_10s=[
                 _r(percentile([ms for at, ms in bench.stale_at if k <= at - wall0 < k + 10], 99))
-                for k in range(0, int(window) + 1, 10)
+                for k in range(0, int(window) // 10 * 10, 10)  # (whole 10 s only)
                 if any(k <= at - wall0 < k + 10 for at, _ in bench.stale_at)
             ],
             table_stale_p99_ms_by_game={
