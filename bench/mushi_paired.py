@@ -41,6 +41,13 @@ def normal_plain(view: Mapping[str, Any], legal: Sequence[str], rng: random.Rand
     return choose(view, legal, rng, read=False)
 
 
+def normal_read(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """``normal`` reading the opponent's hand from its laid cards (``opponent_reading``)."""
+    from bot.games.mushi.ai import choose
+
+    return choose(view, legal, rng, read=True)
+
+
 def run(out: str, deals: int, seed: int, a: str, b: str, first: int) -> None:
     level = {"a": _level(a), "b": _level(b)}
     spec = game_spec("mushi")

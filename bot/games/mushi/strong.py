@@ -287,14 +287,14 @@ def sample_world(view: View, rng: random.Random, trust: float | None = None) -> 
     n_opp = view["hand_counts"][opp]
     if len(hidden) != n_opp + view["stock_count"]:
         raise ValueError("the view's card counts do not add up")
-    if rng.random() < (TRUST if trust is None else trust):
-        lacks, no_wild = opponent_reading(view)
-        if lacks or no_wild:
-            pool = [c for c in hidden if not _lacked(c, lacks, no_wild)]
-            if len(pool) >= n_opp:
-                stock = [*pool[n_opp:], *(c for c in hidden if _lacked(c, lacks, no_wild))]
-                rng.shuffle(stock)
-                hidden = pool[:n_opp] + stock
+    lacks, no_wild = opponent_reading(view)
+    trust = TRUST if trust is None else trust
+    if (lacks or no_wild) and trust > 0 and rng.random() < trust:
+        pool = [c for c in hidden if not _lacked(c, lacks, no_wild)]
+        if len(pool) >= n_opp:
+            stock = [*pool[n_opp:], *(c for c in hidden if _lacked(c, lacks, no_wild))]
+            rng.shuffle(stock)
+            hidden = pool[:n_opp] + stock
     hands: list[list[str]] = [[], []]
     hands[me] = list(view["hand"])
     hands[opp] = hidden[:n_opp]

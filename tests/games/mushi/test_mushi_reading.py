@@ -71,7 +71,7 @@ def test_normal_drops_the_risk_of_months_the_opponent_lacks() -> None:
     # As if the opponent had laid ``laid`` on this table (and its flip had gone nowhere).
     seen = {**view, "table": [*table, laid], "plays": [_move("play", 1, laid)]}
     assert opponent_reading(seen) == ({MONTH[t] for t in table if t != WILD}, True)
-    plain, read = _Position(seen, read=False), _Position(seen)
+    plain, read = _Position(seen, read=False), _Position(seen, read=True)
     assert plain.risk(table, None) > 0 and read.risk(table, None) == 0
     assert read.sure_stock == {
         c for c in plain.unseen if c == WILD or MONTH[c] in {MONTH[t] for t in table}
