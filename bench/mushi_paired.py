@@ -114,6 +114,14 @@ def strong_blind(view: Mapping[str, Any], legal: Sequence[str], rng: random.Rand
     return choose_strong(view, legal, rng, trust=0.0)
 
 
+def strong_read(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """``strong`` whose determinizations deal the opponent's hand by the reading in 80 %
+    of the samples (stop 39's screen)."""
+    from bot.games.mushi.strong import choose_strong
+
+    return choose_strong(view, legal, rng, trust=0.8)
+
+
 def strong_e4(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
     """``strong`` searching exactly from 4 cards in hand."""
     from bot.games.mushi import strong
