@@ -17,9 +17,10 @@ def _move(kind: str, seat: int, card: str, took: str = "") -> dict[str, Any]:
     return {"kind": kind, "seat": seat, "card": card, "took": took.split()}
 
 
-# Turn 1 (seat 1 laid 5a on a table of Pine, Cherry, Maple, Chrysanthemum, Pampas: it holds
-# none of those months, nor the wild, which had targets); turn 2 (seat 0 took the Crane);
-# turn 3 (seat 1 laid 4a on a table without Pine: no Wisteria... but Pine stays read).
+# Turn 1: seat 1 laid 5a on 1b 3b 8a 9a 10p1 (so it holds no Pine, Cherry, Pampas,
+# Chrysanthemum nor Maple, nor the wild, which had targets); turn 2: seat 0 took the Crane;
+# turn 3: seat 1 laid 4a on 3b 9a 8a 5a 12p1 — no Pine nor Maple there, but a hand only
+# shrinks, so they stay read.
 PLAYS = [
     _move("play", 1, "5a"),
     _move("flip", 1, "10a", "10p1"),
