@@ -39,7 +39,15 @@ from bot.games.hanafuda.deal import (
 )
 from bot.games.hanafuda.views import HanafudaPlay
 from bot.games.hanafuda.views import copy_play as _copy_play
-from bot.games.mushi.views import Combo, FlipChoice, HandRecord, Leftover, MushiPart, MushiView
+from bot.games.mushi.views import (
+    Combo,
+    FlipChoice,
+    HandRecord,
+    Leftover,
+    MushiMove,
+    MushiPart,
+    MushiView,
+)
 from bot.i18n import Text
 
 log = logging.getLogger(__name__)
@@ -334,9 +342,17 @@ class MushiState(State):
         self.flip_options: list[str] = []
         self.last_play: HanafudaPlay | None = None
         self.last_flip: HanafudaPlay | None = None
+        #: The running hand's plays and flips (public), reset at every deal.
+        self.plays: list[MushiMove] = []
         self.match_scores = [0, 0]
         self.history: list[HandRecord] = []
         self.events.extend(self._start_hand())
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # A state pickled by older code has no record of the hand's plays: it starts empty
+        # (the AI then reads less of the opponent's hand until the next deal).
+        state.setdefault("plays", [])
+        self.__dict__.update(state)
 
     # ----- dealing -------------------------------------------------------------------------
     @property
@@ -362,6 +378,7 @@ class MushiState(State):
             self.wild_holder = None
             self.flipped, self.flip_options = None, []
             self.last_play = self.last_flip = None
+            self.plays = []
             self.current = elder
             self.phase = PLAY
             if self.redeals:
@@ -595,6 +612,7 @@ class MushiState(State):
         events.extend(self._lay(seat, code, took))
         self.last_play = {"seat": seat, "card": code, "took": list(took)}
         self.last_flip = None
+        self.plays.append({"kind": "play", "seat": seat, "card": code, "took": list(took)})
         return events + self._flip(seat)
 
     def _play_event(self, seat: int, code: str, took: Sequence[str]) -> Event:
@@ -688,6 +706,7 @@ class MushiState(State):
         events = [Event("flip", text, seat=seat, data={"card": flip, "took": list(took)})]
         events.extend(self._lay(seat, flip, took))
         self.last_flip = {"seat": seat, "card": flip, "took": list(took)}
+        self.plays.append({"kind": "flip", "seat": seat, "card": flip, "took": list(took)})
         return events + self._end_turn()
 
     def _bottom_wild(self, seat: int) -> list[Event]:
@@ -698,6 +717,7 @@ class MushiState(State):
                 return self._ask_flip(seat, WILD, rain, Text("which rain card does it take?"))
             return self._resolve_flip(seat, WILD, rain)
         self.last_flip = {"seat": seat, "card": WILD, "took": []}
+        self.plays.append({"kind": "flip", "seat": seat, "card": WILD, "took": []})
         events = [
             Event(
                 "flip",
@@ -990,6 +1010,7 @@ class MushiState(State):
             "pending": pending,
             "last_play": _copy_play(self.last_play),
             "last_flip": _copy_play(self.last_flip),
+            "plays": [{**m, "took": list(m["took"])} for m in self.plays],
             "history": [_copy_entry(h) for h in self.history],
             "options": {
                 "hands": self.opts.hands,

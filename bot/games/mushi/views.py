@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TypedDict
 
 from bot.engine.view import TableView
-from bot.games.hanafuda.views import HanafudaView
+from bot.games.hanafuda.views import HanafudaPlay, HanafudaView
 
 
 class Combo(TypedDict):
@@ -48,6 +48,14 @@ class HandRecord(TypedDict):
     reason: str
 
 
+class MushiMove(HanafudaPlay):
+    """One card of the running hand's record (``plays``): played from a hand (``kind``
+    ``"play"``) or flipped from the stock (``"flip"``), and what it took (none: it stayed on
+    the table — or, the bottom wild, went to the younger's pile)."""
+
+    kind: str
+
+
 class MushiOptionsView(TypedDict):
     hands: int
     four_of_a_kind_cancel: bool
@@ -75,6 +83,9 @@ class MushiPart(HanafudaView):
     wild_holder: int | None
     set_aside: list[str]
     pending: FlipChoice | None
+    #: The running hand's plays and flips in order, each once resolved (a flip waiting for
+    #: its target is in ``pending``). Public: every player saw them. Empty at a hand's start.
+    plays: list[MushiMove]
     history: list[HandRecord]
     options: MushiOptionsView
     #: Months of which the viewer holds four and may cancel the deal (only its own view).
@@ -90,6 +101,7 @@ __all__ = [
     "FlipChoice",
     "HandRecord",
     "Leftover",
+    "MushiMove",
     "MushiOptionsView",
     "MushiPart",
     "MushiView",
