@@ -291,6 +291,72 @@ def _always_takes(view: dict, legal: list[str], rng: random.Random) -> str:
     return (takes or legal)[0]
 
 
+def test_a_card_laid_turns_ago_still_rules_its_board_months_out() -> None:
+    """The opponent (seat 1) laid the Iris ribbon on turn 1 and took nothing: the board
+    then held Pine, Plum, Chrysanthemum and Maple cards, so their hand held none of those
+    months then — and holds none now (a hand only shrinks). Their last play took a card
+    (the last turn alone tells nothing); the whole round still rules the four months out,
+    the Maple Deer still on the board among them."""
+    plays = [
+        {"seat": 1, "card": "5r", "took": []},
+        {"seat": 1, "card": "6p1", "took": []},
+        {"seat": 0, "card": "1b", "took": ["1p1"]},
+        {"seat": 0, "card": "2r", "took": ["2p1"]},
+        {"seat": 1, "card": "6r", "took": ["6p1"]},
+        {"seat": 1, "card": "11p1", "took": []},
+        {"seat": 0, "card": "9p1", "took": ["9a"]},
+        {"seat": 0, "card": "12p1", "took": []},
+    ]
+    view = {
+        "seat": 0,
+        "phase": "play",
+        "hand": ["3b", "10p1", "4a"],
+        "board": ["10a", "5r", "11p1", "12p1"],
+        "captures": [["1b", "1p1", "2r", "2p1", "9p1", "9a"], ["6r", "6p1"]],
+        "pending": None,
+        "hand_counts": [3, 4],
+        "yaku_points": [0, 0],
+        "scores": [0, 0],
+        "round": 1,
+        "rounds": 6,
+        "plays": plays,
+        "last_play": plays[-4],
+        "last_flip": plays[-3],
+    }
+    assert opponent_lacks(view) == {1, 2, 9, 10}
+    assert opponent_lacks({k: v for k, v in view.items() if k != "plays"}) == frozenset()
+    assert _Position(view).p_opp_holds(10) == 0.0  # the Deer is safe from their hand
+    # Our own laid cards tell nothing of their hand; neither do their captures.
+    mine = [{**p, "seat": 1 - p["seat"]} for p in plays]
+    assert opponent_lacks({**view, "plays": mine}) == frozenset()  # (they took each time)
+
+
+def test_the_whole_round_reading_never_names_a_month_a_taker_holds() -> None:
+    """Against a player who takes whenever they can, every month the whole-round reading
+    names is absent from their true hand, in every phase of our turns; it names all the
+    last play's months and, over these games, often more."""
+    fired = more = 0
+    for seed in range(6):
+        state = new_game(seed + 40, ["A", "B"])
+        rng = random.Random(seed)
+        while not state.is_over:
+            seat = state.to_act[0]
+            view = state.view(seat)
+            legal = state.legal_actions(seat)
+            if seat == 0:
+                lacks = opponent_lacks(view)
+                assert not {MONTH[c] for c in state.hands[1]} & lacks
+                last = opponent_lacks({**view, "plays": None})
+                assert last <= lacks
+                fired += bool(lacks)
+                more += len(lacks) > len(last)
+                code = choose(view, legal, rng)
+            else:
+                code = _always_takes(view, legal, rng)
+            state.apply(seat, code)
+    assert fired >= 50 and more >= 20
+
+
 def test_normal_reads_a_laid_card_as_no_match_in_the_opponents_hand() -> None:
     """An opponent that laid a card and took nothing held no card of any month on the board
     they played to: normal (from the view: today's board less their play and flip) names
@@ -310,7 +376,7 @@ def test_normal_reads_a_laid_card_as_no_match_in_the_opponents_hand() -> None:
                 if lacks and view["phase"] == "play":
                     fired += 1
                     pos = _Position(view)
-                    plain = _Position({**view, "last_play": None})
+                    plain = _Position({**view, "last_play": None, "plays": []})
                     for month in range(1, 13):
                         if month in lacks:
                             assert pos.p_opp_holds(month) == 0.0

@@ -97,6 +97,7 @@ def sample_world(view: View, rng: random.Random) -> KoiKoiState:
     world.history = []
     world.flipped, world.flip_options = None, []
     world.last_play = world.last_flip = None
+    world.plays = []
     world.turn_start_points = view["yaku_points"][me]
     if world.phase == CHOOSE_FLIP:
         world.flipped = view["pending"]["card"]
