@@ -10,6 +10,7 @@ import pytest
 from bot.engine.search import Budget
 from bot.games.hanafuda.cards import ALL_CARDS
 from bot.games.koikoi import SPEC, choose, new_game
+from bot.games.koikoi import ai as koikoi_ai
 from bot.games.koikoi.ai import _Position, choose_easy, opponent_lacks
 from bot.games.koikoi.rules import MONTH, KoiKoiState, card_value
 from bot.games.koikoi.strong import (
@@ -65,8 +66,8 @@ def test_the_strong_samples_hold_exactly_the_cards_the_seat_cannot_see() -> None
         phases[view["phase"]] += 1
         unseen = Counter(ALL_CARDS) - _visible(view)
         opp = 1 - seat
-        for k in range(3):
-            world = sample_world(view, random.Random(k))
+        for k, weight in ((0, 1.0), (1, 1.0), (2, 1.0), (3, 0.05), (4, 0.0)):
+            world = sample_world(view, random.Random(k), weight)
             hidden = Counter(world.hands[opp]) + Counter(world.stack)
             assert hidden == unseen  # the multiset of unseen cards, nothing else
             assert sorted(world.hands[seat]) == sorted(view["hand"])
@@ -75,6 +76,48 @@ def test_the_strong_samples_hold_exactly_the_cards_the_seat_cannot_see() -> None
             assert len(world.hands[opp]) == state.view(None)["hand_counts"][opp]
             assert len(world.stack) == view["stack_count"]
     assert {"play", "choose_flip", "decide"} <= set(phases)
+
+
+def test_the_samples_read_the_laid_cards_as_a_belief_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the reading (``lack_weight`` below 1) the opponent's sampled hand avoids the
+    months they are believed to lack — never at the price of a card the seat has seen:
+    the sample holds the unseen cards and nothing else, and where the reading leaves too
+    few unseen cards for their hand (a player who holds captures back) the rest come from
+    the lacked months. Against a player who takes whenever they can it is never wrong."""
+    fired = 0
+    for seed in range(4):
+        state = new_game(seed + 60, ["A", "B"])
+        rng = random.Random(seed)
+        while not state.is_over:
+            seat = state.to_act[0]
+            view = state.view(seat)
+            legal = state.legal_actions(seat)
+            if seat == 0:
+                lacks = opponent_lacks(view)
+                unseen = Counter(ALL_CARDS) - _visible(view)
+                if lacks and view["hand_counts"][1]:
+                    fired += 1
+                    for k, weight in enumerate((0.0, 0.05, 0.5)):
+                        world = sample_world(view, random.Random(k), weight)
+                        assert Counter(world.hands[1]) + Counter(world.stack) == unseen
+                        if weight == 0.0:  # a taker's hand: the reading is exact
+                            assert not {MONTH[c] for c in world.hands[1]} & lacks
+                code = choose(view, legal, rng)
+            else:
+                code = _always_takes(view, legal, rng)
+            state.apply(seat, code)
+    assert fired >= 30
+    # Too few other cards (a reading that names all months but one): the hand takes
+    # cards of the lacked months, never a card the seat has seen.
+    state, seat = next((st, s) for st, s in _positions(range(1)) if st.phase == "play")
+    view = state.view(seat)
+    unseen = Counter(ALL_CARDS) - _visible(view)
+    months = sorted({MONTH[c] for c in unseen})
+    monkeypatch.setattr(koikoi_ai, "opponent_lacks", lambda v: frozenset(months[1:]))
+    for k in range(3):
+        world = sample_world(view, random.Random(k), 0.0)
+        assert Counter(world.hands[1 - seat]) + Counter(world.stack) == unseen
+        assert len(world.hands[1 - seat]) == view["hand_counts"][1 - seat]
 
 
 def test_what_the_seat_cannot_see_changes_nothing_the_strong_ai_does() -> None:

@@ -374,6 +374,9 @@ def _decide(view: Mapping[str, Any]) -> str:
 #: Playouts per answer when weighing Koi-Koi against stopping (a few milliseconds; the
 #: decision comes a few times a round, and 32 left its verdict noisy).
 DECIDE_SAMPLES = 96
+#: How the Koi-Koi call's playouts deal the opponent's hand (see ``strong.deal_hidden``): a
+#: card of a month the reading says they lack counts this much against another's 1.
+DECIDE_LACK_WEIGHT = 1.0
 
 
 def _koikoi_or_stop(view: Mapping[str, Any], rng: random.Random) -> str:

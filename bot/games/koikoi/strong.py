@@ -64,17 +64,47 @@ def unseen_cards(view: View) -> list[str]:
     return [c for c in ALL_CARDS if c not in seen]
 
 
-def sample_world(view: View, rng: random.Random) -> KoiKoiState:
-    """One full state consistent with ``view``, built from the view alone: the unseen cards
-    shuffled into the opponent's hand and the stack. The world's match is this one round
-    (``rounds`` 1, scores 0), so its final scores are the round's outcome."""
-    me = view["seat"]
-    opp = 1 - me
+def deal_hidden(view: View, rng: random.Random, lack_weight: float = 1.0) -> list[str]:
+    """The unseen cards in a random order: the opponent's hand first, then the stack (top
+    last). With ``lack_weight`` below 1 the hand is drawn with cards of the months the
+    opponent is believed to lack (:func:`~bot.games.koikoi.ai.opponent_lacks`) weighted by
+    it against the others' 1 — a belief, never a certainty: 0 rules them out while the
+    other unseen cards suffice; the cards dealt are the unseen ones either way."""
     hidden = unseen_cards(view)
     rng.shuffle(hidden)
-    n_opp = view["hand_counts"][opp]
+    n_opp = view["hand_counts"][1 - view["seat"]]
     if len(hidden) != n_opp + view["stack_count"]:
         raise ValueError("the view's card counts do not add up")
+    if lack_weight >= 1.0 or not n_opp:
+        return hidden
+    from bot.games.koikoi.ai import opponent_lacks
+
+    lacks = opponent_lacks(view)
+    if not lacks:
+        return hidden
+    likely = [c for c in hidden if MONTH[c] not in lacks]
+    unlikely = [c for c in hidden if MONTH[c] in lacks]
+    hand: list[str] = []
+    for _ in range(n_opp):
+        total = len(likely) + lack_weight * len(unlikely)
+        if not likely or (unlikely and rng.random() * total >= len(likely)):
+            hand.append(unlikely.pop())
+        else:
+            hand.append(likely.pop())
+    stack = likely + unlikely
+    rng.shuffle(stack)
+    return hand + stack
+
+
+def sample_world(view: View, rng: random.Random, lack_weight: float = 1.0) -> KoiKoiState:
+    """One full state consistent with ``view``, built from the view alone: the unseen cards
+    dealt into the opponent's hand and the stack (:func:`deal_hidden`). The world's match
+    is this one round (``rounds`` 1, scores 0), so its final scores are the round's
+    outcome."""
+    me = view["seat"]
+    opp = 1 - me
+    hidden = deal_hidden(view, rng, lack_weight)
+    n_opp = view["hand_counts"][opp]
     world = object.__new__(KoiKoiState)
     State.__init__(world, "world", ("A", "B"), {"rounds": 1})
     world.rounds = 1
@@ -435,14 +465,25 @@ def needs(view: View) -> list[int]:
 
 
 def sample_round(view: View, rng: random.Random) -> _Round:
-    world = _Round(sample_world(view, rng))
+    """A sampled round that plays on greedily (the normal AI's Koi-Koi call), the hidden
+    cards dealt with :data:`~bot.games.koikoi.ai.DECIDE_LACK_WEIGHT`."""
+    from bot.games.koikoi.ai import DECIDE_LACK_WEIGHT
+
+    world = _Round(sample_world(view, rng, DECIDE_LACK_WEIGHT))
     world.need = needs(view)
     return world
 
 
+#: How the search deals the opponent's hand: a card of a month the reading of their laid
+#: cards says they lack counts this much against another unseen card's 1 (1: the reading
+#: is ignored). Against a player who holds captures back (normal does) the reading is
+#: wrong now and then, so not 0.
+LACK_WEIGHT = 1.0
+
+
 def sample_round_smart(view: View, rng: random.Random) -> _Round:
     """A sampled round that plays on with the normal-like policy (:func:`_policy_play`)."""
-    world = _Round(sample_world(view, rng), smart=True)
+    world = _Round(sample_world(view, rng, LACK_WEIGHT), smart=True)
     world.need = needs(view)
     return world
 
