@@ -1,10 +1,11 @@
 """Paired comparisons of Koi-Koi AI variants on the same arena deals (bench only).
 
-``python -m bench.koikoi_paired A B DEALS SEED [--first F] [--base SET ...] [--new SET ...]``
+``python -m bench.koikoi_paired A B DEALS SEED [--first F] [--base SET ...] [--new SET ...]...``
 
 plays deals F .. F+DEALS-1 of the arena (the same seeds, rotations and dice as
-``python -m bench arena --game koikoi --a A --b B``) twice in this process: once with the
-``--base`` settings, once with the ``--new`` ones. A setting is ``module.NAME=value``
+``python -m bench arena --game koikoi --a A --b B``) in this process: once with the
+``--base`` settings, once with each ``--new`` group's (``--new`` may be repeated: variants
+against the same base run). A setting is ``module.NAME=value``
 (a Python literal), e.g. ``bot.games.koikoi.ai.WHOLE_ROUND=False``; each run starts from
 the code's own values with its settings applied on top. Printed: both win rates (ties
 half) and the paired difference new − base with its 95 % CI over deals (the deals are the
@@ -56,37 +57,45 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("seed", type=int)
     p.add_argument("--first", type=int, default=0)
     p.add_argument("--base", nargs="*", default=[])
-    p.add_argument("--new", nargs="*", default=[])
+    p.add_argument("--new", nargs="*", action="append")
     p.add_argument("--json")
     p.add_argument("--progress", type=int, default=50)
     args = p.parse_args(argv)
-    base, new = _settings(args.base), _settings(args.new)
-    rows: list[list[float]] = []
-    cpu: dict[str, list[float]] = {"base": [], "new": []}
+    base = _settings(args.base)
+    news = [_settings(group) for group in (args.new or [[]])]
+    rows: list[list[float]] = []  # deal, base win, each variant's win, base diff, diffs
+    cpu: list[list[float]] = [[] for _ in range(len(news) + 1)]
     started = time.time()
 
     def report(final: bool) -> None:
         wb = [r[1] for r in rows]
-        wn = [r[2] for r in rows]
-        d = [r[2] - r[1] for r in rows]
         mb, lb, hb = mean_ci(wb)
-        mn, ln, hn = mean_ci(wn)
-        md, ld, hd = mean_ci(d)
-        p99 = {k: percentile(sorted(v), 0.99) if v else 0.0 for k, v in cpu.items()}
+        p99 = [percentile(sorted(v), 0.99) if v else 0.0 for v in cpu]
         print(
             f"{'final' if final else 'after'} {len(rows)} deals (seed {args.seed}, from "
-            f"{args.first}): base {mb:.2%} ({lb:.2%}-{hb:.2%}), new {mn:.2%} ({ln:.2%}-{hn:.2%}),"
-            f" paired new-base {md:+.2%} ({ld:+.2%} .. {hd:+.2%}); A's CPU p99 base "
-            f"{p99['base']:.1f} ms, new {p99['new']:.1f} ms; {time.time() - started:.0f} s",
+            f"{args.first}): base {mb:.2%} ({lb:.2%}-{hb:.2%}), A's CPU p99 {p99[0]:.1f} ms;"
+            f" {time.time() - started:.0f} s",
             flush=True,
         )
+        for v, group in enumerate(args.new or [[]]):
+            wn = [r[2 + v] for r in rows]
+            mn, ln, hn = mean_ci(wn)
+            md, ld, hd = mean_ci([n - b for n, b in zip(wn, wb, strict=True)])
+            print(
+                f"  new {' '.join(group) or '(the code as is)'}: {mn:.2%} ({ln:.2%}-{hn:.2%}),"
+                f" paired new-base {md:+.2%} ({ld:+.2%} .. {hd:+.2%}); A's CPU p99 "
+                f"{p99[1 + v]:.1f} ms",
+                flush=True,
+            )
 
     for deal in range(args.first, args.first + args.deals):
-        wb, db, cb = _run(args.a, args.b, args.seed, deal, base)
-        wn, dn, cn = _run(args.a, args.b, args.seed, deal, new)
-        cpu["base"] += cb
-        cpu["new"] += cn
-        rows.append([deal, wb, wn, db, dn])
+        wins, diffs = [], []
+        for v, settings in enumerate([base, *news]):
+            w, d, c = _run(args.a, args.b, args.seed, deal, settings)
+            wins.append(w)
+            diffs.append(d)
+            cpu[v] += c
+        rows.append([deal, *wins, *diffs])
         if args.progress and len(rows) % args.progress == 0:
             report(False)
     report(True)

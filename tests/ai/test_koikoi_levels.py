@@ -11,7 +11,7 @@ from bot.engine.search import Budget
 from bot.games.hanafuda.cards import ALL_CARDS
 from bot.games.koikoi import SPEC, choose, new_game
 from bot.games.koikoi import ai as koikoi_ai
-from bot.games.koikoi.ai import _Position, choose_easy, opponent_lacks
+from bot.games.koikoi.ai import _choose_play, _Position, choose_easy, opponent_lacks
 from bot.games.koikoi.rules import MONTH, KoiKoiState, card_value
 from bot.games.koikoi.strong import (
     _counts,
@@ -178,6 +178,38 @@ def test_the_fast_playout_ends_rounds_exactly_as_the_rules_do(smart: bool) -> No
             assert fast == (end["winner"], end["points"]), (view["phase"], code)
             checked += 1
     assert checked > 100
+
+
+def test_the_playouts_first_plays_can_be_the_normal_ais_own() -> None:
+    """With ``normal`` plays left (``strong.NORMAL_PLIES``), the list-based round plays
+    those as the normal AI does from the seat's view of the sampled round (no record of
+    plays: no reading), then the normal-like policy — as the real state machine does."""
+    table = {"scores": [0, 0], "round": 1, "rounds": 6}
+    checked = 0
+    for state, seat in _positions(range(3), every=4):
+        view = state.view(seat)
+        for code in state.legal_actions(seat)[:3]:
+            for plies in (1, 3):
+                world = sample_world(view, random.Random(checked))
+                fast_round = _Round(world, smart=True)
+                fast_round.normal, fast_round.table = plies, table
+                fast = fast_round.run(code)
+                world.apply(seat, code)
+                left = plies
+                while not world.is_over:
+                    s = world.current
+                    if world.phase == "play" and left:
+                        left -= 1
+                        v = {**world.view(s), **table, "plays": None, "last_play": None}
+                        hand = world.hands[s]
+                        move = _choose_play(v, world.legal_actions(s), random.Random(len(hand)))
+                    else:
+                        move = _engine_policy(world, s)
+                    world.apply(s, move)
+                end = world.history[-1]
+                assert fast == (end["winner"], end["points"]), (view["phase"], code, plies)
+                checked += 1
+    assert checked > 40
 
 
 @pytest.mark.parametrize("level", ["easy", "strong"])
