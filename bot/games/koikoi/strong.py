@@ -78,9 +78,7 @@ def deal_hidden(view: View, rng: random.Random, lack_weight: float = 1.0) -> lis
         raise ValueError("the view's card counts do not add up")
     if lack_weight >= 1.0 or not n_opp:
         return hidden
-    from bot.games.koikoi.ai import opponent_lacks
-
-    lacks = opponent_lacks(view)
+    lacks = _lacks(view)
     if not lacks:
         return hidden
     likely = [c for c in hidden if MONTH[c] not in lacks]
@@ -95,6 +93,20 @@ def deal_hidden(view: View, rng: random.Random, lack_weight: float = 1.0) -> lis
     stack = likely + unlikely
     rng.shuffle(stack)
     return hand + stack
+
+
+_LACKS: list[Any] = [None, frozenset()]  # the last view read, and its reading
+
+
+def _lacks(view: View) -> frozenset[int]:
+    """:func:`~bot.games.koikoi.ai.opponent_lacks`, read once per view (a search deals
+    many samples from one view)."""
+    if _LACKS[0] is not view:
+        from bot.games.koikoi import ai
+
+        _LACKS[:] = [view, ai.opponent_lacks(view)]
+    lacks: frozenset[int] = _LACKS[1]
+    return lacks
 
 
 def sample_world(view: View, rng: random.Random, lack_weight: float = 1.0) -> KoiKoiState:
