@@ -10,7 +10,9 @@ against the same base run). A setting is ``module.NAME=value``
 the code's own values with its settings applied on top. Printed: both win rates (ties
 half) and the paired difference new − base with its 95 % CI over deals (the deals are the
 same, so the difference varies less than two independent win rates), and A's decision CPU
-p99 (``time.thread_time``) in each run. ``--json OUT`` writes the per-deal figures.
+p99 (``time.thread_time``) in each run. ``--json OUT`` writes the per-deal figures
+(``[deal, base win, each variant's win, base score diff, each variant's]``) at every
+progress report and at the end.
 """
 
 from __future__ import annotations
@@ -88,6 +90,12 @@ def main(argv: list[str] | None = None) -> None:
                 flush=True,
             )
 
+    def dump() -> None:
+        # (written at every report too: a run cut short keeps its deals)
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump({"args": vars(args), "per_deal": rows}, f)
+
     for deal in range(args.first, args.first + args.deals):
         wins, diffs = [], []
         for v, settings in enumerate([base, *news]):
@@ -98,10 +106,9 @@ def main(argv: list[str] | None = None) -> None:
         rows.append([deal, *wins, *diffs])
         if args.progress and len(rows) % args.progress == 0:
             report(False)
+            dump()
     report(True)
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"args": vars(args), "per_deal": rows}, f)
+    dump()
 
 
 if __name__ == "__main__":
