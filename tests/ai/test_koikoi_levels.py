@@ -10,7 +10,8 @@ import pytest
 from bot.engine.search import Budget
 from bot.games.hanafuda.cards import ALL_CARDS
 from bot.games.koikoi import SPEC, choose, new_game
-from bot.games.koikoi.ai import _Position, choose_easy, opponent_lacks
+from bot.games.koikoi import ai as koikoi_ai
+from bot.games.koikoi.ai import _choose_play, _Position, choose_easy, opponent_lacks
 from bot.games.koikoi.rules import MONTH, KoiKoiState, card_value
 from bot.games.koikoi.strong import (
     _counts,
@@ -65,8 +66,8 @@ def test_the_strong_samples_hold_exactly_the_cards_the_seat_cannot_see() -> None
         phases[view["phase"]] += 1
         unseen = Counter(ALL_CARDS) - _visible(view)
         opp = 1 - seat
-        for k in range(3):
-            world = sample_world(view, random.Random(k))
+        for k, weight in ((0, 1.0), (1, 1.0), (2, 1.0), (3, 0.05), (4, 0.0)):
+            world = sample_world(view, random.Random(k), weight)
             hidden = Counter(world.hands[opp]) + Counter(world.stack)
             assert hidden == unseen  # the multiset of unseen cards, nothing else
             assert sorted(world.hands[seat]) == sorted(view["hand"])
@@ -75,6 +76,48 @@ def test_the_strong_samples_hold_exactly_the_cards_the_seat_cannot_see() -> None
             assert len(world.hands[opp]) == state.view(None)["hand_counts"][opp]
             assert len(world.stack) == view["stack_count"]
     assert {"play", "choose_flip", "decide"} <= set(phases)
+
+
+def test_the_samples_read_the_laid_cards_as_a_belief_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the reading (``lack_weight`` below 1) the opponent's sampled hand avoids the
+    months they are believed to lack — never at the price of a card the seat has seen:
+    the sample holds the unseen cards and nothing else, and where the reading leaves too
+    few unseen cards for their hand (a player who holds captures back) the rest come from
+    the lacked months. Against a player who takes whenever they can it is never wrong."""
+    fired = 0
+    for seed in range(4):
+        state = new_game(seed + 60, ["A", "B"])
+        rng = random.Random(seed)
+        while not state.is_over:
+            seat = state.to_act[0]
+            view = state.view(seat)
+            legal = state.legal_actions(seat)
+            if seat == 0:
+                lacks = opponent_lacks(view)
+                unseen = Counter(ALL_CARDS) - _visible(view)
+                if lacks and view["hand_counts"][1]:
+                    fired += 1
+                    for k, weight in enumerate((0.0, 0.05, 0.5)):
+                        world = sample_world(view, random.Random(k), weight)
+                        assert Counter(world.hands[1]) + Counter(world.stack) == unseen
+                        if weight == 0.0:  # a taker's hand: the reading is exact
+                            assert not {MONTH[c] for c in world.hands[1]} & lacks
+                code = choose(view, legal, rng)
+            else:
+                code = _always_takes(view, legal, rng)
+            state.apply(seat, code)
+    assert fired >= 30
+    # Too few other cards (a reading that names all months but one): the hand takes
+    # cards of the lacked months, never a card the seat has seen.
+    state, seat = next((st, s) for st, s in _positions(range(1)) if st.phase == "play")
+    view = state.view(seat)
+    unseen = Counter(ALL_CARDS) - _visible(view)
+    months = sorted({MONTH[c] for c in unseen})
+    monkeypatch.setattr(koikoi_ai, "opponent_lacks", lambda v: frozenset(months[1:]))
+    for k in range(3):
+        world = sample_world(view, random.Random(k), 0.0)
+        assert Counter(world.hands[1 - seat]) + Counter(world.stack) == unseen
+        assert len(world.hands[1 - seat]) == view["hand_counts"][1 - seat]
 
 
 def test_what_the_seat_cannot_see_changes_nothing_the_strong_ai_does() -> None:
@@ -135,6 +178,38 @@ def test_the_fast_playout_ends_rounds_exactly_as_the_rules_do(smart: bool) -> No
             assert fast == (end["winner"], end["points"]), (view["phase"], code)
             checked += 1
     assert checked > 100
+
+
+def test_the_playouts_first_plays_can_be_the_normal_ais_own() -> None:
+    """With ``normal`` plays left (``strong.NORMAL_PLIES``), the list-based round plays
+    those as the normal AI does from the seat's view of the sampled round (no record of
+    plays: no reading), then the normal-like policy — as the real state machine does."""
+    table = {"scores": [0, 0], "round": 1, "rounds": 6}
+    checked = 0
+    for state, seat in _positions(range(3), every=4):
+        view = state.view(seat)
+        for code in state.legal_actions(seat)[:3]:
+            for plies in (1, 3):
+                world = sample_world(view, random.Random(checked))
+                fast_round = _Round(world, smart=True)
+                fast_round.normal, fast_round.table = plies, table
+                fast = fast_round.run(code)
+                world.apply(seat, code)
+                left = plies
+                while not world.is_over:
+                    s = world.current
+                    if world.phase == "play" and left:
+                        left -= 1
+                        v = {**world.view(s), **table, "plays": None, "last_play": None}
+                        hand = world.hands[s]
+                        move = _choose_play(v, world.legal_actions(s), random.Random(len(hand)))
+                    else:
+                        move = _engine_policy(world, s)
+                    world.apply(s, move)
+                end = world.history[-1]
+                assert fast == (end["winner"], end["points"]), (view["phase"], code, plies)
+                checked += 1
+    assert checked > 40
 
 
 @pytest.mark.parametrize("level", ["easy", "strong"])
@@ -291,6 +366,72 @@ def _always_takes(view: dict, legal: list[str], rng: random.Random) -> str:
     return (takes or legal)[0]
 
 
+def test_a_card_laid_turns_ago_still_rules_its_board_months_out() -> None:
+    """The opponent (seat 1) laid the Iris ribbon on turn 1 and took nothing: the board
+    then held Pine, Plum, Chrysanthemum and Maple cards, so their hand held none of those
+    months then — and holds none now (a hand only shrinks). Their last play took a card
+    (the last turn alone tells nothing); the whole round still rules the four months out,
+    the Maple Deer still on the board among them."""
+    plays = [
+        {"seat": 1, "card": "5r", "took": []},
+        {"seat": 1, "card": "6p1", "took": []},
+        {"seat": 0, "card": "1b", "took": ["1p1"]},
+        {"seat": 0, "card": "2r", "took": ["2p1"]},
+        {"seat": 1, "card": "6r", "took": ["6p1"]},
+        {"seat": 1, "card": "11p1", "took": []},
+        {"seat": 0, "card": "9p1", "took": ["9a"]},
+        {"seat": 0, "card": "12p1", "took": []},
+    ]
+    view = {
+        "seat": 0,
+        "phase": "play",
+        "hand": ["3b", "10p1", "4a"],
+        "board": ["10a", "5r", "11p1", "12p1"],
+        "captures": [["1b", "1p1", "2r", "2p1", "9p1", "9a"], ["6r", "6p1"]],
+        "pending": None,
+        "hand_counts": [3, 4],
+        "yaku_points": [0, 0],
+        "scores": [0, 0],
+        "round": 1,
+        "rounds": 6,
+        "plays": plays,
+        "last_play": plays[-4],
+        "last_flip": plays[-3],
+    }
+    assert opponent_lacks(view) == {1, 2, 9, 10}
+    assert opponent_lacks({k: v for k, v in view.items() if k != "plays"}) == frozenset()
+    assert _Position(view).p_opp_holds(10) == 0.0  # the Deer is safe from their hand
+    # Our own laid cards tell nothing of their hand; neither do their captures.
+    mine = [{**p, "seat": 1 - p["seat"]} for p in plays]
+    assert opponent_lacks({**view, "plays": mine}) == frozenset()  # (they took each time)
+
+
+def test_the_whole_round_reading_never_names_a_month_a_taker_holds() -> None:
+    """Against a player who takes whenever they can, every month the whole-round reading
+    names is absent from their true hand, in every phase of our turns; it names all the
+    last play's months and, over these games, often more."""
+    fired = more = 0
+    for seed in range(6):
+        state = new_game(seed + 40, ["A", "B"])
+        rng = random.Random(seed)
+        while not state.is_over:
+            seat = state.to_act[0]
+            view = state.view(seat)
+            legal = state.legal_actions(seat)
+            if seat == 0:
+                lacks = opponent_lacks(view)
+                assert not {MONTH[c] for c in state.hands[1]} & lacks
+                last = opponent_lacks({**view, "plays": None})
+                assert last <= lacks
+                fired += bool(lacks)
+                more += len(lacks) > len(last)
+                code = choose(view, legal, rng)
+            else:
+                code = _always_takes(view, legal, rng)
+            state.apply(seat, code)
+    assert fired >= 50 and more >= 20
+
+
 def test_normal_reads_a_laid_card_as_no_match_in_the_opponents_hand() -> None:
     """An opponent that laid a card and took nothing held no card of any month on the board
     they played to: normal (from the view: today's board less their play and flip) names
@@ -310,7 +451,7 @@ def test_normal_reads_a_laid_card_as_no_match_in_the_opponents_hand() -> None:
                 if lacks and view["phase"] == "play":
                     fired += 1
                     pos = _Position(view)
-                    plain = _Position({**view, "last_play": None})
+                    plain = _Position({**view, "last_play": None, "plays": []})
                     for month in range(1, 13):
                         if month in lacks:
                             assert pos.p_opp_holds(month) == 0.0

@@ -60,6 +60,8 @@ LAST_ROUND = True
 #: this is a belief about players who take whenever they can; 1 was measured against
 #: greedy, which does.
 INFER = 1.0
+#: Whether that reading takes every laid card of the round (``plays``), not just the last.
+WHOLE_ROUND = True
 COUNT_CREDIT = 1.5  # credit for a counting yaku's progress, times (have / need) squared
 # Counting yaku: class, how many make the yaku, how many exist.
 _COUNTS = ((PLAIN, 10, 25), (RIBBON, 5, 10), (ANIMAL, 5, 9))
@@ -114,10 +116,38 @@ def _p_holds(n: int, total: int, hand: int) -> float:
 
 
 def opponent_lacks(view: Mapping[str, Any]) -> frozenset[int]:
-    """The months of which the opponent's hand is believed to hold no card, from their
-    last play: if they laid a card and took nothing, no card in their hand matched the
-    board they played to — if they take whenever they can, which the rules do not demand
-    (see :data:`INFER`). That board is today's, less their play and their flip."""
+    """The months of which the opponent's hand is believed to hold no card. Each time this
+    round they laid a card and took nothing, their hand then held no card of a month on
+    the board they played to — if they take whenever they can, which the rules do not
+    demand (see :data:`INFER`) — and a hand only shrinks (nothing is drawn into it), so it
+    holds none of them now either. The boards are rebuilt from the round's record
+    (``plays``: a play from a hand, then its flip, turn after turn), backwards from
+    today's board. A view without the record (older code) reads their last play only."""
+    if view.get("phase") not in ("play", "choose_flip", "decide"):
+        return frozenset()
+    record = view.get("plays")
+    if not WHOLE_ROUND or record is None:
+        return _last_play_lacks(view)
+    opp = 1 - view["seat"]
+    board = list(view["board"])
+    lacks: set[int] = set()
+    for i in range(len(record) - 1, -1, -1):
+        play = record[i]
+        # Undo it: what it took goes back on the board; a laid card comes off it.
+        if play["took"]:
+            board.extend(play["took"])
+            continue
+        if play["card"] not in board:
+            return _last_play_lacks(view)  # (a record that does not fit the board)
+        board.remove(play["card"])
+        if i % 2 == 0 and play["seat"] == opp:  # a play from their hand (odd: a flip)
+            lacks.update(MONTH[c] for c in board)
+    return frozenset(lacks)
+
+
+def _last_play_lacks(view: Mapping[str, Any]) -> frozenset[int]:
+    """:func:`opponent_lacks` from the opponent's last play alone (``last_play``): the
+    board they played to is today's, less their play and their flip."""
     play = view.get("last_play")
     me = view["seat"]
     if not play or play["seat"] == me or play["took"] or view.get("phase") != "play":
@@ -344,6 +374,9 @@ def _decide(view: Mapping[str, Any]) -> str:
 #: Playouts per answer when weighing Koi-Koi against stopping (a few milliseconds; the
 #: decision comes a few times a round, and 32 left its verdict noisy).
 DECIDE_SAMPLES = 96
+#: How the Koi-Koi call's playouts deal the opponent's hand (see ``strong.deal_hidden``): a
+#: card of a month the reading says they lack counts this much against another's 1.
+DECIDE_LACK_WEIGHT = 1.0
 
 
 def _koikoi_or_stop(view: Mapping[str, Any], rng: random.Random) -> str:

@@ -360,7 +360,19 @@ class KoiKoiState(State):
         self.flip_options: list[str] = []
         self.last_play: HanafudaPlay | None = None
         self.last_flip: HanafudaPlay | None = None
+        #: This round's plays and flips, in order (public: see ``KoiKoiPart.plays``).
+        self.plays: list[HanafudaPlay] = []
         self.events.extend(self._start_round())
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # A state pickled by older code has no record of the round's plays: it starts with
+        # the last turn's play and flip (what that code kept), a play first, as always.
+        self.__dict__.update(state)
+        if "plays" not in state:
+            plays = [self.last_play] if self.last_play else []
+            if plays and self.last_flip and self.phase != CHOOSE_FLIP:
+                plays.append(self.last_flip)
+            self.plays = [{**p, "took": list(p["took"])} for p in plays]
 
     # ----- dealing -------------------------------------------------------------------------
     def _start_round(self) -> list[Event]:
@@ -378,6 +390,7 @@ class KoiKoiState(State):
             self.koikoi = [False, False]
             self.flipped, self.flip_options = None, []
             self.last_play = self.last_flip = None
+            self.plays = []
             self.current = self.dealer
             self.turn_start_points = 0
             self.phase = PLAY
@@ -580,6 +593,7 @@ class KoiKoiState(State):
         took = self._capture(seat, code, target)
         self.last_play = {"seat": seat, "card": code, "took": list(took)}
         self.last_flip = None
+        self.plays.append({"seat": seat, "card": code, "took": list(took)})
         if took:
             text = Text(
                 "{name} plays {card} and takes {cards}",
@@ -615,6 +629,7 @@ class KoiKoiState(State):
 
     def _flip_event(self, seat: int, flip: str, took: list[str]) -> Event:
         self.last_flip = {"seat": seat, "card": flip, "took": list(took)}
+        self.plays.append({"seat": seat, "card": flip, "took": list(took)})
         name = self.players[seat]
         if took:
             text = Text(
@@ -793,6 +808,7 @@ class KoiKoiState(State):
             "last_flip": _copy_play(self.last_flip),
             "history": [{**h, "yaku": [{**y} for y in h["yaku"]]} for h in self.history],
             "void_deals": self.void_deals,
+            "plays": [{**p, "took": list(p["took"])} for p in self.plays],
         }
 
 

@@ -28,6 +28,7 @@ from bot.games.hanafuda.cards import (
     PLAIN,
     RED_POETRY_RIBBONS,
     RIBBON,
+    sort_cards,
 )
 from bot.games.koikoi.ai import choose
 from bot.games.koikoi.rules import (
@@ -64,17 +65,59 @@ def unseen_cards(view: View) -> list[str]:
     return [c for c in ALL_CARDS if c not in seen]
 
 
-def sample_world(view: View, rng: random.Random) -> KoiKoiState:
-    """One full state consistent with ``view``, built from the view alone: the unseen cards
-    shuffled into the opponent's hand and the stack. The world's match is this one round
-    (``rounds`` 1, scores 0), so its final scores are the round's outcome."""
-    me = view["seat"]
-    opp = 1 - me
+def deal_hidden(view: View, rng: random.Random, lack_weight: float = 1.0) -> list[str]:
+    """The unseen cards in a random order: the opponent's hand first, then the stack (top
+    last). With ``lack_weight`` below 1 the hand is drawn with cards of the months the
+    opponent is believed to lack (:func:`~bot.games.koikoi.ai.opponent_lacks`) weighted by
+    it against the others' 1 — a belief, never a certainty: 0 rules them out while the
+    other unseen cards suffice; the cards dealt are the unseen ones either way."""
     hidden = unseen_cards(view)
     rng.shuffle(hidden)
-    n_opp = view["hand_counts"][opp]
+    n_opp = view["hand_counts"][1 - view["seat"]]
     if len(hidden) != n_opp + view["stack_count"]:
         raise ValueError("the view's card counts do not add up")
+    if lack_weight >= 1.0 or not n_opp:
+        return hidden
+    lacks = _lacks(view)
+    if not lacks:
+        return hidden
+    likely = [c for c in hidden if MONTH[c] not in lacks]
+    unlikely = [c for c in hidden if MONTH[c] in lacks]
+    hand: list[str] = []
+    for _ in range(n_opp):
+        total = len(likely) + lack_weight * len(unlikely)
+        if not likely or (unlikely and rng.random() * total >= len(likely)):
+            hand.append(unlikely.pop())
+        else:
+            hand.append(likely.pop())
+    stack = likely + unlikely
+    rng.shuffle(stack)
+    return hand + stack
+
+
+_LACKS: list[Any] = [None, frozenset()]  # the last view read, and its reading
+
+
+def _lacks(view: View) -> frozenset[int]:
+    """:func:`~bot.games.koikoi.ai.opponent_lacks`, read once per view (a search deals
+    many samples from one view)."""
+    if _LACKS[0] is not view:
+        from bot.games.koikoi import ai
+
+        _LACKS[:] = [view, ai.opponent_lacks(view)]
+    lacks: frozenset[int] = _LACKS[1]
+    return lacks
+
+
+def sample_world(view: View, rng: random.Random, lack_weight: float = 1.0) -> KoiKoiState:
+    """One full state consistent with ``view``, built from the view alone: the unseen cards
+    dealt into the opponent's hand and the stack (:func:`deal_hidden`). The world's match
+    is this one round (``rounds`` 1, scores 0), so its final scores are the round's
+    outcome."""
+    me = view["seat"]
+    opp = 1 - me
+    hidden = deal_hidden(view, rng, lack_weight)
+    n_opp = view["hand_counts"][opp]
     world = object.__new__(KoiKoiState)
     State.__init__(world, "world", ("A", "B"), {"rounds": 1})
     world.rounds = 1
@@ -97,6 +140,7 @@ def sample_world(view: View, rng: random.Random) -> KoiKoiState:
     world.history = []
     world.flipped, world.flip_options = None, []
     world.last_play = world.last_flip = None
+    world.plays = []
     world.turn_start_points = view["yaku_points"][me]
     if world.phase == CHOOSE_FLIP:
         world.flipped = view["pending"]["card"]
@@ -315,6 +359,9 @@ class _Round:
         "flipped",
         "smart",
         "need",
+        "caps",
+        "normal",
+        "table",
     )
 
     def __init__(self, world: KoiKoiState, smart: bool = False) -> None:
@@ -333,6 +380,11 @@ class _Round:
         #: The points each seat stops with (any more than it had, if 0): in the match's
         #: last round a seat plays on while stopping would lose the match (see :func:`needs`).
         self.need = [0, 0]
+        #: How many plays after the first are the normal AI's own (:func:`_normal_play`),
+        #: the capture piles as cards for its views, and the match's public keys.
+        self.normal = 0
+        self.caps: list[list[str]] = [list(world.captures[0]), list(world.captures[1])]
+        self.table: Mapping[str, Any] = {}
 
     def run(self, code: str) -> tuple[int | None, int]:
         """Apply the searching seat's ``code``, play on to the round's end; return the
@@ -346,10 +398,10 @@ class _Round:
             return self._next_turns()
         if words[0] == "take":
             assert self.flipped is not None
-            _capture(self.board, self.piles[seat], self.flipped, words[1])
+            self._take(seat, self.flipped, words[1])
         else:
             self.hands[seat].remove(words[1])
-            _capture(self.board, self.piles[seat], words[1], words[2] if len(words) > 2 else None)
+            self._take(seat, words[1], words[2] if len(words) > 2 else None)
             self._flip(seat)
         return self._finish(seat) or self._next_turns()
 
@@ -361,7 +413,45 @@ class _Round:
             same = [b for b in self.board if MONTH[b] == month]
             if len(same) == 2:
                 target = _policy_target(same, self.piles[seat], self.piles[1 - seat])
-        return _capture(self.board, self.piles[seat], card, target)
+        return self._take(seat, card, target)
+
+    def _take(self, seat: int, card: str, target: str | None) -> bool:
+        """:func:`_capture`, keeping the capture piles as cards too while normal plays."""
+        if not self.normal:
+            return _capture(self.board, self.piles[seat], card, target)
+        before = list(self.board)
+        took = _capture(self.board, self.piles[seat], card, target)
+        if took:
+            gone = [c for c in before if c not in self.board]
+            self.caps[seat].extend([card, *gone])
+        return took
+
+    def _normal_play(self, seat: int) -> tuple[str, str | None]:
+        """The normal AI's play for ``seat`` in this sampled round, from the view the seat
+        would have (its own hand; the record of plays is not kept, so no reading)."""
+        from bot.games.koikoi.ai import _choose_play
+
+        hand, board = self.hands[seat], self.board
+        legal: list[str] = []  # (in the rules' order: ties are broken by a die)
+        for c in sort_cards(hand):
+            same = [b for b in board if MONTH[b] == MONTH[c]]
+            if len(same) == 2:
+                legal += [f"play {c} {t}" for t in sort_cards(same)]
+            else:
+                legal.append(f"play {c}")
+        view = {
+            **self.table,
+            "seat": seat,
+            "hand": list(hand),
+            "board": list(board),
+            "captures": [self.caps[0], self.caps[1]],
+            "hand_counts": [len(self.hands[0]), len(self.hands[1])],
+            "yaku_points": [count_points(self.piles[0]), count_points(self.piles[1])],
+            "pending": None,
+            "phase": PLAY,
+        }
+        words = _choose_play(view, legal, random.Random(len(hand))).split()
+        return words[1], words[2] if len(words) > 2 else None
 
     def _finish(self, seat: int) -> tuple[int | None, int] | None:
         points = count_points(self.piles[seat])
@@ -377,14 +467,17 @@ class _Round:
         seat = self.current
         while True:
             seat = 1 - seat
-            if self.smart:
+            if self.normal:
+                self.normal -= 1
+                card, target = self._normal_play(seat)
+            elif self.smart:
                 card, target = _policy_play(
                     self.hands[seat], self.board, self.piles[seat], self.piles[1 - seat]
                 )
             else:
                 card, target = _greedy_play(self.hands[seat], self.board)
             self.hands[seat].remove(card)
-            took = _capture(self.board, self.piles[seat], card, target)
+            took = self._take(seat, card, target)
             took = self._flip(seat) or took
             if took:
                 done = self._finish(seat)
@@ -434,15 +527,35 @@ def needs(view: View) -> list[int]:
 
 
 def sample_round(view: View, rng: random.Random) -> _Round:
-    world = _Round(sample_world(view, rng))
+    """A sampled round that plays on greedily (the normal AI's Koi-Koi call), the hidden
+    cards dealt with :data:`~bot.games.koikoi.ai.DECIDE_LACK_WEIGHT`."""
+    from bot.games.koikoi.ai import DECIDE_LACK_WEIGHT
+
+    world = _Round(sample_world(view, rng, DECIDE_LACK_WEIGHT))
     world.need = needs(view)
     return world
 
 
+#: How the search deals the opponent's hand: a card of a month the reading of their laid
+#: cards says they lack counts this much against another unseen card's 1 (1: the reading
+#: is ignored). Against a player who holds captures back (normal does) the reading is
+#: wrong now and then, so not 0.
+LACK_WEIGHT = 1.0
+
+
+#: How many plays after the searched one the playouts leave to the normal AI itself (then
+#: the normal-like policy): 0 = none.
+NORMAL_PLIES = 0
+
+
 def sample_round_smart(view: View, rng: random.Random) -> _Round:
-    """A sampled round that plays on with the normal-like policy (:func:`_policy_play`)."""
-    world = _Round(sample_world(view, rng), smart=True)
+    """A sampled round that plays on with the normal-like policy (:func:`_policy_play`),
+    its first :data:`NORMAL_PLIES` plays with the normal AI's own."""
+    world = _Round(sample_world(view, rng, LACK_WEIGHT), smart=True)
     world.need = needs(view)
+    if NORMAL_PLIES:
+        world.normal = NORMAL_PLIES
+        world.table = {k: view[k] for k in ("scores", "round", "rounds") if k in view}
     return world
 
 
@@ -455,6 +568,8 @@ def copy_round(r: _Round) -> _Round:
     new.start = list(r.start)
     new.current, new.phase, new.flipped, new.smart = r.current, r.phase, r.flipped, r.smart
     new.need = r.need
+    new.normal, new.table = r.normal, r.table
+    new.caps = [list(r.caps[0]), list(r.caps[1])] if r.normal else r.caps
     return new
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TypedDict, final
 
 from bot.engine.view import TableView
-from bot.games.hanafuda.views import HanafudaView
+from bot.games.hanafuda.views import HanafudaPlay, HanafudaView
 
 
 class Yaku(TypedDict):
@@ -58,6 +58,10 @@ class KoiKoiPart(HanafudaView):
     pending: FlipChoice | KoiKoiDecision | None
     history: list[RoundRecord]
     void_deals: int
+    #: This round's plays from a hand and flips from the stack, in order, each with what it
+    #: took (every player saw them: public). A flip waiting for its target is not in it
+    #: yet (see ``pending``).
+    plays: list[HanafudaPlay]
 
 
 class KoiKoiView(TableView, KoiKoiPart):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from bot.engine import IllegalAction
@@ -9,6 +11,7 @@ from bot.games import koikoi
 from bot.games.hanafuda.cards import ALL_CARDS, parse_cards
 from bot.games.koikoi import KoiKoiOptions, new_game, replay
 from bot.games.koikoi.rules import KoiKoiState
+from tests.games.koikoi.conftest import FIRST_FIVE_TURNS
 
 PLAYERS = ["Alice", "Bob"]
 # A deal with no void board, no instant win and boards of distinct months.
@@ -74,7 +77,7 @@ def test_view_has_exactly_the_documented_keys(stacked) -> None:
     assert set(state._view(0)) == {
         "round", "rounds", "deal", "dealer", "board", "stack_count", "hand", "hand_counts",
         "captures", "yaku", "yaku_points", "koikoi", "phase", "pending", "last_play",
-        "last_flip", "history", "void_deals",
+        "last_flip", "history", "void_deals", "plays",
     }  # fmt: skip
     base = {"game", "seat", "players", "version", "to_act", "scores", "is_over"}
     assert base <= set(state.view(0))
@@ -161,6 +164,71 @@ def test_flip_with_two_matches_is_a_pending_choice(stacked) -> None:
     assert v["captures"][0] == ["1b", "1p1", "5r", "5p1"]
     assert v["last_flip"] == {"seat": 0, "card": "5p1", "took": ["5r"]}
     assert v["phase"] == "play" and state.to_act == [1]
+
+
+def test_the_view_records_the_rounds_plays_and_flips(stacked, akatan_decks) -> None:
+    """``plays``: every play from a hand and every flip of this round, in order, with what
+    each took; the same for every seat and spectators (all saw them); a flip waiting for
+    its target enters when it is taken; a new round starts an empty record."""
+    state = new_game(1, PLAYERS, deck=deck_from(stacked, stack_top="5p1 6p1"))
+    assert state.view(None)["plays"] == []
+    play(state, "play 1b", "play 6r")
+    record = [
+        {"seat": 0, "card": "1b", "took": ["1p1"]},
+        {"seat": 0, "card": "5p1", "took": []},
+        {"seat": 1, "card": "6r", "took": []},
+        {"seat": 1, "card": "6p1", "took": ["6r"]},
+    ]
+    assert state.view(None)["plays"] == state.view(0)["plays"] == state.view(1)["plays"] == record
+    state.view(0)["plays"][0]["took"].append("x")  # a view's copy, not the state's
+    assert state.view(None)["plays"] == record
+
+    board = "9a 10a 11b 12b 5r 5p2 1p1 2p1"
+    state = new_game(1, PLAYERS, deck=deck_from(stacked, board=board, stack_top="5p1"))
+    play(state, "play 1b")
+    assert state.view(1)["plays"] == [{"seat": 0, "card": "1b", "took": ["1p1"]}]
+    play(state, "take 5r")
+    assert state.view(1)["plays"][1:] == [{"seat": 0, "card": "5p1", "took": ["5r"]}]
+
+    state = new_game(1, PLAYERS, deck=akatan_decks)
+    play(state, *FIRST_FIVE_TURNS)
+    plays = state.view(None)["plays"]
+    assert [p["card"] for p in plays[::2]] == [c.split()[1] for c in FIRST_FIVE_TURNS]
+    assert [p["seat"] for p in plays] == [0, 0, 1, 1, 0, 0, 1, 1, 0, 0]
+    play(state, "stop")
+    assert state.view(None)["round"] == 2 and state.view(None)["plays"] == []
+
+
+def test_a_state_pickled_without_the_record_loads(stacked) -> None:
+    """A state pickled by the code before ``plays`` (no such attribute) loads: its record
+    starts with the last turn (what that code kept), and the match plays on."""
+    board = "9a 10a 11b 12b 5r 5p2 1p1 2p1"
+    state = new_game(1, PLAYERS, deck=deck_from(stacked, board=board, stack_top="5p1 6p1"))
+    play(state, "play 1b", "take 5r")
+    for phase_moves, expected in (
+        ((), [{"seat": 0, "card": "1b", "took": ["1p1"]}, {"seat": 0, "card": "5p1", "took": ["5r"]}]),
+        (("play 6r",), [{"seat": 1, "card": "6r", "took": []}, {"seat": 1, "card": "6p1", "took": ["6r"]}]),
+    ):  # fmt: skip
+        now = state.clone()
+        play(now, *phase_moves)
+        old = now.clone()
+        del old.__dict__["plays"]
+        loaded = pickle.loads(pickle.dumps(old))
+        assert loaded.view(0)["plays"] == expected
+        assert {**loaded.view(0), "plays": []} == {**now.view(0), "plays": []}
+        play(loaded, loaded.legal_actions(loaded.to_act[0])[0])
+        assert len(loaded.view(None)["plays"]) == len(expected) + 2
+    # Pickled while a flip waits for its target: the record holds that turn's play only.
+    state = new_game(1, PLAYERS, deck=deck_from(stacked, board=board, stack_top="5p1"))
+    play(state, "play 1b")
+    old = state.clone()
+    del old.__dict__["plays"]
+    loaded = pickle.loads(pickle.dumps(old))
+    assert loaded.view(None)["plays"] == [{"seat": 0, "card": "1b", "took": ["1p1"]}]
+    play(loaded, "take 5r")
+    assert loaded.view(None)["plays"] == state.view(None)["plays"] + [
+        {"seat": 0, "card": "5p1", "took": ["5r"]}
+    ]
 
 
 # ----- void deals and instant wins --------------------------------------------------------
