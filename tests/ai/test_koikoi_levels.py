@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterator
 
 import pytest
 
@@ -85,27 +86,16 @@ def test_the_samples_read_the_laid_cards_as_a_belief_only(monkeypatch: pytest.Mo
     few unseen cards for their hand (a player who holds captures back) the rest come from
     the lacked months. Against a player who takes whenever they can it is never wrong."""
     fired = 0
-    for seed in range(4):
-        state = new_game(seed + 60, ["A", "B"])
-        rng = random.Random(seed)
-        while not state.is_over:
-            seat = state.to_act[0]
-            view = state.view(seat)
-            legal = state.legal_actions(seat)
-            if seat == 0:
-                lacks = opponent_lacks(view)
-                unseen = Counter(ALL_CARDS) - _visible(view)
-                if lacks and view["hand_counts"][1]:
-                    fired += 1
-                    for k, weight in enumerate((0.0, 0.05, 0.5)):
-                        world = sample_world(view, random.Random(k), weight)
-                        assert Counter(world.hands[1]) + Counter(world.stack) == unseen
-                        if weight == 0.0:  # a taker's hand: the reading is exact
-                            assert not {MONTH[c] for c in world.hands[1]} & lacks
-                code = choose(view, legal, rng)
-            else:
-                code = _always_takes(view, legal, rng)
-            state.apply(seat, code)
+    for _state, view in _normal_against_a_taker(range(60, 60 + 4)):
+        lacks = opponent_lacks(view)
+        unseen = Counter(ALL_CARDS) - _visible(view)
+        if lacks and view["hand_counts"][1]:
+            fired += 1
+            for k, weight in enumerate((0.0, 0.05, 0.5)):
+                world = sample_world(view, random.Random(k), weight)
+                assert Counter(world.hands[1]) + Counter(world.stack) == unseen
+                if weight == 0.0:  # a taker's hand: the reading is exact
+                    assert not {MONTH[c] for c in world.hands[1]} & lacks
     assert fired >= 30
     # Too few other cards (a reading that names all months but one): the hand takes
     # cards of the lacked months, never a card the seat has seen.
@@ -366,6 +356,25 @@ def _always_takes(view: dict, legal: list[str], rng: random.Random) -> str:
     return (takes or legal)[0]
 
 
+def _normal_against_a_taker(games: range) -> Iterator[tuple[KoiKoiState, dict]]:
+    """Seeded games (``new_game(g)``) of normal in seat 0 against a player who takes
+    whenever it can: the state and seat 0's view at each of normal's decisions, before
+    normal answers (its dice: ``random.Random(g - games.start)``)."""
+    for g in games:
+        state = new_game(g, ["A", "B"])
+        rng = random.Random(g - games.start)
+        while not state.is_over:
+            seat = state.to_act[0]
+            view = state.view(seat)
+            legal = state.legal_actions(seat)
+            if seat == 0:
+                yield state, view
+                code = choose(view, legal, rng)
+            else:
+                code = _always_takes(view, legal, rng)
+            state.apply(seat, code)
+
+
 def test_a_card_laid_turns_ago_still_rules_its_board_months_out() -> None:
     """The opponent (seat 1) laid the Iris ribbon on turn 1 and took nothing: the board
     then held Pine, Plum, Chrysanthemum and Maple cards, so their hand held none of those
@@ -411,24 +420,13 @@ def test_the_whole_round_reading_never_names_a_month_a_taker_holds() -> None:
     names is absent from their true hand, in every phase of our turns; it names all the
     last play's months and, over these games, often more."""
     fired = more = 0
-    for seed in range(6):
-        state = new_game(seed + 40, ["A", "B"])
-        rng = random.Random(seed)
-        while not state.is_over:
-            seat = state.to_act[0]
-            view = state.view(seat)
-            legal = state.legal_actions(seat)
-            if seat == 0:
-                lacks = opponent_lacks(view)
-                assert not {MONTH[c] for c in state.hands[1]} & lacks
-                last = opponent_lacks({**view, "plays": None})
-                assert last <= lacks
-                fired += bool(lacks)
-                more += len(lacks) > len(last)
-                code = choose(view, legal, rng)
-            else:
-                code = _always_takes(view, legal, rng)
-            state.apply(seat, code)
+    for state, view in _normal_against_a_taker(range(40, 40 + 6)):
+        lacks = opponent_lacks(view)
+        assert not {MONTH[c] for c in state.hands[1]} & lacks
+        last = opponent_lacks({**view, "plays": None})
+        assert last <= lacks
+        fired += bool(lacks)
+        more += len(lacks) > len(last)
     assert fired >= 50 and more >= 20
 
 
@@ -438,29 +436,18 @@ def test_normal_reads_a_laid_card_as_no_match_in_the_opponents_hand() -> None:
     those months, and their true hand holds none of them; it counts the chance they hold
     such a month as nil, and a month it cannot rule out as likelier than before."""
     fired = 0
-    for seed in range(4):
-        state = new_game(seed, ["A", "B"])
-        rng = random.Random(seed)
-        while not state.is_over:
-            seat = state.to_act[0]
-            view = state.view(seat)
-            legal = state.legal_actions(seat)
-            if seat == 0:
-                lacks = opponent_lacks(view)
-                assert not {MONTH[c] for c in state.hands[1]} & lacks
-                if lacks and view["phase"] == "play":
-                    fired += 1
-                    pos = _Position(view)
-                    plain = _Position({**view, "last_play": None, "plays": []})
-                    for month in range(1, 13):
-                        if month in lacks:
-                            assert pos.p_opp_holds(month) == 0.0
-                        else:
-                            assert pos.p_opp_holds(month) >= plain.p_opp_holds(month)
-                code = choose(view, legal, rng)
-            else:
-                code = _always_takes(view, legal, rng)
-            state.apply(seat, code)
+    for state, view in _normal_against_a_taker(range(0, 0 + 4)):
+        lacks = opponent_lacks(view)
+        assert not {MONTH[c] for c in state.hands[1]} & lacks
+        if lacks and view["phase"] == "play":
+            fired += 1
+            pos = _Position(view)
+            plain = _Position({**view, "last_play": None, "plays": []})
+            for month in range(1, 13):
+                if month in lacks:
+                    assert pos.p_opp_holds(month) == 0.0
+                else:
+                    assert pos.p_opp_holds(month) >= plain.p_opp_holds(month)
     assert fired >= 10
     # Our own laid card, or the opponent's capture, tells nothing.
     state = new_game(0, ["A", "B"])
