@@ -288,9 +288,10 @@ def sample_world(view: View, rng: random.Random, trust: float | None = None) -> 
     n_opp = view["hand_counts"][opp]
     if len(hidden) != n_opp + view["stock_count"]:
         raise ValueError("the view's card counts do not add up")
-    lacks, no_wild = opponent_reading(view)
     trust = TRUST if trust is None else trust
-    if (lacks or no_wild) and trust > 0 and rng.random() < trust:
+    # (read only when some samples may trust it: with TRUST 0 every sample is blind)
+    lacks, no_wild = opponent_reading(view) if trust > 0 else (frozenset(), False)
+    if (lacks or no_wild) and rng.random() < trust:
         pool = [c for c in hidden if not _lacked(c, lacks, no_wild)]
         if len(pool) >= n_opp:
             stock = [*pool[n_opp:], *(c for c in hidden if _lacked(c, lacks, no_wild))]
