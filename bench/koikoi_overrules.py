@@ -1,9 +1,10 @@
-"""How often Koi-Koi's ``strong`` overrules ``normal``, and what the overrules are worth.
+"""How often Koi-Koi's ``strong`` overrules its prior (the one-ply judgement,
+``ai.choose_one_ply``), and what the overrules are worth.
 
 ``python -m bench.koikoi_overrules DEALS SEED [ROLLOUTS] [--z Z] [--samples N]``
 
 Strong plays normal as in the arena (deal ``d`` of seed ``S``, both seat rotations). At
-each decision of strong's seat, normal's choice (strong's prior, from the same dice) is
+each decision of strong's seat, the one-ply choice (strong's prior, from the same dice) is
 compared with strong's; where they differ, both are played out from the *true* state
 (the real hidden cards), ``ROLLOUTS`` times with normal for both seats, to the round's end,
 and the overrule is valued by the mean difference of the round's points for strong's seat.
@@ -62,7 +63,7 @@ def measure(deals: int, seed: int, rollouts: int = 4) -> dict[str, object]:
                 prior_dice = random.Random()
                 prior_dice.setstate(dice.getstate())
                 code = strong.choose_strong(view, legal, dice)
-                prior = ai.choose(view, legal, random.Random(prior_dice.random()))
+                prior = ai.choose_one_ply(view, legal, random.Random(prior_dice.random()))
                 phase = view["phase"]
                 counts[(phase, "decisions")] += 1
                 if code != prior and len(legal) > 1:

@@ -12,7 +12,13 @@ from bot.engine.search import Budget
 from bot.games.hanafuda.cards import ALL_CARDS
 from bot.games.koikoi import SPEC, choose, new_game
 from bot.games.koikoi import ai as koikoi_ai
-from bot.games.koikoi.ai import _choose_play, _Position, choose_easy, opponent_lacks
+from bot.games.koikoi.ai import (
+    _choose_play,
+    _Position,
+    choose_easy,
+    choose_one_ply,
+    opponent_lacks,
+)
 from bot.games.koikoi.rules import MONTH, KoiKoiState, card_value
 from bot.games.koikoi.strong import (
     _counts,
@@ -20,6 +26,7 @@ from bot.games.koikoi.strong import (
     _policy_play,
     _policy_target,
     _Round,
+    choose_searched,
     choose_strong,
     count_points,
     hot_cards,
@@ -110,9 +117,11 @@ def test_the_samples_read_the_laid_cards_as_a_belief_only(monkeypatch: pytest.Mo
         assert len(world.hands[1 - seat]) == view["hand_counts"][1 - seat]
 
 
-def test_what_the_seat_cannot_see_changes_nothing_the_strong_ai_does() -> None:
+@pytest.mark.parametrize("plies", [0, 2], ids=["normal-search", "strong-search"])
+def test_what_the_seat_cannot_see_changes_nothing_the_searches_do(plies: int) -> None:
     """A twin with the opponent's hand and the stack dealt differently (the same counts):
-    the seat's view is the same, and so are the samples and the strong AI's choice."""
+    the seat's view is the same, and so are the samples and the searched choice — of
+    normal (no plays left to the one-ply judgement in its playouts) and of strong."""
     for state, seat in _positions(range(3), every=5):
         twin = state.clone()
         opp = 1 - seat
@@ -124,8 +133,8 @@ def test_what_the_seat_cannot_see_changes_nothing_the_strong_ai_does() -> None:
         view = state.view(seat)
         assert twin.view(seat) == view
         legal = state.legal_actions(seat)
-        a = choose_strong(view, legal, random.Random(5), FIXED)
-        b = choose_strong(twin.view(seat), legal, random.Random(5), FIXED)
+        a = choose_searched(view, legal, random.Random(5), FIXED, plies)
+        b = choose_searched(twin.view(seat), legal, random.Random(5), FIXED, plies)
         assert a == b
 
 
@@ -171,9 +180,10 @@ def test_the_fast_playout_ends_rounds_exactly_as_the_rules_do(smart: bool) -> No
 
 
 def test_the_playouts_first_plays_can_be_the_normal_ais_own() -> None:
-    """With ``normal`` plays left (``strong.NORMAL_PLIES``), the list-based round plays
-    those as the normal AI does from the seat's view of the sampled round (no record of
-    plays: no reading), then the normal-like policy — as the real state machine does."""
+    """With plays left to the one-ply judgement (strong's ``NORMAL_PLIES``), the
+    list-based round plays those as normal's one-ply judgement does from the seat's view
+    of the sampled round (no record of plays: no reading), then the normal-like policy —
+    as the real state machine does."""
     table = {"scores": [0, 0], "round": 1, "rounds": 6}
     checked = 0
     for state, seat in _positions(range(3), every=4):
@@ -333,12 +343,13 @@ def test_normal_lets_a_capture_wait_when_nobody_else_can_make_it() -> None:
     """With the other Maple cards (10r, 10p2) in the opponent's pile, nobody but us can
     take the Deer: normal spends this turn on the Cherry plain, which the opponent could
     take (3b and 3r are unseen), and takes the Deer later. With 10p2 unseen the Deer may
-    go to the opponent's hand first, and the richer capture comes first again."""
+    go to the opponent's hand first, and the richer capture comes first again. (The rule
+    is normal's one-ply judgement, its search's prior.)"""
     legal = ["play 10p1", "play 3p2", "play 12p1"]
     sure = _play_view(["10r", "10p2", "6p1"])
-    assert choose(sure, legal, random.Random(1)) == "play 3p2"
+    assert choose_one_ply(sure, legal, random.Random(1)) == "play 3p2"
     contested = _play_view(["10r", "6p1", "6p2"])
-    assert choose(contested, legal, random.Random(1)) == "play 10p1"
+    assert choose_one_ply(contested, legal, random.Random(1)) == "play 10p1"
 
 
 def test_normal_does_not_wait_with_a_capture_that_makes_its_yaku() -> None:
@@ -346,7 +357,8 @@ def test_normal_does_not_wait_with_a_capture_that_makes_its_yaku() -> None:
     Ino-Shika-Cho now (we may stop before the opponent scores), so it does not wait."""
     view = _play_view(["10r", "10p2", "6p1"])
     view["captures"] = [["7a", "6a"], ["10r", "10p2", "6p1"]]
-    assert choose(view, ["play 10p1", "play 3p2", "play 12p1"], random.Random(1)) == "play 10p1"
+    legal = ["play 10p1", "play 3p2", "play 12p1"]
+    assert choose_one_ply(view, legal, random.Random(1)) == "play 10p1"
 
 
 def _always_takes(view: dict, legal: list[str], rng: random.Random) -> str:

@@ -1,9 +1,14 @@
-"""The Koi-Koi AI: a one-ply heuristic that reads only the seat's view.
+"""The Koi-Koi AI: a one-ply judgement, and the search that may overrule it; both read only
+the seat's view.
 
-A capture pile is judged by a *potential*: its yaku points plus partial credit for yaku
-still within reach (cards the opponent holds in their captures are dead). A play is
-worth what it adds to our potential, plus what it denies the opponent, minus what the
-board we leave offers the opponent next turn; a capture that makes or upgrades a yaku
+Normal (:func:`choose`) plays the one-ply judgement (:func:`choose_one_ply`) unless a short
+determinized search over its view (``strong.choose_searched``) is sure of a better play
+(strong searches the same way, with better playouts).
+
+The one-ply judgement: a capture pile is judged by a *potential*: its yaku points plus
+partial credit for yaku still within reach (cards the opponent holds in their captures are
+dead). A play is worth what it adds to our potential, plus what it denies the opponent,
+minus what the board we leave offers the opponent next turn; a capture that makes or upgrades a yaku
 (ours, or one denied to the opponent) is worth :data:`WIN` more, for its taker may end the
 round with it (the potential alone credited a fifth animal with a few hundredths). A
 capture the opponent cannot take first (they hold none of its month) can wait: it counts
@@ -385,8 +390,9 @@ def _koikoi_or_stop(view: Mapping[str, Any], rng: random.Random) -> str:
     (the opponent's yaku within reach, the cards they may hold) and what it may still win
     (the cards left, our yaku close) are counted, not guessed. A playout is judged by the
     chance of winning the match the lead after it gives (a point matters more in a close
-    match than in a decided one). In the last round only the match counts: stop if that wins it, play on if stopping loses it (a tie is
-    weighed, each playout judged by the match). The rule of thumb (:func:`_decide`)
+    match than in a decided one). In the last round only the match counts: stop if that
+    wins it, play on if stopping loses it (a tie is weighed, each playout judged by the
+    match). The rule of thumb (:func:`_decide`)
     settles ties. Deterministic for given dice (a fixed number of playouts)."""
     from bot.engine.search import Budget, determinized_choice
     from bot.games.koikoi.strong import copy_round, playout_value, sample_round
@@ -414,7 +420,18 @@ def _koikoi_or_stop(view: Mapping[str, Any], rng: random.Random) -> str:
 
 
 def choose(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
-    """The AI's action for the seat whose ``view`` this is (one of ``legal``)."""
+    """The normal AI's action for the seat whose ``view`` this is (one of ``legal``): the
+    one-ply judgement (:func:`choose_one_ply`), overruled only where a short determinized
+    search over this view is sure of a better play (:func:`strong.choose_searched
+    <bot.games.koikoi.strong.choose_searched>`)."""
+    from bot.games.koikoi.strong import choose_searched
+
+    return choose_searched(view, legal, rng)
+
+
+def choose_one_ply(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """The one-ply judgement (plays and flip choices by :func:`_score_play`, Koi-Koi or stop
+    by playouts): the search's prior, and the beginner's Koi-Koi call on a big yaku."""
     if len(legal) == 1:
         return legal[0]
     phase = view.get("phase")
@@ -537,7 +554,7 @@ def choose_easy(view: Mapping[str, Any], legal: Sequence[str], rng: random.Rando
         small = (view.get("pending") or {}).get("points", 0) <= EASY_SMALL
         if small and len(view["hand"] or []) >= 2 and rng.random() < EASY_KOIKOI:
             return "koikoi"
-        return choose(view, legal, rng)
+        return choose_one_ply(view, legal, rng)
     return _grab(view, legal, rng, best=rng.random() < EASY_GREEDY)
 
 

@@ -1,13 +1,15 @@
-"""Koi-Koi's ``strong`` AI: determinized Monte Carlo over the seat's own view.
+"""Koi-Koi's determinized Monte Carlo over the seat's own view: normal's plays and strong's.
 
 Each determinization deals the cards this seat has not seen (the opponent's hand and the
-stack) at random from exactly those cards; the candidates (the normal AI's best few plays)
-are played out in the same samples to the end of the round by a fast normal-like policy
-for both seats (:func:`_policy_play`). Each seat stops at its first yaku, except in the
-match's last round, where a seat behind plays on until stopping wins or ties the match
-(:func:`needs`). A playout is judged by the chance of winning the match the round's result
-leaves; the normal AI's choice stands unless another beats it by :data:`Z` standard errors
-(:func:`search`). Koi-Koi or stop is the normal AI's call.
+stack) at random from exactly those cards; the candidates (the one-ply judgement's best few
+plays, ``ai.choose_one_ply``) are played out in the same samples to the end of the round by
+a fast normal-like policy for both seats (:func:`_policy_play`) — in strong's playouts the
+first :data:`NORMAL_PLIES` plays after the searched one are the one-ply judgement's own.
+Each seat stops at its first yaku, except in the match's last round, where a seat behind
+plays on until stopping wins or ties the match (:func:`needs`). A playout is judged by the
+chance of winning the match the round's result leaves; the one-ply choice stands unless
+another beats it by :data:`Z` standard errors (:func:`search`). Koi-Koi or stop is the
+one-ply judgement's call (itself weighed by playouts).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from bot.games.hanafuda.cards import (
     RIBBON,
     sort_cards,
 )
-from bot.games.koikoi.ai import choose
+from bot.games.koikoi.ai import choose_one_ply
 from bot.games.koikoi.rules import (
     CHOOSE_FLIP,
     CLASS,
@@ -380,7 +382,7 @@ class _Round:
         #: The points each seat stops with (any more than it had, if 0): in the match's
         #: last round a seat plays on while stopping would lose the match (see :func:`needs`).
         self.need = [0, 0]
-        #: How many plays after the first are the normal AI's own (:func:`_normal_play`),
+        #: How many plays after the first are the one-ply judgement's (:func:`_normal_play`),
         #: the capture piles as cards for its views, and the match's public keys.
         self.normal = 0
         self.caps: list[list[str]] = [list(world.captures[0]), list(world.captures[1])]
@@ -427,8 +429,9 @@ class _Round:
         return took
 
     def _normal_play(self, seat: int) -> tuple[str, str | None]:
-        """The normal AI's play for ``seat`` in this sampled round, from the view the seat
-        would have (its own hand; the record of plays is not kept, so no reading)."""
+        """The one-ply judgement's play for ``seat`` in this sampled round, from the view
+        the seat would have (its own hand; the record of plays is not kept, so no
+        reading)."""
         from bot.games.koikoi.ai import _choose_play
 
         hand, board = self.hands[seat], self.board
@@ -543,18 +546,19 @@ def sample_round(view: View, rng: random.Random) -> _Round:
 LACK_WEIGHT = 1.0
 
 
-#: How many plays after the searched one the playouts leave to the normal AI itself (then
-#: the normal-like policy): 0 = none.
-NORMAL_PLIES = 0
+#: How many plays after the searched one strong's playouts leave to the one-ply judgement
+#: of normal (:func:`~bot.games.koikoi.ai.choose_one_ply`), then the normal-like policy;
+#: normal's own search leaves none.
+NORMAL_PLIES = 2
 
 
-def sample_round_smart(view: View, rng: random.Random) -> _Round:
+def sample_round_smart(view: View, rng: random.Random, normal_plies: int = 0) -> _Round:
     """A sampled round that plays on with the normal-like policy (:func:`_policy_play`),
-    its first :data:`NORMAL_PLIES` plays with the normal AI's own."""
+    its first ``normal_plies`` plays with the normal AI's one-ply judgement."""
     world = _Round(sample_world(view, rng, LACK_WEIGHT), smart=True)
     world.need = needs(view)
-    if NORMAL_PLIES:
-        world.normal = NORMAL_PLIES
+    if normal_plies:
+        world.normal = normal_plies
         world.table = {k: view[k] for k in ("scores", "round", "rounds") if k in view}
     return world
 
@@ -574,7 +578,7 @@ def copy_round(r: _Round) -> _Round:
 
 
 def candidates(view: View, legal: Sequence[str], keep: int) -> list[str]:
-    """The plays worth searching: the ``keep`` best by the normal AI's one-ply score (the
+    """The plays worth searching: the ``keep`` best by the one-ply score (the
     rest it judges clearly worse: searching them costs time and only adds the playouts'
     noise). Flip choices are two at most and all kept."""
     if view.get("phase") != PLAY or len(legal) <= keep:
@@ -587,9 +591,9 @@ def candidates(view: View, legal: Sequence[str], keep: int) -> list[str]:
     return ranked[:keep]
 
 
-#: How many plays the search weighs (the normal AI's best by its score).
+#: How many plays the search weighs (the one-ply judgement's best).
 KEEP = 4
-#: How sure the search must be that a play beats the normal AI's choice to take it: the
+#: How sure the search must be that a play beats the one-ply choice to take it: the
 #: mean gain over the shared samples must exceed this many standard errors.
 Z = 2.0
 #: Samples per search, and the thread's CPU time (seconds) a search may take at most.
@@ -599,7 +603,7 @@ CPU_SECONDS = 0.15
 #: (and the search ends if none is left): most searches end after the first round of them.
 PRUNE_EVERY = 16
 #: Whether Koi-Koi or stop is searched (the best mean over DECIDE_SAMPLES samples, with the
-#: normal-like playouts) rather than left to the normal AI's call.
+#: normal-like playouts) rather than left to the one-ply call.
 DECIDE_SEARCH = False
 DECIDE_SAMPLES = 256
 
@@ -612,10 +616,11 @@ def search(
     samples: int = SAMPLES,
     cpu_seconds: float | None = CPU_SECONDS,
     z: float | None = None,
+    normal_plies: int = 0,
 ) -> str:
     """Play every option out in the same sampled rounds (common random numbers: the same
     deal of the unseen cards, the same dice) and take the best by its mean outcome, if it
-    beats ``prior`` (the normal AI's choice) by :data:`Z` standard errors of the paired
+    beats ``prior`` (the one-ply choice) by :data:`Z` standard errors of the paired
     difference; else ``prior``. The outcome is the chance of winning the match the round's
     result leaves (:func:`playout_value` with ``match_chances``)."""
     if len(options) == 1:
@@ -628,7 +633,7 @@ def search(
     active = [i for i in range(k) if i != p]  # the options still in the race
     started = time.thread_time()
     for n in range(1, samples + 1):
-        world = sample_round_smart(view, rng)
+        world = sample_round_smart(view, rng, normal_plies)
         dice = rng.getrandbits(64)
         base = playout(copy_round(world), prior, random.Random(dice))
         for i in active:
@@ -660,18 +665,24 @@ def _t_stat(diffs: Sequence[float]) -> tuple[float, float]:
     return mean, mean / math.sqrt(var / n)
 
 
-def choose_strong(
-    view: View, legal: Sequence[str], rng: random.Random, budget: Budget | None = None
+def choose_searched(
+    view: View,
+    legal: Sequence[str],
+    rng: random.Random,
+    budget: Budget | None = None,
+    normal_plies: int = 0,
 ) -> str:
-    """The strong AI's action (one of ``legal``), searching over the view only.
+    """An action (one of ``legal``) searched over the view only: normal's (with no plays
+    left to the one-ply judgement in the playouts) and strong's.
 
-    Koi-Koi or stop is the normal AI's call: it already plays the round out from samples
-    and judges each by the match it leaves. Plays and flip choices are searched among the
-    normal AI's best few (:func:`search`), and overrule normal's own choice only when the
-    playouts are sure of the gain. ``budget`` (tests) fixes the samples, without a clock."""
+    Koi-Koi or stop is the one-ply judgement's call: it already plays the round out from
+    samples and judges each by the match it leaves. Plays and flip choices are searched
+    among the one-ply judgement's best few (:func:`search`), and overrule its own choice
+    only when the playouts are sure of the gain. ``budget`` (tests) fixes the samples,
+    without a clock."""
     if len(legal) == 1 or view.get("phase") not in (PLAY, CHOOSE_FLIP, DECIDE):
         return legal[0]
-    prior = choose(view, legal, random.Random(rng.random()))
+    prior = choose_one_ply(view, legal, random.Random(rng.random()))
     if view.get("phase") == DECIDE:
         if not DECIDE_SEARCH or view["round"] >= view["rounds"] or budget is not None:
             return prior
@@ -679,9 +690,16 @@ def choose_strong(
     options = candidates(view, legal, KEEP)
     if prior not in options:
         options.append(prior)
-    if budget is not None:
-        return search(view, options, prior, rng, budget.samples, budget.seconds)
-    return search(view, options, prior, rng, SAMPLES, CPU_SECONDS)
+    samples, seconds = (budget.samples, budget.seconds) if budget else (SAMPLES, CPU_SECONDS)
+    return search(view, options, prior, rng, samples, seconds, normal_plies=normal_plies)
 
 
-__all__ = ["choose_strong", "sample_world", "search", "unseen_cards"]
+def choose_strong(
+    view: View, legal: Sequence[str], rng: random.Random, budget: Budget | None = None
+) -> str:
+    """The strong AI's action: normal's search, with the first :data:`NORMAL_PLIES` plays
+    after the searched one in each playout made by normal's one-ply judgement."""
+    return choose_searched(view, legal, rng, budget, NORMAL_PLIES)
+
+
+__all__ = ["choose_searched", "choose_strong", "sample_world", "search", "unseen_cards"]
