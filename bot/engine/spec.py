@@ -158,6 +158,9 @@ class GameSpec(Generic[ViewT]):
     levels: Mapping[str, Callable[[ViewT, Sequence[str], random.Random], str]] = field(
         default_factory=dict
     )
+    #: The levels whose ``choose`` searches (milliseconds to a few tenths of a second a
+    #: decision): the host runs them in a worker thread, the others on the event loop.
+    searching_levels: frozenset[str] = frozenset({STRONG})
     #: Fixed teams as tuples of seats (Panda's partners), shown in the lobby; () if none.
     teams: tuple[tuple[int, ...], ...] = ()
     #: Inclusive ranges of whole-number options, checked by the host whatever the client sent
@@ -235,6 +238,12 @@ class GameSpec(Generic[ViewT]):
         """The ``choose`` of an AI level; ``normal`` for an unknown one (or one the game
         lacks), so a stored level never stops a table."""
         return self.levels.get(level, self.choose) if level in AI_LEVELS else self.choose
+
+    def searches(self, level: str) -> bool:
+        """Whether the level a seat plays (:meth:`ai`: ``normal`` for one the game lacks)
+        searches, so the host must think for it off the event loop."""
+        played = level if level in AI_LEVELS and level in self.levels else NORMAL
+        return played in self.searching_levels
 
     def renderers(self) -> Renderers:
         """The game's renderers (imports Pillow: for render processes, not the host's

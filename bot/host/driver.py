@@ -14,7 +14,6 @@ import time
 from typing import Any
 
 from bot.engine import IllegalAction, make_rng
-from bot.engine.spec import STRONG
 from bot.host.base import HostContext
 from bot.host.cluster import Conflict, Leases, NotSaved, TableLog
 from bot.host.deliveries import ThreadPost
@@ -52,14 +51,15 @@ def store_failure(error: BaseException) -> bool:
 
 
 async def _think(table: Table, seat: Seat, view: Any, legal: list[str], rng: Any) -> str:
-    """The AI's action for ``seat`` at its level. ``easy`` and ``normal`` run on the loop
-    (a fraction of a millisecond, p99 a few ms: a thread would only fight the loop for the
-    GIL); ``strong`` searches for up to ~0.2 s, so it runs in a worker thread and the loop
-    keeps serving every other table meanwhile (the table's lock is held: nothing changes
-    this table's state under it)."""
+    """The AI's action for ``seat`` at its level. A level that searches (``strong``, and
+    Koi-Koi's ``normal``: up to ~0.2 s of CPU, :attr:`GameSpec.searching_levels`) runs in a
+    worker thread, so the loop keeps serving every other table meanwhile (the table's lock
+    is held: nothing changes this table's state under it); the others run on the loop (a
+    fraction of a millisecond, p99 a few ms: a thread would only fight the loop for the
+    GIL)."""
     level = seat.level
     choose = table.spec.ai(level)
-    if level == STRONG and level in table.spec.levels:
+    if table.spec.searches(level):
         return await asyncio.to_thread(choose, view, legal, rng)
     return choose(view, legal, rng)
 

@@ -28,9 +28,24 @@ def test_ai_seat_names_say_the_level_in_the_tables_language() -> None:
     assert ai_seat_name(3, "normal", "ko") == "AI 3"
 
 
-@pytest.mark.parametrize("level, threaded", [("strong", True), ("normal", False), ("easy", False)])
-def test_only_the_strong_ai_thinks_in_a_worker_thread(monkeypatch, level, threaded) -> None:
-    spec = game_spec("koikoi")
+@pytest.mark.parametrize(
+    "game, level, threaded",
+    [
+        ("mushi", "strong", True),
+        ("mushi", "normal", False),
+        ("mushi", "easy", False),
+        ("mushi", "grandmaster", False),  # an unknown stored level plays normal
+        # Koi-Koi's normal searches too (its one-ply judgement overruled by playouts).
+        ("koikoi", "strong", True),
+        ("koikoi", "normal", True),
+        ("koikoi", "grandmaster", True),
+        ("koikoi", "easy", False),
+    ],
+)
+def test_only_the_searching_levels_think_in_a_worker_thread(
+    monkeypatch, game, level, threaded
+) -> None:
+    spec = game_spec(game)
     state = spec.new_game(3, ["A", "B"], {})
     seat_no = state.to_act[0]
     seat = Seat(seat=seat_no, name="AI", user_id=None, is_ai=True, ai_level=level)
@@ -48,4 +63,4 @@ def test_only_the_strong_ai_thinks_in_a_worker_thread(monkeypatch, level, thread
         driver._think(table, seat, state.view(seat_no), legal, random.Random(1))  # type: ignore[arg-type]
     )
     assert code in legal
-    assert calls == ([spec.levels["strong"]] if threaded else [])
+    assert calls == ([spec.ai(level)] if threaded else [])

@@ -62,6 +62,8 @@ SPEC: GameSpec[KoiKoiView] = GameSpec(
     replay=replay,
     choose=choose,
     levels=LEVELS,
+    # Normal searches too (its one-ply judgement overruled by playouts): off the loop.
+    searching_levels=frozenset({"normal", "strong"}),
     controls=controls,
     describe=describe,
     hint=hint,
