@@ -267,3 +267,38 @@ def claim_wider(view: Mapping[str, Any], legal: Sequence[str], rng: random.Rando
         for x in used:
             hand[x] += 1
     return best_code
+
+
+def keep_value_pairs(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """Strong, but when its discard breaks a pair (or pung) of a dragon, its own wind or
+    the round wind (a pung of one adds 0.5 to the multiplier of a winning or losing hand),
+    throw instead a card that keeps the hand as close with at least 0.8 times the live
+    improving cards."""
+    code = ai.play(view, legal, rng, ai.STRONG)
+    if view["phase"] != "discard" or not code.startswith("discard "):
+        return code
+    if view.get("pending_declare") is not None:
+        return code
+    seat = view["seat"]
+    hand = ai._counts(view["hand"])
+    valuable = ai._value_tiles(view, seat)
+    cur = INDEX[code.split()[1]]
+    if cur not in valuable or hand[cur] < 2:
+        return code
+    m = len(ai._melds(view, seat))
+    unseen = ai._unseen(view, seat, hand)
+    allowed = ai._safe(view, seat, _discards(legal))
+    s = ai._after(hand, m, cur)
+    hand[cur] -= 1
+    base = ai._ukeire(hand, m, s, unseen)
+    hand[cur] += 1
+    best: tuple[int, int] | None = None
+    for d in sorted(allowed):
+        if d == cur or (d in valuable and hand[d] >= 2) or ai._after(hand, m, d) != s:
+            continue
+        hand[d] -= 1
+        u = ai._ukeire(hand, m, s, unseen)
+        hand[d] += 1
+        if u >= 0.8 * base and (best is None or u > best[0]):
+            best = (u, d)
+    return f"discard {CODES[best[1]]}" if best else code
