@@ -392,8 +392,8 @@ def _koikoi_or_stop(view: Mapping[str, Any], rng: random.Random) -> str:
     chance of winning the match the lead after it gives (a point matters more in a close
     match than in a decided one). In the last round only the match counts: stop if that
     wins it, play on if stopping loses it (a tie is weighed, each playout judged by the
-    match). The rule of thumb (:func:`_decide`)
-    settles ties. Deterministic for given dice (a fixed number of playouts)."""
+    match). The rule of thumb (:func:`_decide`) settles ties. Deterministic for given
+    dice (a fixed number of playouts)."""
     from bot.engine.search import Budget, determinized_choice
     from bot.games.koikoi.strong import copy_round, playout_value, sample_round
 

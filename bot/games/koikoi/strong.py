@@ -690,7 +690,9 @@ def choose_searched(
     options = candidates(view, legal, KEEP)
     if prior not in options:
         options.append(prior)
-    samples, seconds = (budget.samples, budget.seconds) if budget else (SAMPLES, CPU_SECONDS)
+    samples, seconds = (
+        (SAMPLES, CPU_SECONDS) if budget is None else (budget.samples, budget.seconds)
+    )
     return search(view, options, prior, rng, samples, seconds, normal_plies=normal_plies)
 
 
