@@ -193,11 +193,19 @@ def value_discards(view: Mapping[str, Any], legal: Sequence[str], rng: random.Ra
     return f"discard {CODES[best_d]}"
 
 
-def _free_suit(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random, most: int) -> str:
+def _strong_free_discard(
+    view: Mapping[str, Any], legal: Sequence[str], rng: random.Random
+) -> tuple[str, bool]:
+    """Strong's action, and whether it is a discard a variant may swap (a discard turn's,
+    not the one that goes with a standing call)."""
     code = ai.play(view, legal, rng, ai.STRONG)
-    if view["phase"] != "discard" or not code.startswith("discard "):
-        return code
-    if view.get("pending_declare") is not None:
+    free = view["phase"] == "discard" and code.startswith("discard ")
+    return code, free and view.get("pending_declare") is None
+
+
+def _free_suit(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random, most: int) -> str:
+    code, free = _strong_free_discard(view, legal, rng)
+    if not free:
         return code
     seat = view["seat"]
     hand = ai._counts(view["hand"])
@@ -274,10 +282,8 @@ def keep_value_pairs(view: Mapping[str, Any], legal: Sequence[str], rng: random.
     the round wind (a pung of one adds 0.5 to the multiplier of a winning or losing hand),
     throw instead a card that keeps the hand as close with at least 0.8 times the live
     improving cards."""
-    code = ai.play(view, legal, rng, ai.STRONG)
-    if view["phase"] != "discard" or not code.startswith("discard "):
-        return code
-    if view.get("pending_declare") is not None:
+    code, free = _strong_free_discard(view, legal, rng)
+    if not free:
         return code
     seat = view["seat"]
     hand = ai._counts(view["hand"])
