@@ -424,9 +424,9 @@ def choose(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) ->
     one-ply judgement (:func:`choose_one_ply`), overruled only where a short determinized
     search over this view is sure of a better play (:func:`strong.choose_searched
     <bot.games.koikoi.strong.choose_searched>`)."""
-    from bot.games.koikoi.strong import choose_searched
+    from bot.games.koikoi.strong import NORMAL_BUDGET, choose_searched
 
-    return choose_searched(view, legal, rng)
+    return choose_searched(view, legal, rng, NORMAL_BUDGET)
 
 
 def choose_one_ply(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:

@@ -678,8 +678,9 @@ def choose_searched(
     Koi-Koi or stop is the one-ply judgement's call: it already plays the round out from
     samples and judges each by the match it leaves. Plays and flip choices are searched
     among the one-ply judgement's best few (:func:`search`), and overrule its own choice
-    only when the playouts are sure of the gain. ``budget`` (tests) fixes the samples,
-    without a clock."""
+    only when the playouts are sure of the gain. ``budget`` fixes the samples and the
+    clock (normal's :data:`NORMAL_BUDGET`, tests); without it, strong's :data:`SAMPLES`
+    and :data:`CPU_SECONDS`."""
     if len(legal) == 1 or view.get("phase") not in (PLAY, CHOOSE_FLIP, DECIDE):
         return legal[0]
     prior = choose_one_ply(view, legal, random.Random(rng.random()))
@@ -694,6 +695,11 @@ def choose_searched(
         (SAMPLES, CPU_SECONDS) if budget is None else (budget.samples, budget.seconds)
     )
     return search(view, options, prior, rng, samples, seconds, normal_plies=normal_plies)
+
+
+#: Normal's search: its samples, no clock — so its choice, and every hint, is the same for
+#: the same view and dice on any machine (64 samples of policy playouts: tens of ms at most).
+NORMAL_BUDGET = Budget(samples=SAMPLES, seconds=None)
 
 
 def choose_strong(
