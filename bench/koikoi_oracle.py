@@ -96,9 +96,12 @@ def main(argv: list[str]) -> None:
     _ORACLE_Z[0] = args.z
     strong.deal_hidden = _oracle_deal_hidden
     arena._ask = _ask
-    level = {"a": oracle, "b": arena.resolve_level("koikoi", args.b)}
-    head = {"a": f"oracle-{args.kind}", "b": args.b, "z": args.z}
-    run("koikoi", level, args.out, args.deals, args.seed, args.first, head)
+    try:
+        level = {"a": oracle, "b": arena.resolve_level("koikoi", args.b)}
+        head = {"a": f"oracle-{args.kind}", "b": args.b, "z": args.z}
+        run("koikoi", level, args.out, args.deals, args.seed, args.first, head)
+    finally:
+        strong.deal_hidden, arena._ask = _fair_deal_hidden, _fair_ask
 
 
 if __name__ == "__main__":
