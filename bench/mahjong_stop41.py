@@ -1,0 +1,36 @@
+"""Variants of the strong Mah-Jongg level measured at stop 41 (bench only).
+
+Each is a level function for ``python -m bench.mahjong_paired OUT DEALS SEED FIRST
+bench.mahjong_stop41:NAME``; figures in ``docs/ai/mahjong.md`` (stop 41). The search is
+``bot/games/mahjong/search.py``; every variant reads only the seat's view.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.games.mahjong import search
+
+
+def search_full(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """Strong with its close discard decisions searched: which card when ready or one card
+    from ready, and a standing hand or silence."""
+    return search.choose(view, legal, rng)
+
+
+def search_wait(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """The same search, weighing only which card to throw: strong's own call (a standing
+    hand or silence, by its 1.5 ratio) stands."""
+    return search.choose(view, legal, rng, calls=False)
+
+
+def search_claims(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """The whole search: close discards, the call, and claims near ready (pass or claim)."""
+    return search.choose(view, legal, rng, claims=True)
+
+
+def search_wait_claims(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """Which card to throw and claims near ready; strong's own call stands."""
+    return search.choose(view, legal, rng, calls=False, claims=True)
