@@ -11,7 +11,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.games.mahjong import search
+from bot.games.mahjong import ai, search
 
 
 def search_full(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
@@ -34,3 +34,21 @@ def search_claims(view: Mapping[str, Any], legal: Sequence[str], rng: random.Ran
 def search_wait_claims(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
     """Which card to throw and claims near ready; strong's own call stands."""
     return search.choose(view, legal, rng, calls=False, claims=True)
+
+
+def _leading(view: Mapping[str, Any]) -> bool:
+    """The seat's match total is the highest at the table (before any hand: no)."""
+    history = view.get("history") or []
+    if not history:
+        return False
+    totals = history[-1]["totals"]
+    seat = view["seat"]
+    return bool(totals[seat] >= max(t for p, t in enumerate(totals) if p != seat))
+
+
+def search_behind(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """The search (discards and the call) only while the seat does not lead the match
+    (its points turn matches only when behind); strong's own play while leading."""
+    if _leading(view):
+        return ai.play(view, legal, rng, ai.STRONG)
+    return search.choose(view, legal, rng)
