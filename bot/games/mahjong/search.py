@@ -2,7 +2,9 @@
 
 Strong plays for speed (``ai.STRONG``); this module weighs, where it matters, the discards
 that leave its hand ready or one card from ready, and calling a standing hand or staying
-silent, by simulated futures of the hand. It reads only the seat's view:
+silent, by simulated futures of the hand. No level uses it: measured against normal at
+stop 41 (``bench/mahjong_stop41.py``, ``docs/ai/mahjong.md``), it wins points on fresh
+deals but not matches. It reads only the seat's view:
 
 - **Determinize.** The cards hidden from the seat (``ai._unseen``: 4 − hand, melds, rivers,
   shown standing hands) are shuffled and dealt to the opponents' concealed hands (their
@@ -13,9 +15,9 @@ silent, by simulated futures of the hand. It reads only the seat's view:
   own draws and discards by the speed policy (the fewest cards to Mah-Jongg, the drawn
   card thrown on a tie; once ready it keeps its wait, calling a standing hand by strong's
   rule), the opponents by a hazard: each turn a hand that is not ready becomes ready with
-  the chance measured from the arena for its discards so far and its melds (then it calls
-  a standing hand on one card of its sampled hand, or waits silently on two), else it
-  throws its drawn card or a card of its hand; every seat keeps a card a standing hand
+  the chance measured from the arena for its discards and melds at the decision (then it
+  calls a standing hand on one card of its sampled hand, or waits silently on two); it
+  throws its drawn card or a card of its hand at random; every seat keeps a card a standing hand
   calls while it can (a locked standing hand throws every card it draws but its own).
 - **Score.** An outcome is worth the seat's match points against the mean of the others':
   a win its hand total (the scoring module's, standing hand and self-drawn included) plus
