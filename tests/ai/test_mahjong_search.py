@@ -1,0 +1,127 @@
+"""Mah-Jongg's determinized search (``bot/games/mahjong/search.py``): its samples deal only
+the cards hidden from the seat, it reads only the seat's view, and its choice is legal."""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+
+import pytest
+
+from bot.games.mahjong import new_game, search
+from bot.games.mahjong.ai import _counts, _unseen, choose, strong
+from bot.games.mahjong.rules import MahjongState
+from bot.games.mahjong.tiles import NUM_KINDS
+
+PLAYERS = ["Ann", "Ben", "Cat", "Dov"]
+
+
+def _hidden_from(g: MahjongState, seat: int) -> Counter[int]:
+    """The cards the seat cannot see in the true state (opponents' concealed hands that are
+    not shown, the live wall, the kong box)."""
+    standing = g.view(seat)["standing"] or [None] * 4
+    out: Counter[int] = Counter()
+    for p in range(4):
+        if p != seat and not standing[p]:
+            for t in range(NUM_KINDS):
+                out[t] += g.conc[p][t]
+    for t in g.live[g.live_pos : g.live_end] + g.box[g.box_pos :]:
+        if t < NUM_KINDS:
+            out[t] += 1
+    return out
+
+
+def _searched(seed: int) -> MahjongState:
+    """A hand played by normal up to the first discard turn whose decision the search
+    weighs (strong ready or one card from ready, with two candidates or more)."""
+    g = new_game(seed, PLAYERS, {"max_hands": 1})
+    rng = random.Random(seed)
+    while not g.is_over:
+        seat = g.to_act[0]
+        view, legal = g.view(seat), g.legal_actions(seat)
+        if g.phase == "discard" and not g.pending_declare:
+            code = strong(view, legal, random.Random(1))
+            if search.weigh(view, legal, code, n=8) is not None:
+                return g
+        g.apply(seat, choose(view, legal, rng))
+    raise AssertionError("no searched decision in the hand")
+
+
+@pytest.mark.parametrize("seed", [3, 8, 21])
+def test_samples_deal_only_the_cards_hidden_from_the_seat(seed: int) -> None:
+    """Every sample deals exactly the cards the seat cannot see (counted from its view):
+    no sample holds a card in the seat's hand, a meld, a river or a shown standing hand,
+    and each opponent gets as many cards as it holds."""
+    g = _searched(seed)
+    seat = g.to_act[0]
+    view = g.view(seat)
+    hidden = _hidden_from(g, seat)
+    assert Counter(search.hidden_pool(view, seat)) == hidden
+    unseen = _unseen(view, seat, _counts(view["hand"]))
+    for s in search.samples(view, seat, 30):
+        dealt = Counter(t for h in s.hands for t in h) + Counter(s.wall)
+        assert dealt == hidden
+        assert all(dealt[t] <= unseen[t] for t in range(NUM_KINDS))
+        for p, h in zip(search._order(view, seat), s.hands, strict=True):
+            assert len(h) == 13 - 3 * len(view["melds"][p])
+
+
+@pytest.mark.parametrize("seed", [3, 8, 21])
+def test_swapping_two_hidden_cards_changes_neither_samples_nor_choice(seed: int) -> None:
+    """An opponent's card swapped with a different card of the live wall: the seat's view,
+    the samples, the search's figures and its choice are the same."""
+    g = _searched(seed)
+    seat = g.to_act[0]
+    view, legal = g.view(seat), g.legal_actions(seat)
+    code = search.choose(view, legal, random.Random(1))
+    verdict = search.weigh(view, legal, strong(view, legal, random.Random(1)))
+    assert verdict is not None
+    other = copy.deepcopy(g)
+    p = next(q for q in range(4) if q != seat and not (view["standing"] or [None] * 4)[q])
+    mine = next(t for t in range(NUM_KINDS) if other.conc[p][t])
+    j = next(
+        i
+        for i in range(other.live_pos, other.live_end)
+        if other.live[i] < NUM_KINDS and other.live[i] != mine
+    )
+    other.conc[p][mine] -= 1
+    other.conc[p][other.live[j]] += 1
+    other.live[j] = mine
+    assert other.conc != g.conc and other.live != g.live
+    view2 = other.view(seat)
+    assert view2 == view
+    assert search.samples(view2, seat, 30) == search.samples(view, seat, 30)
+    again = search.weigh(view2, legal, strong(view2, legal, random.Random(1)))
+    assert again == verdict
+    assert search.choose(view2, other.legal_actions(seat), random.Random(1)) == code
+
+
+def test_strongs_choice_stands_without_a_clear_edge() -> None:
+    """With an impossible margin the search never overrules strong's own choice; the
+    candidates include strong's choice and the figures are the same on a second look."""
+    g = _searched(3)
+    seat = g.to_act[0]
+    view, legal = g.view(seat), g.legal_actions(seat)
+    code = strong(view, legal, random.Random(1))
+    verdict = search.weigh(view, legal, code, margin=1e9)
+    assert verdict is not None
+    assert verdict.chosen == verdict.default and verdict.default in verdict.options
+    assert len(verdict.options) >= 2
+    assert search.weigh(view, legal, code, margin=1e9) == verdict
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_searching_hand_plays_legal_actions_to_the_end(seed: int) -> None:
+    """Four searching seats play a hand to its end, every action legal."""
+    g = new_game(seed, PLAYERS, {"max_hands": 1})
+    rng = random.Random(seed)
+    steps = 0
+    while not g.is_over and steps < 3000:
+        seat = g.to_act[0]
+        legal = g.legal_actions(seat)
+        code = search.choose(g.view(seat), legal, rng)
+        assert code in legal
+        g.apply(seat, code)
+        steps += 1
+    assert g.is_over
