@@ -3,8 +3,8 @@
 Strong plays for speed (``ai.STRONG``); this module weighs, where it matters, the discards
 that leave its hand ready or one card from ready, and calling a standing hand or staying
 silent, by simulated futures of the hand. No level uses it: measured against normal at
-stop 41 (``bench/mahjong_stop41.py``, ``docs/ai/mahjong.md``), it wins points on fresh
-deals but not matches. It reads only the seat's view:
+stop 41 (``bench/mahjong_stop41.py``, ``docs/ai/mahjong.md``), it wins a few points a
+match but no matches. It reads only the seat's view:
 
 - **Determinize.** The cards hidden from the seat (``ai._unseen``: 4 − hand, melds, rivers,
   shown standing hands) are shuffled and dealt to the opponents' concealed hands (their
