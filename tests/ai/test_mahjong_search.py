@@ -3,7 +3,6 @@ the cards hidden from the seat, it reads only the seat's view, and its choice is
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
 
@@ -13,6 +12,7 @@ from bot.games.mahjong import new_game, search
 from bot.games.mahjong.ai import _counts, _unseen, choose, strong
 from bot.games.mahjong.rules import MahjongState
 from bot.games.mahjong.tiles import NUM_KINDS
+from tests.games.mahjong.mahjong_helpers import swap_hidden
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dov"]
 
@@ -77,17 +77,8 @@ def test_swapping_two_hidden_cards_changes_neither_samples_nor_choice(seed: int)
     code = search.choose(view, legal, random.Random(1))
     verdict = search.weigh(view, legal, strong(view, legal, random.Random(1)))
     assert verdict is not None
-    other = copy.deepcopy(g)
     p = next(q for q in range(4) if q != seat and not (view["standing"] or [None] * 4)[q])
-    mine = next(t for t in range(NUM_KINDS) if other.conc[p][t])
-    j = next(
-        i
-        for i in range(other.live_pos, other.live_end)
-        if other.live[i] < NUM_KINDS and other.live[i] != mine
-    )
-    other.conc[p][mine] -= 1
-    other.conc[p][other.live[j]] += 1
-    other.live[j] = mine
+    other = swap_hidden(g, p)
     assert other.conc != g.conc and other.live != g.live
     view2 = other.view(seat)
     assert view2 == view

@@ -447,6 +447,24 @@ def _claim_for_plan(
     return _claim(view, legal, hand, len(melds), valuable, no_chow)
 
 
+def claim_meld(
+    code: str, hand: Sequence[int], t: int
+) -> tuple[list[int], tuple[str, int, bool]] | None:
+    """What claiming discard ``t`` with ``code`` (a pung, kong or chow) takes from the hand
+    and the melded group it makes; None for any other code or one the hand cannot make."""
+    verb = code.split()[0]
+    if verb == "pung" and hand[t] >= 2:
+        return [t, t], ("pung", t, False)
+    if verb == "kong" and hand[t] >= 3:
+        return [t, t, t], ("kong", t, False)
+    if verb == "chow":
+        cards = [INDEX[x] for x in code.split()[1:]]
+        used = [x for x in cards if x != t]
+        if all(hand[x] >= 1 for x in used):
+            return used, ("chow", min(cards), False)
+    return None
+
+
 def _claim_for_target(
     view: Mapping[str, Any],
     legal: Sequence[str],
@@ -462,19 +480,10 @@ def _claim_for_target(
     unseen = _unseen(view, view["seat"], hand)
     best_code, best_short = "pass", target.short
     for code in legal:
-        verb = code.split()[0]
-        if verb == "pung" and hand[t] >= 2:
-            used, meld = [t, t], ("pung", t, False)
-        elif verb == "kong" and hand[t] >= 3:
-            used, meld = [t, t, t], ("kong", t, False)
-        elif verb == "chow":
-            cards = [INDEX[x] for x in code.split()[1:]]
-            used = [x for x in cards if x != t]
-            if any(hand[x] < 1 for x in used):
-                continue
-            meld = ("chow", min(cards), False)
-        else:
+        claimed = claim_meld(code, hand, t)
+        if claimed is None:
             continue
+        used, meld = claimed
         for x in used:
             hand[x] -= 1
         short = _short_for(target, hand, [*melds, meld], own, rnd, unseen)

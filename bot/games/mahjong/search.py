@@ -469,6 +469,22 @@ def _options(
     return (opts, default) if len(opts) > 1 else None
 
 
+def _overrule(
+    results: Sequence[Sequence[float]], means: Sequence[float], default: int, margin: float
+) -> int:
+    """The candidate to play: the best by its mean outcome if it beats the ``default``
+    one by ``margin`` standard errors of their paired differences (the same samples and
+    random numbers), else the default."""
+    best = max(range(len(means)), key=lambda i: (means[i], i == default))
+    if best == default:
+        return default
+    diffs = [a - b for a, b in zip(results[best], results[default], strict=True)]
+    mu = sum(diffs) / len(diffs)
+    var = sum((x - mu) ** 2 for x in diffs) / max(1, len(diffs) - 1)
+    se = math.sqrt(var / len(diffs))
+    return best if mu > margin * se and se > 0 else default
+
+
 @dataclass
 class Verdict:
     """The search's reading of a decision (for tests and benches)."""
@@ -513,16 +529,7 @@ def weigh(
             row.append(rollout(tb, key, o.stand, s, random.Random(base + i)))
         results.append(row)
     means = [sum(r) / len(r) for r in results]
-    d_i = opts.index(default)
-    best = max(range(len(opts)), key=lambda i: (means[i], i == d_i))
-    chosen = default
-    if best != d_i:
-        diffs = [a - b for a, b in zip(results[best], results[d_i], strict=True)]
-        mu = sum(diffs) / len(diffs)
-        var = sum((x - mu) ** 2 for x in diffs) / max(1, len(diffs) - 1)
-        se = math.sqrt(var / len(diffs))
-        if mu > margin * se and se > 0:
-            chosen = opts[best]
+    chosen = opts[_overrule(results, means, opts.index(default), margin)]
     return Verdict(opts, default, means, chosen)
 
 
@@ -540,17 +547,10 @@ def _claim_options(
     called = ai._called(view, seat)
     out = []
     for code in legal:
-        verb = code.split()[0]
-        if verb == "pung" and hand[t] >= 2:
-            used, meld = [t, t], ("pung", t, False)
-        elif verb == "chow":
-            cards = [INDEX[x] for x in code.split()[1:]]
-            used = [x for x in cards if x != t]
-            if any(hand[x] < 1 for x in used):
-                continue
-            meld = ("chow", min(cards), False)
-        else:
+        claimed = None if code.startswith("kong") else ai.claim_meld(code, hand, t)
+        if claimed is None:
             continue
+        used, meld = claimed
         c = list(hand)
         for x in used:
             c[x] -= 1
@@ -617,17 +617,7 @@ def weigh_claim(
             ]
         )
     means = [sum(r) / len(r) for r in results]
-    d_i = codes.index(code)
-    best = max(range(len(codes)), key=lambda i: (means[i], i == d_i))
-    chosen = code
-    if best != d_i:
-        diffs = [a - b for a, b in zip(results[best], results[d_i], strict=True)]
-        mu = sum(diffs) / len(diffs)
-        var = sum((x - mu) ** 2 for x in diffs) / max(1, len(diffs) - 1)
-        se = math.sqrt(var / len(diffs))
-        if mu > margin * se and se > 0:
-            chosen = codes[best]
-    return codes, means, chosen
+    return codes, means, codes[_overrule(results, means, codes.index(code), margin)]
 
 
 def _code(chosen: Option, view: Mapping[str, Any]) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 from bot.games.mahjong import new_game
 from bot.games.mahjong.rules import MahjongState
 from bot.games.mahjong.scoring import PlayerHand
-from bot.games.mahjong.tiles import CODES, FULL_SET, counts_of, tiles
+from bot.games.mahjong.tiles import CODES, FULL_SET, NUM_KINDS, counts_of, tiles
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dov"]
 FIXED = {"random_seats": False}  # player i starts in wind i (0 = East = round player)
@@ -120,3 +121,19 @@ def random_playout(
         state.apply(seat, rng.choice(legal))
         if check:
             check(state)
+
+
+def swap_hidden(state: MahjongState, p: int) -> MahjongState:
+    """A copy of ``state`` with one card of seat ``p``'s concealed hand swapped for a
+    different card of the live wall: the same game for every seat that sees neither."""
+    other = copy.deepcopy(state)
+    mine = next(t for t in range(NUM_KINDS) if other.conc[p][t])
+    j = next(
+        i
+        for i in range(other.live_pos, other.live_end)
+        if other.live[i] < NUM_KINDS and other.live[i] != mine
+    )
+    other.conc[p][mine] -= 1
+    other.conc[p][other.live[j]] += 1
+    other.live[j] = mine
+    return other

@@ -4,7 +4,6 @@ from its view alone, easy plays like a beginner."""
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
@@ -25,6 +24,7 @@ from bot.games.mahjong.ai import (
 )
 from bot.games.mahjong.plan import targets
 from bot.games.mahjong.tiles import INDEX, NUM_KINDS, counts_of
+from tests.games.mahjong.mahjong_helpers import swap_hidden
 
 try:
     from .mahjong_helpers import PLAYERS, full_deck, game
@@ -160,17 +160,8 @@ def test_strong_reads_only_its_view(seed: int) -> None:
     hand = counts_of(INDEX[c] for c in view["hand"] if INDEX[c] < NUM_KINDS)
     assert _unseen(view, seat, hand) == _hidden_from(g, seat)
     code = strong(view, g.legal_actions(seat), random.Random(1))
-    other = copy.deepcopy(g)
     p = (seat + 1) % 4
-    mine = next(t for t in range(NUM_KINDS) if other.conc[p][t])
-    j = next(
-        i
-        for i in range(other.live_pos, other.live_end)
-        if other.live[i] < NUM_KINDS and other.live[i] != mine
-    )
-    other.conc[p][mine] -= 1
-    other.conc[p][other.live[j]] += 1
-    other.live[j] = mine
+    other = swap_hidden(g, p)
     assert other.view(seat) == view
     assert strong(other.view(seat), other.legal_actions(seat), random.Random(1)) == code
 
