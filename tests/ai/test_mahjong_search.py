@@ -12,24 +12,9 @@ from bot.games.mahjong import new_game, search
 from bot.games.mahjong.ai import _counts, _unseen, choose, strong
 from bot.games.mahjong.rules import MahjongState
 from bot.games.mahjong.tiles import NUM_KINDS
-from tests.games.mahjong.mahjong_helpers import swap_hidden
+from tests.games.mahjong.mahjong_helpers import hidden_from, swap_hidden
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dov"]
-
-
-def _hidden_from(g: MahjongState, seat: int) -> Counter[int]:
-    """The cards the seat cannot see in the true state (opponents' concealed hands that are
-    not shown, the live wall, the kong box)."""
-    standing = g.view(seat)["standing"] or [None] * 4
-    out: Counter[int] = Counter()
-    for p in range(4):
-        if p != seat and not standing[p]:
-            for t in range(NUM_KINDS):
-                out[t] += g.conc[p][t]
-    for t in g.live[g.live_pos : g.live_end] + g.box[g.box_pos :]:
-        if t < NUM_KINDS:
-            out[t] += 1
-    return out
 
 
 def _searched(seed: int) -> MahjongState:
@@ -56,7 +41,7 @@ def test_samples_deal_only_the_cards_hidden_from_the_seat(seed: int) -> None:
     g = _searched(seed)
     seat = g.to_act[0]
     view = g.view(seat)
-    hidden = _hidden_from(g, seat)
+    hidden = Counter(dict(enumerate(hidden_from(g, seat))))
     assert Counter(search.hidden_pool(view, seat)) == hidden
     unseen = _unseen(view, seat, _counts(view["hand"]))
     for s in search.samples(view, seat, 30):

@@ -137,3 +137,18 @@ def swap_hidden(state: MahjongState, p: int) -> MahjongState:
     other.conc[p][other.live[j]] += 1
     other.live[j] = mine
     return other
+
+
+def hidden_from(state: MahjongState, seat: int) -> list[int]:
+    """Copies of each card ``seat`` cannot see in the true state: the concealed hands of
+    the opponents not standing (a standing hand is shown), the live wall, the kong box."""
+    standing = state.view(seat)["standing"] or [None] * 4
+    out = [0] * NUM_KINDS
+    for p in range(4):
+        if p != seat and not standing[p]:
+            for t in range(NUM_KINDS):
+                out[t] += state.conc[p][t]
+    for t in state.live[state.live_pos : state.live_end] + state.box[state.box_pos :]:
+        if t < NUM_KINDS:
+            out[t] += 1
+    return out

@@ -24,7 +24,7 @@ from bot.games.mahjong.ai import (
 )
 from bot.games.mahjong.plan import targets
 from bot.games.mahjong.tiles import INDEX, NUM_KINDS, counts_of
-from tests.games.mahjong.mahjong_helpers import swap_hidden
+from tests.games.mahjong.mahjong_helpers import hidden_from, swap_hidden
 
 try:
     from .mahjong_helpers import PLAYERS, full_deck, game
@@ -134,19 +134,6 @@ def _midgame(seed: int, decisions: int) -> object:
     return g
 
 
-def _hidden_from(g, seat: int) -> list[int]:  # type: ignore[no-untyped-def]
-    """Copies of each card the seat cannot see in the true state."""
-    out = [0] * NUM_KINDS
-    for p in range(4):
-        if p != seat and not (g.view(seat)["standing"] or [None] * 4)[p]:
-            for t in range(NUM_KINDS):
-                out[t] += g.conc[p][t]
-    for t in g.live[g.live_pos : g.live_end] + g.box[g.box_pos :]:
-        if t < NUM_KINDS:
-            out[t] += 1
-    return out
-
-
 @pytest.mark.parametrize("seed", [5, 8, 13])
 def test_strong_reads_only_its_view(seed: int) -> None:
     """The cards strong counts as unseen (its live-card counts) are exactly the ones its
@@ -158,7 +145,7 @@ def test_strong_reads_only_its_view(seed: int) -> None:
     seat = g.to_act[0]
     view = g.view(seat)
     hand = counts_of(INDEX[c] for c in view["hand"] if INDEX[c] < NUM_KINDS)
-    assert _unseen(view, seat, hand) == _hidden_from(g, seat)
+    assert _unseen(view, seat, hand) == hidden_from(g, seat)
     code = strong(view, g.legal_actions(seat), random.Random(1))
     p = (seat + 1) % 4
     other = swap_hidden(g, p)
