@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -102,6 +102,13 @@ class Table:
     step_cache: dict[tuple[tuple[int, ...], int, frozenset[int]], tuple[tuple[int, ...], int]] = (
         field(default_factory=dict)
     )
+
+
+#: How a simulated hand ends: ``(who, points)``. ``who`` -1: drawn (``points`` 0); 0: the
+#: seat won, ``points`` its hand's total; ``j + 1``: the ``j``-th opponent in turn order
+#: won, ``points`` the seat's losing hand's total.
+End = tuple[int, float]
+DRAWN: End = (-1, 0.0)
 
 
 @dataclass(frozen=True)
@@ -304,11 +311,10 @@ def rollout(
     sample: Sample,
     rng: random.Random,
     start: int = 0,
-) -> float:
+) -> End:
     """The rest of the hand from the seat's 13 cards ``key`` (standing on ``stand``, if
     not None), the next draw being the ``start``-th opponent's in turn order after the
-    seat (its own: the number of opponents); the seat's points against the others' mean."""
-    pay = PAYMENT
+    seat (its own: the number of opponents); how it ends (:data:`End`)."""
     opps = tb.opps
     n_opp = len(opps)
     # per opponent: 0 not ready, 1 standing, 2 silent; its waits; its value; its hand
@@ -321,23 +327,20 @@ def rollout(
     draws = min(tb.draws, len(wall))
     my_waits = _waits(tb, key)
     pos = 0
-    rp = tb.round_player
     calls: set[int] = {o.standing for o in opps if o.standing is not None}
     if stand is not None:
         calls.add(stand)
 
-    def opp_wins(j: int) -> float:
-        w_pay = pay * (2 if opps[j].seat == rp else 1)
-        return _loss_value(tb, key) - w_pay - (opps[j].value + w_pay) / 3.0 - 2.0 * OTHER_LOSS / 3.0
+    def opp_wins(j: int) -> End:
+        return (j + 1, _loss_value(tb, key))
 
-    def my_win(tile: int, self_drawn: bool) -> float:
-        w_pay = pay * (2 if tb.seat == rp else 1)
-        return _win_value(tb, key, tile, self_drawn, stand is not None) + 4 * w_pay - OTHER_LOSS
+    def my_win(tile: int, self_drawn: bool) -> End:
+        return (0, _win_value(tb, key, tile, self_drawn, stand is not None))
 
     turn = start
     while True:
         if pos >= draws:
-            return 0.0
+            return DRAWN
         x = wall[pos]
         pos += 1
         if turn < n_opp:
@@ -400,6 +403,135 @@ def rollout(
                 if kind[j] and y in waits[j]:
                     return opp_wins(j)
         turn = turn + 1 if turn < n_opp else 0
+
+
+# ----- what an end is worth -------------------------------------------------------------
+
+
+def _payment(tb: Table, winner: int) -> int:
+    return PAYMENT * (2 if winner == tb.round_player else 1)
+
+
+def points(tb: Table, end: End) -> float:
+    """The seat's points from the hand against the others' mean (an opponent that loses
+    scores ``OTHER_LOSS``; one that wins, its shown hand or ``OTHER_WIN``)."""
+    who, amount = end
+    if who < 0:
+        return 0.0
+    if who == 0:
+        return amount + 4 * _payment(tb, tb.seat) - OTHER_LOSS
+    opp = tb.opps[who - 1]
+    w_pay = _payment(tb, opp.seat)
+    return amount - w_pay - (opp.value + w_pay) / 3.0 - 2.0 * OTHER_LOSS / 3.0
+
+
+def _deltas(tb: Table, end: End) -> list[float]:
+    """Each player's points from the hand: the seat first, then the opponents in turn order."""
+    who, amount = end
+    n = len(tb.opps)
+    if who < 0:
+        return [0.0] * (n + 1)
+    winner = tb.seat if who == 0 else tb.opps[who - 1].seat
+    w_pay = _payment(tb, winner)
+    out = [float(OTHER_LOSS - w_pay)] * (n + 1)
+    if who == 0:
+        out[0] = amount + 3 * w_pay
+    else:
+        out[0] = amount - w_pay
+        out[who] = tb.opps[who - 1].value + 3 * w_pay
+    return out
+
+
+#: The spread of one player's points over a hand (standard deviation; 109 measured over 40
+#: matches of strong and normal, seed 9) and the hands a rotation of the round player
+#: lasts (1.46: the round player wins again, or the hand is drawn).
+HAND_SPREAD = 110.0
+HANDS_PER_ROTATION = 1.46
+#: Standard normal points and weights for the integral over the seat's own luck to come.
+_GRID = [i / 4.0 for i in range(-24, 25)]
+_WEIGHTS = [math.exp(-z * z / 2.0) for z in _GRID]
+_NORM = sum(_WEIGHTS)
+
+
+def _phi(x: float) -> float:
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def first_chance(totals: Sequence[float], hands_left: float) -> float:
+    """The chance that player 0 ends the match with the highest total (a tie shared), each
+    player's points in ``hands_left`` more hands spread normally (``HAND_SPREAD`` a hand)."""
+    me, others = totals[0], totals[1:]
+    if hands_left <= 0:
+        best = max(others)
+        if me != best:
+            return 1.0 if me > best else 0.0
+        return 1.0 / (1 + sum(1 for t in others if t == best))
+    scale = HAND_SPREAD * math.sqrt(hands_left)
+    gaps = [(me - t) / scale for t in others]
+    acc = 0.0
+    for z, w in zip(_GRID, _WEIGHTS, strict=True):
+        p = w
+        for g in gaps:
+            p *= _phi(g + z)
+        acc += p
+    return acc / _NORM
+
+
+@dataclass(frozen=True)
+class Match:
+    """Where the match stands (public, from the view): the totals before this hand (the
+    seat first, then the opponents in turn order), the rotations of the round player still
+    to come and the hands the match may still last (``max_hands``; None: no limit)."""
+
+    totals: tuple[float, ...]
+    rotations_left: int
+    hands_cap: int | None
+
+
+def match_of(view: Mapping[str, Any], tb: Table) -> Match:
+    history = view.get("history") or []
+    totals = history[-1]["totals"] if history else [0] * 4
+    order = [tb.seat] + [o.seat for o in tb.opps]
+    cap = (view.get("options") or {}).get("max_hands") or 0
+    return Match(
+        totals=tuple(float(totals[p]) for p in order),
+        rotations_left=int(view.get("rounds", 4)) - int(view.get("rounds_played", 0)),
+        hands_cap=cap - int(view.get("deal") or 0) if cap else None,
+    )
+
+
+def match_chance(tb: Table, match: Match, end: End) -> float:
+    """The seat's chance of winning the match (the highest total) after the hand ends so."""
+    who = end[0]
+    totals = [t + d for t, d in zip(match.totals, _deltas(tb, end), strict=True)]
+    rotations = match.rotations_left
+    if who >= 0:
+        winner = tb.seat if who == 0 else tb.opps[who - 1].seat
+        if winner != tb.round_player:
+            rotations -= 1
+    hands = HANDS_PER_ROTATION * max(0, rotations)
+    if match.hands_cap is not None:
+        hands = min(hands, float(max(0, match.hands_cap)))
+    return first_chance(totals, hands)
+
+
+def _scorer(view: Mapping[str, Any], tb: Table, objective: str) -> Callable[[End], float]:
+    """What an end is worth to the seat: ``points`` (the hand's points against the others'
+    mean) or ``match`` (the chance of winning the match)."""
+    if objective == "points":
+        return lambda end: points(tb, end)
+    if objective != "match":
+        raise ValueError(f"unknown objective {objective!r}")
+    match = match_of(view, tb)
+    cache: dict[End, float] = {}
+
+    def score(end: End) -> float:
+        got = cache.get(end)
+        if got is None:
+            got = cache[end] = match_chance(tb, match, end)
+        return got
+
+    return score
 
 
 # ----- the decision ------------------------------------------------------------------------
@@ -502,10 +634,12 @@ def weigh(
     n: int = SAMPLES,
     margin: float = MARGIN,
     calls: bool = True,
+    objective: str = "points",
 ) -> Verdict | None:
     """Weigh the close candidates of the seat's discard decision by simulated futures;
     None when there is nothing to weigh. ``calls`` False: only candidates that call as
-    strong does (a standing hand or silence) are weighed."""
+    strong does (a standing hand or silence) are weighed. ``objective``: what an outcome
+    is worth (``points`` or ``match``, see :func:`_scorer`)."""
     seat = view["seat"]
     hand = ai._counts(view["hand"])
     got = _options(view, seat, hand, legal, code)
@@ -517,6 +651,7 @@ def weigh(
         if len(opts) < 2:
             return None
     tb = _table(view, seat, hand)
+    score = _scorer(view, tb, objective)
     sams = samples(view, seat, n)
     base = _rng(view, seat, "r").getrandbits(32)
     results: list[list[float]] = []
@@ -526,7 +661,7 @@ def weigh(
         key = tuple(c)
         row = []
         for i, s in enumerate(sams):
-            row.append(rollout(tb, key, o.stand, s, random.Random(base + i)))
+            row.append(score(rollout(tb, key, o.stand, s, random.Random(base + i))))
         results.append(row)
     means = [sum(r) / len(r) for r in results]
     chosen = opts[_overrule(results, means, opts.index(default), margin)]
@@ -570,6 +705,7 @@ def weigh_claim(
     code: str,
     n: int = SAMPLES,
     margin: float = MARGIN,
+    objective: str = "points",
 ) -> tuple[list[str], list[float], str] | None:
     """Weigh passing against each pung or chow that leaves the hand one card from ready
     or closer (with the speed discard after it): ``(codes, means, chosen)``; None when
@@ -585,6 +721,7 @@ def weigh_claim(
         # a hand two or more cards away: strong's claim rule stands
         return None
     tb = _table(view, seat, hand)
+    score = _scorer(view, tb, objective)
     sams = samples(view, seat, n)
     base = _rng(view, seat, "r").getrandbits(32)
     order = _order(view, seat)
@@ -612,7 +749,7 @@ def weigh_claim(
         stand = _want_stand(sub, w, sub.draws) if w else None
         results.append(
             [
-                rollout(sub, key, stand, smp, random.Random(base + i), start)
+                score(rollout(sub, key, stand, smp, random.Random(base + i), start))
                 for i, smp in enumerate(sams)
             ]
         )
@@ -632,17 +769,18 @@ def choose(
     rng: random.Random,
     calls: bool = True,
     claims: bool = False,
+    objective: str = "points",
 ) -> str:
     """Strong's action, with its close discard decisions (ready or one card from ready:
     which card, a standing hand or silence) weighed by the search; ``claims``: its claims
     near ready too (pass or claim)."""
     code = ai.play(view, legal, rng, ai.STRONG)
     if claims and view.get("phase") == "claim" and len(legal) > 1 and code != "mahjong":
-        got = weigh_claim(view, legal, code)
+        got = weigh_claim(view, legal, code, objective=objective)
         return got[2] if got is not None else code
     if view.get("phase") != "discard" or view.get("turn") != view.get("seat"):
         return code
-    verdict = weigh(view, legal, code, calls=calls)
+    verdict = weigh(view, legal, code, calls=calls, objective=objective)
     if verdict is None or verdict.chosen == verdict.default:
         return code
     out = _code(verdict.chosen, view)
