@@ -2,7 +2,7 @@
 
 Each is a level function for ``python -m bench.mahjong_paired OUT DEALS SEED FIRST
 bench.mahjong_stop41:NAME``; figures in ``docs/ai/mahjong.md`` (stop 41). The search is
-``bot/games/mahjong/search.py``; every variant reads only the seat's view.
+``bench/mahjong_search.py``; every variant reads only the seat's view.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.games.mahjong import ai, search
+from bench import mahjong_search as search
+from bot.games.mahjong import ai
 
 
 def search_full(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:

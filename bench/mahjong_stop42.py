@@ -2,7 +2,7 @@
 
 Level functions for ``python -m bench.mahjong_paired OUT DEALS SEED FIRST
 bench.mahjong_stop42:NAME``; figures in ``docs/ai/mahjong.md`` (stop 42). The search is
-``bot/games/mahjong/search.py``; every variant reads only the seat's view.
+``bench/mahjong_search.py``; every variant reads only the seat's view.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.games.mahjong import search
+from bench import mahjong_search as search
 
 
 def search_match(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:

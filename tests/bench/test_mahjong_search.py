@@ -1,5 +1,6 @@
-"""Mah-Jongg's determinized search (``bot/games/mahjong/search.py``): its samples deal only
-the cards hidden from the seat, it reads only the seat's view, and its choice is legal."""
+"""Mah-Jongg's determinized search (``bench/mahjong_search.py``; bench only, no level uses
+it): its samples deal only the cards hidden from the seat, it reads only the seat's view,
+and its choice is legal."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from collections import Counter
 
 import pytest
 
-from bot.games.mahjong import new_game, search
+from bench import mahjong_search as search
+from bot.games.mahjong import new_game
 from bot.games.mahjong.ai import _counts, _unseen, choose, strong
 from bot.games.mahjong.rules import MahjongState
 from bot.games.mahjong.tiles import NUM_KINDS

@@ -4,7 +4,9 @@ Strong plays for speed (``ai.STRONG``); this module weighs, where it matters, th
 that leave its hand ready or one card from ready, and calling a standing hand or staying
 silent, by simulated futures of the hand. No level uses it: measured against normal at
 stop 41 (``bench/mahjong_stop41.py``, ``docs/ai/mahjong.md``), it wins a few points a
-match but no matches. It reads only the seat's view:
+match but no matches, nor did judging its outcomes by the chance of winning the match
+(stop 42, ``bench/mahjong_stop42.py``); so it lives in the bench (built in
+``bot/games/mahjong/`` at stop 41, moved here at stop 42). It reads only the seat's view:
 
 - **Determinize.** The cards hidden from the seat (``ai._unseen``: 4 − hand, melds, rivers,
   shown standing hands) are shuffled and dealt to the opponents' concealed hands (their
@@ -23,7 +25,11 @@ match but no matches. It reads only the seat's view:
   a win its hand total (the scoring module's, standing hand and self-drawn included) plus
   the payments; a loss the seat's losing hand total (scoring module) minus the payment and
   the winner's gain (a standing opponent's shown hand is scored; any other hand is
-  worth ``OTHER_WIN``); a drawn hand nothing.
+  worth ``OTHER_WIN``); a drawn hand nothing (``points``). Or (``objective="match"``) the
+  seat's chance of ending the match with the highest total: the totals so far (the view's
+  ``history``) plus each player's points from the hand, then each player's points in the
+  hands still to come spread normally (:func:`first_chance`); a hand that ends the match
+  (the last rotation, won by a seat that is not the round player) leaves no spread.
 - **Decide.** Every candidate plays the same samples and the same random numbers; strong's
   own choice stands unless another candidate beats it by ``MARGIN`` standard errors of the
   paired difference.
