@@ -76,6 +76,23 @@ def strong_e4(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random)
         strong.ENDGAME = saved
 
 
+def strong_belief(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """``strong`` whose determinizations are drawn by the soft reading of the opponent's
+    hand (stop 42; ``beta`` from ``MUSHI_BETA``, default 0.3; ``MUSHI_ENDGAME`` the hand
+    size from which it searches, default strong's)."""
+    import os
+
+    from bot.games.mushi import strong
+
+    beta = float(os.environ.get("MUSHI_BETA", "0.3"))
+    saved = strong.ENDGAME
+    strong.ENDGAME = int(os.environ.get("MUSHI_ENDGAME", str(saved)))
+    try:
+        return strong.choose_strong(view, legal, rng, beta=beta)
+    finally:
+        strong.ENDGAME = saved
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "--compare":
         paired.compare(sys.argv[2], sys.argv[3])

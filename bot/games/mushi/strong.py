@@ -19,7 +19,9 @@ between plays that all win or all lose).
 
 from __future__ import annotations
 
+import itertools
 import logging
+import math
 import random
 import time
 from collections.abc import Mapping, Sequence
@@ -27,6 +29,7 @@ from typing import Any
 
 from bot.engine.search import Budget, determinized_choice
 from bot.games.mushi.ai import choose, opponent_reading
+from bot.games.mushi.belief import log_likelihood, opponent_turns
 from bot.games.mushi.rules import (
     COMBINATIONS,
     DECK,
@@ -55,6 +58,12 @@ MATCH_POINTS = 1000.0
 #: may lay a card and hold a capture back. 0: every sample blind — 0.8 measured no better
 #: against normal (400 paired deals of seed 7: −1.6 %, −3.9 – +0.7; docs/ai/mushi.md).
 TRUST = 0.0
+#: The opponent model's inverse temperature for the soft reading of its hand
+#: (:mod:`bot.games.mushi.belief`): the determinizations are drawn from :data:`CANDIDATES`
+#: blind deals, each kept with a chance in proportion to the likelihood of the opponent's
+#: plays of this hand if it held that hand. 0: off (every sample blind).
+BETA = 0.0
+CANDIDATES = 256
 
 _POINTS = {c: card_points(c) for c in DECK}
 _COMBOS = [(c.cards, c.value) for c in COMBINATIONS]
@@ -315,6 +324,23 @@ def sample_world(view: View, rng: random.Random, trust: float | None = None) -> 
     )
 
 
+def weighted_worlds(
+    view: View, rng: random.Random, beta: float, n: int = CANDIDATES
+) -> tuple[list[World], list[float]]:
+    """``n`` blind determinizations (:func:`sample_world`) and their weights: the
+    likelihood of the opponent's plays of this hand if it held each one's hand (an
+    opponent choosing by a softmax of ``beta`` times ``normal``'s values; the weights sum
+    to 1). From the view alone."""
+    opp = 1 - view["seat"]
+    turns = opponent_turns(view, unseen_cards(view), beta)
+    worlds = [sample_world(view, rng, 0.0) for _ in range(n)]
+    logs = [log_likelihood(w.hands[opp], turns) for w in worlds]
+    top = max(logs)
+    weights = [math.exp(x - top) for x in logs]
+    total = sum(weights)
+    return worlds, [w / total for w in weights]
+
+
 def _lacked(code: str, months: frozenset[int], no_wild: bool) -> bool:
     return no_wild if code == WILD else MONTH[code] in months
 
@@ -386,9 +412,11 @@ def choose_strong(
     rng: random.Random,
     budget: Budget | None = None,
     trust: float | None = None,
+    beta: float | None = None,
 ) -> str:
     """The strong AI's action (one of ``legal``), searching over the view only (``trust``:
-    :func:`sample_world`'s)."""
+    :func:`sample_world`'s; ``beta`` > 0 (default :data:`BETA`): the determinizations are
+    drawn by the soft reading of the opponent's hand, :func:`weighted_worlds`)."""
     prior = choose(view, legal, random.Random(rng.random()))
     if not searchable(view, legal):
         return prior
@@ -399,11 +427,17 @@ def choose_strong(
         world.play(*_parse(code))
         return solve(world, me, value, -float("inf"), float("inf"))
 
+    beta = BETA if beta is None else beta
+    sample = lambda v, r: sample_world(v, r, trust)  # noqa: E731
+    if beta > 0:
+        worlds, weights = weighted_worlds(view, rng, beta)
+        cum = list(itertools.accumulate(weights))
+        sample = lambda v, r: r.choices(worlds, cum_weights=cum)[0]  # noqa: E731
     return determinized_choice(
         view,
         legal,
         rng,
-        sample=lambda v, r: sample_world(v, r, trust),
+        sample=sample,
         playout=playout,
         copy=World.copy,
         budget=budget or BUDGET,
@@ -414,7 +448,9 @@ def choose_strong(
 
 
 __all__ = [
+    "BETA",
     "BUDGET",
+    "CANDIDATES",
     "ENDGAME",
     "TRUST",
     "World",
@@ -422,4 +458,5 @@ __all__ = [
     "sample_world",
     "solve",
     "unseen_cards",
+    "weighted_worlds",
 ]
