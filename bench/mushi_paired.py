@@ -93,6 +93,19 @@ def strong_belief(view: Mapping[str, Any], legal: Sequence[str], rng: random.Ran
         strong.ENDGAME = saved
 
 
+def strong_mid(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """``strong`` with normal's choice weighing the opponent's hand by the soft reading
+    before the endgame (stop 42; ``MUSHI_MID_BETA``, default 1.0), and the endgame's samples
+    by it too (``MUSHI_BETA``, default 1.0; 0: blind, today's)."""
+    import os
+
+    from bot.games.mushi.strong import choose_strong
+
+    beta = float(os.environ.get("MUSHI_BETA", "1.0"))
+    mid = float(os.environ.get("MUSHI_MID_BETA", "1.0"))
+    return choose_strong(view, legal, rng, beta=beta, mid_beta=mid)
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "--compare":
         paired.compare(sys.argv[2], sys.argv[3])

@@ -8,7 +8,13 @@ from typing import Any
 
 from bot.engine.search import Budget
 from bot.games.mushi import DECK, choose, new_game
-from bot.games.mushi.belief import _past_views, log_likelihood, opponent_turns
+from bot.games.mushi.belief import (
+    Posterior,
+    _past_views,
+    hand_posterior,
+    log_likelihood,
+    opponent_turns,
+)
 from bot.games.mushi.rules import MushiState
 from bot.games.mushi.strong import (
     choose_strong,
@@ -161,3 +167,40 @@ def test_a_card_laid_on_its_month_is_unlikely_in_the_hand() -> None:
     with_pine = log_likelihood(["1r", "10p1"], turns)  # 1r would have taken the Crane
     without = log_likelihood(["8p1", "10p1"], turns)
     assert with_pine < without - 2.0
+
+
+def test_before_the_endgame_a_hidden_swap_changes_neither_the_belief_nor_the_choice() -> None:
+    compared = changed = 0
+    for state, seat, _ in _positions(range(2)):
+        view, legal = state.view(seat), state.legal_actions(seat)
+        opp = 1 - seat
+        if view["phase"] != "play" or len(legal) < 2 or searchable(view, legal):
+            continue
+        if not state.hands[opp] or not state.stock or not view["plays"]:
+            continue
+        twin = state.clone()
+        assert isinstance(twin, MushiState)
+        twin.hands[opp][0], twin.stock[0] = twin.stock[0], twin.hands[opp][0]
+        assert twin.view(seat) == view
+        unseen = unseen_cards(view)
+        a = hand_posterior(view, unseen, random.Random(4), 1.0, 64)
+        b = hand_posterior(
+            twin.view(seat), unseen_cards(twin.view(seat)), random.Random(4), 1.0, 64
+        )
+        assert (a.hands, a.weights) == (b.hands, b.weights)
+        assert all(h <= set(unseen) and len(h) == len(state.hands[opp]) for h in a.hands)
+        mine = choose_strong(view, legal, random.Random(5), FIXED, beta=1.0, mid_beta=1.0)
+        assert mine == choose_strong(
+            twin.view(seat), legal, random.Random(5), FIXED, beta=1.0, mid_beta=1.0
+        )
+        changed += mine != choose(view, legal, random.Random(5))
+        compared += 1
+    assert compared > 20
+    assert changed > 0  # the belief does move normal's choice
+
+
+def test_the_posterior_is_the_weighted_share_of_hands_holding_a_card() -> None:
+    post = Posterior([frozenset({"1b", "2a"}), frozenset({"3b"})], [0.25, 0.75])
+    assert post(frozenset({"1b"})) == 0.25
+    assert post(frozenset({"1b", "3b"})) == 1.0
+    assert post(frozenset({"12p1"})) == 0.0

@@ -18,6 +18,7 @@ cards), so a candidate's weight costs one sum per past turn. Reads only the view
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -110,4 +111,41 @@ def log_likelihood(hand: Sequence[str], turns: Sequence[Turn]) -> float:
     return total
 
 
-__all__ = ["Turn", "log_likelihood", "opponent_turns"]
+class Posterior:
+    """Weighted candidate hands of the opponent; called with some cards, the chance that
+    its hand holds any of them (a ``hold`` for :func:`bot.games.mushi.ai.choose`)."""
+
+    def __init__(self, hands: Sequence[frozenset[str]], weights: Sequence[float]) -> None:
+        self.hands = list(hands)
+        self.weights = list(weights)
+        self._cache: dict[frozenset[str], float] = {}
+
+    def __call__(self, cards: frozenset[str]) -> float:
+        p = self._cache.get(cards)
+        if p is None:
+            p = sum(w for h, w in zip(self.hands, self.weights, strict=True) if h & cards)
+            self._cache[cards] = p
+        return p
+
+
+def hand_posterior(
+    view: View, unseen: Sequence[str], rng: random.Random, beta: float, n: int
+) -> Posterior:
+    """``n`` opponent hands dealt blind from ``unseen`` (the cards the seat has not seen),
+    weighed by the likelihood of the opponent's plays of this hand (:func:`log_likelihood`)."""
+    opp = 1 - view["seat"]
+    size = view["hand_counts"][opp]
+    turns = opponent_turns(view, unseen, beta)
+    pool = list(unseen)
+    hands = []
+    for _ in range(n):
+        rng.shuffle(pool)
+        hands.append(frozenset(pool[:size]))
+    logs = [log_likelihood(list(h), turns) for h in hands]
+    top = max(logs)
+    weights = [math.exp(x - top) for x in logs]
+    total = sum(weights)
+    return Posterior(hands, [w / total for w in weights])
+
+
+__all__ = ["Posterior", "Turn", "hand_posterior", "log_likelihood", "opponent_turns"]

@@ -29,7 +29,7 @@ from typing import Any
 
 from bot.engine.search import Budget, determinized_choice
 from bot.games.mushi.ai import choose, opponent_reading
-from bot.games.mushi.belief import log_likelihood, opponent_turns
+from bot.games.mushi.belief import hand_posterior, log_likelihood, opponent_turns
 from bot.games.mushi.rules import (
     COMBINATIONS,
     DECK,
@@ -64,6 +64,11 @@ TRUST = 0.0
 #: plays of this hand if it held that hand. 0: off (every sample blind).
 BETA = 0.0
 CANDIDATES = 256
+#: The same reading before the endgame: ``normal``'s choice with the chance that the
+#: opponent holds a card taken from :data:`MID_CANDIDATES` weighted hands, not from a
+#: blind draw. 0: off.
+MID_BETA = 0.0
+MID_CANDIDATES = 512
 
 _POINTS = {c: card_points(c) for c in DECK}
 _COMBOS = [(c.cards, c.value) for c in COMBINATIONS]
@@ -341,6 +346,11 @@ def weighted_worlds(
     return worlds, [w / total for w in weights]
 
 
+def _opponent_played(view: View) -> bool:
+    opp = 1 - view["seat"]
+    return any(m["kind"] == "play" and m["seat"] == opp for m in view.get("plays") or [])
+
+
 def _lacked(code: str, months: frozenset[int], no_wild: bool) -> bool:
     return no_wild if code == WILD else MONTH[code] in months
 
@@ -413,11 +423,18 @@ def choose_strong(
     budget: Budget | None = None,
     trust: float | None = None,
     beta: float | None = None,
+    mid_beta: float | None = None,
 ) -> str:
     """The strong AI's action (one of ``legal``), searching over the view only (``trust``:
     :func:`sample_world`'s; ``beta`` > 0 (default :data:`BETA`): the determinizations are
-    drawn by the soft reading of the opponent's hand, :func:`weighted_worlds`)."""
-    prior = choose(view, legal, random.Random(rng.random()))
+    drawn by the soft reading of the opponent's hand, :func:`weighted_worlds`; ``mid_beta``
+    > 0 (default :data:`MID_BETA`): normal's choice weighs the opponent's hand by it)."""
+    mid_beta = MID_BETA if mid_beta is None else mid_beta
+    hold = None
+    if mid_beta > 0 and len(legal) > 1 and "cancel" not in legal and _opponent_played(view):
+        dice = random.Random(rng.random())
+        hold = hand_posterior(view, unseen_cards(view), dice, mid_beta, MID_CANDIDATES)
+    prior = choose(view, legal, random.Random(rng.random()), hold=hold)
     if not searchable(view, legal):
         return prior
     me = view["seat"]
@@ -452,6 +469,8 @@ __all__ = [
     "BUDGET",
     "CANDIDATES",
     "ENDGAME",
+    "MID_BETA",
+    "MID_CANDIDATES",
     "TRUST",
     "World",
     "choose_strong",
