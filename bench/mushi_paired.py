@@ -106,6 +106,20 @@ def strong_mid(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random
     return choose_strong(view, legal, rng, beta=beta, mid_beta=mid)
 
 
+def strong_mid_only(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """``strong`` with the soft reading before the endgame only (endgame samples blind)."""
+    from bot.games.mushi.strong import choose_strong
+
+    return choose_strong(view, legal, rng, beta=0.0, mid_beta=1.0)
+
+
+def strong_end_only(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """``strong`` with the endgame's samples drawn by the soft reading (beta 1) only."""
+    from bot.games.mushi.strong import choose_strong
+
+    return choose_strong(view, legal, rng, beta=1.0, mid_beta=0.0)
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "--compare":
         paired.compare(sys.argv[2], sys.argv[3])
