@@ -13,6 +13,7 @@ a 95 % CI over the disagreements.
 from __future__ import annotations
 
 import json
+import os
 import random
 import statistics
 import sys
@@ -54,7 +55,8 @@ def _oracle(state: MushiState, seat: int) -> Level:
 
 def _oracle_end(state: MushiState, seat: int) -> Level:
     """``strong`` whose endgame determinizations deal the opponent's true hand (only the
-    stock's order is sampled): the headroom of any belief in strong's exact endgame."""
+    stock's order is sampled): the headroom of any belief in strong's exact endgame
+    (``MUSHI_ENDGAME``: the hand size it searches from, default strong's)."""
     from bot.games.mushi import strong
 
     truth = list(state.hands[1 - seat])
@@ -68,11 +70,14 @@ def _oracle_end(state: MushiState, seat: int) -> Level:
         return world
 
     def level(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+        saved = strong.ENDGAME
+        strong.ENDGAME = int(os.environ.get("MUSHI_ENDGAME", str(saved)))
         strong.sample_world = lambda v, r, trust=None: sample(v, r)  # type: ignore[assignment]
         try:
             return strong.choose_strong(view, legal, rng)
         finally:
             strong.sample_world = blind
+            strong.ENDGAME = saved
 
     return level
 

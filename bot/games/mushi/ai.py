@@ -266,7 +266,7 @@ class _Position:
             targets = _wild_targets(by_month)
             if targets:
                 best = max(self.value((t,)) for t in targets)
-                p = self.hold(_WILD_SET) if self.hold else self.p_opp_holds(1, unseen)
+                p = self.hold(_WILD_SET) if self.hold is not None else self.p_opp_holds(1, unseen)
                 options.append((best, p))
         # E[max] of independent options, best first.
         options.sort(reverse=True)
