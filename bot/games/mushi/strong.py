@@ -62,7 +62,7 @@ TRUST = 0.0
 #: (:mod:`bot.games.mushi.belief`): the determinizations are drawn from :data:`CANDIDATES`
 #: blind deals, each kept with a chance in proportion to the likelihood of the opponent's
 #: plays of this hand if it held that hand. 0: off (every sample blind) — 1.0 measured
-#: nothing against normal (seed 7: −0.8 %, −4.0 – +2.4, on 250 paired deals; +0.12 hand
+#: nothing against normal (seed 7: −0.6 %, −3.1 – +1.9, on 400 paired deals; +0.12 hand
 #: points a changed decision, −0.51 – +0.74; docs/ai/mushi.md, stop 42).
 BETA = 0.0
 CANDIDATES = 256
