@@ -76,6 +76,50 @@ def strong_e4(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random)
         strong.ENDGAME = saved
 
 
+def strong_belief(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """``strong`` whose determinizations are drawn by the soft reading of the opponent's
+    hand (stop 42; ``beta`` from ``MUSHI_BETA``, default 0.3; ``MUSHI_ENDGAME`` the hand
+    size from which it searches, default strong's)."""
+    import os
+
+    from bot.games.mushi import strong
+
+    beta = float(os.environ.get("MUSHI_BETA", "0.3"))
+    saved = strong.ENDGAME
+    strong.ENDGAME = int(os.environ.get("MUSHI_ENDGAME", str(saved)))
+    try:
+        return strong.choose_strong(view, legal, rng, beta=beta)
+    finally:
+        strong.ENDGAME = saved
+
+
+def strong_mid(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """``strong`` with normal's choice weighing the opponent's hand by the soft reading
+    before the endgame (stop 42; ``MUSHI_MID_BETA``, default 1.0), and the endgame's samples
+    by it too (``MUSHI_BETA``, default 1.0; 0: blind, today's)."""
+    import os
+
+    from bot.games.mushi.strong import choose_strong
+
+    beta = float(os.environ.get("MUSHI_BETA", "1.0"))
+    mid = float(os.environ.get("MUSHI_MID_BETA", "1.0"))
+    return choose_strong(view, legal, rng, beta=beta, mid_beta=mid)
+
+
+def strong_mid_only(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """``strong`` with the soft reading before the endgame only (endgame samples blind)."""
+    from bot.games.mushi.strong import choose_strong
+
+    return choose_strong(view, legal, rng, beta=0.0, mid_beta=1.0)
+
+
+def strong_end_only(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """``strong`` with the endgame's samples drawn by the soft reading (beta 1) only."""
+    from bot.games.mushi.strong import choose_strong
+
+    return choose_strong(view, legal, rng, beta=1.0, mid_beta=0.0)
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "--compare":
         paired.compare(sys.argv[2], sys.argv[3])

@@ -11,7 +11,7 @@ turn if the opponent leaves it to us (so a capture nobody else can make can wait
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from bot.games.mushi.rules import (
@@ -39,6 +39,9 @@ WILD_LEFT = 1.0  # weight of the leftover the wild's holder receives (rule 8)
 #: Off: against greedy it changed 1.9 % of the decisions and won nothing beyond the noise
 #: (+0.3 %, −0.5 – +1.1, over 2,500 paired deals of seeds 1, 7 and 11; docs/ai/mushi.md).
 READ = False
+
+
+_WILD_SET = frozenset((WILD,))
 
 
 def _by_month(table: Sequence[str]) -> dict[int, list[str]]:
@@ -108,7 +111,12 @@ def opponent_reading(view: Mapping[str, Any]) -> tuple[frozenset[int], bool]:
 class _Position:
     """What the view tells: our pile, theirs, the table and the unseen cards."""
 
-    def __init__(self, view: Mapping[str, Any], read: bool = READ) -> None:
+    def __init__(
+        self,
+        view: Mapping[str, Any],
+        read: bool = READ,
+        hold: Callable[[frozenset[str]], float] | None = None,
+    ) -> None:
         self.me: int = view["seat"]
         self.opp = 1 - self.me
         self.hand: list[str] = list(view.get("hand") or [])
@@ -147,6 +155,13 @@ class _Position:
         self.sure_stock = sure
         self.pool = len(self.unseen) - len(sure)
         self.wild_in_pool = self.wild_unseen and WILD not in sure
+        # A belief about the opponent's hand (the strong level's soft reading): the chance
+        # that it holds any of the given unseen cards, in place of the draw from the pool.
+        self.hold = hold
+        self.month_cards: dict[int, list[str]] = {}
+        for c in self.unseen:
+            if c != WILD:
+                self.month_cards.setdefault(MONTH[c], []).append(c)
         # Cards of each month that the opponent's hand may hold.
         self.unseen_by_month: dict[int, int] = {}
         for c in self.unseen:
@@ -240,7 +255,10 @@ class _Position:
             mates = self.unseen_by_month.get(month, 0)
             if flipped is not None and flipped != WILD and MONTH[flipped] == month:
                 mates -= 1
-            p = self.p_opp_holds(mates, unseen)
+            if self.hold is not None:
+                p = self._holds(month, flipped, wild=False)
+            else:
+                p = self.p_opp_holds(mates, unseen)
             if p > 0:
                 taken = cards if len(cards) == 3 else [max(cards, key=card_points)]
                 options.append((self.value(taken), p))
@@ -248,7 +266,8 @@ class _Position:
             targets = _wild_targets(by_month)
             if targets:
                 best = max(self.value((t,)) for t in targets)
-                options.append((best, self.p_opp_holds(1, unseen)))
+                p = self.hold(_WILD_SET) if self.hold is not None else self.p_opp_holds(1, unseen)
+                options.append((best, p))
         # E[max] of independent options, best first.
         options.sort(reverse=True)
         expected, miss = 0.0, 1.0
@@ -307,7 +326,11 @@ class _Position:
                     mates -= 1
                 if len(took) < 3 and self.wild_in_pool and flipped != WILD and h != WILD:
                     mates += 1  # the opponent's wild could take it first
-                survive = 1.0 - self.p_opp_holds(mates, unseen)
+                if self.hold is not None:
+                    wild = len(took) < 3 and self.wild_unseen and flipped != WILD and h != WILD
+                    survive = 1.0 - self._holds(MONTH[took[0]], flipped, wild)
+                else:
+                    survive = 1.0 - self.p_opp_holds(mates, unseen)
                 best = max(best, survive * self.value([h, *took]))
         self._future_cache[key] = best
         return best
@@ -345,7 +368,10 @@ class _Position:
         tails: dict[int, float] = {}
         by_month = _by_month(table)
         for flip in self.unseen:
-            w = 1.0 if flip in self.sure_stock else pool_w
+            if self.hold is not None:
+                w = 1.0 - self.hold(frozenset((flip,)))  # the chance it lies in the stock
+            else:
+                w = 1.0 if flip in self.sure_stock else pool_w
             if w <= 0.0:
                 continue
             flip_gain, after = self.flip_outcome(flip, table, last, by_month)
@@ -356,7 +382,17 @@ class _Position:
                 tails[month] = tail
             total += w * (FLIP * flip_gain + tail)
             weight += w
+        if weight <= 0.0:
+            return gain
         return gain + total / weight
+
+    def _holds(self, month: int, flipped: str | None, wild: bool) -> float:
+        """The belief's chance that the opponent holds a card of ``month`` (or the wild)."""
+        assert self.hold is not None
+        cards = {c for c in self.month_cards.get(month, ()) if c != flipped}
+        if wild:
+            cards.add(WILD)
+        return self.hold(frozenset(cards)) if cards else 0.0
 
 
 def _parse(code: str, table: Sequence[str]) -> tuple[str, list[str]]:
@@ -367,10 +403,16 @@ def _parse(code: str, table: Sequence[str]) -> tuple[str, list[str]]:
 
 
 def choose(
-    view: Mapping[str, Any], legal: Sequence[str], rng: random.Random, *, read: bool = READ
+    view: Mapping[str, Any],
+    legal: Sequence[str],
+    rng: random.Random,
+    *,
+    read: bool = READ,
+    hold: Callable[[frozenset[str]], float] | None = None,
 ) -> str:
     """The AI's action for the seat whose ``view`` this is (one of ``legal``); ``read``:
-    with the opponent's hand read from its laid cards (:func:`opponent_reading`)."""
+    with the opponent's hand read from its laid cards (:func:`opponent_reading`); ``hold``:
+    a belief about the opponent's hand (the chance it holds any of some unseen cards)."""
     if not legal:
         raise ValueError("no legal action to choose from")
     if len(legal) == 1:
@@ -386,7 +428,7 @@ def choose(
         legal = [c for c in legal if c != "cancel"]
         if len(legal) == 1:
             return legal[0]
-    pos = _Position(view, read)
+    pos = _Position(view, read, hold)
     if phase == "choose_flip":
         return max(legal, key=lambda code: (pos.take_value(code.split()[1]), rng.random()))
     scored = []
