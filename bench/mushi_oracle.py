@@ -40,8 +40,8 @@ class _Knowing(ai._Position):
     """``normal``'s position with the opponent's hand known: every other unseen card is
     surely in the stock, and the hand is drawn from exactly its own cards."""
 
-    def __init__(self, view: Mapping[str, Any], read: bool = False) -> None:
-        super().__init__(view, False)
+    def __init__(self, view: Mapping[str, Any], read: bool = False, hold: Any = None) -> None:
+        super().__init__(view, False)  # (no reading, no belief: the hand itself is known)
         held = set(true_opponent_hand(_asking[0], view["seat"]))
         assert held <= set(self.unseen), "the opponent's hand must be among the unseen cards"
         self.sure_stock = frozenset(c for c in self.unseen if c not in held)
