@@ -22,6 +22,7 @@ from bot.games.mushi.strong import (
     unseen_cards,
     weighted_worlds,
 )
+from tests.games.mushi.mushi_helpers import swap_hidden
 
 FIXED = Budget(samples=6, seconds=None)  # deterministic: no clock
 
@@ -105,11 +106,7 @@ def test_a_hidden_card_swapped_changes_neither_the_weighted_samples_nor_the_choi
         opp = 1 - seat
         if not searchable(view, legal) or not state.hands[opp] or not state.stock:
             continue
-        twin = state.clone()
-        assert isinstance(twin, MushiState)
-        twin.hands[opp][0], twin.stock[0] = twin.stock[0], twin.hands[opp][0]
-        assert twin.hands[opp] != state.hands[opp]
-        assert twin.view(seat) == view
+        twin = swap_hidden(state, seat)
         a, wa = weighted_worlds(view, random.Random(9), 1.0, 32)
         b, wb = weighted_worlds(twin.view(seat), random.Random(9), 1.0, 32)
         assert [(w.hands, w.stock) for w in a] == [(w.hands, w.stock) for w in b]
@@ -178,10 +175,7 @@ def test_before_the_endgame_a_hidden_swap_changes_neither_the_belief_nor_the_cho
             continue
         if not state.hands[opp] or not state.stock or not view["plays"]:
             continue
-        twin = state.clone()
-        assert isinstance(twin, MushiState)
-        twin.hands[opp][0], twin.stock[0] = twin.stock[0], twin.hands[opp][0]
-        assert twin.view(seat) == view
+        twin = swap_hidden(state, seat)
         unseen = unseen_cards(view)
         a = hand_posterior(view, unseen, random.Random(4), 1.0, 64)
         b = hand_posterior(

@@ -26,6 +26,7 @@ from bot.games.mushi.strong import (
 from bot.games.mushi.strong import (
     choose_strong as search,
 )
+from tests.games.mushi.mushi_helpers import swap_hidden
 
 FIXED = Budget(samples=6, seconds=None)  # deterministic: no clock
 
@@ -168,11 +169,7 @@ def test_a_hidden_card_swapped_changes_neither_the_samples_nor_the_strong_choice
         opp = 1 - seat
         if not searchable(view, legal) or not state.hands[opp] or not state.stock:
             continue
-        twin = state.clone()
-        assert isinstance(twin, MushiState)
-        twin.hands[opp][0], twin.stock[0] = twin.stock[0], twin.hands[opp][0]
-        assert twin.hands[opp] != state.hands[opp]
-        assert twin.view(seat) == view
+        twin = swap_hidden(state, seat)
         a = sample_world(view, random.Random(9))
         b = sample_world(twin.view(seat), random.Random(9))
         assert (a.hands, a.stock) == (b.hands, b.stock)
