@@ -29,7 +29,10 @@ _asking: list[Any] = [None]
 
 def _ask_noting_state(state: Any, seat: int, *args: Any) -> str:
     _asking[0] = state
-    return _fair_ask(state, seat, *args)
+    try:
+        return _fair_ask(state, seat, *args)
+    finally:
+        _asking[0] = None  # (the true state is seen only while a seat decides)
 
 
 def true_opponent_hand(state: Any, seat: int) -> list[str]:

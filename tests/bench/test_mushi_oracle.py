@@ -54,6 +54,7 @@ def test_a_run_writes_its_deals_and_restores_the_fair_functions(tmp_path: Path) 
     mushi_oracle.run(str(out), 1, 7, "greedy")
     assert arena._ask is mushi_oracle._fair_ask
     assert ai._Position is mushi_oracle._fair_position
+    assert mushi_oracle._asking[0] is None  # no true state left behind after the run
     report = json.loads(out.read_text())
     assert report["variant"] == "oracle normal"
     assert [d[0] for d in report["per_deal"]] == [0]
