@@ -46,10 +46,11 @@ from typing import Any
 
 from bot.engine.core import replayer
 from bot.engine.spec import GameSpec
-from bot.games.panda.ai import LEVELS, choose, hint
+from bot.games.panda.ai import choose, choose_easy, hint
 from bot.games.panda.cards import card_name
 from bot.games.panda.combos import Combo, beats, classify, readings
 from bot.games.panda.rules import PandaOptions, PandaState, describe, new_game
+from bot.games.panda.strong import choose_strong
 from bot.games.panda.ui import controls
 from bot.games.panda.views import PandaView
 from bot.i18n.text import Text
@@ -69,6 +70,10 @@ def progress(view: Mapping[str, Any]) -> str:
     target, so there is no number of hands)."""
     return Text("hand {deal}", context="panda", deal=view["deal"]) if view.get("deal") else ""
 
+
+#: The levels beside ``normal`` (``choose``): the strong one searches the decisions that
+#: matter over its view (:mod:`bot.games.panda.strong`).
+LEVELS = {"easy": choose_easy, "strong": choose_strong}
 
 SPEC: GameSpec[PandaView] = GameSpec(
     name=NAME,

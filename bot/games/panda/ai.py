@@ -537,17 +537,6 @@ def choose_easy(view: Mapping[str, Any], legal: Sequence[str], rng: random.Rando
     return min(plays, key=lambda p: _easy_value(p[0]))[1]
 
 
-def choose_strong(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
-    """The ``strong`` level: normal play, with a determinized search of the decisions
-    that matter (:mod:`bot.games.panda.strong`)."""
-    from bot.games.panda.strong import choose_strong as search
-
-    return search(view, legal, rng)
-
-
-LEVELS = {"easy": choose_easy, "strong": choose_strong}
-
-
 # ----- hints --------------------------------------------------------------------------------
 
 

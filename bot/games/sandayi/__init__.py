@@ -39,10 +39,11 @@ from typing import Any
 from bot.engine.core import parse_options, replayer
 from bot.engine.spec import GameSpec
 from bot.engine.ui import Controls
-from bot.games.sandayi.ai import LEVELS, hint
 from bot.games.sandayi.ai import choose as _ai_choose
+from bot.games.sandayi.ai import choose_easy, hint
 from bot.games.sandayi.cards import label
 from bot.games.sandayi.rules import Options, SanDaYiState, describe
+from bot.games.sandayi.strong import choose_strong
 from bot.games.sandayi.ui import controls as _controls
 from bot.games.sandayi.views import SanDaYiView
 from bot.i18n.text import Text
@@ -110,6 +111,10 @@ def progress(view: Mapping[str, Any]) -> str:
         return Text("hand {deal}/{deals}", deal=deal, deals=deals)
     return Text("hand {deal}", deal=deal)
 
+
+#: The levels beside ``normal`` (``choose``): the strong one searches over its view
+#: (:mod:`bot.games.sandayi.strong`).
+LEVELS = {"easy": choose_easy, "strong": choose_strong}
 
 SPEC: GameSpec[SanDaYiView] = GameSpec(
     name=NAME,

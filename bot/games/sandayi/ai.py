@@ -406,23 +406,12 @@ def choose_easy(view: Mapping[str, Any], legal: Sequence[str], rng: random.Rando
     return "play " + min(cards, key=lambda c: (_easy_rank(c), DECK.index(c)))
 
 
-def choose_strong(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
-    """The strong AI (:mod:`bot.games.sandayi.strong`; imported late, it imports this)."""
-    from bot.games.sandayi.strong import choose_strong as strong
-
-    return strong(view, legal, rng)
-
-
-LEVELS = {"easy": choose_easy, "strong": choose_strong}
-
 __all__ = [
-    "LEVELS",
     "choose",
     "choose_bid",
     "choose_bury",
     "choose_easy",
     "choose_play",
-    "choose_strong",
     "choose_trump",
     "hand_strength",
 ]

@@ -9,12 +9,13 @@ import pytest
 from panda_helpers import start_hand
 
 from bot.engine.search import Budget
-from bot.games.panda import SPEC, new_game
+from bot.games.panda import LEVELS, SPEC, new_game
 from bot.games.panda import strong as strong_mod
-from bot.games.panda.ai import LEVELS, choose, choose_easy, choose_strong
+from bot.games.panda.ai import choose, choose_easy
 from bot.games.panda.cards import ALL_CARDS, value
 from bot.games.panda.rules import DIRECTIONS
 from bot.games.panda.selfplay import PLAYERS
+from bot.games.panda.strong import choose_strong
 
 # Deterministic and cheap: the wall-clock cap off, two determinizations per search.
 TEST_BUDGET = Budget(samples=2, seconds=None)

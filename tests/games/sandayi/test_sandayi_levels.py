@@ -30,8 +30,8 @@ def test_levels_are_registered_weakest_first() -> None:
     levels = sandayi.SPEC.ai_levels()
     assert list(levels) == ["easy", "normal", "strong"]
     assert levels["easy"] is ai.choose_easy
-    assert levels["strong"] is ai.choose_strong
-    assert sandayi.SPEC.ai("strong") is ai.choose_strong
+    assert levels["strong"] is strong.choose_strong
+    assert sandayi.SPEC.ai("strong") is strong.choose_strong
 
 
 def _assert_legal(state: SanDaYiState, seat: int, code: str) -> None:
