@@ -23,7 +23,9 @@ from typing import Any
 
 from bench.arena import mean_ci
 from bench.baselines import Level
+from bench.mushi_belief import BeliefPosition
 from bench.mushi_paired import _level
+from bench.mushi_variants import choose_strong_sampled
 from bot.games.mushi import choose, new_game
 from bot.games.mushi.rules import MushiState
 
@@ -47,8 +49,11 @@ def _oracle(state: MushiState, seat: int) -> Level:
     headroom of any belief that ``normal``'s terms can use."""
     truth = frozenset(state.hands[1 - seat])
 
+    def knowing(view: Mapping[str, Any]) -> BeliefPosition:
+        return BeliefPosition(view, lambda cards: 1.0 if cards & truth else 0.0)
+
     def level(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
-        return choose(view, legal, rng, hold=lambda cards: 1.0 if cards & truth else 0.0)
+        return choose(view, legal, rng, position=knowing)
 
     return level
 
@@ -60,10 +65,9 @@ def _oracle_end(state: MushiState, seat: int) -> Level:
     from bot.games.mushi import strong
 
     truth = list(state.hands[1 - seat])
-    blind = strong.sample_world
 
     def sample(view: Mapping[str, Any], rng: random.Random) -> strong.World:
-        world = blind(view, rng, 0.0)
+        world = strong.sample_world(view, rng)
         rest = [c for c in strong.unseen_cards(view) if c not in truth]
         rng.shuffle(rest)
         world.hands[1 - seat], world.stock = list(truth), rest
@@ -72,11 +76,9 @@ def _oracle_end(state: MushiState, seat: int) -> Level:
     def level(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
         saved = strong.ENDGAME
         strong.ENDGAME = int(os.environ.get("MUSHI_ENDGAME", str(saved)))
-        strong.sample_world = lambda v, r, trust=None: sample(v, r)  # type: ignore[assignment]
         try:
-            return strong.choose_strong(view, legal, rng)
+            return choose_strong_sampled(view, legal, rng, sample)
         finally:
-            strong.sample_world = blind
             strong.ENDGAME = saved
 
     return level

@@ -8,7 +8,9 @@ from the true state: the risk and next-turn terms see exactly the cards the oppo
 holds, and the flip's average runs over the stock's cards only. This bounds what any
 reading of the opponent's hand could bring ``normal``'s evaluation (docs/ai/mushi.md,
 stop 42). The true state reaches it through the arena's ``_ask``, patched here and
-restored after the run.
+restored after the run; ``normal`` reads it through a position whose every unseen card
+but the opponent's hand surely lies in the stock
+(:class:`bench.mushi_variants.SureStockPosition`).
 """
 
 from __future__ import annotations
@@ -20,10 +22,11 @@ from typing import Any
 
 from bench import arena, paired
 from bench.arena import resolve_level
+from bench.mushi_variants import SureStockPosition
 from bot.games.mushi import ai
+from bot.games.mushi.strong import unseen_cards
 
 _fair_ask = arena._ask
-_fair_position = ai._Position
 _asking: list[Any] = [None]
 
 
@@ -39,30 +42,19 @@ def true_opponent_hand(state: Any, seat: int) -> list[str]:
     return list(state.hands[1 - seat])
 
 
-class _Knowing(ai._Position):
-    """``normal``'s position with the opponent's hand known: every other unseen card is
-    surely in the stock, and the hand is drawn from exactly its own cards."""
-
-    def __init__(self, view: Mapping[str, Any], read: bool = False, hold: Any = None) -> None:
-        super().__init__(view, False)  # (no reading, no belief: the hand itself is known)
-        held = set(true_opponent_hand(_asking[0], view["seat"]))
-        assert held <= set(self.unseen), "the opponent's hand must be among the unseen cards"
-        self.sure_stock = frozenset(c for c in self.unseen if c not in held)
-        self.pool = len(held)
-        self.wild_in_pool = ai.WILD in held
-        self.unseen_by_month = {}
-        for c in held:
-            if c != ai.WILD:
-                self.unseen_by_month[ai.MONTH[c]] = self.unseen_by_month.get(ai.MONTH[c], 0) + 1
+def knowing(view: Mapping[str, Any]) -> SureStockPosition:
+    """``normal``'s position with the opponent's hand known (only while a seat decides in
+    :func:`run`): every other unseen card is surely in the stock, and the hand is drawn
+    from exactly its own cards."""
+    held = set(true_opponent_hand(_asking[0], view["seat"]))
+    unseen = unseen_cards(view)
+    assert held <= set(unseen), "the opponent's hand must be among the unseen cards"
+    return SureStockPosition(view, [c for c in unseen if c not in held])
 
 
 def oracle(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
     """``normal`` knowing the opponent's hand (only inside :func:`run`)."""
-    ai._Position = _Knowing
-    try:
-        return ai.choose(view, legal, rng, read=False)
-    finally:
-        ai._Position = _fair_position
+    return ai.choose(view, legal, rng, position=knowing)
 
 
 def run(out: str, deals: int, seed: int, b: str, first: int = 0) -> None:

@@ -9,6 +9,10 @@ difference (``per_deal``: ``[deal, win, diff]``) and A's decision CPU times
 
 ``python -m bench.mushi_paired --compare X.json Y.json`` prints the paired difference of
 two such runs over their common deals (95 % CI over deals).
+
+The level variants below are the switched-off experiments of docs/ai/mushi.md (their
+code: ``bench/mushi_variants.py``, the reading of stop 39; ``bench/mushi_belief.py``, the
+soft reading of stop 42); the stored runs name them as ``bench.mushi_paired:<name>``.
 """
 
 from __future__ import annotations
@@ -33,17 +37,17 @@ def _level(arg: str) -> Level:
 
 
 def normal_plain(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
-    """``normal`` without the reading of the opponent's hand (stop 38's normal)."""
+    """``normal`` without the reading of the opponent's hand (stop 38's normal, today's)."""
     from bot.games.mushi.ai import choose
 
-    return choose(view, legal, rng, read=False)
+    return choose(view, legal, rng)
 
 
 def normal_read(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
     """``normal`` reading the opponent's hand from its laid cards (``opponent_reading``)."""
-    from bot.games.mushi.ai import choose
+    from bench.mushi_variants import choose_read
 
-    return choose(view, legal, rng, read=True)
+    return choose_read(view, legal, rng)
 
 
 def run(out: str, deals: int, seed: int, a: str, b: str, first: int) -> None:
@@ -51,18 +55,18 @@ def run(out: str, deals: int, seed: int, a: str, b: str, first: int) -> None:
 
 
 def strong_blind(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
-    """``strong`` whose determinizations deal the opponent's hand blind (stop 38's)."""
+    """``strong`` whose determinizations deal the opponent's hand blind (stop 38's, today's)."""
     from bot.games.mushi.strong import choose_strong
 
-    return choose_strong(view, legal, rng, trust=0.0)
+    return choose_strong(view, legal, rng)
 
 
 def strong_read(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
     """``strong`` whose determinizations deal the opponent's hand by the reading in 80 %
     of the samples (stop 39's screen)."""
-    from bot.games.mushi.strong import choose_strong
+    from bench.mushi_variants import choose_strong_read
 
-    return choose_strong(view, legal, rng, trust=0.8)
+    return choose_strong_read(view, legal, rng, trust=0.8)
 
 
 def strong_e4(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
@@ -82,13 +86,14 @@ def strong_belief(view: Mapping[str, Any], legal: Sequence[str], rng: random.Ran
     size from which it searches, default strong's)."""
     import os
 
+    from bench.mushi_belief import choose_strong_belief
     from bot.games.mushi import strong
 
     beta = float(os.environ.get("MUSHI_BETA", "0.3"))
     saved = strong.ENDGAME
     strong.ENDGAME = int(os.environ.get("MUSHI_ENDGAME", str(saved)))
     try:
-        return strong.choose_strong(view, legal, rng, beta=beta)
+        return choose_strong_belief(view, legal, rng, beta=beta)
     finally:
         strong.ENDGAME = saved
 
@@ -99,25 +104,25 @@ def strong_mid(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random
     by it too (``MUSHI_BETA``, default 1.0; 0: blind, today's)."""
     import os
 
-    from bot.games.mushi.strong import choose_strong
+    from bench.mushi_belief import choose_strong_belief
 
     beta = float(os.environ.get("MUSHI_BETA", "1.0"))
     mid = float(os.environ.get("MUSHI_MID_BETA", "1.0"))
-    return choose_strong(view, legal, rng, beta=beta, mid_beta=mid)
+    return choose_strong_belief(view, legal, rng, beta=beta, mid_beta=mid)
 
 
 def strong_mid_only(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
     """``strong`` with the soft reading before the endgame only (endgame samples blind)."""
-    from bot.games.mushi.strong import choose_strong
+    from bench.mushi_belief import choose_strong_belief
 
-    return choose_strong(view, legal, rng, beta=0.0, mid_beta=1.0)
+    return choose_strong_belief(view, legal, rng, beta=0.0, mid_beta=1.0)
 
 
 def strong_end_only(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
     """``strong`` with the endgame's samples drawn by the soft reading (beta 1) only."""
-    from bot.games.mushi.strong import choose_strong
+    from bench.mushi_belief import choose_strong_belief
 
-    return choose_strong(view, legal, rng, beta=1.0, mid_beta=0.0)
+    return choose_strong_belief(view, legal, rng, beta=1.0, mid_beta=0.0)
 
 
 if __name__ == "__main__":

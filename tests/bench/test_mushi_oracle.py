@@ -1,5 +1,5 @@
 """``python -m bench.mushi_oracle``: the oracle ``normal`` sees exactly the opponent's true
-hand, on its own turns only, and the fair functions are back afterwards."""
+hand, on its own turns only, and the arena's fair ``_ask`` is back afterwards."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def test_the_oracle_knows_the_opponents_hand_and_nothing_else() -> None:
     held = state.hands[1 - seat]
     mushi_oracle._asking[0] = state
     try:
-        pos = mushi_oracle._Knowing(view)
+        pos = mushi_oracle.knowing(view)
     finally:
         mushi_oracle._asking[0] = None
     fair = ai._Position(view)
@@ -49,11 +49,10 @@ def test_the_oracle_knows_the_opponents_hand_and_nothing_else() -> None:
     assert pos.p_opp_holds(0, pos.pool) == 0.0
 
 
-def test_a_run_writes_its_deals_and_restores_the_fair_functions(tmp_path: Path) -> None:
+def test_a_run_writes_its_deals_and_restores_the_fair_ask(tmp_path: Path) -> None:
     out = tmp_path / "oracle.json"
     mushi_oracle.run(str(out), 1, 7, "greedy")
     assert arena._ask is mushi_oracle._fair_ask
-    assert ai._Position is mushi_oracle._fair_position
     assert mushi_oracle._asking[0] is None  # no true state left behind after the run
     report = json.loads(out.read_text())
     assert report["variant"] == "oracle normal"

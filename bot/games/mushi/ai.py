@@ -23,7 +23,6 @@ from bot.games.mushi.rules import (
     capture_choices,
     card_points,
     hand_four_months,
-    wild_targets,
 )
 from bot.i18n import Text
 
@@ -35,13 +34,6 @@ FUTURE = 0.8  # weight of our best capture next turn, if the opponent leaves it 
 COMBO = 0.8  # weight of progress towards (or denial of) a combination
 RAIN = 1.0  # weight of the third rain card that comes with a rain pair (rule 8)
 WILD_LEFT = 1.0  # weight of the leftover the wild's holder receives (rule 8)
-#: Whether normal reads the opponent's hand from its laid cards (:func:`opponent_reading`).
-#: Off: against greedy it changed 1.9 % of the decisions and won nothing beyond the noise
-#: (+0.3 %, −0.5 – +1.1, over 2,500 paired deals of seeds 1, 7 and 11; docs/ai/mushi.md).
-READ = False
-
-
-_WILD_SET = frozenset((WILD,))
 
 
 def _by_month(table: Sequence[str]) -> dict[int, list[str]]:
@@ -54,7 +46,8 @@ def _by_month(table: Sequence[str]) -> dict[int, list[str]]:
 
 
 def _wild_targets(by_month: Mapping[int, Sequence[str]]) -> list[str]:
-    """:func:`wild_targets` from a table already split by month (order aside)."""
+    """:func:`bot.games.mushi.rules.wild_targets` from a table already split by month
+    (order aside)."""
     return [t for cs in by_month.values() if len(cs) != 3 for t in cs if t not in RAIN_CARDS]
 
 
@@ -71,52 +64,14 @@ def _choices(code: str, by_month: Mapping[int, Sequence[str]]) -> list[tuple[str
     return [tuple(matches)]
 
 
-def opponent_reading(view: Mapping[str, Any]) -> tuple[frozenset[int], bool]:
-    """Months of which the opponent's hand holds no card, and whether it holds no wild, as
-    its laid cards of this hand tell (the view's ``plays``).
-
-    A hand only shrinks (a card is played, none ever enters), so a card the opponent laid
-    without a capture says that its hand held — and still holds — no card of a month then
-    on the table (any such card would have captured), nor the wild if the wild had a
-    target then. A belief: exact against a player who captures whenever it can (the rules
-    let a player lay a card and keep a capture for later, as ``normal`` itself sometimes
-    does). The whole reading is dropped once the opponent plays a card it said it lacked.
-    """
-    plays = view.get("plays") or []
-    opp = 1 - view["seat"]
-    table = list(view["table"])
-    before: list[tuple[str, list[str]]] = []  # the opponent's laid cards, last first
-    for move in reversed(plays):
-        card, took = move["card"], move["took"]
-        if took:
-            table.extend(took)
-        elif card in table:  # (the kept bottom wild never reached the table)
-            table.remove(card)
-        if move["kind"] == "play" and move["seat"] == opp:
-            # A Willow laid by the wild on the table reads nothing: its player may have
-            # meant it to take the wild (no card from a hand can; the greedy baseline tries).
-            mistaken = card != WILD and MONTH[card] == 11 and WILD in table
-            before.append((card, [] if took or mistaken else list(table)))
-    months: set[int] = set()
-    no_wild = False
-    for card, laid_on in reversed(before):
-        if (card == WILD and no_wild) or (card != WILD and MONTH[card] in months):
-            return frozenset(), False  # it held back a capture: nothing to read
-        if laid_on:
-            months.update(MONTH[t] for t in laid_on if t != WILD)
-            no_wild = no_wild or bool(wild_targets(laid_on))
-    return frozenset(months), no_wild
-
-
 class _Position:
-    """What the view tells: our pile, theirs, the table and the unseen cards."""
+    """What the view tells: our pile, theirs, the table and the unseen cards.
 
-    def __init__(
-        self,
-        view: Mapping[str, Any],
-        read: bool = READ,
-        hold: Callable[[frozenset[str]], float] | None = None,
-    ) -> None:
+    The opponent's hand is a blind draw from the unseen cards: :meth:`p_holds` and
+    :meth:`stock_weight` are all that a reading of its hand would change (the bench's
+    switched-off readings override them; docs/ai/mushi.md)."""
+
+    def __init__(self, view: Mapping[str, Any]) -> None:
         self.me: int = view["seat"]
         self.opp = 1 - self.me
         self.hand: list[str] = list(view.get("hand") or [])
@@ -143,29 +98,10 @@ class _Position:
         self._p_cache: dict[tuple[int, int], float] = {}
         self._future_cache: dict[tuple[frozenset[str], frozenset[str], int | None], float] = {}
         self._risk_cache: dict[tuple[frozenset[str], int | None], float] = {}
-        # The unseen cards the opponent's laid cards say it cannot hold lie in the stock;
-        # its hand is drawn from the rest (the pool). A reading that leaves fewer cards
-        # than its hand holds is wrong and is ignored.
-        lacks, no_wild = opponent_reading(view) if read else (frozenset(), False)
-        sure = frozenset(
-            c for c in self.unseen if (c == WILD and no_wild) or (c != WILD and MONTH[c] in lacks)
-        )
-        if len(self.unseen) - len(sure) < self.opp_hand:
-            sure = frozenset()
-        self.sure_stock = sure
-        self.pool = len(self.unseen) - len(sure)
-        self.wild_in_pool = self.wild_unseen and WILD not in sure
-        # A belief about the opponent's hand (the strong level's soft reading): the chance
-        # that it holds any of the given unseen cards, in place of the draw from the pool.
-        self.hold = hold
-        self.month_cards: dict[int, list[str]] = {}
-        for c in self.unseen:
-            if c != WILD:
-                self.month_cards.setdefault(MONTH[c], []).append(c)
         # Cards of each month that the opponent's hand may hold.
         self.unseen_by_month: dict[int, int] = {}
         for c in self.unseen:
-            if c != WILD and c not in sure:
+            if c != WILD:
                 self.unseen_by_month[MONTH[c]] = self.unseen_by_month.get(MONTH[c], 0) + 1
 
     # ----- values ----------------------------------------------------------------------------
@@ -215,6 +151,22 @@ class _Position:
             return 0.0  # they pair off: nothing left for the holder
         return sum(card_points(c) for c in mates) / len(mates)
 
+    def p_holds(self, month: int | None, flipped: str | None, wild: bool) -> float:
+        """Chance that the opponent's hand holds a card of ``month`` (None: no month) or,
+        if ``wild``, the wild, once ``flipped`` (an unseen card; None: no flip) has turned
+        up: a blind draw of its hand from the cards still unseen."""
+        mates = 0 if month is None else self.unseen_by_month.get(month, 0)
+        if flipped is not None and flipped != WILD and MONTH[flipped] == month:
+            mates -= 1
+        if wild:
+            mates += 1
+        return self.p_opp_holds(mates, len(self.unseen) - (flipped is not None))
+
+    def stock_weight(self, card: str) -> float:
+        """The weight of the unseen ``card`` among the stock's possible top cards (the
+        flip's average divides by their sum): blind, every unseen card alike."""
+        return 1.0
+
     def p_opp_holds(self, n: int, total: int) -> float:
         """Chance the opponent's hand holds one of ``n`` given cards among ``total`` unseen."""
         key = (n, total)
@@ -242,32 +194,21 @@ class _Position:
             self._risk_cache[key] = self._risk(table, flipped)
         return self._risk_cache[key]
 
-    def _pool_after(self, flipped: str | None) -> int:
-        """How many cards the opponent's hand is drawn from once ``flipped`` (a stock
-        card, none: no flip) has turned up."""
-        return self.pool - (flipped is not None and flipped not in self.sure_stock)
-
     def _risk(self, table: Sequence[str], flipped: str | None) -> float:
-        unseen = self._pool_after(flipped)
         by_month = _by_month(table)
         options: list[tuple[float, float]] = []
         for month, cards in by_month.items():
-            mates = self.unseen_by_month.get(month, 0)
-            if flipped is not None and flipped != WILD and MONTH[flipped] == month:
-                mates -= 1
-            if self.hold is not None:
-                p = self._holds(month, flipped, wild=False)
-            else:
-                p = self.p_opp_holds(mates, unseen)
+            p = self.p_holds(month, flipped, wild=False)
             if p > 0:
                 taken = cards if len(cards) == 3 else [max(cards, key=card_points)]
                 options.append((self.value(taken), p))
-        if self.wild_in_pool and flipped != WILD:
+        if self.wild_unseen and flipped != WILD:
             targets = _wild_targets(by_month)
             if targets:
                 best = max(self.value((t,)) for t in targets)
-                p = self.hold(_WILD_SET) if self.hold is not None else self.p_opp_holds(1, unseen)
-                options.append((best, p))
+                p = self.p_holds(None, flipped, wild=True)
+                if p > 0:
+                    options.append((best, p))
         # E[max] of independent options, best first.
         options.sort(reverse=True)
         expected, miss = 0.0, 1.0
@@ -314,23 +255,15 @@ class _Position:
         key = (frozenset(table), frozenset(hand), month_key)
         if key in self._future_cache:
             return self._future_cache[key]
-        unseen = self._pool_after(flipped)
         best = 0.0
         by_month = _by_month(table)
         for h in hand:
             for took in _choices(h, by_month):
                 if not took:
                     continue
-                mates = self.unseen_by_month.get(MONTH[took[0]], 0)
-                if flipped is not None and flipped != WILD and MONTH[flipped] == MONTH[took[0]]:
-                    mates -= 1
-                if len(took) < 3 and self.wild_in_pool and flipped != WILD and h != WILD:
-                    mates += 1  # the opponent's wild could take it first
-                if self.hold is not None:
-                    wild = len(took) < 3 and self.wild_unseen and flipped != WILD and h != WILD
-                    survive = 1.0 - self._holds(MONTH[took[0]], flipped, wild)
-                else:
-                    survive = 1.0 - self.p_opp_holds(mates, unseen)
+                # (``wild``: the opponent's wild could take it first)
+                wild = len(took) < 3 and self.wild_unseen and flipped != WILD and h != WILD
+                survive = 1.0 - self.p_holds(MONTH[took[0]], flipped, wild)
                 best = max(best, survive * self.value([h, *took]))
         self._future_cache[key] = best
         return best
@@ -358,20 +291,12 @@ class _Position:
             return gain - RISK * self.risk(table, None) + FUTURE * self.future(table, hand, None)
         last = self.stock_count == 1
         total = weight = 0.0
-        # The stock's top card: a card surely in the stock is there with certainty, one of
-        # the pool with the chance that it is not in the opponent's hand.
-        pool_w = 1.0
-        if self.sure_stock and self.pool:
-            pool_w = (self.pool - self.opp_hand) / self.pool
         # Flips of one month leave the same table, and risk and future read only the
         # flip's month: those terms are worked out once per month.
         tails: dict[int, float] = {}
         by_month = _by_month(table)
         for flip in self.unseen:
-            if self.hold is not None:
-                w = 1.0 - self.hold(frozenset((flip,)))  # the chance it lies in the stock
-            else:
-                w = 1.0 if flip in self.sure_stock else pool_w
+            w = self.stock_weight(flip)
             if w <= 0.0:
                 continue
             flip_gain, after = self.flip_outcome(flip, table, last, by_month)
@@ -386,14 +311,6 @@ class _Position:
             return gain
         return gain + total / weight
 
-    def _holds(self, month: int, flipped: str | None, wild: bool) -> float:
-        """The belief's chance that the opponent holds a card of ``month`` (or the wild)."""
-        assert self.hold is not None
-        cards = {c for c in self.month_cards.get(month, ()) if c != flipped}
-        if wild:
-            cards.add(WILD)
-        return self.hold(frozenset(cards)) if cards else 0.0
-
 
 def _parse(code: str, table: Sequence[str]) -> tuple[str, list[str]]:
     words = code.split()
@@ -407,12 +324,10 @@ def choose(
     legal: Sequence[str],
     rng: random.Random,
     *,
-    read: bool = READ,
-    hold: Callable[[frozenset[str]], float] | None = None,
+    position: Callable[[Mapping[str, Any]], _Position] = _Position,
 ) -> str:
-    """The AI's action for the seat whose ``view`` this is (one of ``legal``); ``read``:
-    with the opponent's hand read from its laid cards (:func:`opponent_reading`); ``hold``:
-    a belief about the opponent's hand (the chance it holds any of some unseen cards)."""
+    """The AI's action for the seat whose ``view`` this is (one of ``legal``).
+    ``position``: how the view is read (the bench's variants pass a subclass)."""
     if not legal:
         raise ValueError("no legal action to choose from")
     if len(legal) == 1:
@@ -428,7 +343,7 @@ def choose(
         legal = [c for c in legal if c != "cancel"]
         if len(legal) == 1:
             return legal[0]
-    pos = _Position(view, read, hold)
+    pos = position(view)
     if phase == "choose_flip":
         return max(legal, key=lambda code: (pos.take_value(code.split()[1]), rng.random()))
     scored = []

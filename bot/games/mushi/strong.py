@@ -19,17 +19,14 @@ between plays that all win or all lose).
 
 from __future__ import annotations
 
-import itertools
 import logging
-import math
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.engine.search import Budget, determinized_choice
-from bot.games.mushi.ai import choose, opponent_reading
-from bot.games.mushi.belief import hand_posterior, log_likelihood, opponent_turns
+from bot.games.mushi.ai import choose
 from bot.games.mushi.rules import (
     COMBINATIONS,
     DECK,
@@ -52,26 +49,6 @@ BUDGET = Budget(samples=32, seconds=0.25)
 #: In the last hand, a match won is worth this many hand points (the hand score only
 #: breaks ties between plays with the same match result).
 MATCH_POINTS = 1000.0
-
-#: The share of determinizations that deal the opponent's hand as its laid cards tell
-#: (:func:`bot.games.mushi.ai.opponent_reading`); the others deal it blind, since a player
-#: may lay a card and hold a capture back. 0: every sample blind — 0.8 measured no better
-#: against normal (400 paired deals of seed 7: −1.6 %, −3.9 – +0.7; docs/ai/mushi.md).
-TRUST = 0.0
-#: The opponent model's inverse temperature for the soft reading of its hand
-#: (:mod:`bot.games.mushi.belief`): the determinizations are drawn from :data:`CANDIDATES`
-#: blind deals, each kept with a chance in proportion to the likelihood of the opponent's
-#: plays of this hand if it held that hand. 0: off (every sample blind) — 1.0 measured
-#: nothing against normal (seed 7: −0.6 %, −3.1 – +1.9, on 400 paired deals; +0.12 hand
-#: points a changed decision, −0.51 – +0.74; docs/ai/mushi.md, stop 42).
-BETA = 0.0
-CANDIDATES = 256
-#: The same reading before the endgame: ``normal``'s choice with the chance that the
-#: opponent holds a card taken from :data:`MID_CANDIDATES` weighted hands, not from a
-#: blind draw. 0: off — 1.0 changed 13 % of the decisions for −0.49 hand points each
-#: (−1.32 – +0.35), and normal knowing the true hand gains only +0.25 (stop 42).
-MID_BETA = 0.0
-MID_CANDIDATES = 512
 
 _POINTS = {c: card_points(c) for c in DECK}
 _COMBOS = [(c.cards, c.value) for c in COMBINATIONS]
@@ -293,30 +270,25 @@ class World:
         return total
 
 
-def sample_world(view: View, rng: random.Random, trust: float | None = None) -> World:
+def sample_world(view: View, rng: random.Random) -> World:
     """One full hand consistent with ``view``, built from the view alone: the cards the
-    seat has not seen shuffled into the opponent's hand and the stock — in a share
-    ``trust`` (default :data:`TRUST`) of the samples, the opponent's hand only from the
-    cards its laid cards say it may hold (the others surely lie in the stock)."""
-    me = view["seat"]
-    opp = 1 - me
+    seat has not seen shuffled into the opponent's hand and the stock."""
     hidden = unseen_cards(view)
     rng.shuffle(hidden)
+    return deal_world(view, hidden)
+
+
+def deal_world(view: View, hidden: Sequence[str]) -> World:
+    """The hand of ``view`` with the cards the seat has not seen dealt in the order
+    ``hidden``: the opponent's hand first, then the stock (its top card last)."""
+    me = view["seat"]
+    opp = 1 - me
     n_opp = view["hand_counts"][opp]
     if len(hidden) != n_opp + view["stock_count"]:
         raise ValueError("the view's card counts do not add up")
-    trust = TRUST if trust is None else trust
-    # (read only when some samples may trust it: with TRUST 0 every sample is blind)
-    lacks, no_wild = opponent_reading(view) if trust > 0 else (frozenset(), False)
-    if (lacks or no_wild) and rng.random() < trust:
-        pool = [c for c in hidden if not _lacked(c, lacks, no_wild)]
-        if len(pool) >= n_opp:
-            stock = [*pool[n_opp:], *(c for c in hidden if _lacked(c, lacks, no_wild))]
-            rng.shuffle(stock)
-            hidden = pool[:n_opp] + stock
     hands: list[list[str]] = [[], []]
     hands[me] = list(view["hand"])
-    hands[opp] = hidden[:n_opp]
+    hands[opp] = list(hidden[:n_opp])
     pending = view.get("pending") or {}
     return World(
         hands,
@@ -330,32 +302,6 @@ def sample_world(view: View, rng: random.Random, trust: float | None = None) -> 
         flipped=pending.get("card") if view.get("phase") == "choose_flip" else None,
         bottom_rain=bool((view.get("options") or {}).get("bottom_wild_takes_rain")),
     )
-
-
-def weighted_worlds(
-    view: View, rng: random.Random, beta: float, n: int = CANDIDATES
-) -> tuple[list[World], list[float]]:
-    """``n`` blind determinizations (:func:`sample_world`) and their weights: the
-    likelihood of the opponent's plays of this hand if it held each one's hand (an
-    opponent choosing by a softmax of ``beta`` times ``normal``'s values; the weights sum
-    to 1). From the view alone."""
-    opp = 1 - view["seat"]
-    turns = opponent_turns(view, unseen_cards(view), beta)
-    worlds = [sample_world(view, rng, 0.0) for _ in range(n)]
-    logs = [log_likelihood(w.hands[opp], turns) for w in worlds]
-    top = max(logs)
-    weights = [math.exp(x - top) for x in logs]
-    total = sum(weights)
-    return worlds, [w / total for w in weights]
-
-
-def _opponent_played(view: View) -> bool:
-    opp = 1 - view["seat"]
-    return any(m["kind"] == "play" and m["seat"] == opp for m in view.get("plays") or [])
-
-
-def _lacked(code: str, months: frozenset[int], no_wild: bool) -> bool:
-    return no_wild if code == WILD else MONTH[code] in months
 
 
 def _parse(code: str) -> tuple[str, str | None]:
@@ -420,26 +366,25 @@ def searchable(view: View, legal: Sequence[str]) -> bool:
 
 
 def choose_strong(
+    view: View, legal: Sequence[str], rng: random.Random, budget: Budget | None = None
+) -> str:
+    """The strong AI's action (one of ``legal``), searching over the view only."""
+    prior = choose(view, legal, random.Random(rng.random()))
+    if not searchable(view, legal):
+        return prior
+    return endgame_choice(view, legal, rng, prior, sample_world, budget)
+
+
+def endgame_choice(
     view: View,
     legal: Sequence[str],
     rng: random.Random,
+    prior: str,
+    sample: Callable[[View, random.Random], World],
     budget: Budget | None = None,
-    trust: float | None = None,
-    beta: float | None = None,
-    mid_beta: float | None = None,
 ) -> str:
-    """The strong AI's action (one of ``legal``), searching over the view only (``trust``:
-    :func:`sample_world`'s; ``beta`` > 0 (default :data:`BETA`): the determinizations are
-    drawn by the soft reading of the opponent's hand, :func:`weighted_worlds`; ``mid_beta``
-    > 0 (default :data:`MID_BETA`): normal's choice weighs the opponent's hand by it)."""
-    mid_beta = MID_BETA if mid_beta is None else mid_beta
-    hold = None
-    if mid_beta > 0 and len(legal) > 1 and "cancel" not in legal and _opponent_played(view):
-        dice = random.Random(rng.random())
-        hold = hand_posterior(view, unseen_cards(view), dice, mid_beta, MID_CANDIDATES)
-    prior = choose(view, legal, random.Random(rng.random()), hold=hold)
-    if not searchable(view, legal):
-        return prior
+    """The exact search's choice (``prior`` stands on a tie) over determinizations drawn
+    by ``sample(view, rng)``."""
     me = view["seat"]
     value = outcome(view)
 
@@ -447,12 +392,6 @@ def choose_strong(
         world.play(*_parse(code))
         return solve(world, me, value, -float("inf"), float("inf"))
 
-    beta = BETA if beta is None else beta
-    sample = lambda v, r: sample_world(v, r, trust)  # noqa: E731
-    if beta > 0:
-        worlds, weights = weighted_worlds(view, rng, beta)
-        cum = list(itertools.accumulate(weights))
-        sample = lambda v, r: r.choices(worlds, cum_weights=cum)[0]  # noqa: E731
     return determinized_choice(
         view,
         legal,
@@ -468,17 +407,13 @@ def choose_strong(
 
 
 __all__ = [
-    "BETA",
     "BUDGET",
-    "CANDIDATES",
     "ENDGAME",
-    "MID_BETA",
-    "MID_CANDIDATES",
-    "TRUST",
     "World",
     "choose_strong",
+    "deal_world",
+    "endgame_choice",
     "sample_world",
     "solve",
     "unseen_cards",
-    "weighted_worlds",
 ]

@@ -1,4 +1,5 @@
-"""Mushi's soft reading of the opponent's hand (``belief``) and strong's samples by it."""
+"""Mushi's soft reading of the opponent's hand (stop 42's, switched off in play:
+``bench/mushi_belief.py``) and strong's samples by it. It reads only the view."""
 
 from __future__ import annotations
 
@@ -6,22 +7,19 @@ import random
 from collections import Counter
 from typing import Any
 
-from bot.engine.search import Budget
-from bot.games.mushi import DECK, choose, new_game
-from bot.games.mushi.belief import (
+from bench.mushi_belief import (
     Posterior,
     _past_views,
+    choose_strong_belief,
     hand_posterior,
     log_likelihood,
     opponent_turns,
-)
-from bot.games.mushi.rules import MushiState
-from bot.games.mushi.strong import (
-    choose_strong,
-    searchable,
-    unseen_cards,
     weighted_worlds,
 )
+from bot.engine.search import Budget
+from bot.games.mushi import DECK, choose, new_game
+from bot.games.mushi.rules import MushiState
+from bot.games.mushi.strong import choose_strong, searchable, unseen_cards
 from tests.games.mushi.mushi_helpers import swap_hidden
 
 FIXED = Budget(samples=6, seconds=None)  # deterministic: no clock
@@ -111,9 +109,9 @@ def test_a_hidden_card_swapped_changes_neither_the_weighted_samples_nor_the_choi
         b, wb = weighted_worlds(twin.view(seat), random.Random(9), 1.0, 32)
         assert [(w.hands, w.stock) for w in a] == [(w.hands, w.stock) for w in b]
         assert wa == wb
-        assert choose_strong(view, legal, random.Random(5), FIXED, beta=1.0) == choose_strong(
-            twin.view(seat), legal, random.Random(5), FIXED, beta=1.0
-        )
+        assert choose_strong_belief(
+            view, legal, random.Random(5), beta=1.0, budget=FIXED
+        ) == choose_strong_belief(twin.view(seat), legal, random.Random(5), beta=1.0, budget=FIXED)
         compared += 1
     assert compared > 5
 
@@ -183,9 +181,9 @@ def test_before_the_endgame_a_hidden_swap_changes_neither_the_belief_nor_the_cho
         )
         assert (a.hands, a.weights) == (b.hands, b.weights)
         assert all(h <= set(unseen) and len(h) == len(state.hands[opp]) for h in a.hands)
-        mine = choose_strong(view, legal, random.Random(5), FIXED, beta=1.0, mid_beta=1.0)
-        assert mine == choose_strong(
-            twin.view(seat), legal, random.Random(5), FIXED, beta=1.0, mid_beta=1.0
+        mine = choose_strong_belief(view, legal, random.Random(5), 1.0, 1.0, FIXED)
+        assert mine == choose_strong_belief(
+            twin.view(seat), legal, random.Random(5), 1.0, 1.0, FIXED
         )
         changed += mine != choose(view, legal, random.Random(5))
         compared += 1
@@ -198,3 +196,16 @@ def test_the_posterior_is_the_weighted_share_of_hands_holding_a_card() -> None:
     assert post(frozenset({"1b"})) == 0.25
     assert post(frozenset({"1b", "3b"})) == 1.0
     assert post(frozenset({"12p1"})) == 0.0
+
+
+def test_with_both_readings_off_it_is_strong_itself() -> None:
+    """``beta`` and ``mid_beta`` 0: the shipped ``strong``'s choices, with the same dice."""
+    compared = 0
+    for state, seat, _ in _positions(range(1)):
+        view, legal = state.view(seat), state.legal_actions(seat)
+        if len(legal) < 2:
+            continue
+        a = choose_strong_belief(view, legal, random.Random(6), 0.0, 0.0, FIXED)
+        assert a == choose_strong(view, legal, random.Random(6), FIXED)
+        compared += searchable(view, legal)
+    assert compared > 10

@@ -1,4 +1,5 @@
-"""The opponent's hand read from every card it laid this hand (``opponent_reading``)."""
+"""The opponent's hand read from every card it laid this hand (``opponent_reading``,
+stop 39's switched-off reading in ``bench/mushi_variants.py``), and its two uses."""
 
 from __future__ import annotations
 
@@ -7,10 +8,20 @@ from collections import Counter
 from typing import Any
 
 from bench.baselines import mushi_greedy
+from bench.mushi_variants import (
+    ReadingPosition,
+    choose_read,
+    choose_strong_sampled,
+    opponent_reading,
+    sample_read,
+)
+from bot.engine.search import Budget
 from bot.games.mushi import choose, new_game
-from bot.games.mushi.ai import _Position, opponent_reading
+from bot.games.mushi.ai import _Position
 from bot.games.mushi.rules import MONTH, WILD
-from bot.games.mushi.strong import sample_world, unseen_cards
+from bot.games.mushi.strong import choose_strong, searchable, unseen_cards
+
+FIXED = Budget(samples=6, seconds=None)  # deterministic: no clock
 
 
 def _move(kind: str, seat: int, card: str, took: str = "") -> dict[str, Any]:
@@ -72,7 +83,7 @@ def test_normal_drops_the_risk_of_months_the_opponent_lacks() -> None:
     # As if the opponent had laid ``laid`` on this table (and its flip had gone nowhere).
     seen = {**view, "table": [*table, laid], "plays": [_move("play", 1, laid)]}
     assert opponent_reading(seen) == ({MONTH[t] for t in table if t != WILD}, True)
-    plain, read = _Position(seen, read=False), _Position(seen, read=True)
+    plain, read = _Position(seen), ReadingPosition(seen)
     assert plain.risk(table, None) > 0 and read.risk(table, None) == 0
     assert read.sure_stock == {
         c for c in plain.unseen if c == WILD or MONTH[c] in {MONTH[t] for t in table}
@@ -117,9 +128,29 @@ def test_strong_samples_respect_the_reading_and_hold_only_unseen_cards() -> None
         months, no_wild = opponent_reading(view)
         unseen = Counter(unseen_cards(view))
         for k in range(2):
-            world = sample_world(view, random.Random(k), trust=1.0)
+            world = sample_read(view, random.Random(k), trust=1.0)
             assert Counter(world.hands[1]) + Counter(world.stock) == unseen
             assert not any(c != WILD and MONTH[c] in months for c in world.hands[1])
             assert not (no_wild and WILD in world.hands[1])
             dealt += 1
     assert dealt > 200
+
+
+def test_with_nothing_read_the_variants_play_as_the_shipped_levels() -> None:
+    """No reading (a view without the opponent's plays): ``normal`` reading it chooses as
+    ``normal``; ``strong`` sampling by it with ``trust`` 0 chooses as ``strong`` (the same
+    dice), so the bench's variants differ from the levels only by what they read."""
+    compared = searched = 0
+    for state, view in _greedy_positions(range(2)):
+        legal = state.legal_actions(0)
+        blank = {**view, "plays": []}
+        assert opponent_reading(blank) == (frozenset(), False)
+        assert choose_read(blank, legal, random.Random(3)) == choose(blank, legal, random.Random(3))
+        if searchable(blank, legal):
+            sampled = choose_strong_sampled(
+                blank, legal, random.Random(4), lambda v, r: sample_read(v, r, 0.0), FIXED
+            )
+            assert sampled == choose_strong(blank, legal, random.Random(4), FIXED)
+            searched += 1
+        compared += 1
+    assert compared > 50 and searched > 10
