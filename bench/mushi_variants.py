@@ -85,8 +85,10 @@ class SureStockPosition(_Position):
 
     def p_holds(self, month: int | None, flipped: str | None, wild: bool) -> float:
         mates = 0 if month is None else self.unseen_by_month.get(month, 0)
+        # (a flipped card from the pool is one of its month's cards the hand may hold; one
+        # surely in the stock never was among them)
         if flipped is not None and flipped != WILD and MONTH[flipped] == month:
-            mates -= 1
+            mates -= flipped not in self.sure_stock
         if wild and self.wild_in_pool:
             mates += 1
         # (the cards the hand is drawn from, once ``flipped`` has come out of the stock)

@@ -47,6 +47,12 @@ def test_the_oracle_knows_the_opponents_hand_and_nothing_else() -> None:
     for n in by_month.values():
         assert pos.p_opp_holds(n, pos.pool) == 1.0
     assert pos.p_opp_holds(0, pos.pool) == 0.0
+    # So is each, whatever card the flip turns up: a flip comes from the stock, never from
+    # the hand, so it changes nothing of what the hand holds.
+    for flip in pos.sure_stock - {ai.WILD}:
+        for month in {ai.MONTH[c] for c in fair.unseen if c != ai.WILD}:
+            assert pos.p_holds(month, flip, wild=False) == (1.0 if month in by_month else 0.0)
+        assert pos.p_holds(None, flip, wild=True) == (1.0 if ai.WILD in held else 0.0)
 
 
 def test_a_run_writes_its_deals_and_restores_the_fair_ask(tmp_path: Path) -> None:
