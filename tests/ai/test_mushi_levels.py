@@ -12,7 +12,6 @@ from bot.games.mushi.ai import (
     _choices,
     _Position,
     choose_easy,
-    choose_strong,
 )
 from bot.games.mushi.rules import MushiState, capture_choices, sort_mushi
 from bot.games.mushi.strong import (
@@ -51,7 +50,7 @@ def test_the_spec_declares_easy_normal_and_strong() -> None:
     assert SPEC.ai("normal") is choose is SPEC.choose
     assert SPEC.ai("") is choose
     assert SPEC.ai("easy") is choose_easy
-    assert SPEC.ai("strong") is choose_strong
+    assert SPEC.ai("strong") is search
 
 
 def test_every_level_returns_a_legal_action_at_every_decision_of_seeded_playouts() -> None:

@@ -39,7 +39,7 @@ from __future__ import annotations
 from bot.engine.core import replayer
 from bot.engine.spec import GameSpec
 from bot.games.hanafuda.cards import answer_key
-from bot.games.mushi.ai import LEVELS, choose, hint
+from bot.games.mushi.ai import choose, choose_easy, hint
 from bot.games.mushi.rules import (
     COMBINATIONS,
     DECK,
@@ -55,6 +55,7 @@ from bot.games.mushi.rules import (
     progress,
     score_hand,
 )
+from bot.games.mushi.strong import choose_strong
 from bot.games.mushi.ui import controls
 from bot.games.mushi.views import MushiView
 from bot.i18n import Text
@@ -66,6 +67,10 @@ OPTIONS = MushiOptions
 
 
 replay = replayer(new_game)
+
+#: The levels beside ``normal`` (``choose``): the strong one searches the hand's end
+#: exactly over its view (:mod:`bot.games.mushi.strong`).
+LEVELS = {"easy": choose_easy, "strong": choose_strong}
 
 SPEC: GameSpec[MushiView] = GameSpec(
     name=NAME,

@@ -455,13 +455,3 @@ def choose_easy(view: Mapping[str, Any], legal: Sequence[str], rng: random.Rando
     if roll < EASY_GREEDY + EASY_ANY_MATCH:
         return _beginner(view, legal, rng, best=False)
     return choose(view, legal, rng)
-
-
-def choose_strong(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
-    """The strong AI: normal's play, and an exact search of the hand's end (``strong.py``)."""
-    from bot.games.mushi.strong import choose_strong as search
-
-    return search(view, legal, rng)
-
-
-LEVELS = {"easy": choose_easy, "strong": choose_strong}
