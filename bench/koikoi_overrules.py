@@ -1,5 +1,5 @@
 """How often Koi-Koi's ``strong`` overrules its prior (the one-ply judgement,
-``ai.choose_one_ply``), and what the overrules are worth.
+``strong.choose_one_ply``), and what the overrules are worth.
 
 ``python -m bench.koikoi_overrules DEALS SEED [ROLLOUTS] [--z Z] [--samples N]``
 
@@ -63,7 +63,7 @@ def measure(deals: int, seed: int, rollouts: int = 4) -> dict[str, object]:
                 prior_dice = random.Random()
                 prior_dice.setstate(dice.getstate())
                 code = strong.choose_strong(view, legal, dice)
-                prior = ai.choose_one_ply(view, legal, random.Random(prior_dice.random()))
+                prior = strong.choose_one_ply(view, legal, random.Random(prior_dice.random()))
                 phase = view["phase"]
                 counts[(phase, "decisions")] += 1
                 if code != prior and len(legal) > 1:

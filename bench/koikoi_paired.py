@@ -6,7 +6,7 @@ plays deals F .. F+DEALS-1 of the arena (the same seeds, rotations and dice as
 ``python -m bench arena --game koikoi --a A --b B``) in this process: once with the
 ``--base`` settings, once with each ``--new`` group's (``--new`` may be repeated: variants
 against the same base run). A setting is ``module.NAME=value``
-(a Python literal), e.g. ``bot.games.koikoi.ai.WHOLE_ROUND=False``; each run starts from
+(a Python literal), e.g. ``bot.games.koikoi.judge.WHOLE_ROUND=False``; each run starts from
 the code's own values with its settings applied on top. Printed: both win rates (ties
 half) and the paired difference new − base with its 95 % CI over deals (the deals are the
 same, so the difference varies less than two independent win rates), and A's decision CPU

@@ -10,15 +10,9 @@ import pytest
 
 from bot.engine.search import Budget
 from bot.games.hanafuda.cards import ALL_CARDS
-from bot.games.koikoi import SPEC, choose, new_game
-from bot.games.koikoi import ai as koikoi_ai
-from bot.games.koikoi.ai import (
-    _choose_play,
-    _Position,
-    choose_easy,
-    choose_one_ply,
-    opponent_lacks,
-)
+from bot.games.koikoi import SPEC, choose, judge, new_game
+from bot.games.koikoi.ai import choose_easy
+from bot.games.koikoi.judge import _choose_play, _Position, opponent_lacks
 from bot.games.koikoi.rules import MONTH, KoiKoiState, card_value
 from bot.games.koikoi.strong import (
     _counts,
@@ -26,6 +20,7 @@ from bot.games.koikoi.strong import (
     _policy_play,
     _policy_target,
     _Round,
+    choose_one_ply,
     choose_searched,
     choose_strong,
     count_points,
@@ -110,7 +105,7 @@ def test_the_samples_read_the_laid_cards_as_a_belief_only(monkeypatch: pytest.Mo
     view = state.view(seat)
     unseen = Counter(ALL_CARDS) - _visible(view)
     months = sorted({MONTH[c] for c in unseen})
-    monkeypatch.setattr(koikoi_ai, "opponent_lacks", lambda v: frozenset(months[1:]))
+    monkeypatch.setattr(judge, "opponent_lacks", lambda v: frozenset(months[1:]))
     for k in range(3):
         world = sample_world(view, random.Random(k), 0.0)
         assert Counter(world.hands[1 - seat]) + Counter(world.stack) == unseen

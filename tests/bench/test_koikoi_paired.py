@@ -9,7 +9,7 @@ import pytest
 
 from bench import koikoi_paired
 from bench.arena import play_deal
-from bot.games.koikoi import ai
+from bot.games.koikoi import judge
 
 
 def test_a_variant_plays_the_arenas_deals_and_the_settings_are_restored(
@@ -17,10 +17,10 @@ def test_a_variant_plays_the_arenas_deals_and_the_settings_are_restored(
 ) -> None:
     out = tmp_path / "paired.json"
     koikoi_paired.main(
-        ["normal", "greedy", "2", "7", "--base", "bot.games.koikoi.ai.WHOLE_ROUND=False"]
-        + ["--new", "--new", "bot.games.koikoi.ai.RISK=0.0", "--json", str(out)]
+        ["normal", "greedy", "2", "7", "--base", "bot.games.koikoi.judge.WHOLE_ROUND=False"]
+        + ["--new", "--new", "bot.games.koikoi.judge.RISK=0.0", "--json", str(out)]
     )
-    assert ai.WHOLE_ROUND is True and ai.RISK == 1.0
+    assert judge.WHOLE_ROUND is True and judge.RISK == 1.0
     rows = json.loads(out.read_text())["per_deal"]
     assert [r[0] for r in rows] == [0, 1]
     for deal, _, as_is, *_ in rows:

@@ -31,7 +31,7 @@ from bot.engine.core import replayer
 from bot.engine.spec import GameSpec
 from bot.games.hanafuda.cards import answer_key
 from bot.games.hanafuda.deal import card_label
-from bot.games.koikoi.ai import LEVELS, choose, hint
+from bot.games.koikoi.ai import choose, choose_easy, hint
 from bot.games.koikoi.rules import (
     YAKU,
     KoiKoiOptions,
@@ -41,6 +41,7 @@ from bot.games.koikoi.rules import (
     progress,
     score_yaku,
 )
+from bot.games.koikoi.strong import choose_strong
 from bot.games.koikoi.ui import controls
 from bot.games.koikoi.views import KoiKoiView
 from bot.i18n import Text
@@ -52,6 +53,10 @@ OPTIONS = KoiKoiOptions
 
 
 replay = replayer(new_game)
+
+#: The levels beside ``normal`` (``choose``): the strong one searches as normal does, with
+#: better playouts (:mod:`bot.games.koikoi.strong`).
+LEVELS = {"easy": choose_easy, "strong": choose_strong}
 
 SPEC: GameSpec[KoiKoiView] = GameSpec(
     name=NAME,

@@ -2,7 +2,7 @@
 
 Each determinization deals the cards this seat has not seen (the opponent's hand and the
 stack) at random from exactly those cards; the candidates (the one-ply judgement's best few
-plays, ``ai.choose_one_ply``) are played out in the same samples to the end of the round by
+plays, :func:`choose_one_ply`) are played out in the same samples to the end of the round by
 a fast normal-like policy for both seats (:func:`_policy_play`) — in strong's playouts the
 first :data:`NORMAL_PLIES` plays after the searched one are the one-ply judgement's own.
 Each seat stops at its first yaku, except in the match's last round, where a seat behind
@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.engine.core import State
-from bot.engine.search import Budget
+from bot.engine.search import Budget, determinized_choice
 from bot.games.hanafuda.cards import (
     ALL_CARDS,
     ANIMAL,
@@ -32,7 +32,8 @@ from bot.games.hanafuda.cards import (
     RIBBON,
     sort_cards,
 )
-from bot.games.koikoi.ai import choose_one_ply
+from bot.games.koikoi import judge
+from bot.games.koikoi.judge import _choose_flip, _choose_play, _decide, _Position, _score_play
 from bot.games.koikoi.rules import (
     CHOOSE_FLIP,
     CLASS,
@@ -70,7 +71,7 @@ def unseen_cards(view: View) -> list[str]:
 def deal_hidden(view: View, rng: random.Random, lack_weight: float = 1.0) -> list[str]:
     """The unseen cards in a random order: the opponent's hand first, then the stack (top
     last). With ``lack_weight`` below 1 the hand is drawn with cards of the months the
-    opponent is believed to lack (:func:`~bot.games.koikoi.ai.opponent_lacks`) weighted by
+    opponent is believed to lack (:func:`~bot.games.koikoi.judge.opponent_lacks`) weighted by
     it against the others' 1 — a belief, never a certainty: 0 rules them out while the
     other unseen cards suffice; the cards dealt are the unseen ones either way."""
     hidden = unseen_cards(view)
@@ -101,12 +102,10 @@ _LACKS: list[Any] = [None, frozenset()]  # the last view read, and its reading
 
 
 def _lacks(view: View) -> frozenset[int]:
-    """:func:`~bot.games.koikoi.ai.opponent_lacks`, read once per view (a search deals
+    """:func:`~bot.games.koikoi.judge.opponent_lacks`, read once per view (a search deals
     many samples from one view)."""
     if _LACKS[0] is not view:
-        from bot.games.koikoi import ai
-
-        _LACKS[:] = [view, ai.opponent_lacks(view)]
+        _LACKS[:] = [view, judge.opponent_lacks(view)]
     lacks: frozenset[int] = _LACKS[1]
     return lacks
 
@@ -432,8 +431,6 @@ class _Round:
         """The one-ply judgement's play for ``seat`` in this sampled round, from the view
         the seat would have (its own hand; the record of plays is not kept, so no
         reading)."""
-        from bot.games.koikoi.ai import _choose_play
-
         hand, board = self.hands[seat], self.board
         legal: list[str] = []  # (in the rules' order: ties are broken by a die)
         for c in sort_cards(hand):
@@ -531,9 +528,7 @@ def needs(view: View) -> list[int]:
 
 def sample_round(view: View, rng: random.Random) -> _Round:
     """A sampled round that plays on greedily (the normal AI's Koi-Koi call), the hidden
-    cards dealt with :data:`~bot.games.koikoi.ai.DECIDE_LACK_WEIGHT`."""
-    from bot.games.koikoi.ai import DECIDE_LACK_WEIGHT
-
+    cards dealt with :data:`DECIDE_LACK_WEIGHT`."""
     world = _Round(sample_world(view, rng, DECIDE_LACK_WEIGHT))
     world.need = needs(view)
     return world
@@ -547,7 +542,7 @@ LACK_WEIGHT = 1.0
 
 
 #: How many plays after the searched one strong's playouts leave to the one-ply judgement
-#: of normal (:func:`~bot.games.koikoi.ai.choose_one_ply`), then the normal-like policy;
+#: of normal (:func:`choose_one_ply`), then the normal-like policy;
 #: normal's own search leaves none.
 NORMAL_PLIES = 2
 
@@ -577,14 +572,65 @@ def copy_round(r: _Round) -> _Round:
     return new
 
 
+#: Playouts per answer when weighing Koi-Koi against stopping (a few milliseconds; the
+#: decision comes a few times a round, and 32 left its verdict noisy).
+CALL_SAMPLES = 96
+#: How the Koi-Koi call's playouts deal the opponent's hand (see :func:`deal_hidden`): a
+#: card of a month the reading says they lack counts this much against another's 1.
+DECIDE_LACK_WEIGHT = 1.0
+
+
+def _koikoi_or_stop(view: Mapping[str, Any], rng: random.Random) -> str:
+    """Koi-Koi or stop, weighed by playing the round out: the unseen cards are dealt at
+    random (from this view only) and both seats play on greedily, so what a Koi-Koi risks
+    (the opponent's yaku within reach, the cards they may hold) and what it may still win
+    (the cards left, our yaku close) are counted, not guessed. A playout is judged by the
+    chance of winning the match the lead after it gives (a point matters more in a close
+    match than in a decided one). In the last round only the match counts: stop if that
+    wins it, play on if stopping loses it (a tie is weighed, each playout judged by the
+    match). The rule of thumb (:func:`_decide`) settles ties. Deterministic for given
+    dice (a fixed number of playouts)."""
+    rule = _decide(view)
+    me = view["seat"]
+    scores = view["scores"]
+    if view["round"] >= view["rounds"]:
+        final = scores[me] + view["pending"]["points"] - scores[1 - me]
+        if final > 0:
+            return "stop"  # stopping wins the match: playing on could only lose it
+        if final < 0:
+            return "koikoi"  # stopping loses it: only playing on can still win
+    return determinized_choice(
+        view,
+        ["stop", "koikoi"],
+        random.Random(rng.getrandbits(64)),
+        sample=sample_round,
+        playout=playout_value(view, match_chances=True),
+        copy=copy_round,
+        budget=Budget(samples=CALL_SAMPLES, seconds=None),
+        prior=rule,
+        margin=0.0,
+    )
+
+
+def choose_one_ply(view: Mapping[str, Any], legal: Sequence[str], rng: random.Random) -> str:
+    """The one-ply judgement (plays and flip choices by :func:`_score_play`, Koi-Koi or stop
+    by playouts): the search's prior, and the beginner's Koi-Koi call on a big yaku."""
+    if len(legal) == 1:
+        return legal[0]
+    phase = view.get("phase")
+    if phase == "decide":
+        return _koikoi_or_stop(view, rng) if {"koikoi", "stop"} <= set(legal) else legal[0]
+    if phase == "choose_flip":
+        return _choose_flip(view, legal)
+    return _choose_play(view, legal, rng)
+
+
 def candidates(view: View, legal: Sequence[str], keep: int) -> list[str]:
     """The plays worth searching: the ``keep`` best by the one-ply score (the
     rest it judges clearly worse: searching them costs time and only adds the playouts'
     noise). Flip choices are two at most and all kept."""
     if view.get("phase") != PLAY or len(legal) <= keep:
         return list(legal)
-    from bot.games.koikoi.ai import _Position, _score_play
-
     pos = _Position(view)
     by_month = pos.board_by_month(pos.board)
     ranked = sorted(legal, key=lambda code: -_score_play(pos, by_month, code))
@@ -710,4 +756,11 @@ def choose_strong(
     return choose_searched(view, legal, rng, budget, NORMAL_PLIES)
 
 
-__all__ = ["choose_searched", "choose_strong", "sample_world", "search", "unseen_cards"]
+__all__ = [
+    "choose_one_ply",
+    "choose_searched",
+    "choose_strong",
+    "sample_world",
+    "search",
+    "unseen_cards",
+]

@@ -3,7 +3,7 @@ as a win only when stopping with it wins the match."""
 
 from __future__ import annotations
 
-from bot.games.koikoi.ai import THREAT, _Position
+from bot.games.koikoi.judge import THREAT, _Position
 
 # Four animals of ours: a fifth (the Boar, 7a) makes Tane, 1 point; four ribbons of
 # theirs: a fifth (10r) makes Tan, 1 point.
