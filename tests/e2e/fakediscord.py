@@ -1169,6 +1169,10 @@ class FakeDiscord:
         self._failing: list[tuple[str, dict[str, str], int, list[int]]] = []
         #: Exceptions raised inside the fake's own handlers (bugs of the fake).
         self.errors: list[BaseException] = []
+        #: Requests whose client went away before the fake had read them (a process killed
+        #: mid-request): ("METHOD path"). Nothing of the fake's failed, and nobody is there
+        #: to answer, as for a real Discord.
+        self.dropped: list[str] = []
         #: Interactions in dispatch order.
         self.interactions: list[FakeInteraction] = []
         #: Messages deleted by the bot.
@@ -1856,6 +1860,11 @@ class FakeDiscord:
                 body = {"code": 0, "message": f"fake discord: unknown route {route}"}
         except FakeHTTPError as exc:
             status, body = exc.status, exc.body()
+        except ConnectionResetError:  # the client is gone: neither a refusal nor a bug
+            log.info("fake discord: %s %s: the client went away mid-request", request.method, sub)
+            self.dropped.append(f"{request.method} {sub}")
+            self._changed()
+            return web.Response(status=400)  # (to nobody)
         except Exception as exc:  # a bug of the fake: answer 400 (discord.py retries 5xx)
             log.exception("fake discord: error handling %s %s", request.method, sub)
             self.errors.append(exc)

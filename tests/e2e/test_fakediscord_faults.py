@@ -3,10 +3,13 @@ does (status, JSON code and message) — see docs/architecture.md, "Discord's fa
 
 from __future__ import annotations
 
+import asyncio
+
 import aiohttp
 import pytest
 
 from tests.e2e.fakediscord import (
+    API_VERSION,
     ATTACH_FILES,
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
@@ -125,3 +128,31 @@ async def test_an_interaction_token_expires_after_15_minutes(world, clock: Clock
     fake.expire_tokens()
     hook = f"/webhooks/{fake.application_id}/{other.token}"
     assert (await call(fake, session, "POST", hook, {"content": "x"}))[0] == 401
+
+
+async def test_a_client_gone_mid_request_is_no_problem_of_the_fake(world) -> None:
+    """A process killed with kill -9 while it sent a request leaves the fake a request whose
+    body never ends: that is a dropped request, not a bug of the fake nor a refusal, so the
+    e2e teardown (``problems``) does not fail on it; the message is left as it was."""
+    fake, session, games, _ = world
+    status, message, _ = await post(fake, session, games)
+    assert status == 200
+    body = b'{"content": "an edit that never arrives"}'
+    port = int(fake.base_url.rsplit(":", 1)[1])
+    _, writer = await asyncio.open_connection("127.0.0.1", port)
+    path = f"/api/v{API_VERSION}/channels/{games}/messages/{message['id']}"
+    writer.write(
+        f"PATCH {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: {AUTH['Authorization']}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode()
+        + body[:10]
+    )
+    await writer.drain()
+    await asyncio.sleep(0.2)  # (the fake is reading the body now)
+    writer.transport.abort()  # the process dies: the connection is reset
+    for _ in range(100):
+        if fake.dropped:
+            break
+        await asyncio.sleep(0.02)
+    assert fake.dropped == [f"PATCH /channels/{games}/messages/{message['id']}"]
+    assert fake.problems() == []
+    assert fake.message(int(message["id"])).content == message["content"]
