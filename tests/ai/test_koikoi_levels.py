@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import threading
 from collections import Counter
 from collections.abc import Iterator
 
@@ -10,7 +11,7 @@ import pytest
 
 from bot.engine.search import Budget
 from bot.games.hanafuda.cards import ALL_CARDS
-from bot.games.koikoi import SPEC, choose, judge, new_game
+from bot.games.koikoi import SPEC, choose, judge, new_game, strong
 from bot.games.koikoi.ai import choose_easy
 from bot.games.koikoi.judge import _choose_play, _Position, opponent_lacks
 from bot.games.koikoi.rules import MONTH, KoiKoiState, card_value
@@ -110,6 +111,22 @@ def test_the_samples_read_the_laid_cards_as_a_belief_only(monkeypatch: pytest.Mo
         world = sample_world(view, random.Random(k), 0.0)
         assert Counter(world.hands[1 - seat]) + Counter(world.stack) == unseen
         assert len(world.hands[1 - seat]) == view["hand_counts"][1 - seat]
+
+
+def test_a_searching_thread_keeps_its_own_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Searches of several tables run at once in worker threads: the reading one thread
+    cached for its view is not replaced by another thread's reading of another view."""
+    views = [st.view(s) for st, s in _positions(range(2)) if st.phase == "play"][:2]
+    mine = strong._lacks(views[0])
+    worker = threading.Thread(target=strong._lacks, args=(views[1],))
+    worker.start()
+    worker.join()
+
+    def unread(view: object) -> frozenset[int]:
+        raise AssertionError("the reading of this thread's view was read again")
+
+    monkeypatch.setattr(judge, "opponent_lacks", unread)
+    assert strong._lacks(views[0]) == mine
 
 
 @pytest.mark.parametrize("plies", [0, 2], ids=["normal-search", "strong-search"])

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -98,16 +99,18 @@ def deal_hidden(view: View, rng: random.Random, lack_weight: float = 1.0) -> lis
     return hand + stack
 
 
-_LACKS: list[Any] = [None, frozenset()]  # the last view read, and its reading
+#: The last view each thread read, and its reading: searches of several tables run at once
+#: in worker threads, and one must never take another's reading.
+_LACKS = threading.local()
 
 
 def _lacks(view: View) -> frozenset[int]:
     """:func:`~bot.games.koikoi.judge.opponent_lacks`, read once per view (a search deals
     many samples from one view)."""
-    if _LACKS[0] is not view:
-        _LACKS[:] = [view, judge.opponent_lacks(view)]
-    lacks: frozenset[int] = _LACKS[1]
-    return lacks
+    last: tuple[View, frozenset[int]] | None = getattr(_LACKS, "last", None)
+    if last is None or last[0] is not view:
+        last = _LACKS.last = (view, judge.opponent_lacks(view))
+    return last[1]
 
 
 def sample_world(view: View, rng: random.Random, lack_weight: float = 1.0) -> KoiKoiState:
